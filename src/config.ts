@@ -1,0 +1,40 @@
+// The service's settings: one schema, read from the environment and validated at start (fail fast).
+import { z } from 'zod';
+
+const flag = z.enum(['true', 'false']).transform((value) => value === 'true');
+
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080)
+    .describe('TCP port to listen on (0 picks a free one).'),
+  HOST: z.string().default('0.0.0.0').describe('Interface to listen on.'),
+  BASE_PATH: z.string().regex(/^\/[A-Za-z0-9/_-]*[^/]$/).default('/api').describe('Path under which the collections live.'),
+  PUBLIC_URL: z.url().optional()
+    .describe('Origin clients use to reach the service; default http://localhost:PORT. The embedded provider\'s issuer is built from it.'),
+  DATABASE_URL: z.string().optional()
+    .describe('PostgreSQL connection URL; when unset the embedded PGlite database is used.'),
+  DATA_DIR: z.string().optional().describe('PGlite data folder; when unset PGlite keeps everything in memory.'),
+  DEMO_DATA: flag.optional().describe('Seed the demo vessels and sighting; default true for PGlite, false for PostgreSQL.'),
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10).describe('Most PostgreSQL connections held open.'),
+  BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/).default('64kb').describe('Largest request body accepted (413 above).'),
+  KEYCLOAK_URL: z.url().optional()
+    .describe('Keycloak base URL (e.g. http://127.0.0.1:8180); when unset the embedded OpenID provider serves the realm.'),
+  KEYCLOAK_REALM: z.string().default('sighting').describe('Realm whose tokens are accepted.'),
+  TOKEN_AUDIENCE: z.string().default('sighting-api').describe('Audience every access token must carry.'),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000)
+    .describe('How long SIGTERM waits for in-flight requests before closing anyway.'),
+  NODE_ENV: z.string().default('development').describe('`production` refuses the embedded provider.'),
+});
+
+export type Config = z.output<typeof schema> & { publicUrl: string };
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = schema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
+  if (!parsed.success) {
+    throw new Error(`Invalid configuration:\n${z.prettifyError(parsed.error)}`);
+  }
+  const config = parsed.data;
+  return { ...config, publicUrl: (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '') };
+}
+
+/** The settings with their descriptions and defaults, for the README and `--help`. */
+export const configDescription = Object.entries(schema.shape).map(([name, field]) => ({ name, description: field.description }));

@@ -1,0 +1,111 @@
+// The generic CRUD handlers: read the validated request, run one operation on the resource, write the answer.
+import type { Request, Response } from 'express';
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import type { ResourceDescriptor, RequestContext, WireRecord } from './resource-descriptor.ts';
+import { inBatches, mapAsync } from './batches.ts';
+import { etagOf, notModified, checkIfMatch } from './preconditions.ts';
+import { entityNotFound, ValidationFailed } from '../errors/app-errors.ts';
+import { requireRole, requireChange, type Principal } from '../auth/access-rules.ts';
+import { requestLocale } from '../i18n/request-locale.ts';
+import { sendDocument, sendList } from '../http/send.ts';
+import { requestEntityManager } from '../db/request-context.ts';
+
+type Versioned = { version: number };
+const context = (req: Request): RequestContext => ({ em: requestEntityManager(), locale: requestLocale(req) });
+const principalOf = (res: Response): Principal => res.locals.principal as Principal;
+
+/** Ids beyond ±(2^53−1), or not whole numbers, name no record (contract B, Ids). */
+function pathId(req: Request): number {
+  const id = Number(req.params.id);
+  if (!Number.isSafeInteger(id)) throw entityNotFound();
+  return id;
+}
+
+export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E>) {
+  const byId = (id: number) => ({ [resource.idProperty]: id }) as FilterQuery<E>;
+  const ownerOf = (entity: E) => (resource.access.change === 'creator' ? (entity as { creator?: string | null }).creator : undefined);
+
+  async function load(req: Request, res: Response, ctx: RequestContext): Promise<E> {
+    const entity = await ctx.em.findOne(resource.entity, byId(pathId(req)), { populate: resource.populate as never });
+    if (!entity) throw entityNotFound();
+    requireChange(principalOf(res), resource.access, ownerOf(entity));
+    checkIfMatch(req, entity.version);
+    return entity;
+  }
+
+  return {
+    async list(req: Request, res: Response): Promise<void> {
+      requireRole(principalOf(res), resource.access.read);
+      const ctx = context(req);
+      const where = Object.fromEntries(Object.entries(resource.filters).filter(([name]) => req.query[name] !== undefined)
+        .map(([name, property]) => [property, req.query[name]]));
+      const after = req.query.after as number | undefined;
+      if (after !== undefined) Object.assign(where, { [resource.idProperty]: { $gt: after } });
+      const limit = req.query.limit as number | undefined;
+      if (limit === undefined) {
+        return sendList(res, resource.name, mapAsync(inBatches(ctx.em, resource, where as FilterQuery<E>), (e) => resource.listView(e, ctx.locale)));
+      }
+      // One row more than asked tells whether a next page exists (RFC 8288 `rel="next"`).
+      const rows = await Array.fromAsync(inBatches(ctx.em, resource, where as FilterQuery<E>, limit + 1));
+      if (rows.length > limit) {
+        rows.length = limit;
+        const next = new URLSearchParams(req.query as Record<string, string>);
+        next.set('after', String(rows.at(-1)![resource.idProperty]));
+        res.set('Link', `<${req.baseUrl}${req.path}?${next}>; rel="next"`);
+      }
+      await sendList(res, resource.name, (async function* () { yield* rows.map((e) => resource.listView(e, ctx.locale)); })());
+    },
+
+    async read(req: Request, res: Response): Promise<void> {
+      requireRole(principalOf(res), resource.access.read);
+      const ctx = context(req);
+      const entity = await ctx.em.findOne(resource.entity, byId(pathId(req)), { populate: resource.populate as never });
+      if (!entity) throw entityNotFound();
+      res.set('ETag', etagOf(entity.version));
+      if (notModified(req, entity.version)) return void res.status(304).end();
+      sendDocument(res, 200, resource.name, resource.detailView(entity, ctx.locale));
+    },
+
+    async create(req: Request, res: Response): Promise<void> {
+      const principal = principalOf(res);
+      requireRole(principal, resource.access.create);
+      const ctx = context(req);
+      const entity = new resource.entity();
+      if (resource.access.change === 'creator') Object.assign(entity, { creator: principal.subject });
+      await resource.write(entity, req.body as WireRecord, ctx);
+      await ctx.em.persist(entity).flush();
+      const id = entity[resource.idProperty];
+      res.status(201).set({ Location: `${req.baseUrl}${req.path.replace(/\/$/, '')}/${id}`, ETag: etagOf(entity.version) }).end();
+    },
+
+    async update(req: Request, res: Response): Promise<void> {
+      requireRole(principalOf(res), resource.access.read);
+      const ctx = context(req);
+      const body = req.body as WireRecord & Versioned;
+      if (body[resource.idProperty] !== undefined && body[resource.idProperty] !== pathId(req)) {
+        throw new ValidationFailed([{ field: resource.idProperty, key: 'error.id.mismatch' }]);
+      }
+      const entity = await load(req, res, ctx);
+      // The ORM compares the version now and again in the UPDATE's WHERE clause (STYLE 3): a stale one is 409.
+      await ctx.em.lock(entity, LockMode.OPTIMISTIC, body.version);
+      await resource.write(entity, body, ctx);
+      await ctx.em.flush();
+      res.status(204).set('ETag', etagOf(entity.version)).end();
+    },
+
+    async remove(req: Request, res: Response): Promise<void> {
+      requireRole(principalOf(res), resource.access.read);
+      const ctx = context(req);
+      const entity = await load(req, res, ctx);
+      await ctx.em.remove(entity).flush();
+      res.status(204).end();
+    },
+
+    async queryByExample(req: Request, res: Response): Promise<void> {
+      requireRole(principalOf(res), resource.access.read);
+      const ctx = context(req);
+      const where = resource.example(req.body as WireRecord, ctx);
+      await sendList(res, resource.name, mapAsync(inBatches(ctx.em, resource, where), (e) => resource.detailView(e, ctx.locale)), 204);
+    },
+  };
+}

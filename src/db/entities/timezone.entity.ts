@@ -1,0 +1,15 @@
+// The timezone table: IANA zones seeded with negative ids, user-created zones with positive ones.
+import { defineEntity, p } from '@mikro-orm/core';
+
+export const TimezoneSchema = defineEntity({
+  name: 'Timezone',
+  tableName: 'timezone',
+  properties: {
+    timezoneId: p.bigint('number').primary().autoincrement(),
+    version: p.integer().version().default(0),
+    timezoneName: p.string().length(100).unique(),
+  },
+});
+
+export class Timezone extends TimezoneSchema.class {}
+TimezoneSchema.setClass(Timezone);

@@ -1,0 +1,4 @@
+// The migrations in the order they run; listed by hand so no file-system glob decides the order.
+import { InitialSchema } from './0001-initial-schema.ts';
+
+export const migrationsList = [{ name: '0001-initial-schema', class: InitialSchema }];

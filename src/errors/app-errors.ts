@@ -1,0 +1,48 @@
+// The errors the service throws on purpose: each carries its HTTP status and a message key, never text.
+
+export interface FieldProblem {
+  /** The offending field's path, e.g. `sightingMemo`, `vessel.vesselId`, `vesselName.en`. */
+  field: string;
+  key: string;
+  params?: Record<string, unknown>;
+}
+
+export abstract class AppError extends Error {
+  abstract readonly status: number;
+  readonly key: string;
+  readonly params: Record<string, unknown>;
+  /** Extra response headers, e.g. `Allow` or `WWW-Authenticate`. */
+  readonly headers: Record<string, string>;
+
+  constructor(key: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+    super(key);
+    this.name = new.target.name;
+    this.key = key;
+    this.params = params;
+    this.headers = headers;
+  }
+}
+
+/** 400 with one entry per offending field. */
+export class ValidationFailed extends AppError {
+  readonly status = 400;
+  readonly problems: FieldProblem[];
+  constructor(problems: FieldProblem[]) {
+    super('error.validation');
+    this.problems = problems;
+  }
+}
+
+export class BadRequest extends AppError { readonly status = 400; }
+export class Unauthorized extends AppError { readonly status = 401; }
+export class Forbidden extends AppError { readonly status = 403; }
+export class NotFound extends AppError { readonly status = 404; }
+export class MethodNotAllowed extends AppError { readonly status = 405; }
+export class NotAcceptable extends AppError { readonly status = 406; }
+export class Conflict extends AppError { readonly status = 409; }
+export class PreconditionFailed extends AppError { readonly status = 412; }
+export class PayloadTooLarge extends AppError { readonly status = 413; }
+export class UnsupportedMediaType extends AppError { readonly status = 415; }
+export class ServiceUnavailable extends AppError { readonly status = 503; }
+
+export const entityNotFound = (): NotFound => new NotFound('error.entityNotFound');

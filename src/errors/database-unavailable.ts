@@ -1,0 +1,16 @@
+// Recognises "the database cannot be reached" among driver errors, so it is a 503 and not a 500.
+import { ConnectionException } from '@mikro-orm/core';
+
+// Socket errors, and PostgreSQL's SQLSTATE class 08 (connection exception) and 57P0x (operator intervention).
+const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03']);
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let cause = error; cause && typeof cause === 'object'; cause = (cause as { cause?: unknown }).cause) {
+    if (cause instanceof ConnectionException) return true;
+    const code = String((cause as { code?: unknown }).code ?? '');
+    if (unavailableCodes.has(code) || code.startsWith('08')) return true;
+    const text = String((cause as { message?: unknown }).message ?? '');
+    if (/Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(text)) return true;
+  }
+  return false;
+}

@@ -1,0 +1,64 @@
+// The one place errors become responses: ours, the validator's, body parsers' and MikroORM's, localized.
+import type { Request, Response, NextFunction } from 'express';
+import { OptimisticLockError, UniqueConstraintViolationException, ForeignKeyConstraintViolationException } from '@mikro-orm/core';
+import * as errors from './app-errors.ts';
+import { isDatabaseUnavailable } from './database-unavailable.ts';
+import { fieldProblems, type ValidatorErrorItem } from '../validation/field-problems.ts';
+import { message } from '../i18n/messages.ts';
+import { requestLocale } from '../i18n/request-locale.ts';
+import { sendDocument } from '../http/send.ts';
+
+export function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
+  const appError = toAppError(error, req);
+  if (res.headersSent) {
+    // A list was already streaming: the only honest signal left is to cut the connection.
+    console.error('error while streaming a response', error);
+    res.destroy();
+    return;
+  }
+  if (appError.status >= 500 && !(appError instanceof errors.ServiceUnavailable)) {
+    console.error(`${req.method} ${req.originalUrl} failed`, error);
+  }
+  const locale = requestLocale(req);
+  res.set(appError.headers);
+  const body = appError instanceof errors.ValidationFailed
+    ? Object.fromEntries(appError.problems.map((p) => [p.field, { message: message(locale, p.key, p.params), key: p.key }]))
+    : { general: message(locale, appError.key, appError.params) };
+  sendDocument(res, appError.status, 'errors', body);
+}
+
+class InternalError extends errors.AppError { readonly status = 500; }
+
+function toAppError(error: unknown, req: Request): errors.AppError {
+  if (error instanceof errors.AppError) return error;
+  if (error instanceof OptimisticLockError) return new errors.Conflict('error.entityChanged');
+  if (error instanceof UniqueConstraintViolationException) return new errors.Conflict('error.entityExists');
+  if (error instanceof ForeignKeyConstraintViolationException) return new errors.Conflict('error.entityInUse');
+  if (isDatabaseUnavailable(error)) return new errors.ServiceUnavailable('error.unavailable', {}, { 'Retry-After': '5' });
+  const status = (error as { status?: number })?.status;
+  const type = (error as { type?: string })?.type;
+  // body-parser's errors (RFC 9110 §15.5.14 for 413).
+  if (type === 'entity.too.large') return new errors.PayloadTooLarge('error.payloadTooLarge');
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new errors.UnsupportedMediaType('error.unsupportedMediaType');
+  if (type === 'entity.parse.failed') return new errors.BadRequest('error.malformedBody');
+  const items = (error as { errors?: ValidatorErrorItem[] })?.errors;
+  if (status && Array.isArray(items)) return fromValidator(status, items, error as { headers?: Record<string, string> }, req);
+  return new InternalError('error.unknown');
+}
+
+/** express-openapi-validator's errors, mapped to the contract. */
+function fromValidator(status: number, items: ValidatorErrorItem[], error: { headers?: Record<string, string> }, req: Request): errors.AppError {
+  switch (status) {
+    case 400:
+      // A path that is not a valid id names no record (contract B, Ids).
+      if (items.some((item) => item.path.startsWith('/params/'))) return errors.entityNotFound();
+      return new errors.ValidationFailed(fieldProblems(items, req.openapi?.schema as never));
+    case 404:
+      // `/sighting/a/b`: the greedy id `a/b` names no record.
+      return /^\/(timezone|vessel|sighting)\/./.test(req.path) ? errors.entityNotFound() : new errors.NotFound('error.notFound');
+    case 405: return new errors.MethodNotAllowed('error.methodNotAllowed', {}, error.headers ?? {});
+    case 413: return new errors.PayloadTooLarge('error.payloadTooLarge');
+    case 415: return new errors.UnsupportedMediaType('error.unsupportedMediaType');
+    default: return new InternalError('error.unknown');
+  }
+}

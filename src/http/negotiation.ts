@@ -1,0 +1,30 @@
+// Content negotiation in one place: Accept picks the representation for successes and errors alike.
+import type { Request, Response, NextFunction } from 'express';
+import { NotAcceptable } from '../errors/app-errors.ts';
+import { jsonRepresentation, type Representation } from './representation.ts';
+import { xmlRepresentation } from './xml/xml-representation.ts';
+
+const representations: Record<string, Representation> = {
+  'application/json': jsonRepresentation,
+  'text/xml': xmlRepresentation,
+  'application/xml': xmlRepresentation,
+};
+
+/** JSON when the client accepts anything (first in the list wins ties), undefined when it accepts neither. */
+export function acceptedRepresentation(req: Request): Representation | undefined {
+  const type = req.accepts(Object.keys(representations));
+  return type ? representations[type] : undefined;
+}
+
+export function negotiate(req: Request, res: Response, next: NextFunction): void {
+  const representation = acceptedRepresentation(req);
+  if (!representation) throw new NotAcceptable('error.notAcceptable');
+  res.locals.representation = representation;
+  res.vary('Accept');
+  next();
+}
+
+/** The representation chosen for this response; JSON before negotiation ran or when it failed (406 is JSON). */
+export function representationOf(res: Response): Representation {
+  return (res.locals.representation as Representation | undefined) ?? jsonRepresentation;
+}

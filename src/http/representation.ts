@@ -1,0 +1,17 @@
+// How a body is written in one media type: a whole document, or a list written item by item.
+export interface Representation {
+  mediaType: string;
+  /** The whole body: `root` names the resource (or `errors`) for formats that need a root element. */
+  document(root: string, body: unknown): string;
+  listOpen(): string;
+  listItem(root: string, body: unknown, first: boolean): string;
+  listClose(): string;
+}
+
+export const jsonRepresentation: Representation = {
+  mediaType: 'application/json',
+  document: (_root, body) => JSON.stringify(body),
+  listOpen: () => '[',
+  listItem: (_root, body, first) => (first ? '' : ',') + JSON.stringify(body),
+  listClose: () => ']',
+};

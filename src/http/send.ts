@@ -1,0 +1,33 @@
+// Writes bodies in the negotiated representation, streaming lists with back-pressure.
+import { once } from 'node:events';
+import type { Response } from 'express';
+import { representationOf } from './negotiation.ts';
+
+export function sendDocument(res: Response, status: number, root: string, body: unknown): void {
+  const representation = representationOf(res);
+  res.status(status).type(`${representation.mediaType}; charset=utf-8`).send(representation.document(root, body));
+}
+
+/**
+ * Streams `items` as a list. With `emptyStatus` 204, an empty result is 204 with no body (query by example);
+ * otherwise an empty list. Memory stays bounded by what the iterator holds, not by the result's size.
+ */
+export async function sendList(res: Response, root: string, items: AsyncIterable<unknown>, emptyStatus: 200 | 204 = 200): Promise<void> {
+  const representation = representationOf(res);
+  const iterator = items[Symbol.asyncIterator]();
+  let next = await iterator.next();
+  if (next.done && emptyStatus === 204) {
+    res.status(204).end();
+    return;
+  }
+  res.status(200).type(`${representation.mediaType}; charset=utf-8`);
+  await write(res, representation.listOpen());
+  for (let first = true; !next.done; first = false, next = await iterator.next()) {
+    await write(res, representation.listItem(root, next.value, first));
+  }
+  res.end(representation.listClose());
+}
+
+async function write(res: Response, chunk: string): Promise<void> {
+  if (!res.write(chunk)) await once(res, 'drain');
+}

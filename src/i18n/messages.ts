@@ -1,0 +1,24 @@
+// Renders message keys in a locale from the bundles in locales/; a key with no entry renders as `{key}`.
+import i18next from 'i18next';
+import en from '../../locales/en.json' with { type: 'json' };
+import de from '../../locales/de.json' with { type: 'json' };
+
+export const supportedLocales = ['en', 'de'] as const;
+export type Locale = (typeof supportedLocales)[number];
+
+const messages = i18next.createInstance();
+await messages.init({
+  resources: { en: { translation: en }, de: { translation: de } },
+  lng: 'en',
+  fallbackLng: 'en',
+  // Keys are flat ("sighting.memo.minLength"), parameters single-braced ("{min}"), as the contract writes them.
+  keySeparator: false,
+  nsSeparator: false,
+  interpolation: { prefix: '{', suffix: '}', escapeValue: false },
+  parseMissingKeyHandler: (key: string) => `{${key}}`,
+  showSupportNotice: false,
+} as Parameters<typeof messages.init>[0]);
+
+export function message(locale: Locale, key: string, params: Record<string, unknown> = {}): string {
+  return messages.t(key, { ...params, lng: locale });
+}

@@ -1,0 +1,23 @@
+// The timezone collection as data for the generic CRUD machinery.
+import type { ResourceDescriptor } from '../crud/resource-descriptor.ts';
+import { containsPattern } from '../crud/like-pattern.ts';
+import { Timezone } from '../db/entities/index.ts';
+
+export const timezoneResource: ResourceDescriptor<Timezone> = {
+  name: 'timezone',
+  entity: Timezone,
+  idProperty: 'timezoneId',
+  populate: [],
+  filters: { timezoneId: 'timezoneId', timezoneName: 'timezoneName', version: 'version' },
+  access: { read: 'reader', create: 'admin', change: 'admin' },
+  listView: (zone) => ({ timezoneId: zone.timezoneId, timezoneName: zone.timezoneName }),
+  detailView: (zone) => ({ version: zone.version, timezoneId: zone.timezoneId, timezoneName: zone.timezoneName }),
+  async write(zone, body) {
+    zone.timezoneName = body.timezoneName as string;
+  },
+  example: (body) => ({
+    ...(body.timezoneId !== undefined && { timezoneId: body.timezoneId as number }),
+    ...(body.version !== undefined && { version: body.version as number }),
+    ...(body.timezoneName !== undefined && { timezoneName: { $ilike: containsPattern(body.timezoneName as string) } }),
+  }),
+};

@@ -1,0 +1,36 @@
+// Starts and stops the whole service, so tests run the real thing in-process on an ephemeral port.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { MikroORM } from '@mikro-orm/core';
+import type { Config } from './config.ts';
+import { openDatabase } from './db/orm.ts';
+import { createApp } from './app.ts';
+
+export interface WebServer {
+  url: string;
+  config: Config;
+  orm: MikroORM;
+  server: Server;
+}
+
+export async function startWebServer(config: Config): Promise<WebServer> {
+  const orm = await openDatabase(config);
+  const server = createServer({ requestTimeout: 30_000 });
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(config.PORT, config.HOST, resolve));
+  const { port } = server.address() as AddressInfo;
+  // With PORT=0 the origin is known only now, and the embedded provider's issuer is built from it.
+  const publicUrl = config.PUBLIC_URL ? config.publicUrl : `http://localhost:${port}`;
+  const resolved = { ...config, PORT: port, publicUrl };
+  server.on('request', await createApp(resolved, orm));
+  return { url: publicUrl, config: resolved, orm, server };
+}
+
+/** Stops accepting, lets in-flight requests finish (up to the timeout), then closes the pool. */
+export async function stopWebServer({ server, orm, config }: WebServer): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const timeout = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS);
+  await closed;
+  clearTimeout(timeout);
+  await orm.close(true);
+}
