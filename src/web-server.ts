@@ -19,7 +19,8 @@ export async function startWebServer(config: Config): Promise<WebServer> {
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(config.PORT, config.HOST, resolve));
   const { port } = server.address() as AddressInfo;
   // With PORT=0 the origin is known only now, and the embedded provider's issuer is built from it.
-  const publicUrl = config.PUBLIC_URL ? config.publicUrl : `http://localhost:${port}`;
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
+  const publicUrl = config.PUBLIC_URL ? config.publicUrl : `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const resolved = { ...config, PORT: port, publicUrl };
   server.on('request', await createApp(resolved, orm));
   return { url: publicUrl, config: resolved, orm, server };

@@ -1,5 +1,7 @@
 // Hands tests an OpenID provider for realm "sighting": the real Keycloak when KEYCLOAK_URL is set, else the embedded one.
 
+import { sharedService } from './service.ts';
+
 export type AuthServerKind = 'keycloak' | 'embedded';
 
 export interface AuthServer {
@@ -18,7 +20,7 @@ export async function authServer(): Promise<AuthServer> {
     const issuer = `${keycloakUrl.replace(/\/+$/, '')}/realms/${REALM}`;
     return { issuer, kind: 'keycloak', close: async () => {} };
   }
-  throw new Error(
-    'embedded provider not wired yet: set KEYCLOAK_URL (e.g. http://127.0.0.1:8180 after scripts/keycloak/start.sh) to test against Keycloak',
-  );
+  // The embedded provider is served by the service itself, on its own origin, as `npm start` runs it.
+  const service = await sharedService();
+  return { issuer: service.realm, kind: 'embedded', close: async () => {} };
 }

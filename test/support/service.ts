@@ -1,0 +1,56 @@
+// Runs the real service in-process on an ephemeral port: PGlite, or a scratch PostgreSQL database when DATABASE_URL is set.
+import { loadConfig } from '../../src/config.ts';
+import { startWebServer, stopWebServer, type WebServer } from '../../src/web-server.ts';
+import { createScratchDatabase } from './scratch-database.ts';
+
+export interface TestService {
+  /** The service's origin, e.g. http://127.0.0.1:41234. */
+  url: string;
+  /** The collections' base URL, e.g. http://127.0.0.1:41234/api. */
+  api: string;
+  /** The realm's issuer URL tokens come from: Keycloak's when KEYCLOAK_URL is set, else the embedded provider's. */
+  realm: string;
+  web: WebServer;
+  stop(): Promise<void>;
+}
+
+export const backend = process.env.DATABASE_URL ? 'postgresql' : 'pglite';
+
+/** `env` overrides settings; `DATABASE_URL: ''` style overrides are not needed: pass what differs. */
+export async function startService(env: Record<string, string | undefined> = {}): Promise<TestService> {
+  const scratch = process.env.DATABASE_URL && !('DATABASE_URL' in env) ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    KEYCLOAK_URL: process.env.KEYCLOAK_URL,
+    DATABASE_URL: scratch?.url,
+    // The same demo records on both backends, so tests can rely on them.
+    DEMO_DATA: 'true',
+    ...env,
+  });
+  const web = await startWebServer(config);
+  const realmBase = config.KEYCLOAK_URL?.replace(/\/$/, '') ?? web.url;
+  return {
+    url: web.url,
+    api: `${web.url}${config.BASE_PATH}`,
+    realm: `${realmBase}/realms/${config.KEYCLOAK_REALM}`,
+    web,
+    async stop() {
+      await stopWebServer(web);
+      await scratch?.drop();
+    },
+  };
+}
+
+let shared: Promise<TestService> | undefined;
+
+/** One service for the whole run; tests that need a service of their own start one. */
+export function sharedService(): Promise<TestService> {
+  shared ??= startService();
+  return shared;
+}
+
+export async function stopSharedService(): Promise<void> {
+  if (shared) await (await shared).stop();
+  shared = undefined;
+}
