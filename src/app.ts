@@ -34,13 +34,14 @@ export async function createApp(config: Config, orm: MikroORM): Promise<Express>
   api.use(bodyParsers(config.BODY_LIMIT));
   api.use(OpenApiValidator.middleware({
     apiSpec: { ...openApiDocument, servers: [{ url: config.BASE_PATH }] } as never,
-    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, allErrors: true },
+    // Bodies are not coerced (a JSON number is no memo, null is no ""); query and path parameters always are.
+    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
     validateResponses: false,
     validateSecurity: false,
     validateFormats: true,
   }));
   api.use(entityManagerPerRequest(orm));
-  api.use(crudRouter(resources as never));
+  api.use(crudRouter(resources));
   app.use(config.BASE_PATH, api);
 
   app.use((_req, _res) => { throw new NotFound('error.notFound'); });

@@ -22,6 +22,7 @@ const schema = z.object({
   TOKEN_AUDIENCE: z.string().default('sighting-api').describe('Audience every access token must carry.'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000)
     .describe('How long SIGTERM waits for in-flight requests before closing anyway.'),
+  DB_DEBUG: flag.default(false).describe('Log every SQL statement with its duration.'),
   NODE_ENV: z.string().default('development').describe('`production` refuses the embedded provider.'),
 });
 
@@ -35,6 +36,3 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const config = parsed.data;
   return { ...config, publicUrl: (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '') };
 }
-
-/** The settings with their descriptions and defaults, for the README and `--help`. */
-export const configDescription = Object.entries(schema.shape).map(([name, field]) => ({ name, description: field.description }));

@@ -11,6 +11,13 @@ export interface TokenCheckOptions {
   audience: string;
 }
 
+interface AccessClaims {
+  sub?: string;
+  exp?: unknown;
+  nbf?: unknown;
+  realm_access?: { roles?: string[] };
+}
+
 // RFC 6750 §2.1: `Bearer` followed by a b64token.
 const bearer = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 
@@ -35,8 +42,11 @@ export function tokenCheck({ serverUrl, realm, audience }: TokenCheckOptions): R
     const invalid = new Unauthorized('error.invalidToken', {}, { 'WWW-Authenticate': `${challenge}, error="invalid_token"` });
     if (!token) throw invalid;
     const grant = await keycloak.grantManager.createGrant({ access_token: token } as never).catch(() => { throw invalid; });
-    const content = (grant.access_token as unknown as { content: { sub?: string; realm_access?: { roles?: string[] } } }).content;
-    if (!content.sub) throw invalid;
+    const content = (grant.access_token as unknown as { content: AccessClaims }).content;
+    // keycloak-connect lets a token without `exp` live forever and ignores `nbf`; RFC 9068 §2.2 requires
+    // `exp` and RFC 7519 §4.1.5 forbids accepting a token before its `nbf`.
+    const notYetValid = content.nbf !== undefined && !(typeof content.nbf === 'number' && content.nbf <= Date.now() / 1000);
+    if (typeof content.exp !== 'number' || notYetValid || !content.sub) throw invalid;
     const principal: Principal = { subject: content.sub, roles: new Set(content.realm_access?.roles ?? []) };
     res.locals.principal = principal;
     next();

@@ -2,7 +2,7 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import type { ResourceDescriptor } from './resource-descriptor.ts';
 
-const batchSize = 500;
+const batchSize = 1000;
 
 /**
  * Keyset pagination rather than a cursor: PGlite cannot stream, and this keeps one code path for both
@@ -13,7 +13,7 @@ export async function* inBatches<E extends object>(em: EntityManager, resource: 
   for (let remaining = limit; remaining > 0;) {
     const page = Math.min(batchSize, remaining);
     const keyset = after === undefined ? where : { $and: [where, { [resource.idProperty]: { $gt: after } }] };
-    const rows = await em.fork().find(resource.entity, keyset as FilterQuery<E>, {
+    const rows: E[] = await em.fork().find(resource.entity, keyset as never, {
       orderBy: { [resource.idProperty]: 'asc' } as never,
       limit: page,
       populate: resource.populate as never,

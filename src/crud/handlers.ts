@@ -53,7 +53,7 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
         next.set('after', String(rows.at(-1)![resource.idProperty]));
         res.set('Link', `<${req.baseUrl}${req.path}?${next}>; rel="next"`);
       }
-      await sendList(res, resource.name, (async function* () { yield* rows.map((e) => resource.listView(e, ctx.locale)); })());
+      await sendList(res, resource.name, (async function* () { yield* rows.map((e: E) => resource.listView(e, ctx.locale)); })());
     },
 
     async read(req: Request, res: Response): Promise<void> {
@@ -70,7 +70,8 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       const principal = principalOf(res);
       requireRole(principal, resource.access.create);
       const ctx = context(req);
-      const entity = new resource.entity();
+      // em.create, not `new`: it initialises the entity's collections (a vessel's names), which `new` leaves undefined.
+      const entity = ctx.em.create(resource.entity, {} as never, { persist: false });
       if (resource.access.change === 'creator') Object.assign(entity, { creator: principal.subject });
       await resource.write(entity, req.body as WireRecord, ctx);
       await ctx.em.persist(entity).flush();

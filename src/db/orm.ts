@@ -9,10 +9,9 @@ import { seedDemoData } from './demo-data.ts';
 const common = {
   entities: [Timezone, Vessel, Translation, Sighting],
   extensions: [Migrator],
-  migrations: { migrationsList, transactional: true, allOrNothing: true },
+  migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false },
   // Request code must never fall back to the global context: one fork per request (STYLE 3).
   allowGlobalContext: false,
-  debug: false,
 } satisfies Partial<Options>;
 
 export async function openDatabase(config: Config): Promise<MikroORM> {
@@ -28,6 +27,7 @@ async function openPostgres(config: Config): Promise<MikroORM> {
   const { MikroORM } = await import('@mikro-orm/postgresql');
   return MikroORM.init({
     ...common,
+    debug: config.DB_DEBUG,
     clientUrl: config.DATABASE_URL,
     pool: { min: 0, max: config.DB_POOL_MAX },
     driverOptions: { connectionTimeoutMillis: 5000 },
@@ -39,6 +39,7 @@ async function openPglite(config: Config): Promise<MikroORM> {
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   return MikroORM.init({
     ...common,
+    debug: config.DB_DEBUG,
     dbName: 'sighting',
     driverOptions: { dataDir: config.DATA_DIR ?? 'memory://', extensions: { pg_trgm } },
   });

@@ -52,7 +52,7 @@ function fromValidator(status: number, items: ValidatorErrorItem[], error: { hea
     case 400:
       // A path that is not a valid id names no record (contract B, Ids).
       if (items.some((item) => item.path.startsWith('/params/'))) return errors.entityNotFound();
-      return new errors.ValidationFailed(fieldProblems(items, req.openapi?.schema as never));
+      return new errors.ValidationFailed(fieldProblems(items, (req as { openapi?: { schema?: never } }).openapi?.schema));
     case 404:
       // `/sighting/a/b`: the greedy id `a/b` names no record.
       return /^\/(timezone|vessel|sighting)\/./.test(req.path) ? errors.entityNotFound() : new errors.NotFound('error.notFound');

@@ -18,13 +18,15 @@ export function localDateTime(value: string | null | undefined): string | null {
   return normalized;
 }
 
-/** Blank is null; otherwise an IANA zone id (stored in its canonical spelling) or a fixed offset `±HH:MM`. */
+/** Blank is null; otherwise an IANA zone id (kept as sent, only its letter case corrected) or a fixed offset `±HH:MM`. */
 export function timeZone(value: string | null | undefined): string | null {
   if (value === null || value === undefined || value.trim() === '') return null;
   const zone = value.trim();
   if (/^[+-](0\d|1[0-4]):[0-5]\d$/.test(zone)) return zone;
   try {
-    return new Intl.DateTimeFormat('en', { timeZone: zone }).resolvedOptions().timeZone;
+    // ICU "canonicalizes" to its own, often outdated, names (Asia/Kolkata -> Asia/Calcutta): keep the id the user chose.
+    const resolved = new Intl.DateTimeFormat('en', { timeZone: zone }).resolvedOptions().timeZone;
+    return resolved.toLowerCase() === zone.toLowerCase() ? resolved : zone;
   } catch {
     throw new ValidationFailed([{ field: 'sightingTimezone', key: 'sighting.timezone.invalid' }]);
   }

@@ -22,6 +22,8 @@ const defaultKeys: Record<string, string> = {
   maxLength: 'error.field.tooLong',
   minimum: 'error.field.tooSmall',
   maximum: 'error.field.tooLarge',
+  // The contract uses the `false` schema for one thing only: server-generated fields in create requests.
+  'false schema': 'error.field.serverGenerated',
 };
 
 export function fieldProblems(items: ValidatorErrorItem[], operation: Operation | undefined): FieldProblem[] {

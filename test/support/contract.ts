@@ -55,7 +55,7 @@ export function contractProblems(response: ObservedResponse, bodyFormat: 'json' 
     if (bodyFormat !== 'none') problems.push(`${where}: documented without body, got ${mediaType}`);
   } else if (!mediaType || !content[mediaType]) {
     problems.push(`${where}: media type ${mediaType} not documented`);
-  } else if (bodyFormat === 'json') {
+  } else if (bodyFormat === 'json' || (bodyFormat === 'xml' && response.body !== undefined)) {
     const validate = ajv.getSchema(`openapi#${pointer}/content/${escape(mediaType)}/schema`) ?? ajv.compile({ $ref: `openapi#${pointer}/content/${escape(mediaType)}/schema` });
     if (!validate(response.body)) problems.push(`${where}: body ${JSON.stringify(response.body)} ${ajv.errorsText(validate.errors)}`);
   }

@@ -1,13 +1,51 @@
-// Writes bodies as XML: root element = resource name, `<collection>` for lists (contract B, XML).
+// Writes bodies as XML (contract B, XML): root element = resource name, `<collection>` for lists, `<errors>` for errors;
+// elements in the order of the JSON view, null as `xsi:nil="true"`, a language map as `<text xml:lang="…">`.
 import { Builder } from 'xml2js';
+import type { Schema } from '../../validation/openapi-document.ts';
 import type { Representation } from '../representation.ts';
+import { childSchemas, keyedMap, schemasNamed } from './xml-schema.ts';
+import { toXmlName } from './xml-names.ts';
+import { xsiNamespace } from './xml-to-value.ts';
 
 const builder = new Builder({ headless: true, renderOpts: { pretty: false } });
+const declaration = '<?xml version="1.0" encoding="UTF-8"?>';
+const nil = { $: { 'xsi:nil': 'true' } };
+
+// Characters XML 1.0 cannot carry at all (§2.2), not even as references: written as U+FFFD rather than failing the response.
+const notXmlChar = /[\0-\x08\x0B\f\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const text = (value: unknown) => String(value).replace(notXmlChar, '\uFFFD');
+
+const schemasByRoot = new Map<string, Schema[]>();
+const rootSchemas = (root: string) => schemasByRoot.get(root) ?? schemasByRoot.set(root, schemasNamed(root)).get(root)!;
+
+/** The value in xml2js's builder notation; `nils` learns whether an `xsi:nil` was written. */
+function node(value: unknown, schemas: Schema[], nils: { found: boolean }): unknown {
+  if (value === null || value === undefined) {
+    nils.found = true;
+    return nil;
+  }
+  if (Array.isArray(value)) return { item: value.map((item) => node(item, [], nils)) };
+  if (typeof value !== 'object') return text(value);
+  const map = schemas.map(keyedMap).find(Boolean);
+  if (map) {
+    return { [map.element]: Object.entries(value).map(([key, entry]) => ({ $: { [map.attribute]: text(key) }, _: text(entry) })) };
+  }
+  return Object.fromEntries(Object.entries(value).map(([key, child]) => [toXmlName(key), node(child, childSchemas(schemas, key), nils)]));
+}
+
+function element(root: string, body: unknown, declareXsi: boolean): string {
+  const nils = { found: false };
+  const content = node(body, rootSchemas(root), nils);
+  const attributes = (content as { $?: object }).$;
+  const withXsi = declareXsi && nils.found ? { ...(content as object), $: { 'xmlns:xsi': xsiNamespace, ...attributes } } : content;
+  return builder.buildObject({ [root]: withXsi });
+}
 
 export const xmlRepresentation: Representation = {
   mediaType: 'text/xml',
-  document: (root, body) => `<?xml version="1.0" encoding="UTF-8"?>${builder.buildObject({ [root]: body })}`,
-  listOpen: () => '<?xml version="1.0" encoding="UTF-8"?><collection>',
-  listItem: (root, body) => builder.buildObject({ [root]: body }),
+  document: (root, body) => declaration + element(root, body, true),
+  // A streamed list cannot know whether a null will come: `<collection>` always declares the prefix.
+  listOpen: () => `${declaration}<collection xmlns:xsi="${xsiNamespace}">`,
+  listItem: (root, body) => element(root, body, false),
   listClose: () => '</collection>',
 };

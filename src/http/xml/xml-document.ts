@@ -1,0 +1,86 @@
+// Parses an XML request body into a plain element tree, refusing DTDs, entities and deep nesting before they cost anything.
+import { Parser } from 'xml2js';
+import { BadRequest } from '../../errors/app-errors.ts';
+
+export interface XmlAttribute {
+  /** The qualified name as written, e.g. `xsi:nil`. */
+  name: string;
+  /** The namespace URI the prefix is bound to ('' for none). */
+  uri: string;
+  local: string;
+  value: string;
+}
+
+export interface XmlElement {
+  name: string;
+  attributes: XmlAttribute[];
+  children: XmlElement[];
+  /** The element's own character data (text and CDATA, comments left out), exactly as sent. */
+  text: string;
+}
+
+/** Deeper than any document of ours (the deepest is 3); a bound so no nesting can exhaust the stack. */
+export const maxDepth = 32;
+
+// Any markup declaration but a comment or CDATA section: `<!DOCTYPE`, `<!ENTITY`, `<!ELEMENT`, … (XXE, billion laughs).
+const declaration = /<!(?!--|\[CDATA\[)/;
+
+const options = {
+  explicitRoot: true,
+  explicitChildren: true,
+  preserveChildrenOrder: true,
+  charsAsChildren: true,
+  includeWhiteChars: true,
+  xmlns: true,
+  strict: true,
+  async: false,
+};
+
+type RawNode = { '#name': string; $?: Record<string, XmlAttribute>; $ns?: unknown; $$?: RawNode[]; _?: string };
+type SaxHooks = { onopentag: (node: unknown) => void; onclosetag: (name: string) => void };
+
+/** The document's root element; a 400 with a `general` message when it is not one well-formed, harmless document. */
+export function parseXml(text: string): XmlElement {
+  if (declaration.test(text)) throw new BadRequest('error.xmlForbidden');
+  const parser = new Parser(options);
+  const results: unknown[] = [];
+  let failed = false;
+  let tooDeep = false;
+  parser.on('end', (result: unknown) => results.push(result));
+  parser.on('error', () => { failed = true; });
+  const sax = (parser as unknown as { saxParser: SaxHooks }).saxParser;
+  const { onopentag, onclosetag } = sax;
+  let depth = 0;
+  sax.onopentag = (node) => {
+    if (++depth > maxDepth) {
+      tooDeep = true;
+      throw new Error('nested too deeply');
+    }
+    onopentag(node);
+  };
+  sax.onclosetag = (name) => {
+    depth--;
+    onclosetag(name);
+  };
+  try {
+    parser.parseString(text);
+  } catch {
+    failed = true;
+  }
+  if (tooDeep) throw new BadRequest('error.xmlTooDeep');
+  // xml2js ends at the first root's end tag: a second root element shows as a second result.
+  const root = results.length === 1 && results[0] ? Object.values(results[0] as Record<string, RawNode>)[0] : undefined;
+  if (failed || !root) throw new BadRequest('error.malformedXml');
+  return element(root);
+}
+
+function element(node: RawNode): XmlElement {
+  const children: XmlElement[] = [];
+  let text = '';
+  for (const child of node.$$ ?? []) {
+    // Character data comes as `__text__` children without a namespace record; elements always have one.
+    if (child.$ns === undefined) text += child._ ?? '';
+    else children.push(element(child));
+  }
+  return { name: node['#name'], attributes: Object.values(node.$ ?? {}), children, text };
+}

@@ -1,0 +1,81 @@
+// A real Chromium (Debian's /usr/bin/chromium) for the browser tests: launch and close, a per-page watcher, screenshots.
+import { existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+
+/** Debian's package; playwright never downloads a browser of its own here. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Without the networking flags an offline Chromium keeps trying to reach Google's services. */
+const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+/**
+ * One browser for a test file: call from `before`. Skips the file when Chromium is not installed
+ * (CI always installs it with scripts/install-chromium.sh). Playwright's launch makes a fresh temporary profile.
+ */
+export async function launchBrowser(context: Mocha.Context, extraArgs: string[] = []): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    console.warn(`    (browser tests skipped: ${CHROMIUM_PATH} is missing; run scripts/install-chromium.sh)`);
+    context.skip();
+  }
+  context.timeout(60_000);
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs], timeout: 30_000 });
+}
+
+export async function closeBrowser(browser: Browser | undefined): Promise<void> {
+  await browser?.close();
+}
+
+/** What went wrong in a page, one line each: page errors, console errors, failed requests and answers >= 400. */
+export interface PageWatch {
+  /** Every URL the page asked for, in order. */
+  requests: string[];
+  problems: string[];
+}
+
+/**
+ * Watches every page of `context`. Requests to other origins than `allowedOrigins` are recorded as problems
+ * and aborted, so a page that would reach out to the internet fails the test instead of hanging offline.
+ */
+export async function watchContext(context: BrowserContext, allowedOrigins: string[]): Promise<PageWatch> {
+  const watch: PageWatch = { requests: [], problems: [] };
+  await context.route('**/*', async (route) => {
+    const url = route.request().url();
+    const origin = url.startsWith('data:') || url.startsWith('blob:') ? 'local' : new URL(url).origin;
+    if (origin === 'local' || allowedOrigins.includes(origin)) await route.continue();
+    else {
+      watch.problems.push(`request leaves the allowed origins: ${route.request().method()} ${url}`);
+      await route.abort('blockedbyclient');
+    }
+  });
+  const onPage = (page: Page) => {
+    page.on('pageerror', (error) => watch.problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') watch.problems.push(`console error: ${message.text()} (${message.location().url})`);
+    });
+    page.on('request', (request) => watch.requests.push(request.url()));
+    page.on('requestfailed', (request) => {
+      const reason = request.failure()?.errorText ?? 'failed';
+      // Aborted on purpose above, already reported.
+      if (!reason.includes('BLOCKED_BY_CLIENT')) watch.problems.push(`request failed: ${request.method()} ${request.url()}: ${reason}`);
+    });
+    page.on('response', (response) => {
+      if (response.status() >= 400) watch.problems.push(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`);
+    });
+  };
+  context.pages().forEach(onPage);
+  context.on('page', onPage);
+  return watch;
+}
+
+/** Where screenshots go: $SCREENSHOT_DIR, else a folder in the system temp dir. */
+export function screenshotPath(name: string): string {
+  const dir = process.env.SCREENSHOT_DIR ?? join(tmpdir(), 'sighting-browser-screenshots');
+  mkdirSync(dir, { recursive: true });
+  return join(dir, `${name}.png`);
+}
