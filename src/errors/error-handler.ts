@@ -33,7 +33,8 @@ function toAppError(error: unknown, req: Request): errors.AppError {
   if (error instanceof errors.AppError) return error;
   if (error instanceof OptimisticLockError) return new errors.Conflict('error.entityChanged');
   if (error instanceof UniqueConstraintViolationException) return new errors.Conflict('error.entityExists');
-  if (error instanceof ForeignKeyConstraintViolationException) return new errors.Conflict('error.entityInUse');
+  // PostgreSQL 16+ (and so PGlite) reports ON DELETE RESTRICT as SQLSTATE 23001, which MikroORM leaves unconverted.
+  if (error instanceof ForeignKeyConstraintViolationException || (error as { code?: unknown })?.code === '23001') return new errors.Conflict('error.entityInUse');
   if (isDatabaseUnavailable(error)) return new errors.ServiceUnavailable('error.unavailable', {}, { 'Retry-After': '5' });
   const status = (error as { status?: number })?.status;
   const type = (error as { type?: string })?.type;

@@ -1,5 +1,6 @@
 // Every /api call needs a valid access token of the realm (RFC 6750); health and the documents stay open.
 import { expect } from 'chai';
+import { parse } from 'yaml';
 import { sharedService, startService, type TestService } from '../support/service.ts';
 import { apiClient, rawRequest } from '../support/api-client.ts';
 import { buildSighting, buildVessel, createVessel, idFromLocation } from '../support/fixtures.ts';
@@ -261,5 +262,53 @@ describe('token check, each claim alone (a test realm whose signing key the test
     const response = await read(await realm.token({ realm_access: undefined }));
     expect(response.status).to.equal(403);
     expect(await response.json()).to.deep.equal({ general: 'You are not allowed to do this.' });
+  });
+});
+
+describe('openapi.yaml declares the security it enforces', () => {
+  type Operation = { security?: unknown; responses?: Record<string, { $ref?: string }> };
+  let document: {
+    security?: unknown;
+    paths: Record<string, Record<string, Operation>>;
+    components: { securitySchemes: Record<string, Record<string, unknown>>; responses: Record<string, { headers?: object }> };
+  };
+  let realm: string;
+
+  before(async () => {
+    const service = await sharedService();
+    realm = service.realm;
+    // As served: the OAuth URLs are rewritten to the realm this instance trusts.
+    document = parse(await (await fetch(`${service.url}/openapi.yaml`)).text()) as typeof document;
+  });
+
+  it('when the security schemes are read, then a JWT bearer scheme and OAuth 2.0 with all four flows at the realm', () => {
+    const { bearer, oauth2 } = document.components.securitySchemes;
+    expect(bearer).to.include({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    expect(oauth2?.type).to.equal('oauth2');
+    const endpoint = (name: string) => `${realm}/protocol/openid-connect/${name}`;
+    expect(oauth2?.flows).to.deep.equal({
+      authorizationCode: { authorizationUrl: endpoint('auth'), tokenUrl: endpoint('token'), refreshUrl: endpoint('token'), scopes: {} },
+      implicit: { authorizationUrl: endpoint('auth'), scopes: {} },
+      password: { tokenUrl: endpoint('token'), refreshUrl: endpoint('token'), scopes: {} },
+      clientCredentials: { tokenUrl: endpoint('token'), scopes: {} },
+    });
+  });
+
+  it('when the global security is read, then either scheme is required and no operation opts out', () => {
+    expect(document.security).to.deep.equal([{ bearer: [] }, { oauth2: [] }]);
+    const optOuts = Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item)
+      .filter(([, operation]) => operation.security !== undefined).map(([method]) => `${method} ${path}`));
+    expect(optOuts).to.deep.equal([]);
+  });
+
+  it('when every operation is read, then each documents 401 and 403 with the shared responses', () => {
+    const methods = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options']);
+    const missing = Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item)
+      .filter(([method]) => methods.has(method))
+      .filter(([, operation]) => operation.responses?.['401']?.$ref !== '#/components/responses/Unauthorized'
+        || operation.responses?.['403']?.$ref !== '#/components/responses/Forbidden')
+      .map(([method]) => `${method} ${path}`));
+    expect(missing).to.deep.equal([]);
+    expect(document.components.responses.Unauthorized?.headers).to.have.property('WWW-Authenticate');
   });
 });

@@ -38,6 +38,7 @@ describe('docs page in a browser', () => {
     it(`when /docs is opened under a ${host} host name, then Swagger UI shows every operation of the contract, with no error and no request leaving the origin`, async () => {
       const origin = host === 'loopback' ? service.url : service.url.replace('127.0.0.1', PUBLIC_HOST);
       const context = await browser.newContext({ viewport: { width: 1280, height: 1600 } });
+      context.setDefaultTimeout(5_000);
       try {
         const watch = await watchContext(context, [origin]);
         const page = await context.newPage();
@@ -48,7 +49,7 @@ describe('docs page in a browser', () => {
         await page.waitForLoadState('networkidle');
 
         expect(await page.title()).to.equal('Sighting registry API');
-        expect(await page.locator('.information-container h2.title').innerText()).to.match(/^Sighting registry\s+1\.0\.0\s+OAS 3\.1$/);
+        expect(await page.getByRole('heading', { level: 1 }).innerText()).to.match(/^Sighting registry\s+1\.0\.0\s+OAS 3\.1$/);
         expect(await page.locator('.opblock-tag-section h3.opblock-tag').evaluateAll((tags) => tags.map((tag) => tag.getAttribute('data-tag'))))
           .to.deep.equal(contract.tags.map(({ name }) => name));
         expect(await page.locator('.opblock').evaluateAll((blocks) => blocks.map((block) => block.id))).to.deep.equal(expectedOperationIds);

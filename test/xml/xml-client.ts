@@ -49,6 +49,3 @@ export const fieldErrors = (fields: Record<string, { message: string; key: strin
   `${declaration}<errors>${Object.entries(fields).map(([field, { message, key }]) => `<${field}><message>${message}</message><key>${key}</key></${field}>`).join('')}</errors>`;
 
 export const escapeXml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
-/** The id at the end of a `Location` header. */
-export const idOf = (response: Response): number => Number(/\/(-?\d+)$/.exec(response.headers.get('location') ?? '')?.[1]);
