@@ -14,7 +14,7 @@ describe('PGlite data folder', () => {
   beforeEach(async () => { dataDir = await mkdtemp(join(tmpdir(), 'sighting-data-')); });
   afterEach(async () => { await rm(dataDir, { recursive: true, force: true }); });
 
-  it('when the service restarts on the same DATA_DIR, then a vessel created before is still there and migrations do not run twice', async () => {
+  it('when the service restarts on the same DATA_DIR, then a vessel created before is still there beside the demo data', async () => {
     const first = await startService({ DATA_DIR: dataDir });
     const created = await (await apiClient(first, { user: 'admin' })).POST('/vessel', { body: { vesselName: { en: 'Persistent' } } });
     await first.stop();
