@@ -36,8 +36,8 @@ export function tokenCheck({ serverUrl, realm, audience }: TokenCheckOptions): R
 
   return async (req, res, next) => {
     const header = req.get('Authorization');
-    // §3.1: without credentials the challenge carries no error code.
-    if (!header) throw new Unauthorized('error.unauthorized', {}, { 'WWW-Authenticate': challenge });
+    // §3.1: without credentials, or with another scheme (e.g. Basic), the challenge carries no error code.
+    if (!header || !/^Bearer(\s|$)/i.test(header)) throw new Unauthorized('error.unauthorized', {}, { 'WWW-Authenticate': challenge });
     const token = bearer.exec(header)?.[1];
     const invalid = new Unauthorized('error.invalidToken', {}, { 'WWW-Authenticate': `${challenge}, error="invalid_token"` });
     if (!token) throw invalid;

@@ -16,7 +16,9 @@ const principalOf = (res: Response): Principal => res.locals.principal as Princi
 
 /** Ids beyond ±(2^53−1), or not whole numbers, name no record (contract B, Ids). */
 function pathId(req: Request): number {
-  const id = Number(req.params.id);
+  const text = String(req.params.id);
+  // Only the canonical decimal spelling names a record: `0x10`, `1e3` or `012` are other texts.
+  const id = /^-?(0|[1-9]\d*)$/.test(text) ? Number(text) : NaN;
   if (!Number.isSafeInteger(id)) throw entityNotFound();
   return id;
 }

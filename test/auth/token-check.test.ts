@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { parse } from 'yaml';
 import { sharedService, startService, type TestService } from '../support/service.ts';
 import { apiClient, rawRequest } from '../support/api-client.ts';
-import { buildSighting, buildVessel, createVessel, idFromLocation } from '../support/fixtures.ts';
+import { buildSighting, buildVessel, createSighting, createVessel, idFromLocation } from '../support/fixtures.ts';
 import { tokenFor } from '../support/tokens.ts';
 import { accessClaims, realmSigningKid, signedWithForeignKey, startTestRealm, unsignedToken, type TestRealm } from '../support/forged-tokens.ts';
 
@@ -68,8 +68,11 @@ describe(`token check (tokens of the ${provider} provider)`, () => {
       expect(await response.json()).to.deep.equal(REQUIRED);
     });
 
-    it('when the credentials use the Basic scheme, then 401 invalid_token', async () => {
-      await expectInvalidToken(await readWith(service, `Basic ${Buffer.from('alice:alice').toString('base64')}`));
+    it('when the credentials use the Basic scheme, then 401 with a bare challenge (an unsupported method, RFC 6750 §3.1)', async () => {
+      const response = await readWith(service, `Basic ${Buffer.from('alice:alice').toString('base64')}`);
+      expect(response.status).to.equal(401);
+      expect(response.headers.get('www-authenticate')).to.equal(CHALLENGE);
+      expect(await response.json()).to.deep.equal(REQUIRED);
     });
 
     it('when the Bearer scheme carries no token, then 401 invalid_token', async () => {
@@ -153,9 +156,10 @@ describe(`token check (tokens of the ${provider} provider)`, () => {
     });
 
     it('when the scheme is written in lower case (auth schemes are case-insensitive, RFC 9110 §11.1), then 200', async () => {
-      const response = await readWith(service, `bearer ${await tokenFor(service.realm, 'alice')}`);
+      const id = await createSighting(service);
+      const response = await rawRequest(service, 'GET', `/sighting/${id}`, { user: null, headers: { Authorization: `bearer ${await tokenFor(service.realm, 'alice')}` } });
       expect(response.status).to.equal(200);
-      expect(await response.json()).to.include({ sightingId: -1 });
+      expect(await response.json()).to.include({ sightingId: id });
     });
   });
 
