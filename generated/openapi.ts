@@ -424,11 +424,15 @@ export interface components {
                  *       "sightingMemo": {
                  *         "message": "The memo must have at least 2 characters.",
                  *         "key": "sighting.memo.minLength"
+                 *       },
+                 *       "vessel.vesselId": {
+                 *         "message": "An id must be a whole number.",
+                 *         "key": "error.id.invalid"
                  *       }
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorBody"];
-                /** @example <errors><sightingMemo><message>The memo must have at least 2 characters.</message><key>sighting.memo.minLength</key></sightingMemo></errors> */
+                /** @example <errors><sightingMemo><message>The memo must have at least 2 characters.</message><key>sighting.memo.minLength</key></sightingMemo><vessel.vesselId><message>An id must be a whole number.</message><key>error.id.invalid</key></vessel.vesselId></errors> */
                 "text/xml": components["schemas"]["ErrorBody"];
             };
         };
@@ -586,6 +590,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TimezoneListItem"][];
+                    /** @example <collection xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><timezone><timezoneId>-317</timezoneId><timezoneName>Europe/Berlin</timezoneName></timezone></collection> */
                     "text/xml": components["schemas"]["TimezoneCollection"];
                 };
             };
@@ -683,6 +688,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TimezoneDetail"];
+                    /** @example <timezone><version>0</version><timezoneId>-1</timezoneId><timezoneName>Africa/Abidjan</timezoneName></timezone> */
                     "text/xml": components["schemas"]["TimezoneDetail"];
                 };
             };
@@ -791,6 +797,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VesselListItem"][];
+                    /** @example <collection xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><vessel><vesselId>-2</vesselId><vesselName>Space Shuttle</vesselName></vessel><vessel><vesselId>-1</vesselId><vesselName>Klingon Warbird</vesselName></vessel></collection> */
                     "text/xml": components["schemas"]["VesselCollection"];
                 };
             };
@@ -811,6 +818,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["VesselCreate"];
+                /** @example <vessel><vesselName><text xml:lang="en">Millennium Falcon</text><text xml:lang="de">Millennium Falke</text></vesselName></vessel> */
                 "text/xml": components["schemas"]["VesselCreate"];
                 "application/xml": components["schemas"]["VesselCreate"];
             };
@@ -888,6 +896,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VesselDetail"];
+                    /** @example <vessel><version>0</version><vesselId>-1</vesselId><vesselName><text xml:lang="en">Klingon Warbird</text><text xml:lang="de">Klingonischer Jäger</text></vesselName></vessel> */
                     "text/xml": components["schemas"]["VesselDetail"];
                 };
             };
@@ -980,11 +989,11 @@ export interface operations {
                 /** @description Equality filter. */
                 sightingMemo?: string;
                 /**
-                 * @description Equality filter.
+                 * @description Equality filter; `/` need not be encoded (RFC 3986 §3.4).
                  * @example Europe/Berlin
                  */
                 sightingTimezone?: string;
-                /** @description Equality filter. */
+                /** @description Equality filter; `:` need not be encoded (RFC 3986 §3.4). */
                 sightingDate?: components["schemas"]["LocalDateTime"];
                 /** @description Page size. Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
@@ -1005,6 +1014,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SightingListItem"][];
+                    /** @example <collection xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><sighting><sightingId>-1</sightingId><vessel><vesselId>-1</vesselId><vesselName>Klingon Warbird</vesselName></vessel><sightingTimezone xsi:nil="true"/><sightingDate xsi:nil="true"/></sighting></collection> */
                     "text/xml": components["schemas"]["SightingCollection"];
                 };
             };
@@ -1135,7 +1145,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["SightingDetail"];
-                    /** @example <sighting><version>0</version><sightingId>-1</sightingId><sightingMemo>unheimlich!</sightingMemo><vessel><version>0</version><vesselId>-1</vesselId><vesselName>Klingon Warbird</vesselName></vessel><sightingTimezone xsi:nil="true"/><sightingDate xsi:nil="true"/></sighting> */
+                    /** @example <sighting xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><version>0</version><sightingId>-1</sightingId><sightingMemo>unheimlich!</sightingMemo><vessel><version>0</version><vesselId>-1</vesselId><vesselName>Klingon Warbird</vesselName></vessel><sightingTimezone xsi:nil="true"/><sightingDate xsi:nil="true"/></sighting> */
                     "text/xml": components["schemas"]["SightingDetail"];
                 };
             };

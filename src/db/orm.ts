@@ -1,5 +1,5 @@
 // Opens the database: PostgreSQL when DATABASE_URL is set, else embedded PGlite; migrates it at start.
-import type { MikroORM, Options } from '@mikro-orm/core';
+import { FlushMode, type MikroORM, type Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import type { Config } from '../config.ts';
 import { Timezone, Vessel, Translation, Sighting } from './entities/index.ts';
@@ -12,6 +12,8 @@ const common = {
   migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false },
   // Request code must never fall back to the global context: one fork per request (STYLE 3).
   allowGlobalContext: false,
+  // Writes happen at the handler's explicit flush only, never as a side effect of a query in between.
+  flushMode: FlushMode.COMMIT,
 } satisfies Partial<Options>;
 
 export async function openDatabase(config: Config): Promise<MikroORM> {

@@ -43,20 +43,22 @@ function toAppError(error: unknown, req: Request): errors.AppError {
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new errors.UnsupportedMediaType('error.unsupportedMediaType');
   if (type === 'entity.parse.failed') return new errors.BadRequest('error.malformedBody');
   const items = (error as { errors?: ValidatorErrorItem[] })?.errors;
-  if (status && Array.isArray(items)) return fromValidator(status, items, error as { headers?: Record<string, string> }, req);
+  if (status && Array.isArray(items)) return fromValidator(status, items, error as { headers?: Record<string, string>; path?: string }, req);
   return new InternalError('error.unknown');
 }
 
 /** express-openapi-validator's errors, mapped to the contract. */
-function fromValidator(status: number, items: ValidatorErrorItem[], error: { headers?: Record<string, string> }, req: Request): errors.AppError {
+function fromValidator(status: number, items: ValidatorErrorItem[], error: { headers?: Record<string, string>; path?: string }, req: Request): errors.AppError {
   switch (status) {
     case 400:
       // A path that is not a valid id names no record (contract B, Ids).
       if (items.some((item) => item.path.startsWith('/params/'))) return errors.entityNotFound();
+      // The body as a whole is not an object (an array, a string): no field is at fault, like unparsable JSON.
+      if (items.some((item) => item.path === '/body')) return new errors.BadRequest('error.malformedBody');
       return new errors.ValidationFailed(fieldProblems(items, (req as { openapi?: { schema?: never } }).openapi?.schema));
     case 404:
-      // `/sighting/a/b`: the greedy id `a/b` names no record.
-      return /^\/(timezone|vessel|sighting)\/./.test(req.path) ? errors.entityNotFound() : new errors.NotFound('error.notFound');
+      // `/sighting/a/b`: the greedy id `a/b` names no record. The validator's path is below the base path; req.path is not.
+      return /^\/(timezone|vessel|sighting)\/./.test(error.path ?? req.path) ? errors.entityNotFound() : new errors.NotFound('error.notFound');
     case 405: return new errors.MethodNotAllowed('error.methodNotAllowed', {}, error.headers ?? {});
     case 413: return new errors.PayloadTooLarge('error.payloadTooLarge');
     case 415: return new errors.UnsupportedMediaType('error.unsupportedMediaType');

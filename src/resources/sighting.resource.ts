@@ -29,10 +29,12 @@ export const sightingResource: ResourceDescriptor<Sighting> = {
     sightingDate: s.sightingDate ?? null,
   }),
   async write(sighting, body, { em }) {
-    sighting.sightingMemo = body.sightingMemo as string;
-    sighting.sightingTimezone = timeZone(body.sightingTimezone as string | null | undefined);
-    sighting.sightingDate = localDateTime(body.sightingDate as string | null | undefined);
-    sighting.vessel = await existingVessel(em, (body.vessel as { vesselId: number }).vesselId);
+    const sightingTimezone = timeZone(body.sightingTimezone as string | null | undefined);
+    const sightingDate = localDateTime(body.sightingDate as string | null | undefined);
+    // Look the vessel up before assigning anything: a query auto-flushes pending changes, which would split one
+    // update into two writes (two versions) and write half of it even if the rest fails.
+    const vessel = await existingVessel(em, (body.vessel as { vesselId: number }).vesselId);
+    Object.assign(sighting, { sightingMemo: body.sightingMemo as string, sightingTimezone, sightingDate, vessel });
   },
   example(body) {
     const vessel = body.vessel as Record<string, unknown> | undefined;

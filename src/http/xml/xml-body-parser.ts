@@ -3,7 +3,7 @@ import express, { type RequestHandler } from 'express';
 import { BadRequest, UnsupportedMediaType } from '../../errors/app-errors.ts';
 import { parseXml } from './xml-document.ts';
 import { requestBodySchema } from './xml-schema.ts';
-import { xmlToValue } from './xml-to-value.ts';
+import { xmlToValue, type Reviver } from './xml-to-value.ts';
 
 export const xmlMediaTypes = ['text/xml', 'application/xml'];
 
@@ -14,9 +14,10 @@ const declaredEncoding = /^<\?xml\s[^>]*?\bencoding\s*=\s*["']([^"']*)["']/;
 
 /**
  * UTF-8 only (RFC 7303 §3.2; UTF-8 is XML's default): another `charset` parameter or `encoding` declaration is 415,
- * bytes that are not UTF-8 are 400 (never silently stored as mojibake). The size limit is the JSON one (413).
+ * bytes that are not UTF-8 are 400 (never silently stored as mojibake). The size limit is the JSON one (413), and
+ * `reviver` the JSON one, so a number's text means the same in both formats.
  */
-export function xmlBodyParser(limit: string): RequestHandler[] {
+export function xmlBodyParser(limit: string, reviver?: Reviver): RequestHandler[] {
   const raw = express.raw({ type: xmlMediaTypes, limit });
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const toObject: RequestHandler = (req, _res, next) => {
@@ -24,15 +25,17 @@ export function xmlBodyParser(limit: string): RequestHandler[] {
     if (!mediaType || !Buffer.isBuffer(req.body)) return next();
     const charset = charsetParameter.exec(req.get('Content-Type') ?? '')?.[1];
     if (charset !== undefined && !utf8.test(charset)) throw new UnsupportedMediaType('error.xmlCharset');
+    // The declaration is ASCII in every encoding we could be sent but UTF-16, so it is read before the bytes are decoded.
+    const head = req.body.subarray(req.body[0] === 0xef && req.body[1] === 0xbb && req.body[2] === 0xbf ? 3 : 0, 256).toString('latin1');
+    const encoding = declaredEncoding.exec(head)?.[1];
+    if (encoding !== undefined && !utf8.test(encoding)) throw new UnsupportedMediaType('error.xmlCharset');
     let text: string;
     try {
       text = decoder.decode(req.body);
     } catch {
       throw new BadRequest('error.xmlCharset');
     }
-    const encoding = declaredEncoding.exec(text)?.[1];
-    if (encoding !== undefined && !utf8.test(encoding)) throw new UnsupportedMediaType('error.xmlCharset');
-    req.body = xmlToValue(parseXml(text), requestBodySchema(req.method, req.path, mediaType));
+    req.body = xmlToValue(parseXml(text), requestBodySchema(req.method, req.path, mediaType), reviver);
     next();
   };
   return [raw, toObject];

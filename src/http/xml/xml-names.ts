@@ -1,9 +1,12 @@
 // Property names as XML element names and back: a character a name cannot hold is written `_xHHHH_`.
 // (The convention of XmlConvert.EncodeName: `vesselName.pt-BR` stays as it is, `foo bar` is `foo_x0020_bar`.)
 
+// XML 1.0 §2.3 NameStartChar and NameChar, written as the specification's ranges.
+// eslint-disable-next-line no-misleading-character-class -- ranges of code points, not joined or combined text
 const nameStart = /[:A-Z_a-z\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD]/;
+// eslint-disable-next-line no-misleading-character-class -- ranges of code points, not combined text
 const nameChar = /[-.0-9\u00B7\u0300-\u036F\u203F\u2040]/;
-const escapeLike = /^_x[0-9A-Fa-f]{4,6}_/;
+const escapeLike = /^_x([0-9A-Fa-f]{4,6})?_/;
 
 const hex = (char: string) => `_x${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}_`;
 
@@ -13,12 +16,13 @@ export function toXmlName(name: string): string {
   // `_` alone would read as xml2js's text key.
   if (name === '_') return '_x005F_';
   let out = '';
-  const chars = [...name];
-  chars.forEach((char, index) => {
-    const rest = chars.slice(index).join('');
+  let index = 0;
+  for (const char of name) {
     const allowed = char !== ':' && (nameStart.test(char) || (index > 0 && nameChar.test(char)));
-    out += !allowed || (char === '_' && escapeLike.test(rest)) ? hex(char) : char;
-  });
+    const readsAsEscape = char === '_' && escapeLike.test(name.slice(index, index + 9));
+    out += allowed && !readsAsEscape ? char : hex(char);
+    index += char.length;
+  }
   return out;
 }
 

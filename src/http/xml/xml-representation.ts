@@ -12,6 +12,7 @@ const declaration = '<?xml version="1.0" encoding="UTF-8"?>';
 const nil = { $: { 'xsi:nil': 'true' } };
 
 // Characters XML 1.0 cannot carry at all (§2.2), not even as references: written as U+FFFD rather than failing the response.
+// eslint-disable-next-line no-control-regex -- exactly the control characters XML 1.0 excludes
 const notXmlChar = /[\0-\x08\x0B\f\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const text = (value: unknown) => String(value).replace(notXmlChar, '\uFFFD');
 

@@ -11,32 +11,36 @@ export const xsiNamespace = 'http://www.w3.org/2001/XMLSchema-instance';
 // The JSON number grammar (RFC 8259 §6), so `<vesselId>12</vesselId>` is 12 and `abc` stays text for the validator to refuse.
 const jsonNumber = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 
+/** How a number's text becomes a value: JSON.parse with the JSON body parser's reviver, so both formats agree. */
+export type Reviver = (key: string, value: unknown, context?: { source?: string }) => unknown;
+type NumberOf = (text: string) => unknown;
+
 /** The body for `schema` (undefined: untyped, every leaf a string); the root must be the schema's `xml.name`. */
-export function xmlToValue(root: XmlElement, schema: Schema | undefined): unknown {
+export function xmlToValue(root: XmlElement, schema: Schema | undefined, reviver?: Reviver): unknown {
   const expected = schema?.xml?.name;
   if (expected && root.name !== expected) throw new BadRequest('error.xmlRoot', { name: expected });
-  return value(root, alternatives(schema), []);
+  return value(root, alternatives(schema), [], (text) => JSON.parse(text, reviver as never));
 }
 
 const typesOf = (schemas: Schema[]) => new Set(schemas.flatMap((s) => (Array.isArray(s.type) ? s.type : s.type ? [s.type] : [])));
 const isNil = (element: XmlElement) => element.attributes.some((a) => a.uri === xsiNamespace && a.local === 'nil' && (a.value === 'true' || a.value === '1'));
 const fieldOf = (element: XmlElement, path: string[]) => path.join('.') || element.name;
 
-function value(element: XmlElement, schemas: Schema[], path: string[]): unknown {
+function value(element: XmlElement, schemas: Schema[], path: string[], number: NumberOf): unknown {
   if (isNil(element)) return null;
-  if (element.children.length === 0) return leaf(element.text, schemas);
+  if (element.children.length === 0) return leaf(element.text, schemas, number);
   // An element holds text or elements; JSON has no way to say both, so neither may XML.
   if (element.text.trim() !== '') throw new ValidationFailed([{ field: fieldOf(element, path), key: 'error.xml.mixedContent' }]);
   const map = schemas.map(keyedMap).find(Boolean);
-  return map ? entries(element, map, path) : record(element, schemas, path);
+  return map ? entries(element, map, path, number) : record(element, schemas, path, number);
 }
 
 /** Text as the schema types it: a string wherever a string is allowed, a number only when it is one. */
-function leaf(text: string, schemas: Schema[]): unknown {
+function leaf(text: string, schemas: Schema[], number: NumberOf): unknown {
   const types = typesOf(schemas);
   if (schemas.length === 0 || types.has('string') || types.size === 0) return text;
   const trimmed = text.trim();
-  if ((types.has('integer') || types.has('number')) && jsonNumber.test(trimmed)) return Number(trimmed);
+  if ((types.has('integer') || types.has('number')) && jsonNumber.test(trimmed)) return number(trimmed);
   if (types.has('boolean') && (trimmed === 'true' || trimmed === 'false')) return trimmed === 'true';
   // `<vessel/>` and `<vesselName/>`: an object with nothing in it.
   if (types.has('object') && trimmed === '') return {};
@@ -44,19 +48,19 @@ function leaf(text: string, schemas: Schema[]): unknown {
 }
 
 /** One property per child element; a child given twice is an error (JSON would silently keep the last). */
-function record(element: XmlElement, schemas: Schema[], path: string[]): Record<string, unknown> {
+function record(element: XmlElement, schemas: Schema[], path: string[], number: NumberOf): Record<string, unknown> {
   const seen = new Set<string>();
   return Object.fromEntries(element.children.map((child) => {
     const name = fromXmlName(child.name);
     const field = [...path, name];
     if (seen.has(name)) throw new ValidationFailed([{ field: field.join('.'), key: 'error.xml.duplicate' }]);
     seen.add(name);
-    return [name, value(child, childSchemas(schemas, name), field)];
+    return [name, value(child, childSchemas(schemas, name), field, number)];
   }));
 }
 
 /** A keyed map: `<vesselName><text xml:lang="en">…</text></vesselName>` is `{ "en": "…" }`. */
-function entries(element: XmlElement, map: NonNullable<ReturnType<typeof keyedMap>>, path: string[]): Record<string, unknown> {
+function entries(element: XmlElement, map: NonNullable<ReturnType<typeof keyedMap>>, path: string[], number: NumberOf): Record<string, unknown> {
   const seen = new Set<string>();
   return Object.fromEntries(element.children.map((child) => {
     const key = child.attributes.find((a) => a.name === map.attribute)?.value;
@@ -66,6 +70,6 @@ function entries(element: XmlElement, map: NonNullable<ReturnType<typeof keyedMa
     const field = [...path, key];
     if (seen.has(key)) throw new ValidationFailed([{ field: field.join('.'), key: 'error.xml.duplicate' }]);
     seen.add(key);
-    return [key, value(child, alternatives(map.entry), field)];
+    return [key, value(child, alternatives(map.entry), field, number)];
   }));
 }
