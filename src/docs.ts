@@ -8,13 +8,21 @@ const swaggerUiDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-
 
 const page = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Sighting registry API</title>
+<link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
 <link rel="stylesheet" href="/docs/swagger-ui.css"></head>
 <body><div id="swagger-ui"></div>
 <script src="/docs/swagger-ui-bundle.js"></script>
 <script src="/docs/docs-init.js"></script></body></html>`;
 
 // Kept out of the page so a strict Content-Security-Policy (no inline script) still allows it.
-const init = `window.ui = SwaggerUIBundle({ url: '/openapi.yaml', dom_id: '#swagger-ui' });`;
+// "Authorize" signs in with the browser client (authorization code + PKCE); the redirect page is served under /docs
+// (Swagger UI's default, derived from the page path `/docs`, would be the unserved `/oauth2-redirect.html`).
+const init = `window.ui = SwaggerUIBundle({
+  url: '/openapi.yaml',
+  dom_id: '#swagger-ui',
+  oauth2RedirectUrl: window.location.origin + '/docs/oauth2-redirect.html',
+});
+window.ui.initOAuth({ clientId: 'sighting-web', usePkceWithAuthorizationCodeGrant: true, scopes: ['openid'] });`;
 
 /** The contract as served: its OAuth URLs point at the realm this instance trusts. */
 export function docsRouter(realmUrl: string): Router {

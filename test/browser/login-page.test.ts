@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { apiClient } from '../support/api-client.ts';
-import { closeBrowser, launchBrowser, screenshotPath, watchContext } from '../support/browser.ts';
+import { closeBrowser, iconStatus, launchBrowser, screenshotPath, watchContext } from '../support/browser.ts';
 import type { PageWatch } from '../support/browser.ts';
 import { sharedService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
@@ -22,7 +22,7 @@ async function startCallbackServer(): Promise<Callback> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     hits.push(url);
     if (url.pathname !== '/callback') { res.writeHead(404).end(); return; }
-    res.writeHead(200, { 'Content-Type': 'text/html;charset=utf-8' }).end('<!DOCTYPE html><title>Sighting web app</title><p>Signed in.</p>');
+    res.writeHead(200, { 'Content-Type': 'text/html;charset=utf-8' }).end('<!DOCTYPE html><title>Sighting web app</title><link rel="icon" href="data:,"><p>Signed in.</p>');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -50,9 +50,9 @@ function authorizationUrl(discovery: Discovery, redirectUri: string, state: stri
 
 // Labels and button texts of both login pages: ours says "Username"/"Sign in", Keycloak's "Username or email"/"Sign In".
 async function signIn(page: Page, username: string, password: string): Promise<void> {
-  await page.getByLabel(/^username/i).fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: /^sign in$/i }).click();
+  await page.getByLabel(/username/i).fill(username);
+  await page.getByLabel(/^\s*password\s*$/i).fill(password);
+  await page.getByRole('button', { name: /^\s*sign in\s*$/i }).click();
 }
 
 describe('login page in a browser (authorization code + PKCE, client sighting-web)', () => {
@@ -95,7 +95,8 @@ describe('login page in a browser (authorization code + PKCE, client sighting-we
     const response = await page.goto(authorizationUrl(discovery, callback.redirectUri, state, challenge));
     expect(response?.status()).to.equal(200);
     expect(new URL(page.url()).origin).to.equal(new URL(service.realm).origin);
-    await expect(page.getByLabel(/^username/i).isVisible()).to.eventually.equal(true);
+    expect(await page.getByLabel(/username/i).isVisible()).to.equal(true);
+    expect((await iconStatus(page)).status).to.equal(200);
     await page.screenshot({ path: screenshotPath(`login-${provider}`) });
 
     await signIn(page, 'alice', 'alice');
@@ -120,10 +121,10 @@ describe('login page in a browser (authorization code + PKCE, client sighting-we
     expect(claims).to.include({ iss: service.realm, azp: 'sighting-web', preferred_username: 'alice' });
 
     const withBrowserToken = await (await apiClient(service, { user: null, headers: { Authorization: `Bearer ${tokens.access_token}` } }))
-      .GET('/sighting/{id}', { params: { path: { id: '-1' } } });
+      .GET('/sighting/{id}', { params: { path: { id: -1 } } });
     expect(withBrowserToken.response.status).to.equal(200);
     // The same record as alice reads it with a password-grant token: the browser's token is as good as hers.
-    const withPasswordToken = await (await apiClient(service, { user: 'alice' })).GET('/sighting/{id}', { params: { path: { id: '-1' } } });
+    const withPasswordToken = await (await apiClient(service, { user: 'alice' })).GET('/sighting/{id}', { params: { path: { id: -1 } } });
     expect(withBrowserToken.data).to.deep.equal(withPasswordToken.data);
     expect(withBrowserToken.data).to.include({ sightingId: -1 });
 
@@ -147,10 +148,12 @@ describe('login page in a browser (authorization code + PKCE, client sighting-we
     await page.getByText('Invalid username or password.').waitFor();
 
     expect(new URL(page.url()).origin).to.equal(new URL(service.realm).origin);
-    expect(await page.getByLabel('Password', { exact: true }).isVisible()).to.equal(true);
-    expect(await page.getByLabel('Password', { exact: true }).inputValue()).to.equal('');
-    expect(await page.getByLabel(/^username/i).inputValue()).to.equal('alice');
-    expect(await page.getByRole('button', { name: /^sign in$/i }).isVisible()).to.equal(true);
+    expect(await page.getByLabel(/^\s*password\s*$/i).isVisible()).to.equal(true);
+    expect(await page.getByLabel(/^\s*password\s*$/i).inputValue()).to.equal('');
+    // Assistive technology is told which field failed.
+    expect(await page.getByLabel(/^\s*password\s*$/i).getAttribute('aria-invalid')).to.equal('true');
+    expect(await page.getByLabel(/username/i).inputValue()).to.equal('alice');
+    expect(await page.getByRole('button', { name: /^\s*sign in\s*$/i }).isVisible()).to.equal(true);
     await page.screenshot({ path: screenshotPath(`login-${provider}-wrong-password`) });
     expect(callback.hits).to.deep.equal([]);
     expect(watch.problems).to.deep.equal([]);

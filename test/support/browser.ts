@@ -73,6 +73,23 @@ export async function watchContext(context: BrowserContext, allowedOrigins: stri
   return watch;
 }
 
+/**
+ * The status of the page's icon (its `<link rel="icon">`, else `/favicon.ico`), or 200 for an inline one.
+ * Browsers fetch it on their own, outside the page's requests, so a missing icon shows up only now and then
+ * as a console error: ask for it explicitly instead. `resolve` maps host names the browser alone knows
+ * (--host-resolver-rules) to the address to connect to.
+ */
+export async function iconStatus(page: Page, resolve: Record<string, string> = {}): Promise<{ url: string; status: number }> {
+  const href = await page.locator('link[rel~="icon"]').first().getAttribute('href', { timeout: 1_000 }).catch(() => null);
+  const url = new URL(href ?? '/favicon.ico', page.url());
+  if (url.protocol === 'data:') return { url: url.href, status: 200 };
+  const target = new URL(url);
+  const address = resolve[url.hostname];
+  if (address) target.hostname = address;
+  const response = await page.request.get(target.href, { headers: { Host: url.host }, maxRedirects: 0 });
+  return { url: url.href, status: response.status() };
+}
+
 /** Where screenshots go: $SCREENSHOT_DIR, else a folder in the system temp dir. */
 export function screenshotPath(name: string): string {
   const dir = process.env.SCREENSHOT_DIR ?? join(tmpdir(), 'sighting-browser-screenshots');

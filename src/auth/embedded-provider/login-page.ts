@@ -11,16 +11,22 @@ function escapeHtml(text: string): string {
 }
 
 export function loginPage(options: { realm: string; action: string; username?: string; error?: string }): string {
-  const error = options.error ? `<p class="error" role="alert">${escapeHtml(options.error)}</p>` : '';
+  const error = options.error ? `<p class="error" id="login-error" role="alert">${escapeHtml(options.error)}</p>` : '';
+  // After a failed attempt: the fields point at the message, and the password (cleared) gets the focus.
+  const invalid = options.error ? ' aria-invalid="true" aria-describedby="login-error"' : '';
+  const focusUsername = options.username ? '' : ' autofocus';
+  const focusPassword = options.username ? ' autofocus' : '';
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Sign in to ${escapeHtml(options.realm)}</title>
+<link rel="icon" href="data:,">
 <style>
 body { font-family: system-ui, sans-serif; background: #f3f4f6; display: grid; place-items: center; min-height: 100vh; margin: 0; }
 form { background: #fff; padding: 2rem; border-radius: 8px; box-shadow: 0 1px 4px #0002; display: grid; gap: .75rem; min-width: 18rem; }
+label { display: grid; gap: .25rem; }
 input, button { font: inherit; padding: .5rem; }
 .error { color: #b91c1c; margin: 0; }
 .note { color: #6b7280; font-size: .85rem; margin: 0; }
@@ -30,8 +36,8 @@ input, button { font: inherit; padding: .5rem; }
 <form method="post" action="${escapeHtml(options.action)}">
 <h1>Sign in to ${escapeHtml(options.realm)}</h1>
 ${error}
-<label>Username <input name="username" autocomplete="username" value="${escapeHtml(options.username ?? '')}" required autofocus></label>
-<label>Password <input name="password" type="password" autocomplete="current-password" required></label>
+<label>Username <input name="username" autocomplete="username" value="${escapeHtml(options.username ?? '')}" required${focusUsername}${invalid}></label>
+<label>Password <input name="password" type="password" autocomplete="current-password" required${focusPassword}${invalid}></label>
 <button type="submit">Sign in</button>
 <p class="note">Embedded development provider: not for production.</p>
 </form>
