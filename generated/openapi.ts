@@ -14,7 +14,7 @@ export interface paths {
         /** List time zones in the list view, ordered by id. */
         get: operations["listTimezones"];
         put?: never;
-        /** Create a time zone (role `admin`). */
+        /** Create a time zone (role admin). */
         post: operations["createTimezone"];
         delete?: never;
         options?: never;
@@ -54,10 +54,10 @@ export interface paths {
         };
         /** One time zone in the detail view. */
         get: operations["getTimezone"];
-        /** Replace a time zone (role `admin`), carrying the `version` last read. */
+        /** Replace a time zone (role admin), carrying the version last read. */
         put: operations["updateTimezone"];
         post?: never;
-        /** Delete a time zone (role `admin`). */
+        /** Delete a time zone (role admin). */
         delete: operations["deleteTimezone"];
         options?: never;
         head?: never;
@@ -74,7 +74,7 @@ export interface paths {
         /** List vessels in the list view (name in the request's locale), ordered by id. */
         get: operations["listVessels"];
         put?: never;
-        /** Create a vessel with its names (role `admin`). */
+        /** Create a vessel with its names (role admin). */
         post: operations["createVessel"];
         delete?: never;
         options?: never;
@@ -114,10 +114,10 @@ export interface paths {
         };
         /** One vessel in the detail view, with all its names. */
         get: operations["getVessel"];
-        /** Replace a vessel and its names (role `admin`); a name left out is deleted. */
+        /** Replace a vessel and its names (role admin); a name left out is deleted. */
         put: operations["updateVessel"];
         post?: never;
-        /** Delete a vessel (role `admin`); 409 while sightings reference it. */
+        /** Delete a vessel (role admin); 409 while sightings reference it. */
         delete: operations["deleteVessel"];
         options?: never;
         head?: never;
@@ -134,7 +134,7 @@ export interface paths {
         /** List sightings in the list view, ordered by id. */
         get: operations["listSightings"];
         put?: never;
-        /** Record a sighting of an existing vessel (role `writer`). */
+        /** Record a sighting of an existing vessel (role writer). */
         post: operations["createSighting"];
         delete?: never;
         options?: never;
@@ -174,10 +174,10 @@ export interface paths {
         };
         /** One sighting in the detail view. */
         get: operations["getSighting"];
-        /** Replace a sighting (its creator or role `admin`), carrying the `version` last read. */
+        /** Replace a sighting (its creator or role admin), carrying the version last read. */
         put: operations["updateSighting"];
         post?: never;
-        /** Delete a sighting (its creator or role `admin`). */
+        /** Delete a sighting (its creator or role admin). */
         delete: operations["deleteSighting"];
         options?: never;
         head?: never;

@@ -49,9 +49,11 @@ export function resourceServerInfo(input: ConfigurationInput): ResourceServerInf
 
 // The interaction page is served by our express router under the same mount point as the provider.
 function mountPathOf(ctx: KoaContextWithOIDC & { req: { originalUrl?: string; url?: string } }): string {
-  const original = ctx.req.originalUrl ?? '';
-  const index = ctx.req.url ? original.indexOf(ctx.req.url) : -1;
-  return index > 0 ? original.slice(0, index) : '';
+  // Paths only: a query string may have been rewritten on the way in (see keycloak-responses.ts).
+  const original = (ctx.req.originalUrl ?? '').split('?')[0] ?? '';
+  const path = (ctx.req.url ?? '').split('?')[0] ?? '';
+  const index = path ? original.lastIndexOf(path) : -1;
+  return index > 0 && index + path.length === original.length ? original.slice(0, index) : '';
 }
 
 // First-party clients only: consent is granted implicitly for whatever the request asks for.

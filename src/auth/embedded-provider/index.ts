@@ -60,10 +60,11 @@ export async function createEmbeddedProvider(options: EmbeddedProviderOptions): 
     provider, users, resource: API_RESOURCE, resourceServer: resourceServerInfo(input),
   }), PASSWORD_GRANT_PARAMETERS);
 
-  provider.use(keycloakResponses(realm.realm));
+  // Pages show the realm's display name, as Keycloak's do.
+  provider.use(keycloakResponses(realm.displayName ?? realm.realm));
 
   const router = express.Router();
-  router.use(loginRouter(provider, users, realm.realm));
+  router.use(loginRouter(provider, users, realm.displayName ?? realm.realm));
   router.use(userinfoRouter({ issuer, publicKey, users }));
   const callback = provider.callback();
   // Express has stripped the mount path from req.url and kept it in req.originalUrl; oidc-provider derives

@@ -11,6 +11,11 @@ function errorBody(ctx: KoaContextWithOIDC): { error?: string; error_description
 
 export function keycloakResponses(realm: string) {
   return async function keycloakResponse(ctx: KoaContextWithOIDC, next: Next): Promise<void> {
+    // Keycloak grants its default scopes to an authorization request without `scope` (plain OAuth 2.0);
+    // oidc-provider would end such a request in access_denied, having granted nothing. Ask for `openid` instead.
+    if (ctx.path === ROUTES.authorization && ctx.method === 'GET' && !ctx.query.scope) {
+      ctx.query = { ...ctx.query, scope: 'openid' };
+    }
     await next();
     if (ctx.path === ROUTES.token) {
       // RFC 6749 §5.1 asks for Pragma: no-cache next to Cache-Control: no-store; the charset spelling is Keycloak's.

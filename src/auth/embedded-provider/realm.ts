@@ -45,6 +45,7 @@ export interface RealmClient {
 
 export interface Realm {
   realm: string;
+  displayName?: string;
   accessTokenLifespan?: number;
   ssoSessionIdleTimeout?: number;
   roles?: { realm?: RealmRole[] };

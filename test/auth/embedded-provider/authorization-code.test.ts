@@ -56,6 +56,20 @@ describe('embedded provider: authorization code with PKCE', () => {
   before(async () => { harness = await startProvider(); });
   after(async () => { await harness.close(); });
 
+  it('when the authorization request names no scope, then it still ends with a code that buys an API token (as Keycloak)', async () => {
+    const { verifier, challenge } = pkce();
+    const url = authUrl(harness, { code_challenge: challenge, code_challenge_method: 'S256' });
+    url.searchParams.delete('scope');
+    const { final, page } = await login(harness, url, "alice", "alice");
+    expect(final, page).to.not.equal(undefined);
+    expect(final?.searchParams.get("error")).to.equal(null);
+    const { status, body } = await postToken(harness.tokenUrl, {
+      grant_type: 'authorization_code', client_id: 'sighting-web', code: String(final?.searchParams.get('code')), redirect_uri: REDIRECT_URI, code_verifier: verifier,
+    });
+    expect(status).to.equal(200);
+    expect(claimsOf(body.access_token)).to.include({ aud: 'sighting-api', typ: 'Bearer', azp: 'sighting-web', preferred_username: 'alice' });
+  });
+
   it('serves a login form at the authorization endpoint and redirects back with a code to exchange', async () => {
     const { verifier, challenge } = pkce();
     const { final } = await login(harness, authUrl(harness, { code_challenge: challenge, code_challenge_method: 'S256' }), 'bob', 'bob');
