@@ -35,6 +35,8 @@ declare module 'oidc-provider' {
     status: number;
     body: unknown;
     type: string;
+    /** Koa's parsed query string; assigning it rewrites the request URL's query. */
+    query: Record<string, string | string[] | undefined>;
     method: string;
     set(name: string, value: string): void;
     remove(name: string): void;
