@@ -13,8 +13,7 @@ export type WireRecord = Record<string, unknown>;
 export interface ResourceDescriptor<E extends object = object> {
   /** The collection's path segment and the XML root element of one record. */
   name: string;
-  /** The entity class; constructible without arguments, so create can fill a fresh one. */
-  entity: EntityClass<E> & (new () => E);
+  entity: EntityClass<E>;
   /** The id property; it has the same name on the wire. */
   idProperty: keyof E & string;
   /** Relations the views read, loaded with every query. */

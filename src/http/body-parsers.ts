@@ -1,22 +1,8 @@
 // Parses request bodies by Content-Type (JSON, XML); anything else is left for the validator to answer 415.
 import express, { type RequestHandler } from 'express';
 import { xmlBodyParser } from './xml/xml-body-parser.ts';
+import { unrounded } from './unrounded-numbers.ts';
 
 export function bodyParsers(limit: string): RequestHandler[] {
   return [express.json({ limit, type: ['application/json', 'application/*+json'], reviver: unrounded }), ...xmlBodyParser(limit, unrounded)];
-}
-
-const decimal = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
-
-/**
- * No id is ever rounded (contract B, Ids): `-1.0000000000000001` parses to −1, so a whole-number value whose text
- * says otherwise stays as that text, which the schema then refuses. Values beyond ±(2^53−1) fail the schema anyway.
- */
-function unrounded(_key: string, value: unknown, context?: { source?: string }): unknown {
-  if (!Number.isSafeInteger(value) || !context?.source) return value;
-  const [, sign = '', whole = '', fraction = '', exponent = '0'] = decimal.exec(context.source) ?? [];
-  const digits = `${whole}${fraction}`.replace(/0+$/, '');
-  const scale = Number(exponent) - fraction.length + (`${whole}${fraction}`.length - digits.length);
-  const exact = digits === '' || (scale >= 0 && scale < 400 && BigInt(`${sign}${digits}`) * 10n ** BigInt(scale) === BigInt(value as number));
-  return exact ? value : context.source;
 }
