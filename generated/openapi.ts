@@ -199,6 +199,7 @@ export interface components {
          */
         Version: number;
         /**
+         * Format: local-date-time
          * @description A local date-time without offset, `yyyy-MM-ddTHH:mm`, `…:ss` or `…:ss.SSS`; answered as `…:ss.SSS`.
          * @example 2026-11-22T21:30:00.000
          */
@@ -206,6 +207,7 @@ export interface components {
         TimezoneName: string;
         SightingMemo: string;
         /**
+         * Format: time-zone
          * @description An IANA time zone id or a fixed offset `±HH:MM`; empty or blank is stored as null.
          * @example Europe/Berlin
          */

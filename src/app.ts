@@ -4,6 +4,7 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import type { MikroORM } from '@mikro-orm/core';
 import type { Config } from './config.ts';
 import { openApiDocument } from './validation/openapi-document.ts';
+import { customFormats } from './validation/formats.ts';
 import { negotiate } from './http/negotiation.ts';
 import { bodyParsers } from './http/body-parsers.ts';
 import { errorHandler } from './errors/error-handler.ts';
@@ -39,6 +40,7 @@ export async function createApp(config: Config, orm: MikroORM): Promise<Express>
     validateResponses: false,
     validateSecurity: false,
     validateFormats: true,
+    formats: customFormats,
   }));
   api.use(entityManagerPerRequest(orm));
   api.use(crudRouter(resources));

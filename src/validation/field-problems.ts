@@ -32,7 +32,9 @@ export function fieldProblems(items: ValidatorErrorItem[], operation: Operation 
     const [, location = '', ...segments] = item.path.split('/');
     const keyword = item.errorCode?.replace(/\.openapi\.validation$/, '') ?? (/^Unknown query parameter/.test(item.message) ? 'unknownParameter' : 'invalid');
     const schema = location === 'body' ? schemaAt(bodySchema(operation), segments) : parameterSchema(operation, location, segments[0]);
-    const specificKey = schema?.['x-message-keys']?.[keyword];
+    // A missing property's own schema may name no key for `required`; the object that requires it may.
+    const owner = keyword === 'required' && location === 'body' ? schemaAt(bodySchema(operation), segments.slice(0, -1)) : undefined;
+    const specificKey = schema?.['x-message-keys']?.[keyword] ?? owner?.['x-message-keys']?.[keyword];
     const key = specificKey ?? (keyword === 'unknownParameter' ? 'error.parameter.unknown' : defaultKeys[keyword] ?? 'error.field.invalid');
     const field = segments.join('.') || location;
     const known = byField.get(field);

@@ -98,7 +98,10 @@ describe('update', () => {
         params: { path: { id } }, body: { ...body, version: 0, sightingMemo: 'x', sightingTimezone: 'Mars/Olympus' },
       });
       expect(response.status).to.equal(400);
-      expect(error).to.deep.equal({ sightingMemo: { message: 'The memo must have at least 2 characters.', key: 'sighting.memo.minLength' } });
+      expect(error).to.deep.equal({
+        sightingMemo: { message: 'The memo must have at least 2 characters.', key: 'sighting.memo.minLength' },
+        sightingTimezone: { message: 'The time zone must be an IANA time zone id such as Europe/Berlin or an offset such as +02:00.', key: 'sighting.timezone.invalid' },
+      });
       const { data } = await api.GET('/sighting/{id}', { params: { path: { id } } });
       expect(data).to.deep.include({ version: 0, sightingMemo: body.sightingMemo, sightingTimezone: null });
     });

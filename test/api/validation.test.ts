@@ -108,6 +108,17 @@ describe('validation', () => {
       );
     });
 
+    it('when the date is impossible and the time zone unknown beside other mistakes, then each is reported with them', async () => {
+      await expectRejected(
+        { sightingMemo: 'x', sightingDate: '2026-02-30T10:00', sightingTimezone: 'Mars/Olympus' },
+        {
+          sightingMemo: memoTooShort,
+          sightingDate: dateInvalid,
+          sightingTimezone: { message: 'The time zone must be an IANA time zone id such as Europe/Berlin or an offset such as +02:00.', key: 'sighting.timezone.invalid' },
+        },
+      );
+    });
+
     for (const sightingDate of ['2026-11-22T21:30:00+01:00', '2026-11-22T21:30:00Z', '2026-11-22T21:30:00.000Z', '2026-11-22', '22.11.2026 21:30', '2026-11-22T21:30:00.1', 4711]) {
       it(`when sightingDate is ${JSON.stringify(sightingDate)}, then it is sighting.date.invalid`, async () => {
         await expectRejected({ sightingDate }, { sightingDate: dateInvalid });
@@ -141,8 +152,8 @@ describe('validation', () => {
       await expectRejected({ vessel: -1 }, { vessel: vesselRequired });
     });
 
-    it('when the vessel link has no vesselId, then vessel.vesselId is required', async () => {
-      await expectRejected({ vessel: {} }, { 'vessel.vesselId': { message: 'This field is required.', key: 'error.field.required' } });
+    it('when the vessel link has no vesselId, then vessel.vesselId is required with the vessel link\'s message', async () => {
+      await expectRejected({ vessel: {} }, { 'vessel.vesselId': { message: 'The sighting needs a vessel, given by its vesselId.', key: 'sighting.vessel.required' } });
     });
 
     it('when the vesselId is not a whole number, then it is a 400 on vessel.vesselId', async () => {
