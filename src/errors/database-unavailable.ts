@@ -8,7 +8,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   for (let cause = error; cause && typeof cause === 'object'; cause = (cause as { cause?: unknown }).cause) {
     if (cause instanceof ConnectionException) return true;
     const code = String((cause as { code?: unknown }).code ?? '');
-    if (unavailableCodes.has(code) || code.startsWith('08')) return true;
+    // 08P01 (protocol violation) is a request the driver could not encode, not an unreachable database.
+    if (unavailableCodes.has(code) || (code.startsWith('08') && code !== '08P01')) return true;
     const text = String((cause as { message?: unknown }).message ?? '');
     if (/Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(text)) return true;
   }

@@ -51,8 +51,11 @@ function toAppError(error: unknown, req: Request): errors.AppError {
 function fromValidator(status: number, items: ValidatorErrorItem[], error: { headers?: Record<string, string>; path?: string }, req: Request): errors.AppError {
   switch (status) {
     case 400:
-      // A path that is not a valid id names no record (contract B, Ids).
-      if (items.some((item) => item.path.startsWith('/params/'))) return errors.entityNotFound();
+      // A path that is not a valid id, or not even decodable (`/vessel/%E0%A4%A`), names no record (contract B, Ids).
+      // (The validator names the URL itself, not a request part, when it cannot decode it.)
+      if (items.some((item) => item.path.startsWith('/params/') || /^\/(?!(body|query|headers)(\/|$))/.test(item.path))) {
+        return errors.entityNotFound();
+      }
       // The body as a whole is not an object (an array, a string): no field is at fault, like unparsable JSON.
       if (items.some((item) => item.path === '/body')) return new errors.BadRequest('error.malformedBody');
       return new errors.ValidationFailed(fieldProblems(items, (req as { openapi?: { schema?: never } }).openapi?.schema));

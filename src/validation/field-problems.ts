@@ -34,7 +34,7 @@ export function fieldProblems(items: ValidatorErrorItem[], operation: Operation 
     const schema = location === 'body' ? schemaAt(bodySchema(operation), segments) : parameterSchema(operation, location, segments[0]);
     // A missing property's own schema may name no key for `required`; the object that requires it may.
     const owner = keyword === 'required' && location === 'body' ? schemaAt(bodySchema(operation), segments.slice(0, -1)) : undefined;
-    const specificKey = schema?.['x-message-keys']?.[keyword] ?? owner?.['x-message-keys']?.[keyword];
+    const specificKey = keyIn(schema, keyword) ?? owner?.['x-message-keys']?.[keyword];
     const key = specificKey ?? (keyword === 'unknownParameter' ? 'error.parameter.unknown' : defaultKeys[keyword] ?? 'error.field.invalid');
     const field = segments.join('.') || location;
     const known = byField.get(field);
@@ -44,6 +44,11 @@ export function fieldProblems(items: ValidatorErrorItem[], operation: Operation 
     }
   }
   return [...byField.values()].map(({ specific: _, ...problem }) => problem);
+}
+
+/** The schema's key for the keyword, or, for a `oneOf`, the first alternative's that names one. */
+function keyIn(schema: Schema | undefined, keyword: string): string | undefined {
+  return schema?.['x-message-keys']?.[keyword] ?? schema?.oneOf?.map((s) => resolve(s)['x-message-keys']?.[keyword]).find(Boolean);
 }
 
 function bodySchema(operation: Operation | undefined): Schema | undefined {

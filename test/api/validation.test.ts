@@ -66,6 +66,15 @@ describe('validation', () => {
       expect(await sightingsWithMemo('x')).to.deep.equal([]);
     });
 
+    it('when a text holds a control character such as U+0000, then it is error.field.controlCharacter; tab and line breaks are fine', async () => {
+      const controlCharacter = { message: 'This text must not contain control characters.', key: 'error.field.controlCharacter' };
+      await expectRejected({ sightingMemo: 'nul \u0000 byte' }, { sightingMemo: controlCharacter });
+      await expectRejected({ sightingMemo: 'bell \u0007' }, { sightingMemo: controlCharacter });
+      expect((await post('sighting', buildSighting({ sightingMemo: unique('tab\tline\r\nbreak') }))).status).to.equal(201);
+      const query = await rawRequest(service, 'POST', '/vessel/qbe', { body: JSON.stringify({ vesselName: '\u0000' }), headers: { 'Content-Type': 'application/json' } });
+      expect({ status: query.status, body: await query.json() }).to.deep.equal({ status: 400, body: { vesselName: controlCharacter } });
+    });
+
     it('when sightingMemo has 2 or 4000 characters, then it is accepted', async () => {
       for (const sightingMemo of [unique('').slice(0, 2), unique('long').padEnd(4000, 'x')]) {
         expect((await post('sighting', buildSighting({ sightingMemo }))).status).to.equal(201);

@@ -1,0 +1,73 @@
+// Whatever a client sends, the answer is a contract error, never a 500: seeded random bodies at every operation.
+import { expect } from 'chai';
+import { sharedService, type TestService } from '../support/service.ts';
+import { rawRequest } from '../support/api-client.ts';
+import { buildSighting, buildTimezone, buildVessel, createSighting, createTimezone, createVessel } from '../support/fixtures.ts';
+
+// A small deterministic generator (mulberry32), so a failure names a seed that reproduces it.
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const fields = ['sightingMemo', 'vessel', 'vesselId', 'vesselName', 'sightingTimezone', 'sightingDate', 'timezoneName', 'version', 'sightingId', 'en', 'pt_BR', '', '__proto__', 'constructor'];
+const scalars = [null, true, 0, -1, 1.5, 2 ** 53, -(2 ** 63), 1e308, '', ' ', 'x', '%_\\', '2026-02-30T10:00', 'Europe/Berlin', '+02:00', '\u0000', '😀'.repeat(50), 'a'.repeat(5000)];
+
+function value(next: () => number, depth: number): unknown {
+  const pick = next();
+  if (depth > 3 || pick < 0.55) return scalars[Math.floor(next() * scalars.length)];
+  if (pick < 0.7) return Array.from({ length: Math.floor(next() * 3) }, () => value(next, depth + 1));
+  return Object.fromEntries(Array.from({ length: Math.floor(next() * 4) }, () => [fields[Math.floor(next() * fields.length)], value(next, depth + 1)]));
+}
+
+// Valid bodies, so that a mutation of one field gets past the schema into the handlers and the database.
+const validBodies: Record<string, Record<string, unknown>> = {
+  timezone: { timezoneName: 'Fuzz/Zone' },
+  vessel: { vesselName: { en: 'Fuzz' } },
+  sighting: { sightingMemo: 'fuzz', vessel: { vesselId: -1 }, sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-22T21:30' },
+};
+
+function body(next: () => number, resource: string, method: string): unknown {
+  if (next() < 0.4) return value(next, 0);
+  const base = { ...validBodies[resource], ...(method === 'PUT' && { version: Math.floor(next() * 3) }) };
+  return { ...base, [fields[Math.floor(next() * fields.length)]!]: value(next, 1) };
+}
+
+describe('no server errors', () => {
+  let service: TestService;
+  const operations: [resource: string, method: string, path: string][] = [];
+  before(async () => {
+    service = await sharedService();
+    // Records of this test's own to update, so the demo records other tests read stay as they are.
+    const ids = { timezone: await createTimezone(service, buildTimezone()), vessel: await createVessel(service, buildVessel()), sighting: await createSighting(service, buildSighting()) };
+    for (const [resource, id] of Object.entries(ids)) {
+      operations.push([resource, 'POST', `/${resource}`], [resource, 'POST', `/${resource}/qbe`], [resource, 'PUT', `/${resource}/${id}`]);
+    }
+  });
+
+  for (const seed of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]) {
+    it(`when 100 random or mutated JSON bodies (seed ${seed}) go to every create, update and query, then none is answered 5xx`, async () => {
+      const next = random(seed);
+      for (let i = 0; i < 100; i += 1) {
+        const [resource, method, path] = operations[Math.floor(next() * operations.length)]!;
+        const text = JSON.stringify(body(next, resource, method));
+        // rawRequest also fails the test when the answer is not documented in openapi.yaml.
+        const response = await rawRequest(service, method, path, { user: 'admin', body: text, headers: { 'Content-Type': 'application/json' } });
+        expect(response.status, `${method} ${path} ${text.slice(0, 200)}`).to.be.below(500);
+      }
+    });
+  }
+
+  it('when odd query strings and paths are requested, then none is answered 5xx', async () => {
+    const paths = ['/sighting?limit=1e3', '/sighting?after=abc', '/sighting?sightingDate=%ZZ', '/sighting?sightingId=1&sightingId=2',
+      '/vessel/%E0%A4%A', '/timezone/..%2F..%2Fetc', '/sighting/-0', '/sighting?limit=', '/vessel?vesselName=x', '/sighting/qbe/1'];
+    for (const path of paths) {
+      const response = await rawRequest(service, 'GET', path, { user: 'admin' });
+      expect(response.status, path).to.be.below(500);
+    }
+  });
+});
