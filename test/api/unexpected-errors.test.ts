@@ -1,0 +1,41 @@
+// An unexpected failure answers the contract's generic 500, localized, without leaking what went wrong.
+import { expect } from 'chai';
+import express from 'express';
+import type { AddressInfo } from 'node:net';
+import { errorHandler } from '../../src/errors/error-handler.ts';
+import { negotiate } from '../../src/http/negotiation.ts';
+
+describe('unexpected errors', () => {
+  // No request a client can send reaches a 500 (see no-server-errors.test.ts), so a route that fails on purpose
+  // stands in for a bug, in front of the service's real negotiation and error handler.
+  let base: string;
+  let close: () => void;
+  let logged: unknown[][] = [];
+  const consoleError = console.error;
+  before(async () => {
+    const app = express().get('/boom', negotiate, () => {
+      throw Object.assign(new Error('select "secret" from "sighting" where 1 = 1'), { stack: 'Error: at /work/src/secret.ts:1:1' });
+    }).use(errorHandler);
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    close = () => server.close();
+    console.error = (...args: unknown[]) => { logged.push(args); };
+  });
+  after(() => { console.error = consoleError; close(); });
+  beforeEach(() => { logged = []; });
+
+  it('when a handler throws an unknown error, then the answer is 500 {general: error.unknown} and the error is logged, not shown', async () => {
+    const response = await fetch(`${base}/boom`);
+    const text = await response.text();
+    expect({ status: response.status, body: JSON.parse(text) }).to.deep.equal({ status: 500, body: { general: 'An unexpected error occurred.' } });
+    expect(text).to.not.match(/select|secret|stack|\.ts/);
+    expect(logged).to.have.length(1);
+  });
+
+  it('when the client reads German XML, then the 500 is German XML too', async () => {
+    const response = await fetch(`${base}/boom`, { headers: { Accept: 'text/xml', 'Accept-Language': 'de' } });
+    expect(response.status).to.equal(500);
+    expect(await response.text()).to.equal('<?xml version="1.0" encoding="UTF-8"?><errors><general>Ein unerwarteter Fehler ist aufgetreten.</general></errors>');
+  });
+});
