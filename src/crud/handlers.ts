@@ -39,10 +39,11 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
     async list(req: Request, res: Response): Promise<void> {
       requireRole(principalOf(res), resource.access.read);
       const ctx = context(req);
-      const where = Object.fromEntries(Object.entries(resource.filters).filter(([name]) => req.query[name] !== undefined)
+      const equalities = Object.fromEntries(Object.entries(resource.filters).filter(([name]) => req.query[name] !== undefined)
         .map(([name, property]) => [property, req.query[name]]));
       const after = req.query.after as number | undefined;
-      if (after !== undefined) Object.assign(where, { [resource.idProperty]: { $gt: after } });
+      // $and, not one object: `?sightingId=5&after=3` must keep both conditions on the id.
+      const where = after === undefined ? equalities : { $and: [equalities, { [resource.idProperty]: { $gt: after } }] };
       const limit = req.query.limit as number | undefined;
       if (limit === undefined) {
         return sendList(res, resource.name, mapAsync(inBatches(ctx.em, resource, where as FilterQuery<E>), (e) => resource.listView(e, ctx.locale)));

@@ -175,6 +175,14 @@ describe('list', () => {
       expect(data!.map((s) => s.sightingId)).to.deep.equal(ids.slice(3));
     });
 
+    it('when an id filter and after are both given, then both conditions apply', async () => {
+      const api = await apiClient(service);
+      const before = await api.GET('/sighting', { params: { query: { sightingMemo: memo, sightingId: ids[1], after: ids[0] } } });
+      expect(before.data!.map((s) => s.sightingId)).to.deep.equal([ids[1]]);
+      const past = await api.GET('/sighting', { params: { query: { sightingMemo: memo, sightingId: ids[1], after: ids[1] } } });
+      expect(past.data).to.deep.equal([]);
+    });
+
     it('when limit is 1, then each record is one page', async () => {
       const { items } = await allPages(`/sighting?sightingMemo=${encodeURIComponent(memo)}&limit=1`);
       expect(items).to.deep.equal(ids.map((id) => [id]));
