@@ -11,7 +11,7 @@ const representations: Record<string, Representation> = {
 };
 
 /** JSON when the client accepts anything (first in the list wins ties), undefined when it accepts neither. */
-export function acceptedRepresentation(req: Request): Representation | undefined {
+function acceptedRepresentation(req: Request): Representation | undefined {
   const type = req.accepts(Object.keys(representations));
   return type ? representations[type] : undefined;
 }

@@ -14,7 +14,7 @@ export function requestLocale(req: Request): Locale {
 }
 
 /** RFC 9110 §12.5.4: the tags in order of preference; q=0 means "not acceptable". */
-export function acceptedLanguages(header: string | undefined): string[] {
+function acceptedLanguages(header: string | undefined): string[] {
   if (!header) return [];
   return header.split(',')
     .map((part, index) => {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 
-export const openApiPath = fileURLToPath(new URL('../../openapi.yaml', import.meta.url));
+const openApiPath = fileURLToPath(new URL('../../openapi.yaml', import.meta.url));
 export const openApiText = readFileSync(openApiPath, 'utf8');
 export const openApiDocument = parse(openApiText) as Record<string, unknown>;
 
