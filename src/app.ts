@@ -5,6 +5,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { Config } from './config.ts';
 import { openApiDocument } from './validation/openapi-document.ts';
 import { customFormats } from './validation/formats.ts';
+import { queryIntegers } from './validation/query-integers.ts';
 import { negotiate } from './http/negotiation.ts';
 import { bodyParsers } from './http/body-parsers.ts';
 import { errorHandler } from './errors/error-handler.ts';
@@ -33,6 +34,7 @@ export async function createApp(config: Config, orm: MikroORM): Promise<Express>
   api.use(negotiate);
   api.use(tokenCheck({ serverUrl: authServerUrl, realm: config.KEYCLOAK_REALM, audience: config.TOKEN_AUDIENCE }));
   api.use(bodyParsers(config.BODY_LIMIT));
+  api.use(queryIntegers);
   api.use(OpenApiValidator.middleware({
     apiSpec: { ...openApiDocument, servers: [{ url: config.BASE_PATH }] } as never,
     // Bodies are not coerced (a JSON number is no memo, null is no ""); query and path parameters always are.

@@ -2,9 +2,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MikroORM } from '@mikro-orm/core';
+import type { Request, Response } from 'express';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/orm.ts';
 import { createApp } from './app.ts';
+import { lastResort } from './errors/error-handler.ts';
 
 export interface WebServer {
   url: string;
@@ -22,7 +24,9 @@ export async function startWebServer(config: Config): Promise<WebServer> {
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   const publicUrl = config.PUBLIC_URL ? config.publicUrl : `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const resolved = { ...config, PORT: port, publicUrl };
-  server.on('request', await createApp(resolved, orm));
+  const app = await createApp(resolved, orm);
+  // The app's last handler answers every error; should even that fail, express's final handler must not answer.
+  server.on('request', (req, res) => app(req as Request, res as Response, (error?: unknown) => lastResort(res, error)));
   return { url: publicUrl, config: resolved, orm, server };
 }
 

@@ -1,4 +1,5 @@
 // The one place errors become responses: ours, the validator's, body parsers' and MikroORM's, localized.
+import type { ServerResponse } from 'node:http';
 import type { Request, Response, NextFunction } from 'express';
 import { OptimisticLockError, UniqueConstraintViolationException, ForeignKeyConstraintViolationException } from '@mikro-orm/core';
 import * as errors from './app-errors.ts';
@@ -9,6 +10,29 @@ import { requestLocale } from '../i18n/request-locale.ts';
 import { sendDocument } from '../http/send.ts';
 
 export function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
+  try {
+    answer(error, req, res);
+  } catch (failure) {
+    // The error path itself failed: never let express's default handler answer (it shows the stack as HTML).
+    lastResort(res, failure);
+  }
+}
+
+/**
+ * The answer when nothing else can be trusted: a fixed English JSON body, no stack, no HTML, no path. Also
+ * replaces express's final handler (see web-server.ts), so it is the only thing that answers after the app.
+ */
+export function lastResort(res: ServerResponse, error?: unknown): void {
+  console.error('the error handler failed', error);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = JSON.stringify({ general: 'An unexpected error occurred.' });
+  res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) }).end(body);
+}
+
+function answer(error: unknown, req: Request, res: Response): void {
   const appError = toAppError(error, req);
   if (res.headersSent) {
     // A list was already streaming: the only honest signal left is to cut the connection.
@@ -44,6 +68,13 @@ function toAppError(error: unknown, req: Request): errors.AppError {
   if (type === 'entity.parse.failed') return new errors.BadRequest('error.malformedBody');
   const items = (error as { errors?: ValidatorErrorItem[] })?.errors;
   if (status && Array.isArray(items)) return fromValidator(status, items, error as { headers?: Record<string, string>; path?: string }, req);
+  // Any other client error of the body parsers (http-errors marks them `expose`), e.g. a `Content-Encoding: gzip`
+  // body that is not gzip: the body cannot be read, so it is not well-formed (a 400, never a 500).
+  if ((error as { expose?: unknown })?.expose === true && status && status >= 400 && status < 500) {
+    if (status === 413) return new errors.PayloadTooLarge('error.payloadTooLarge');
+    if (status === 415) return new errors.UnsupportedMediaType('error.unsupportedMediaType');
+    return new errors.BadRequest('error.malformedBody');
+  }
   return new InternalError('error.unknown');
 }
 

@@ -4,13 +4,22 @@ import { supportedLocales, type Locale } from './messages.ts';
 
 export function requestLocale(req: Request): Locale {
   const cookie = /(?:^|;\s*)i18next=([^;]*)/.exec(req.headers.cookie ?? '')?.[1];
-  const candidates = [...(cookie ? [decodeURIComponent(cookie)] : []), ...acceptedLanguages(req.headers['accept-language'])];
+  const candidates = [...(cookie ? [decoded(cookie)] : []), ...acceptedLanguages(req.headers['accept-language'])];
   for (const tag of candidates) {
     const language = tag.toLowerCase().split(/[-_]/)[0];
     const match = supportedLocales.find((locale) => locale === language);
     if (match) return match;
   }
   return 'en';
+}
+
+/** The cookie's value without its percent-encoding; a malformed one (`%E0%A4%A`) names no language, it never throws. */
+function decoded(cookie: string): string {
+  try {
+    return decodeURIComponent(cookie);
+  } catch {
+    return '';
+  }
 }
 
 /** RFC 9110 §12.5.4: the tags in order of preference; q=0 means "not acceptable". */

@@ -7,7 +7,8 @@ const fixedOffset = /^[+-](0\d|1[0-4]):[0-5]\d$/;
 /** `yyyy-MM-ddTHH:mm[:ss[.SSS]]` as `yyyy-MM-ddTHH:mm:ss.SSS`; undefined for any other text or an impossible date. */
 export function normalizeLocalDateTime(text: string): string | undefined {
   const [, y, mo, d, h, mi, s = '00', ms = '000'] = localDateTimeShape.exec(text) ?? [];
-  if (!y) return undefined;
+  // Year 0000 is 1 BC in ISO 8601 but no year at all for PostgreSQL's timestamp: only years 0001..9999 are dates.
+  if (!y || y === '0000') return undefined;
   const normalized = `${y}-${mo}-${d}T${h}:${mi}:${s}.${ms}`;
   // A Date rolls 02-30 over to 03-02 and 24:00 to the next day: a round trip that changes the text was impossible.
   const date = new Date(0);

@@ -15,6 +15,9 @@ describe('unexpected errors', () => {
   before(async () => {
     const app = express().get('/boom', negotiate, () => {
       throw Object.assign(new Error('select "secret" from "sighting" where 1 = 1'), { stack: 'Error: at /work/src/secret.ts:1:1' });
+    }).get('/worse', negotiate, () => {
+      // An error whose every property throws: mapping it fails inside the error handler itself.
+      throw new Proxy(new Error('x'), { get: () => { throw new Error('at /work/src/handler.ts:9:9'); }, getPrototypeOf: () => { throw new Error('no'); } });
     }).use(errorHandler);
     const server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
@@ -31,6 +34,15 @@ describe('unexpected errors', () => {
     expect({ status: response.status, body: JSON.parse(text) }).to.deep.equal({ status: 500, body: { general: 'An unexpected error occurred.' } });
     expect(text).to.not.match(/select|secret|stack|\.ts/);
     expect(logged).to.have.length(1);
+  });
+
+  it('when the error handler itself fails, then the answer is still the JSON 500 with no stack, HTML or path', async () => {
+    const response = await fetch(`${base}/worse`);
+    const text = await response.text();
+    expect({ status: response.status, type: response.headers.get('content-type'), body: JSON.parse(text) }).to.deep.equal({
+      status: 500, type: 'application/json; charset=utf-8', body: { general: 'An unexpected error occurred.' },
+    });
+    expect(text).to.not.match(/<|at |\.ts|\/work/);
   });
 
   it('when the client reads German XML, then the 500 is German XML too', async () => {

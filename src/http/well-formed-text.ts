@@ -1,0 +1,29 @@
+// Refuses texts that the database would silently change: lone surrogates and a leading byte order mark.
+import type { RequestHandler } from 'express';
+import { ValidationFailed, type FieldProblem } from '../errors/app-errors.ts';
+
+/**
+ * A JSON string may escape a lone surrogate (`"\ud800"`, RFC 8259 §8.2), which is no character: stored, it became
+ * U+FFFD. A leading U+FEFF is dropped by PGlite's text decoding, so `"\ufeffa"` passed a 2-character minimum as
+ * `"a"`. Both are a 400 on the field (query parameters included), never a changed value, on every backend.
+ */
+export const wellFormedText: RequestHandler = (req, _res, next) => {
+  const problems: FieldProblem[] = [];
+  collect(req.body, [], problems);
+  collect(req.query, [], problems);
+  if (problems.length) throw new ValidationFailed(problems);
+  next();
+};
+
+function collect(value: unknown, path: string[], problems: FieldProblem[]): void {
+  if (typeof value === 'string') {
+    const key = !value.isWellFormed() ? 'error.field.loneSurrogate' : value.startsWith('\ufeff') ? 'error.field.byteOrderMark' : undefined;
+    // A problem in the body's own text (a JSON string as the whole body) is on the body.
+    if (key) problems.push({ field: path.join('.') || 'body', key });
+  } else if (value && typeof value === 'object') {
+    for (const [name, item] of Object.entries(value)) {
+      if (!name.isWellFormed()) problems.push({ field: [...path, name.toWellFormed()].join('.'), key: 'error.field.loneSurrogate' });
+      else collect(item, [...path, name], problems);
+    }
+  }
+}
