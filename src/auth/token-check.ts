@@ -1,7 +1,7 @@
 // Checks the bearer token of every API call with keycloak-connect (RFC 6750) and records the caller.
 import type { RequestHandler } from 'express';
 import Keycloak from 'keycloak-connect';
-import { Unauthorized } from '../errors/app-errors.ts';
+import { bearerToken, invalidToken } from './bearer-token.ts';
 import type { Principal } from './access-rules.ts';
 
 export interface TokenCheckOptions {
@@ -18,9 +18,6 @@ interface AccessClaims {
   realm_access?: { roles?: string[] };
 }
 
-// RFC 6750 §2.1: `Bearer` followed by a b64token.
-const bearer = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
-
 export function tokenCheck({ serverUrl, realm, audience }: TokenCheckOptions): RequestHandler {
   // keycloak-connect checks signature (keys from the realm's certs endpoint), expiry, `typ`, `iss` and `aud`.
   const keycloak = new Keycloak({}, {
@@ -32,15 +29,10 @@ export function tokenCheck({ serverUrl, realm, audience }: TokenCheckOptions): R
     'ssl-required': 'none',
     'confidential-port': 0,
   } as never);
-  const challenge = `Bearer realm="${realm}"`;
 
   return async (req, res, next) => {
-    const header = req.get('Authorization');
-    // §3.1: without credentials, or with another scheme (e.g. Basic), the challenge carries no error code.
-    if (!header || !/^Bearer(\s|$)/i.test(header)) throw new Unauthorized('error.unauthorized', {}, { 'WWW-Authenticate': challenge });
-    const token = bearer.exec(header)?.[1];
-    const invalid = new Unauthorized('error.invalidToken', {}, { 'WWW-Authenticate': `${challenge}, error="invalid_token"` });
-    if (!token) throw invalid;
+    const token = bearerToken(req, realm);
+    const invalid = invalidToken(realm);
     const grant = await keycloak.grantManager.createGrant({ access_token: token } as never).catch(() => { throw invalid; });
     const content = (grant.access_token as unknown as { content: AccessClaims }).content;
     // keycloak-connect lets a token without `exp` live forever and ignores `nbf`; RFC 9068 §2.2 requires
