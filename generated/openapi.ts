@@ -376,7 +376,7 @@ export interface components {
             /** @description The message key of the violated rule. */
             key: string;
         };
-        /** @description One entry per offending field path (e.g. `sightingMemo`, `vessel.vesselId`, `vesselName.en`). */
+        /** @description One entry per offending field path (e.g. `sightingMemo`, `vessel.vesselId`, `vesselName.en`), at most 100; beyond that one more entry, `_more` (key `error.validation.more`), says how many were left out. */
         FieldErrors: {
             [key: string]: components["schemas"]["FieldError"];
         };

@@ -24,6 +24,10 @@ const schema = z.object({
     .describe('How long SIGTERM waits for in-flight requests before closing anyway.'),
   DB_DEBUG: flag.default(false).describe('Log every SQL statement with its duration.'),
   NODE_ENV: z.string().default('development').describe('`production` refuses the embedded provider.'),
+  SIGHTING_SERVICE_SECRET: z.string().default('sighting-service-secret')
+    .describe('Secret of the sighting-service client, read by the realm import (Keycloak and embedded provider).'),
+  HEADER_LIMIT: z.coerce.number().int().min(1024).max(1048576).default(16384)
+    .describe('Largest size in bytes of a request\'s header section (431 above).'),
 });
 
 export type Config = z.output<typeof schema> & { publicUrl: string };

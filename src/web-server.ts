@@ -7,6 +7,7 @@ import type { Config } from './config.ts';
 import { openDatabase } from './db/orm.ts';
 import { createApp } from './app.ts';
 import { lastResort } from './errors/error-handler.ts';
+import { answerClientError } from './http/client-errors.ts';
 
 export interface WebServer {
   url: string;
@@ -17,14 +18,20 @@ export interface WebServer {
 
 export async function startWebServer(config: Config): Promise<WebServer> {
   const orm = await openDatabase(config);
-  const server = createServer({ requestTimeout: 30_000 });
+  const server = createServer({ requestTimeout: 30_000, maxHeaderSize: config.HEADER_LIMIT });
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(config.PORT, config.HOST, resolve));
   const { port } = server.address() as AddressInfo;
   // With PORT=0 the origin is known only now, and the embedded provider's issuer is built from it.
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   const publicUrl = config.PUBLIC_URL ? config.publicUrl : `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const resolved = { ...config, PORT: port, publicUrl };
-  const app = await createApp(resolved, orm);
+  const app = await createApp(resolved, orm).catch(async (error: unknown) => {
+    // A service that cannot start leaves nothing open behind it.
+    await new Promise((resolve) => server.close(resolve));
+    await orm.close(true);
+    throw error;
+  });
   // The app's last handler answers every error; should even that fail, express's final handler must not answer.
   server.on('request', (req, res) => app(req as Request, res as Response, (error?: unknown) => lastResort(res, error)));
   return { url: publicUrl, config: resolved, orm, server };

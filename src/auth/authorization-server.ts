@@ -10,7 +10,12 @@ const realmFile = fileURLToPath(new URL('../../keycloak/sighting-realm.json', im
 export async function mountAuthorizationServer(app: Express, config: Config): Promise<string> {
   if (config.KEYCLOAK_URL) return config.KEYCLOAK_URL.replace(/\/$/, '');
   const path = `/realms/${config.KEYCLOAK_REALM}`;
-  const provider = await createEmbeddedProvider({ issuer: `${config.publicUrl}${path}`, realmFile });
+  const provider = await createEmbeddedProvider({
+    issuer: `${config.publicUrl}${path}`,
+    realmFile,
+    audience: config.TOKEN_AUDIENCE,
+    env: { NODE_ENV: config.NODE_ENV, SIGHTING_SERVICE_SECRET: config.SIGHTING_SERVICE_SECRET },
+  });
   app.use(path, provider.router);
   return config.publicUrl;
 }

@@ -5,7 +5,7 @@ import { OptimisticLockError, UniqueConstraintViolationException, ForeignKeyCons
 import * as errors from './app-errors.ts';
 import { isDatabaseUnavailable } from './database-unavailable.ts';
 import { fieldProblems, type ValidatorErrorItem } from '../validation/field-problems.ts';
-import { message } from '../i18n/messages.ts';
+import { message, type Locale } from '../i18n/messages.ts';
 import { requestLocale } from '../i18n/request-locale.ts';
 import { sendDocument } from '../http/send.ts';
 
@@ -45,10 +45,19 @@ function answer(error: unknown, req: Request, res: Response): void {
   }
   const locale = requestLocale(req);
   res.set(appError.headers);
-  const body = appError instanceof errors.ValidationFailed
-    ? Object.fromEntries(appError.problems.map((p) => [p.field, { message: message(locale, p.key, p.params), key: p.key }]))
-    : { general: message(locale, appError.key, appError.params) };
+  const body = appError instanceof errors.ValidationFailed ? fieldErrorsBody(appError.problems, locale) : { general: message(locale, appError.key, appError.params) };
   sendDocument(res, appError.status, 'errors', body);
+}
+
+// A body with thousands of unknown fields made a 478 KB answer: the first entries say enough (openapi.yaml FieldErrors).
+const mostFieldErrors = 100;
+
+function fieldErrorsBody(problems: errors.FieldProblem[], locale: Locale): Record<string, { message: string; key: string }> {
+  const shown = problems.slice(0, mostFieldErrors).map((p) => [p.field, { message: message(locale, p.key, p.params), key: p.key }]);
+  const more = problems.length - shown.length;
+  // `_more` is no field of any resource; it counts the entries left out.
+  if (more > 0) shown.push(['_more', { message: message(locale, 'error.validation.more', { count: more }), key: 'error.validation.more' }]);
+  return Object.fromEntries(shown);
 }
 
 class InternalError extends errors.AppError { readonly status = 500; }

@@ -21,6 +21,7 @@ export interface EmbeddedProviderOptions {
   realmFile: string;
   // The resource server every token is for (its client id is the `aud`).
   audience?: string;
+  // The settings it reads (NODE_ENV, the realm's `${…}` placeholders), from src/config.ts; never process.env itself.
   env?: NodeJS.ProcessEnv;
 }
 
@@ -31,7 +32,7 @@ export interface EmbeddedProvider {
 }
 
 export async function createEmbeddedProvider(options: EmbeddedProviderOptions): Promise<EmbeddedProvider> {
-  const env = options.env ?? process.env;
+  const env = options.env ?? {};
   if (env.NODE_ENV === 'production') {
     throw new Error('The embedded authorization server is for development only and refuses to run with NODE_ENV=production; configure Keycloak instead.');
   }

@@ -57,7 +57,7 @@ export interface Realm {
 // Keycloak resolves `${NAME}`, `${NAME:default}` and `${env.NAME:default}` at import time; do the same.
 const PLACEHOLDER = /\$\{(?:env\.)?([A-Za-z_][A-Za-z0-9_.]*)(?::([^}]*))?\}/g;
 
-export function resolvePlaceholders(text: string, env: NodeJS.ProcessEnv = process.env): string {
+export function resolvePlaceholders(text: string, env: NodeJS.ProcessEnv): string {
   return text.replace(PLACEHOLDER, (whole: string, name: string, fallback: string | undefined) =>
     env[name] ?? fallback ?? whole);
 }
@@ -71,7 +71,7 @@ function resolveTree(value: unknown, env: NodeJS.ProcessEnv): unknown {
   return value;
 }
 
-export function parseRealm(json: string, env: NodeJS.ProcessEnv = process.env): Realm {
+export function parseRealm(json: string, env: NodeJS.ProcessEnv): Realm {
   const realm = resolveTree(JSON.parse(json), env) as Realm;
   if (typeof realm.realm !== 'string' || realm.realm === '') {
     throw new Error('realm export has no "realm" name');
@@ -79,7 +79,7 @@ export function parseRealm(json: string, env: NodeJS.ProcessEnv = process.env): 
   return realm;
 }
 
-export async function loadRealm(file: string, env: NodeJS.ProcessEnv = process.env): Promise<Realm> {
+export async function loadRealm(file: string, env: NodeJS.ProcessEnv): Promise<Realm> {
   let json: string;
   try {
     json = await readFile(file, 'utf8');
