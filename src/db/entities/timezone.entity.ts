@@ -4,6 +4,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 export const TimezoneSchema = defineEntity({
   name: 'Timezone',
   tableName: 'timezone',
+  indexes: [{ name: 'timezone_timezone_name_trgm', expression: 'create index "timezone_timezone_name_trgm" on "timezone" using gin ("timezone_name" gin_trgm_ops)' }],
   properties: {
     timezoneId: p.bigint('number').primary().autoincrement(),
     version: p.integer().version().default(0),

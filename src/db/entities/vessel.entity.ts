@@ -9,7 +9,7 @@ export const VesselSchema = defineEntity({
     vesselId: p.bigint('number').primary().autoincrement(),
     version: p.integer().version().default(0),
     // Set when the names change: the vessel row then changes too, so its version is bumped and checked.
-    modifiedAt: p.datetime().nullable().hidden(),
+    modifiedAt: p.datetime().length(3).nullable().hidden(),
     // Orphan removal implements the contract's "a removed translation is deleted".
     translations: () => p.oneToMany(Translation).mappedBy('vessel').orphanRemoval().orderBy({ translationId: 'asc' }),
   },
