@@ -22,6 +22,12 @@ const schema = z.object({
   TOKEN_AUDIENCE: z.string().default('sighting-api').describe('Audience every access token must carry.'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000)
     .describe('How long SIGTERM waits for in-flight requests before closing anyway.'),
+  DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(1).default(3000)
+    .describe('Longest wait for a PostgreSQL connection from the pool (503 after).'),
+  DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(1).default(3000)
+    .describe('Longest wait for a new PostgreSQL connection to open (503 after).'),
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1).default(5000)
+    .describe('Longest a PostgreSQL statement may run (statement_timeout; 503 after, also when the network is cut).'),
   DB_DEBUG: flag.default(false).describe('Log every SQL statement with its duration.'),
   NODE_ENV: z.string().default('development').describe('`production` refuses the embedded provider.'),
   SIGHTING_SERVICE_SECRET: z.string().default('sighting-service-secret')

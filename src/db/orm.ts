@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import { Timezone, Vessel, Translation, Sighting } from './entities/index.ts';
 import { migrationsList } from './migrations/index.ts';
 import { seedDemoData } from './demo-data.ts';
+import { boundedWaits } from './bounded-waits.ts';
 
 const common = {
   entities: [Timezone, Vessel, Translation, Sighting],
@@ -32,7 +33,7 @@ async function openPostgres(config: Config): Promise<MikroORM> {
     debug: config.DB_DEBUG,
     clientUrl: config.DATABASE_URL,
     pool: { min: 0, max: config.DB_POOL_MAX },
-    driverOptions: { connectionTimeoutMillis: 5000 },
+    driverOptions: boundedWaits(config),
   });
 }
 

@@ -2,7 +2,8 @@
 import { ConnectionException } from '@mikro-orm/core';
 
 // Socket errors, and PostgreSQL's SQLSTATE class 08 (connection exception) and 57P0x (operator intervention).
-const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03']);
+// 57014 is a statement cancelled by statement_timeout (DB_STATEMENT_TIMEOUT_MS): the database is too slow to use now.
+const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03', '57014']);
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let cause = error; cause && typeof cause === 'object'; cause = (cause as { cause?: unknown }).cause) {
@@ -11,7 +12,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     // 08P01 (protocol violation) is a request the driver could not encode, not an unreachable database.
     if (unavailableCodes.has(code) || (code.startsWith('08') && code !== '08P01')) return true;
     const text = String((cause as { message?: unknown }).message ?? '');
-    if (/Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(text)) return true;
+    if (/Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout/i.test(text)) return true;
   }
   return false;
 }

@@ -1,4 +1,4 @@
-// A TCP proxy on 127.0.0.1:0 in front of a server (PostgreSQL) that a test can cut and restore, to take the database away.
+// A TCP proxy on 127.0.0.1:0 in front of a server (PostgreSQL) that a test can cut, partition and restore.
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
@@ -7,20 +7,32 @@ export interface TcpProxy {
   port: number;
   /** Destroys every proxied connection and stops listening, so new connections are refused. */
   cut(): Promise<void>;
-  /** Listens again on the same port. */
+  /**
+   * A network partition: nothing is refused or closed, bytes just stop arriving. Open connections go silent both
+   * ways; new connections are accepted and then never answered.
+   */
+  partition(): void;
+  /** Listens again on the same port (after cut), or ends a partition by dropping its stalled connections. */
   restore(): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
+  let partitioned = false;
   const server: Server = createServer((client) => {
+    sockets.add(client);
+    client.on('close', () => sockets.delete(client));
+    client.on('error', () => client.destroy());
+    // During a partition the connection is accepted (the SYN got through) but nothing more ever does.
+    if (partitioned) return;
     const upstream = connect(target.port, target.host);
     for (const [socket, other] of [[client, upstream], [upstream, client]] as const) {
       sockets.add(socket);
       socket.on('close', () => { sockets.delete(socket); other.destroy(); });
       socket.on('error', () => other.destroy());
-      socket.pipe(other);
+      // Dropped, not queued: a partition loses what is sent while it lasts.
+      socket.on('data', (chunk) => { if (!partitioned) other.write(chunk); });
     }
   });
   const listen = (port: number) => new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', () => {
@@ -35,5 +47,18 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
 
   await listen(0);
   const { port } = server.address() as AddressInfo;
-  return { port, cut: stop, restore: () => listen(port), close: stop };
+  return {
+    port,
+    cut: stop,
+    partition() { partitioned = true; },
+    async restore() {
+      if (partitioned) {
+        partitioned = false;
+        // The stalled connections lost bytes both ways; like TCP giving up on them, they end now.
+        for (const socket of sockets) socket.destroy();
+      }
+      if (!server.listening) await listen(port);
+    },
+    close: stop,
+  };
 }

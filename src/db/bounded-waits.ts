@@ -1,0 +1,44 @@
+// Bounds every wait on PostgreSQL (a free connection, a new connection, a statement), so a lost database is a 503 in seconds.
+import type { Config } from '../config.ts';
+
+type Settings = Pick<Config, 'DB_ACQUIRE_TIMEOUT_MS' | 'DB_CONNECT_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS'>;
+
+interface PgClient {
+  query(...args: unknown[]): unknown;
+  connection: { stream: { destroy(): void } };
+}
+type PgClientClass = new (options: Record<string, unknown>) => PgClient;
+
+/**
+ * pg-pool's `connectionTimeoutMillis` bounds the wait for a free connection; each client gets its own connect bound
+ * (pg-pool hands clients its options, so the client class is wrapped to give them theirs). A statement is bounded
+ * twice: by the server (`statement_timeout`, SQLSTATE 57014) and, for a network that is cut rather than refusing,
+ * where no answer ever comes, by the client (`query_timeout`). A connection whose query timed out is torn down,
+ * so the pool never hands it out again with the late answer still in flight.
+ */
+export function boundedWaits(settings: Settings): Record<string, unknown> {
+  return {
+    connectionTimeoutMillis: settings.DB_ACQUIRE_TIMEOUT_MS,
+    statement_timeout: settings.DB_STATEMENT_TIMEOUT_MS,
+    // Slightly later than the server's own bound, so a reachable server answers 57014 first.
+    query_timeout: settings.DB_STATEMENT_TIMEOUT_MS + 1000,
+    onPoolCreated(pool: { Client: PgClientClass }) {
+      const Base = pool.Client;
+      pool.Client = class BoundedClient extends Base {
+        constructor(options: Record<string, unknown>) {
+          super({ ...options, connectionTimeoutMillis: settings.DB_CONNECT_TIMEOUT_MS });
+        }
+
+        override query(...args: unknown[]): unknown {
+          const result = super.query(...args);
+          if (result instanceof Promise) {
+            result.catch((error: unknown) => {
+              if ((error as Error)?.message === 'Query read timeout') this.connection.stream.destroy();
+            });
+          }
+          return result;
+        }
+      };
+    },
+  };
+}

@@ -1,0 +1,72 @@
+// A network partition to PostgreSQL (bytes stop, nothing is refused) is a 503 with Retry-After within the configured bounds.
+import { expect } from 'chai';
+import { backend, startService, type TestService } from '../support/service.ts';
+import { rawRequest } from '../support/api-client.ts';
+import { tokenFor } from '../support/tokens.ts';
+import { buildSighting } from '../support/fixtures.ts';
+import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
+
+const unavailable = { general: 'The database is not available; please try again later.' };
+// Each bound 1 s. The longest path: waiting for a free connection (1 s), then a statement on it that gets no answer
+// (1 s + the client's 1 s grace) = 3 s; plus 1.5 s for a machine shared with other test runs.
+const bounds = { DB_ACQUIRE_TIMEOUT_MS: '1000', DB_CONNECT_TIMEOUT_MS: '1000', DB_STATEMENT_TIMEOUT_MS: '1000' };
+const within = 1000 + 2000 + 1500;
+
+describe('database partition', function () {
+  let proxy: TcpProxy;
+  let scratch: ScratchDatabase;
+  let service: TestService;
+
+  before(async function () {
+    // PGlite lives inside the process: there is no network to cut.
+    if (backend !== 'postgresql') return this.skip();
+    const server = new URL(process.env.DATABASE_URL!);
+    scratch = await createScratchDatabase(server.toString());
+    proxy = await startTcpProxy({ host: server.hostname, port: Number(server.port || 5432) });
+    const viaProxy = new URL(scratch.url);
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(proxy.port);
+    service = await startService({ DATABASE_URL: viaProxy.toString(), DB_POOL_MAX: '4', ...bounds });
+    await tokenFor(service.realm, 'alice');
+  });
+
+  after(async () => {
+    await proxy?.restore().catch(() => {});
+    await service?.stop();
+    await proxy?.close();
+    await scratch?.drop();
+  });
+
+  async function timed(method: string, path: string, body?: unknown) {
+    const started = performance.now();
+    const response = await rawRequest(service, method, path, body === undefined ? {} : { body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
+    const text = await response.text();
+    return { status: response.status, retryAfter: response.headers.get('Retry-After'), body: text ? JSON.parse(text) as unknown : undefined, ms: performance.now() - started };
+  }
+
+  it(`when the network to PostgreSQL is partitioned, then reads, lists and creates, 12 at once, are each 503 with Retry-After within ${within} ms, and the service recovers`, async () => {
+    // Warm the pool: several open connections that will go silent, and some requests that must open new ones.
+    await Promise.all(Array.from({ length: 4 }, () => timed('GET', '/sighting/-1')));
+
+    proxy.partition();
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 3 === 0
+      ? timed('GET', '/sighting/-1') : i % 3 === 1 ? timed('GET', '/sighting') : timed('POST', '/sighting', buildSighting()))));
+    const ready = await fetch(`${service.url}/health/ready`);
+    await proxy.restore();
+
+    console.log(`      answered after ${answers.map((a) => `${a.status}: ${Math.round(a.ms)}`).join(', ')} ms`);
+    for (const { ms, ...answer } of answers) {
+      expect(answer).to.deep.equal({ status: 503, retryAfter: '5', body: unavailable });
+      expect(ms).to.be.below(within);
+    }
+    expect(ready.status).to.equal(503);
+
+    let last: { status: number } | undefined;
+    for (let attempt = 0; attempt < 40 && last?.status !== 200; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 250));
+      last = await timed('GET', '/sighting/-1');
+    }
+    expect(last).to.deep.include({ status: 200 });
+  });
+});
