@@ -32,7 +32,10 @@ export async function createApp(config: Config, orm: MikroORM): Promise<Express>
 
   const api = express.Router();
   api.use(negotiate);
-  api.use(tokenCheck({ serverUrl: authServerUrl, realm: config.KEYCLOAK_REALM, audience: config.TOKEN_AUDIENCE }));
+  const tokens = tokenCheck({ serverUrl: authServerUrl, realm: config.KEYCLOAK_REALM, audience: config.TOKEN_AUDIENCE });
+  // Called by startWebServer once the embedded provider (on this very server) can answer.
+  app.locals.prefetchRealmKeys = tokens.prefetchKeys;
+  api.use(tokens);
   api.use(bodyParsers(config.BODY_LIMIT));
   api.use(queryIntegers);
   api.use(OpenApiValidator.middleware({

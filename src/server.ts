@@ -13,7 +13,8 @@ if (!config.KEYCLOAK_URL) {
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, async () => {
     console.log(`${signal}: finishing in-flight requests`);
-    await stopWebServer(web);
+    const { cut } = await stopWebServer(web);
+    console.log(`${signal}: stopped; ${cut} request${cut === 1 ? ' was' : 's were'} cut at the ${config.SHUTDOWN_TIMEOUT_MS} ms timeout`);
     process.exit(0);
   });
 }

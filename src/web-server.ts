@@ -8,18 +8,21 @@ import { openDatabase } from './db/orm.ts';
 import { createApp } from './app.ts';
 import { lastResort } from './errors/error-handler.ts';
 import { answerClientError } from './http/client-errors.ts';
+import { drainable, type Drain } from './http/drain.ts';
 
 export interface WebServer {
   url: string;
   config: Config;
   orm: MikroORM;
   server: Server;
+  drain: Drain;
 }
 
 export async function startWebServer(config: Config): Promise<WebServer> {
   const orm = await openDatabase(config);
   const server = createServer({ requestTimeout: 30_000, maxHeaderSize: config.HEADER_LIMIT });
   server.on('clientError', answerClientError);
+  const drain = drainable(server);
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(config.PORT, config.HOST, resolve));
   const { port } = server.address() as AddressInfo;
   // With PORT=0 the origin is known only now, and the embedded provider's issuer is built from it.
@@ -34,15 +37,16 @@ export async function startWebServer(config: Config): Promise<WebServer> {
   });
   // The app's last handler answers every error; should even that fail, express's final handler must not answer.
   server.on('request', (req, res) => app(req as Request, res as Response, (error?: unknown) => lastResort(res, error)));
-  return { url: publicUrl, config: resolved, orm, server };
+  // The realm's keys before the first request is let in (health/ready included), so no valid token is refused.
+  await (app.locals.prefetchRealmKeys as () => Promise<void>)().catch((error: unknown) => {
+    console.warn('the realm\'s signing keys could not be fetched yet; the first token will fetch them', error);
+  });
+  return { url: publicUrl, config: resolved, orm, server, drain };
 }
 
-/** Stops accepting, lets in-flight requests finish (up to the timeout), then closes the pool. */
-export async function stopWebServer({ server, orm, config }: WebServer): Promise<void> {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  const timeout = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS);
-  await closed;
-  clearTimeout(timeout);
+/** Stops accepting, lets in-flight requests finish (up to the timeout), then closes the pool; says how many were cut. */
+export async function stopWebServer({ drain, orm, config }: WebServer): Promise<{ cut: number }> {
+  const result = await drain.stop(config.SHUTDOWN_TIMEOUT_MS);
   await orm.close(true);
+  return result;
 }

@@ -2,6 +2,7 @@
 import type { RequestHandler } from 'express';
 import Keycloak from 'keycloak-connect';
 import { bearerToken, invalidToken } from './bearer-token.ts';
+import { prefetchRealmKeys } from './realm-keys.ts';
 import type { Principal } from './access-rules.ts';
 
 export interface TokenCheckOptions {
@@ -18,7 +19,7 @@ interface AccessClaims {
   realm_access?: { roles?: string[] };
 }
 
-export function tokenCheck({ serverUrl, realm, audience }: TokenCheckOptions): RequestHandler {
+export function tokenCheck({ serverUrl, realm, audience }: TokenCheckOptions): RequestHandler & { prefetchKeys(): Promise<void> } {
   // keycloak-connect checks signature (keys from the realm's certs endpoint), expiry, `typ`, `iss` and `aud`.
   const keycloak = new Keycloak({}, {
     realm,
@@ -30,7 +31,7 @@ export function tokenCheck({ serverUrl, realm, audience }: TokenCheckOptions): R
     'confidential-port': 0,
   } as never);
 
-  return async (req, res, next) => {
+  const check: RequestHandler = async (req, res, next) => {
     const token = bearerToken(req, realm);
     const invalid = invalidToken(realm);
     const grant = await keycloak.grantManager.createGrant({ access_token: token } as never).catch(() => { throw invalid; });
@@ -43,4 +44,5 @@ export function tokenCheck({ serverUrl, realm, audience }: TokenCheckOptions): R
     res.locals.principal = principal;
     next();
   };
+  return Object.assign(check, { prefetchKeys: () => prefetchRealmKeys(keycloak) });
 }

@@ -10,7 +10,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('graceful shutdown', () => {
   let service: TestService;
-  let stopped: Promise<void> | undefined;
+  let stopped: Promise<unknown> | undefined;
 
   before(async () => {
     service = await startService({ SHUTDOWN_TIMEOUT_MS: '10000' });
