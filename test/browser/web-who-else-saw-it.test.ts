@@ -1,17 +1,10 @@
 // The web page's story: alice signs in and records a sighting; bob signs in and finds it under the same vessel, with the counts.
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { closeBrowser, launchBrowser, screenshotPath } from '../support/browser.ts';
 import { sharedService, type TestService } from '../support/service.ts';
 import { buildVessel, createVessel, unique } from '../support/fixtures.ts';
-import { signedIn, unexpectedProblems, type Person } from '../support/web-page.ts';
-
-/** The vessel screen's summary line and its table, one array of cell texts per row. */
-async function vesselScreen(page: Page): Promise<{ summary: string; rows: string[][] }> {
-  const summary = await page.getByTestId('vessel-summary').innerText();
-  const rows = await Promise.all((await page.locator('table.sightings tbody tr').all()).map(async (tr) => (await tr.locator('td').allInnerTexts()).map((text) => text.trim())));
-  return { summary, rows };
-}
+import { signedIn, unexpectedProblems, vesselScreen, type Person } from '../support/web-page.ts';
 
 describe('web page: alice records a sighting, bob sees it under the same vessel', () => {
   let browser: Browser;

@@ -39,3 +39,10 @@ export async function signedIn(browser: Browser, service: TestService, user: Use
 export function unexpectedProblems(watch: PageWatch, expected: RegExp[] = []): string[] {
   return watch.problems.filter((problem) => !expected.some((pattern) => pattern.test(problem)));
 }
+
+/** The vessel screen's summary line and its table, one array of cell texts per row. */
+export async function vesselScreen(page: Page): Promise<{ summary: string; rows: string[][] }> {
+  const summary = await page.getByTestId('vessel-summary').innerText();
+  const rows = await Promise.all((await page.locator('table.sightings tbody tr').all()).map(async (tr) => (await tr.locator('td').allInnerTexts()).map((text) => text.trim())));
+  return { summary, rows };
+}
