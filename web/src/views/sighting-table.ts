@@ -27,7 +27,7 @@ export function sightingTable(ctx: Context, rows: Row[], mine: Set<number>, onDe
     h('td', {}, row.sightingTimezone ?? '–'),
     h('td', {}, row.vessel.vesselName ?? `#${row.vessel.vesselId}`),
     withMemo && h('td', { class: 'memo' }, row.sightingMemo ?? ''),
-    h('td', { class: 'actions' }, mine.has(row.sightingId)
+    h('td', { class: 'row-actions' }, mine.has(row.sightingId)
       ? h('span', { class: 'own' },
         h('span', { class: 'badge' }, t('web.sighting.yours')),
         h('a', { href: `#edit/${row.sightingId}`, class: 'button', 'aria-label': `${t('web.action.edit')} #${row.sightingId}` }, t('web.action.edit')),
