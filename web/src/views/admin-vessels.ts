@@ -28,7 +28,7 @@ async function vesselForm(ctx: Context, vesselId: number | undefined): Promise<H
   const rows = h('div', { class: 'names' });
   const slots: ErrorSlots = { general: h('div', { class: 'form-error', role: 'alert', tabindex: -1, hidden: true }), fields: new Map() };
   const addRow = (language: string, text: string) => {
-    const lang = h('input', { name: 'language', value: language, size: 6, autocapitalize: 'off', spellcheck: false });
+    const lang = h('input', { name: 'language', value: language, size: 6, autocapitalize: 'off', spellcheck: 'false' });
     const name = h('input', { name: 'name', value: text, maxLength: max });
     const row = h('div', { class: 'row name-row' }, field(t('web.admin.language'), lang).wrapper, field(t('web.admin.name'), name).wrapper,
       h('button', { type: 'button', class: 'danger', 'aria-label': t('web.admin.removeLanguage', { language }), onclick: () => { row.remove(); } }, '✕'));
