@@ -1001,6 +1001,13 @@ export interface operations {
                 sightingTimezone?: string;
                 /** @description Equality filter; `:` need not be encoded (RFC 3986 §3.4). */
                 sightingDate?: components["schemas"]["LocalDateTime"];
+                /**
+                 * @description Equality filter on the sighted vessel's id: the sightings of one vessel.
+                 * @example -1
+                 */
+                vesselId?: components["schemas"]["Id"];
+                /** @description `true`: only the caller's own sightings (created with a token of the same subject); `false` is the same as leaving it out. The views never show whose a sighting is. */
+                mine?: boolean;
                 /** @description Page size. Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
                 /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */

@@ -16,6 +16,7 @@ import { resources } from './resources/index.ts';
 import { tokenCheck } from './auth/token-check.ts';
 import { healthRouter } from './health.ts';
 import { docsRouter } from './docs.ts';
+import { webPageRouter } from './web-page.ts';
 import { mountAuthorizationServer } from './auth/authorization-server.ts';
 
 export async function createApp(config: Config, orm: MikroORM): Promise<Express> {
@@ -29,6 +30,7 @@ export async function createApp(config: Config, orm: MikroORM): Promise<Express>
   const realmUrl = `${authServerUrl}/realms/${config.KEYCLOAK_REALM}`;
   app.use('/health', healthRouter(orm));
   app.use(docsRouter(realmUrl));
+  app.use(webPageRouter({ apiPath: config.BASE_PATH, issuer: realmUrl }));
 
   const api = express.Router();
   api.use(negotiate);

@@ -41,6 +41,9 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       const ctx = context(req);
       const equalities = Object.fromEntries(Object.entries(resource.filters).filter(([name]) => req.query[name] !== undefined)
         .map(([name, property]) => [property, req.query[name]]));
+      const owner = resource.ownerFilter;
+      // The validator has coerced the parameter to a boolean; `false` is the same as leaving it out.
+      if (owner && (req.query[owner.parameter] as unknown) === true) equalities[owner.property] = principalOf(res).subject;
       const after = req.query.after as number | undefined;
       // $and, not one object: `?sightingId=5&after=3` must keep both conditions on the id.
       const where = after === undefined ? equalities : { $and: [equalities, { [resource.idProperty]: { $gt: after } }] };

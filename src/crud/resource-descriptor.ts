@@ -18,8 +18,10 @@ export interface ResourceDescriptor<E extends object = object> {
   idProperty: keyof E & string;
   /** Relations the views read, loaded with every query. */
   populate: readonly string[];
-  /** List query parameters that are equality filters: wire name -> entity property. */
+  /** List query parameters that are equality filters: wire name -> entity property (a relation compares by its id). */
   filters: Readonly<Record<string, string>>;
+  /** A list query parameter that, when `true`, keeps only the caller's records: the entity property holding the creator. */
+  ownerFilter?: { parameter: string; property: keyof E & string };
   access: AccessRules;
   listView(entity: E, locale: Locale): WireRecord;
   detailView(entity: E, locale: Locale): WireRecord;

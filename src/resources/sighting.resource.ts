@@ -12,7 +12,9 @@ export const sightingResource: ResourceDescriptor<Sighting> = {
   entity: Sighting,
   idProperty: 'sightingId',
   populate: ['vessel.translations'],
-  filters: { sightingId: 'sightingId', version: 'version', sightingMemo: 'sightingMemo', sightingTimezone: 'sightingTimezone', sightingDate: 'sightingDate' },
+  filters: { sightingId: 'sightingId', version: 'version', sightingMemo: 'sightingMemo', sightingTimezone: 'sightingTimezone', sightingDate: 'sightingDate', vesselId: 'vessel' },
+  // `?mine=true`: the caller's own sightings (contract B, List); the creator itself is never part of a view.
+  ownerFilter: { parameter: 'mine', property: 'creator' },
   access: { read: 'reader', create: 'writer', change: 'creator' },
   listView: (s, locale) => ({
     sightingId: s.sightingId,

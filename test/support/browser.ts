@@ -1,7 +1,7 @@
 // A real Chromium (Debian's /usr/bin/chromium) for the browser tests: launch and close, a per-page watcher, screenshots.
 import { existsSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
@@ -90,9 +90,9 @@ export async function iconStatus(page: Page, resolve: Record<string, string> = {
   return { url: url.href, status: response.status() };
 }
 
-/** Where screenshots go: $SCREENSHOT_DIR, else a folder in the system temp dir. */
+/** Where screenshots go: $SCREENSHOT_DIR, else the git-ignored test-artifacts/screenshots of the project. */
 export function screenshotPath(name: string): string {
-  const dir = process.env.SCREENSHOT_DIR ?? join(tmpdir(), 'sighting-browser-screenshots');
+  const dir = process.env.SCREENSHOT_DIR ?? fileURLToPath(new URL('../../test-artifacts/screenshots', import.meta.url));
   mkdirSync(dir, { recursive: true });
   return join(dir, `${name}.png`);
 }

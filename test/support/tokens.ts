@@ -1,25 +1,28 @@
-// Access tokens of the development users, fetched once per user with the password grant (client sighting-cli).
+// Access tokens of the development users, fetched with the password grant (client sighting-cli) and reused until shortly before they expire.
 export type User = 'alice' | 'bob' | 'viewer' | 'admin';
 
-const cache = new Map<string, Promise<string>>();
+interface Cached { token: Promise<string>; expiresAt: number }
+
+const cache = new Map<string, Cached>();
 
 export function tokenFor(realm: string, user: User): Promise<string> {
   const key = `${realm} ${user}`;
-  let token = cache.get(key);
-  if (!token) {
-    token = fetchToken(realm, user);
-    cache.set(key, token);
-    token.catch(() => cache.delete(key));
-  }
-  return token;
+  const cached = cache.get(key);
+  // Access tokens live 5 minutes and a whole run takes longer: fetch a new one a minute before the old one ends.
+  if (cached && cached.expiresAt - Date.now() > 60_000) return cached.token;
+  const token = fetchToken(realm, user);
+  const entry: Cached = { token: token.then(({ accessToken }) => accessToken), expiresAt: Infinity };
+  token.then(({ expiresIn }) => { entry.expiresAt = Date.now() + expiresIn * 1000; }, () => cache.delete(key));
+  cache.set(key, entry);
+  return entry.token;
 }
 
-async function fetchToken(realm: string, user: User): Promise<string> {
+async function fetchToken(realm: string, user: User): Promise<{ accessToken: string; expiresIn: number }> {
   const response = await fetch(`${realm}/protocol/openid-connect/token`, {
     method: 'POST',
     body: new URLSearchParams({ grant_type: 'password', client_id: 'sighting-cli', username: user, password: user }),
   });
-  const body = await response.json() as { access_token?: string };
+  const body = await response.json() as { access_token?: string; expires_in?: number };
   if (!response.ok || !body.access_token) throw new Error(`no token for ${user}: ${response.status} ${JSON.stringify(body)}`);
-  return body.access_token;
+  return { accessToken: body.access_token, expiresIn: body.expires_in ?? 300 };
 }

@@ -1,0 +1,41 @@
+// Serves the web page built by Vite into web/dist at `/`, and the settings it reads at start (`/web-config.json`).
+import express, { Router } from 'express';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { openApiDocument, resolve, type Schema } from './validation/openapi-document.ts';
+
+const distDir = fileURLToPath(new URL('../web/dist', import.meta.url));
+
+export interface WebPageSettings {
+  /** Where the collections live (BASE_PATH), on the page's own origin. */
+  apiPath: string;
+  /** The issuer URL of the realm the API trusts: the page discovers the provider's endpoints from it. */
+  issuer: string;
+}
+
+const schema = (name: string) => resolve<Schema>((openApiDocument.components as { schemas: Record<string, Schema> }).schemas[name]!);
+
+/** The bounds the page shows before sending, read from the contract so they never drift from what the API checks. */
+function bounds() {
+  const memo = schema('SightingMemo');
+  const names = schema('LanguageMap').additionalProperties as Schema;
+  return {
+    sightingMemo: { min: memo.minLength, max: memo.maxLength },
+    vesselName: { min: names.minLength, max: names.maxLength },
+  };
+}
+
+export function webPageRouter({ apiPath, issuer }: WebPageSettings): Router {
+  const settings = { apiPath, issuer, clientId: 'sighting-web', bounds: bounds() };
+  const router = Router().get('/web-config.json', (_req, res) => { res.set('Cache-Control', 'no-cache').json(settings); });
+  if (!existsSync(distDir)) {
+    // `npm ci`, `npm start` and `npm test` build it; a bare `node src/server.ts` on a fresh clone has not.
+    console.warn(`web page not built (${distDir} is missing): run npm run build:web`);
+    return router;
+  }
+  // Vite names assets by content hash, so they never change; the page itself must be revalidated.
+  router.use('/assets', express.static(`${distDir}/assets`, { immutable: true, maxAge: '1y' }));
+  router.get(['/', '/index.html'], (_req, res) => { res.set('Cache-Control', 'no-cache').sendFile(`${distDir}/index.html`); });
+  router.use(express.static(distDir, { index: false }));
+  return router;
+}

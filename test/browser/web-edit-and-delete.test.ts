@@ -1,0 +1,92 @@
+// The web page: a person edits their own sighting, a stale edit shows the 409 conflict and offers to reload, then deletes it.
+import { expect } from 'chai';
+import type { Browser } from 'playwright-core';
+import { closeBrowser, launchBrowser, screenshotPath } from '../support/browser.ts';
+import { sharedService, type TestService } from '../support/service.ts';
+import { apiClient } from '../support/api-client.ts';
+import { buildSighting, buildVessel, createSighting, createVessel, unique } from '../support/fixtures.ts';
+import { signedIn, unexpectedProblems, vesselScreen, type Person } from '../support/web-page.ts';
+
+// The stale save is answered 409 on purpose; the browser logs that as a console error too.
+const expectedConflict = [/HTTP 409: PUT .*\/api\/sighting\/\d+$/, /status of 409 \(Conflict\) \(.*\/api\/sighting\/\d+\)$/];
+
+describe('web page: edit with a conflict, then delete', () => {
+  let browser: Browser;
+  let service: TestService;
+  let alice: Person;
+  let vesselId: number;
+  let sightingId: number;
+
+  before(async function () {
+    browser = await launchBrowser(this);
+    service = await sharedService();
+    vesselId = await createVessel(service, buildVessel());
+    sightingId = await createSighting(service, buildSighting({ vessel: { vesselId }, sightingMemo: 'first words', sightingTimezone: 'Europe/Paris', sightingDate: '2026-11-20T08:15:00.000' }));
+    alice = await signedIn(browser, service, 'alice');
+  });
+  after(async () => {
+    await alice?.close();
+    await closeBrowser(browser);
+  });
+
+  it('when alice saves an edit after someone changed the sighting, then the page shows the conflict, and reloading shows the current record to edit again', async function () {
+    this.timeout(60_000);
+    const page = alice.page;
+    await page.goto(`${service.url}/#edit/${sightingId}`);
+    await page.getByRole('heading', { name: `Edit sighting #${sightingId}` }).waitFor();
+    expect(await page.getByLabel('Memo', { exact: true }).inputValue()).to.equal('first words');
+    expect(await page.getByLabel('Time zone', { exact: true }).inputValue()).to.equal('Europe/Paris');
+    expect(await page.getByLabel('Date and time (local)', { exact: true }).inputValue()).to.equal('2026-11-20T08:15');
+
+    // Meanwhile, in another tab: the same sighting changes (version 0 -> 1).
+    const api = await apiClient(service, { user: 'alice' });
+    const changed = await api.PUT('/sighting/{id}', { params: { path: { id: sightingId } }, body: { version: 0, sightingMemo: 'changed elsewhere', vessel: { vesselId } } });
+    expect(changed.response.status).to.equal(204);
+
+    await page.getByLabel('Memo', { exact: true }).fill('my stale words');
+    await page.getByRole('button', { name: 'Save' }).click();
+    const conflict = page.locator('.conflict');
+    await conflict.waitFor();
+    expect((await conflict.innerText()).split('\n').filter(Boolean)).to.deep.equal(
+      ['The record was changed by someone else in the meantime; read it again and repeat your change.', 'Load the current version']);
+    expect(await conflict.evaluate((element) => element === element.ownerDocument.activeElement)).to.equal(true);
+    await page.screenshot({ path: screenshotPath('web-edit-conflict'), fullPage: true });
+
+    await conflict.getByRole('button', { name: 'Load the current version' }).click();
+    await conflict.waitFor({ state: 'hidden' });
+    expect(await page.getByLabel('Memo', { exact: true }).inputValue()).to.equal('changed elsewhere');
+    expect(await page.getByLabel('Time zone', { exact: true }).inputValue()).to.equal('');
+    await page.getByLabel('Memo', { exact: true }).fill('my words, on top of theirs');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect(new URL(page.url()).hash).to.equal(`#vessel/${vesselId}`);
+
+    const { data } = await api.GET('/sighting/{id}', { params: { path: { id: sightingId } } });
+    expect(data).to.deep.include({ version: 2, sightingMemo: 'my words, on top of theirs', sightingTimezone: null, sightingDate: null });
+    expect(unexpectedProblems(alice.watch, expectedConflict)).to.deep.equal([]);
+  });
+
+  it('when alice deletes her sighting from the vessel\'s list, then it is gone and the count drops', async function () {
+    this.timeout(60_000);
+    const page = alice.page;
+    const other = await createSighting(service, buildSighting({ vessel: { vesselId }, sightingMemo: unique('stays') }), 'bob');
+    // The page is still on the vessel's list from the edit; reload it to see bob's new sighting.
+    expect(new URL(page.url()).hash).to.equal(`#vessel/${vesselId}`);
+    await page.reload();
+    await page.getByText('Sightings of this vessel: 2, yours: 1').waitFor();
+    await page.getByRole('button', { name: `Delete #${sightingId}` }).click();
+    await page.getByRole('status').filter({ hasText: 'The sighting is deleted.' }).waitFor();
+    const screen = await vesselScreen(page);
+    expect({ summary: screen.summary, rows: screen.rows.map((row) => row.slice(1)) })
+      .to.deep.equal({ summary: 'Sightings of this vessel: 1, yours: 0', rows: [['–', (await api()).vesselName, '']] });
+    const gone = await (await apiClient(service, { user: 'alice' })).GET('/sighting/{id}', { params: { path: { id: sightingId } } });
+    expect(gone.response.status).to.equal(404);
+    expect(await page.locator(`tr[data-sighting-id="${other}"]`).count()).to.equal(1);
+    expect(unexpectedProblems(alice.watch, expectedConflict)).to.deep.equal([]);
+
+    async function api() {
+      const { data } = await (await apiClient(service)).GET('/vessel/{id}', { params: { path: { id: vesselId } } });
+      return { vesselName: data!.vesselName.en! };
+    }
+  });
+});

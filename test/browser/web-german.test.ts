@@ -1,0 +1,61 @@
+// The web page in German: chosen from the browser's language like the API's locale, switchable, API errors in German by the field.
+import { expect } from 'chai';
+import type { Browser } from 'playwright-core';
+import { closeBrowser, launchBrowser, screenshotPath } from '../support/browser.ts';
+import { sharedService, type TestService } from '../support/service.ts';
+import { signedIn, unexpectedProblems, type Person } from '../support/web-page.ts';
+
+describe('web page: German', () => {
+  let browser: Browser;
+  let service: TestService;
+  let person: Person | undefined;
+
+  before(async function () {
+    browser = await launchBrowser(this);
+    service = await sharedService();
+  });
+  after(async () => {
+    await person?.close();
+    await closeBrowser(browser);
+  });
+
+  it('when the browser prefers German, then the page and the vessel names are German, and a too short memo gets the API\'s German message next to the field', async function () {
+    this.timeout(60_000);
+    person = await signedIn(browser, service, 'alice', { locale: 'de-DE' });
+    const page = person.page;
+    await page.getByRole('heading', { name: 'Sichtung erfassen' }).waitFor();
+    expect(await page.locator('html').getAttribute('lang')).to.equal('de');
+    expect(await page.locator('header nav a').allInnerTexts()).to.deep.equal(['Erfassen', 'Nach Schiff', 'Suchen']);
+    await page.getByLabel('Schiff', { exact: true }).selectOption('-1');
+    expect(await page.getByLabel('Schiff', { exact: true }).locator('option:checked').innerText()).to.equal('Klingonischer Jäger');
+    await page.getByLabel('Memo', { exact: true }).fill('x');
+    await page.getByRole('button', { name: 'Sichtung erfassen' }).click();
+
+    const memo = page.locator('.field', { has: page.getByLabel('Memo', { exact: true }) });
+    await memo.locator('.field-error').waitFor();
+    expect(await memo.locator('.field-error').innerText()).to.equal('Das Memo muss mindestens 2 Zeichen haben.');
+    expect(await page.getByLabel('Memo', { exact: true }).getAttribute('aria-invalid')).to.equal('true');
+    expect(await page.getByLabel('Memo', { exact: true }).evaluate((element) => element === element.ownerDocument.activeElement)).to.equal(true);
+    expect(await memo.locator('.hint').innerText()).to.equal('2 bis 4000 Zeichen. 1 / 4000');
+    await page.screenshot({ path: screenshotPath('web-german'), fullPage: true });
+    expect(unexpectedProblems(person.watch, [/HTTP 400: POST .*\/api\/sighting$/, /status of 400 \(Bad Request\)/])).to.deep.equal([]);
+  });
+
+  it('when the person switches to English, then the page, the vessel names and the API\'s messages follow (the i18next cookie)', async function () {
+    this.timeout(60_000);
+    const page = person!.page;
+    await page.getByLabel('Sprache').selectOption('en');
+    await page.getByRole('heading', { name: 'Record a sighting' }).waitFor();
+    expect(await page.getByLabel('Vessel', { exact: true }).locator('option[value="-1"]').innerText()).to.equal('Klingon Warbird');
+    const cookies = await person!.context.cookies(service.url);
+    expect(cookies.filter((c) => c.name === 'i18next').map((c) => c.value)).to.deep.equal(['en']);
+    await page.getByLabel('Memo', { exact: true }).fill('y');
+    await page.getByRole('button', { name: 'Record sighting' }).click();
+    const error = page.locator('.field', { has: page.getByLabel('Memo', { exact: true }) }).locator('.field-error');
+    await error.waitFor();
+    expect(await error.innerText()).to.equal('The memo must have at least 2 characters.');
+    // A reload keeps the choice: the cookie comes before the browser's language, as for the API.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Record a sighting' }).waitFor();
+  });
+});

@@ -1,0 +1,74 @@
+// The web page's session: it finds API and realm from the service (any BASE_PATH), refreshes its token, and signs out.
+import { expect } from 'chai';
+import type { Browser } from 'playwright-core';
+import { closeBrowser, launchBrowser, screenshotPath } from '../support/browser.ts';
+import { startService, type TestService } from '../support/service.ts';
+import { signedIn, unexpectedProblems, type Person } from '../support/web-page.ts';
+
+describe('web page: sign-in, token refresh and sign-out, under a non-default BASE_PATH', () => {
+  let browser: Browser;
+  let service: TestService;
+  let person: Person | undefined;
+
+  before(async function () {
+    browser = await launchBrowser(this);
+    service = await startService({ BASE_PATH: '/registry/v2' });
+  });
+  after(async () => {
+    await person?.close();
+    await closeBrowser(browser);
+    await service?.stop();
+  });
+
+  it('when the page is opened, then it is served at / and reads where the API and the realm are from the service', async () => {
+    const page = await fetch(`${service.url}/`);
+    expect({ status: page.status, type: page.headers.get('content-type') }).to.deep.equal({ status: 200, type: 'text/html; charset=utf-8' });
+    expect(await page.text()).to.contain('<div id="app"></div>');
+    const settings = await fetch(`${service.url}/web-config.json`);
+    expect(await settings.json()).to.deep.equal({
+      apiPath: '/registry/v2', issuer: service.realm, clientId: 'sighting-web',
+      bounds: { sightingMemo: { min: 2, max: 4000 }, vesselName: { min: 1, max: 200 } },
+    });
+  });
+
+  it('when alice signs in, then the page calls the API under BASE_PATH with her token', async function () {
+    this.timeout(60_000);
+    person = await signedIn(browser, service, 'alice');
+    await person.page.getByLabel('Vessel', { exact: true }).locator('option[value="-1"]').waitFor({ state: 'attached' });
+    const apiCalls = person.watch.requests.filter((url) => url.startsWith(service.url) && /\/(vessel|timezone)$/.test(url));
+    expect(apiCalls.sort()).to.deep.equal([`${service.api}/timezone`, `${service.api}/vessel`]);
+    await person.page.screenshot({ path: screenshotPath('web-signed-in'), fullPage: true });
+    expect(unexpectedProblems(person.watch)).to.deep.equal([]);
+  });
+
+  it('when the access token is about to expire, then the page refreshes it with the refresh token and keeps working', async function () {
+    this.timeout(60_000);
+    const page = person!.page;
+    const before = await page.evaluate<{ access: string }>('JSON.parse(sessionStorage.getItem("sighting.tokens"))');
+    await page.evaluate('sessionStorage.setItem("sighting.tokens", JSON.stringify({ ...JSON.parse(sessionStorage.getItem("sighting.tokens")), expiresAt: Date.now() }))');
+    const refreshed = page.waitForRequest((request) => request.method() === 'POST' && /\/token$/.test(request.url()) && /grant_type=refresh_token/.test(request.postData() ?? ''));
+    await page.reload();
+    expect((await (await refreshed).response())?.status()).to.equal(200);
+    await page.getByRole('link', { name: 'By vessel', exact: true }).click();
+    await page.getByLabel('Vessel', { exact: true }).selectOption('-1');
+    await page.getByTestId('vessel-summary').waitFor();
+    const after = await page.evaluate<{ access: string; expiresAt: number }>('JSON.parse(sessionStorage.getItem("sighting.tokens"))');
+    expect(after.access).not.to.equal(before.access);
+    expect(after.expiresAt).to.be.above(Date.now() + 60_000);
+    expect(unexpectedProblems(person!.watch)).to.deep.equal([]);
+  });
+
+  it('when alice signs out, then the page forgets her tokens, and signing in again asks for a password', async function () {
+    this.timeout(60_000);
+    const page = person!.page;
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('status').filter({ hasText: 'You are signed out.' }).waitFor();
+    expect(await page.evaluate('sessionStorage.getItem("sighting.tokens")')).to.equal(null);
+    await page.screenshot({ path: screenshotPath('web-signed-out'), fullPage: true });
+    const authorization = page.waitForRequest((request) => /\/protocol\/openid-connect\/auth\?/.test(request.url()));
+    await page.locator('main').getByRole('button', { name: 'Sign in' }).click();
+    // prompt=login: the provider's own session must not sign the next person in silently (OpenID Connect Core §3.1.2.1).
+    expect(new URL((await authorization).url()).searchParams.get('prompt')).to.equal('login');
+    await page.getByLabel(/^\s*password\s*$/i).waitFor();
+  });
+});

@@ -1,0 +1,88 @@
+// The web page's story: alice signs in and records a sighting; bob signs in and finds it under the same vessel, with the counts.
+import { expect } from 'chai';
+import type { Browser } from 'playwright-core';
+import { closeBrowser, launchBrowser, screenshotPath } from '../support/browser.ts';
+import { sharedService, type TestService } from '../support/service.ts';
+import { buildVessel, createVessel, unique } from '../support/fixtures.ts';
+import { signedIn, unexpectedProblems, vesselScreen, type Person } from '../support/web-page.ts';
+
+describe('web page: alice records a sighting, bob sees it under the same vessel', () => {
+  let browser: Browser;
+  let service: TestService;
+  let vesselName: string;
+  let vesselId: number;
+  const people: Person[] = [];
+
+  before(async function () {
+    browser = await launchBrowser(this);
+    service = await sharedService();
+    vesselName = unique('Enterprise');
+    vesselId = await createVessel(service, buildVessel({ vesselName: { en: vesselName, de: `${vesselName} (de)` } }));
+  });
+  after(async () => {
+    await Promise.all(people.map((person) => person.close()));
+    await closeBrowser(browser);
+  });
+
+  it('when alice records a sighting, then the page shows it under its vessel with 1 sighting, 1 of them hers; bob sees it too, as not his', async function () {
+    this.timeout(90_000);
+    const alice = await signedIn(browser, service, 'alice');
+    people.push(alice);
+    const page = alice.page;
+    await page.getByRole('heading', { name: 'Record a sighting' }).waitFor();
+    await page.getByLabel('Vessel', { exact: true }).selectOption({ label: vesselName });
+    await page.getByLabel('Date and time (local)', { exact: true }).fill('2026-11-22T21:30');
+    await page.getByLabel('Time zone', { exact: true }).selectOption('Europe/Berlin');
+    await page.getByLabel('Memo', { exact: true }).fill('Decloaked over the harbour');
+    // The contract's bounds are on the page before anything is sent.
+    expect(await page.locator('.field', { has: page.getByLabel('Memo', { exact: true }) }).locator('.hint').innerText()).to.equal('2 to 4000 characters. 26 / 4000');
+    await page.screenshot({ path: screenshotPath('web-record'), fullPage: true });
+    await page.getByRole('button', { name: 'Record sighting' }).click();
+
+    await page.waitForURL(`${service.url}/#vessel/${vesselId}`);
+    await page.getByTestId('vessel-summary').waitFor();
+    expect(await page.getByRole('status').innerText()).to.equal('Your sighting is recorded.');
+    const seenByAlice = await vesselScreen(page);
+    expect(seenByAlice.summary).to.equal('Sightings of this vessel: 1, yours: 1');
+    expect(seenByAlice.rows).to.have.length(1);
+    expect(seenByAlice.rows[0]!.slice(1)).to.deep.equal(['Europe/Berlin', vesselName, 'yours\nEdit\nDelete']);
+    expect(seenByAlice.rows[0]![0]).to.match(/Nov 22, 2026/);
+    await page.screenshot({ path: screenshotPath('web-vessel-sightings'), fullPage: true });
+
+    const bob = await signedIn(browser, service, 'bob');
+    people.push(bob);
+    await bob.page.getByRole('link', { name: 'By vessel', exact: true }).click();
+    await bob.page.getByLabel('Vessel', { exact: true }).selectOption({ label: vesselName });
+    await bob.page.getByTestId('vessel-summary').waitFor();
+    const seenByBob = await vesselScreen(bob.page);
+    expect(seenByBob).to.deep.equal({ summary: 'Sightings of this vessel: 1, yours: 0', rows: [[seenByAlice.rows[0]![0]!, 'Europe/Berlin', vesselName, '']] });
+    expect(await bob.page.getByRole('button', { name: /Delete/ }).count()).to.equal(0);
+    expect(unexpectedProblems(alice.watch)).to.deep.equal([]);
+    expect(unexpectedProblems(bob.watch)).to.deep.equal([]);
+  });
+
+  it('when bob then records his own sighting of it, then each of them sees 2 sightings, 1 of them theirs', async function () {
+    this.timeout(60_000);
+    const [alice, bob] = people;
+    await bob!.page.getByRole('link', { name: 'Record', exact: true }).click();
+    await bob!.page.getByLabel('Vessel', { exact: true }).selectOption({ label: vesselName });
+    await bob!.page.getByLabel('Memo', { exact: true }).fill('Saw it too');
+    await bob!.page.getByRole('button', { name: 'Record sighting' }).click();
+    await bob!.page.getByText('Sightings of this vessel: 2, yours: 1').waitFor();
+    await alice!.page.reload();
+    await alice!.page.getByText('Sightings of this vessel: 2, yours: 1').waitFor();
+    const rows = (await vesselScreen(alice!.page)).rows.map((row) => row.at(-1));
+    expect(rows).to.deep.equal(['yours\nEdit\nDelete', '']);
+  });
+
+  it('when the vessel\'s sightings are shown on a phone, then they fit the screen without sideways scrolling', async function () {
+    this.timeout(60_000);
+    const phone = await signedIn(browser, service, 'alice', { viewport: { width: 390, height: 844 } });
+    people.push(phone);
+    await phone.page.goto(`${service.url}/#vessel/${vesselId}`);
+    await phone.page.getByTestId('vessel-summary').waitFor();
+    const overflow = await phone.page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+    await phone.page.screenshot({ path: screenshotPath('web-vessel-sightings-phone'), fullPage: true });
+    expect(overflow).to.equal(0);
+  });
+});

@@ -1,0 +1,48 @@
+// Drives the web page at `/` as a person would: one browser context per person, signing in on the realm's login page.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { watchContext, type PageWatch } from './browser.ts';
+import type { TestService } from './service.ts';
+import type { User } from './tokens.ts';
+
+export interface Person {
+  context: BrowserContext;
+  page: Page;
+  watch: PageWatch;
+  close(): Promise<void>;
+}
+
+export interface PersonOptions {
+  /** The browser's language (navigator.languages, Accept-Language); default en-US. */
+  locale?: string;
+  /** Default a desktop window; a phone is 390 x 844. */
+  viewport?: { width: number; height: number };
+}
+
+/** A fresh browser context (no cookies, no storage) with the page open at `/` and signed in as `user`. */
+export async function signedIn(browser: Browser, service: TestService, user: User, options: PersonOptions = {}): Promise<Person> {
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1100, height: 900 }, locale: options.locale ?? 'en-US' });
+  context.setDefaultTimeout(15_000);
+  const watch = await watchContext(context, [service.url, new URL(service.realm).origin]);
+  const page = await context.newPage();
+  await page.goto(`${service.url}/`);
+  await page.locator('header button', { hasText: /^(Sign in|Anmelden)$/ }).click();
+  // The realm's login page: the embedded provider's or Keycloak's, both label their fields in English.
+  await page.getByLabel(/username/i).fill(user);
+  await page.getByLabel(/^\s*password\s*$/i).fill(user);
+  await page.getByRole('button', { name: /^\s*sign in\s*$/i }).click();
+  await page.waitForURL((url) => url.origin === service.url && !url.searchParams.has('code'));
+  await page.locator('header .user', { hasText: user }).waitFor();
+  return { context, page, watch, close: () => context.close() };
+}
+
+/** The page's problems (errors, failed requests, answers >= 400) except the statuses a test provokes on purpose. */
+export function unexpectedProblems(watch: PageWatch, expected: RegExp[] = []): string[] {
+  return watch.problems.filter((problem) => !expected.some((pattern) => pattern.test(problem)));
+}
+
+/** The vessel screen's summary line and its table, one array of cell texts per row. */
+export async function vesselScreen(page: Page): Promise<{ summary: string; rows: string[][] }> {
+  const summary = await page.getByTestId('vessel-summary').innerText();
+  const rows = await Promise.all((await page.locator('table.sightings tbody tr').all()).map(async (tr) => (await tr.locator('td').allInnerTexts()).map((text) => text.trim())));
+  return { summary, rows };
+}

@@ -1,0 +1,23 @@
+// What every screen of the page shares: settings from the service, the session, the API client and cached look-ups.
+import type { Api, Schemas } from './api.ts';
+import type { Session } from './oidc.ts';
+
+export interface WebSettings {
+  apiPath: string;
+  issuer: string;
+  clientId: string;
+  bounds: { sightingMemo: { min: number; max: number }; vesselName: { min: number; max: number } };
+}
+
+export interface Context {
+  settings: WebSettings;
+  session: Session;
+  api: Api;
+  isAdmin: boolean;
+  /** Shows another screen (a `#…` route), with an optional message announced there. */
+  navigate(route: string, notice?: string): void;
+  vessels(): Promise<Schemas['VesselListItem'][]>;
+  timezones(): Promise<string[]>;
+  /** The ids of the caller's own sightings (`?mine=true`), to offer edit and delete on them. */
+  mine(): Promise<Set<number>>;
+}

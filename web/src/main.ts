@@ -1,0 +1,41 @@
+// The web page: reads its settings from the service, completes a sign-in, then shows the screen the `#…` route names.
+import './style.css';
+import { apiClient } from './api.ts';
+import type { Context, WebSettings } from './context.ts';
+import { Session } from './oidc.ts';
+import { shell } from './views/shell.ts';
+import { t } from './i18n.ts';
+
+async function start(): Promise<void> {
+  const root = document.getElementById('app')!;
+  // The service says where its API and its realm are (BASE_PATH, KEYCLOAK_URL): nothing is hard-coded here.
+  const settings = await fetch('./web-config.json').then((r) => r.json() as Promise<WebSettings>);
+  const session = new Session(settings);
+  let returnTo: string | undefined;
+  try {
+    returnTo = await session.completeSignIn();
+  } catch (error) {
+    root.replaceChildren(Object.assign(document.createElement('p'), { role: 'alert', textContent: `${t('web.signIn.failed')} ${(error as Error).message}` }));
+  }
+  const api = apiClient(settings.apiPath, session);
+  const cache = new Map<string, Promise<unknown>>();
+  const cached = <T>(key: string, load: () => Promise<T>): Promise<T> => {
+    if (!cache.has(key)) cache.set(key, load().catch((error: unknown) => { cache.delete(key); throw error; }));
+    return cache.get(key) as Promise<T>;
+  };
+  const ctx: Context = {
+    settings, session, api,
+    get isAdmin() { return session.claims.realm_access?.roles?.includes('admin') ?? false; },
+    navigate: (route, notice) => app.show(route, notice),
+    vessels: () => cached('vessels', async () => (await api.GET('/vessel')).data ?? []),
+    timezones: () => cached('timezones', async () => ((await api.GET('/timezone')).data ?? []).map((z) => z.timezoneName).sort()),
+    mine: async () => new Set(((await api.GET('/sighting', { params: { query: { mine: true } } })).data ?? []).map((s) => s.sightingId)),
+  };
+  // Vessel names are localized and vessels change under admin: look them up afresh on every screen change.
+  const app = shell(root, ctx, () => cache.delete('vessels'));
+  session.onSignedOut = () => app.show('#', t('web.signIn.expired'));
+  if (returnTo !== undefined) history.replaceState(null, '', returnTo || location.pathname);
+  app.show(location.hash);
+}
+
+void start();

@@ -1,0 +1,153 @@
+// Signs in with the authorization code flow and PKCE (RFC 7636, S256) against the realm the service names, and refreshes tokens.
+export interface Settings {
+  issuer: string;
+  clientId: string;
+}
+
+interface Tokens {
+  access: string;
+  refresh?: string;
+  /** Epoch milliseconds when the access token expires. */
+  expiresAt: number;
+}
+
+interface Endpoints {
+  authorization_endpoint: string;
+  token_endpoint: string;
+  revocation_endpoint?: string;
+}
+
+const STORE = 'sighting.tokens';
+const PENDING = 'sighting.pending-sign-in';
+const SIGNED_OUT = 'sighting.signed-out';
+
+const base64url = (bytes: Uint8Array): string => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const random = (): string => base64url(crypto.getRandomValues(new Uint8Array(32)));
+
+export class Session {
+  private endpoints?: Endpoints;
+  private tokens?: Tokens;
+  private refreshing?: Promise<boolean>;
+  private timer?: number;
+  /** Called when the session ends by itself (refresh refused): the page shows "signed out". */
+  onSignedOut: () => void = () => {};
+
+  constructor(private readonly settings: Settings) {
+    const stored = sessionStorage.getItem(STORE);
+    if (stored) this.store(JSON.parse(stored) as Tokens);
+  }
+
+  private async discover(): Promise<Endpoints> {
+    this.endpoints ??= await fetch(`${this.settings.issuer}/.well-known/openid-configuration`).then((r) => {
+      if (!r.ok) throw new Error(`discovery: ${r.status}`);
+      return r.json() as Promise<Endpoints>;
+    });
+    return this.endpoints;
+  }
+
+  /** This page, without query or fragment: a loopback redirect URI the realm registers for sighting-web. */
+  private get redirectUri(): string {
+    return `${location.origin}${location.pathname}`;
+  }
+
+  get signedIn(): boolean {
+    return this.tokens !== undefined;
+  }
+
+  /** The access token's claims, for the page's own display (name, roles); the API checks the token itself. */
+  get claims(): { preferred_username?: string; sub?: string; realm_access?: { roles?: string[] } } {
+    if (!this.tokens) return {};
+    const payload = this.tokens.access.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/');
+    return JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(payload), (c) => c.charCodeAt(0)))) as never;
+  }
+
+  async signIn(returnTo: string): Promise<void> {
+    const { authorization_endpoint } = await this.discover();
+    const verifier = random();
+    const state = random();
+    const challenge = base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))));
+    sessionStorage.setItem(PENDING, JSON.stringify({ verifier, state, returnTo }));
+    const url = new URL(authorization_endpoint);
+    url.search = new URLSearchParams({
+      client_id: this.settings.clientId, response_type: 'code', redirect_uri: this.redirectUri, scope: 'openid',
+      state, code_challenge: challenge, code_challenge_method: 'S256',
+      // After "sign out" the next person must type a password even if the provider's own session lives on.
+      ...(sessionStorage.getItem(SIGNED_OUT) && { prompt: 'login' }),
+    }).toString();
+    location.assign(url.href);
+  }
+
+  /** On return from the provider: trades the code for tokens. Gives the page to show next, or undefined when not a return. */
+  async completeSignIn(): Promise<string | undefined> {
+    const params = new URLSearchParams(location.search);
+    const pending = sessionStorage.getItem(PENDING);
+    if (!pending || !(params.has('code') || params.has('error'))) return undefined;
+    sessionStorage.removeItem(PENDING);
+    history.replaceState(null, '', this.redirectUri);
+    const { verifier, state, returnTo } = JSON.parse(pending) as { verifier: string; state: string; returnTo: string };
+    // RFC 6749 §10.12: the state ties the answer to the request this page made.
+    if (params.get('state') !== state) throw new Error('sign-in answer does not match the request (state)');
+    const code = params.get('code');
+    if (!code) throw new Error(params.get('error_description') ?? params.get('error') ?? 'sign-in failed');
+    const ok = await this.tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: this.redirectUri, code_verifier: verifier });
+    if (!ok) throw new Error('the provider refused the sign-in code');
+    sessionStorage.removeItem(SIGNED_OUT);
+    return returnTo;
+  }
+
+  /** A fresh access token, refreshing first when it is about to expire. */
+  async accessToken(): Promise<string | undefined> {
+    if (this.tokens && this.tokens.expiresAt - Date.now() < 30_000) await this.refresh();
+    return this.tokens?.access;
+  }
+
+  /** Refresh token grant (RFC 6749 §6); one at a time however many calls ask. */
+  refresh(): Promise<boolean> {
+    this.refreshing ??= (async () => {
+      const refresh = this.tokens?.refresh;
+      const ok = refresh !== undefined && await this.tokenRequest({ grant_type: 'refresh_token', refresh_token: refresh }).catch(() => false);
+      if (!ok) this.end();
+      return ok;
+    })().finally(() => { this.refreshing = undefined; });
+    return this.refreshing;
+  }
+
+  async signOut(): Promise<void> {
+    const refresh = this.tokens?.refresh;
+    const { revocation_endpoint } = await this.discover();
+    sessionStorage.setItem(SIGNED_OUT, '1');
+    this.clear();
+    // RFC 7009: the refresh token dies with the session here; best effort, the page is signed out either way.
+    if (refresh && revocation_endpoint) {
+      await fetch(revocation_endpoint, { method: 'POST', body: new URLSearchParams({ token: refresh, token_type_hint: 'refresh_token', client_id: this.settings.clientId }) }).catch(() => undefined);
+    }
+  }
+
+  private async tokenRequest(grant: Record<string, string>): Promise<boolean> {
+    const { token_endpoint } = await this.discover();
+    const response = await fetch(token_endpoint, { method: 'POST', body: new URLSearchParams({ ...grant, client_id: this.settings.clientId }) });
+    if (!response.ok) return false;
+    const body = await response.json() as { access_token: string; refresh_token?: string; expires_in?: number };
+    this.store({ access: body.access_token, refresh: body.refresh_token ?? this.tokens?.refresh, expiresAt: Date.now() + (body.expires_in ?? 300) * 1000 });
+    return true;
+  }
+
+  private store(tokens: Tokens): void {
+    this.tokens = tokens;
+    sessionStorage.setItem(STORE, JSON.stringify(tokens));
+    // Refresh ahead of expiry, so an open page stays signed in.
+    clearTimeout(this.timer);
+    this.timer = window.setTimeout(() => void this.refresh(), Math.max(tokens.expiresAt - Date.now() - 30_000, 1_000));
+  }
+
+  private clear(): void {
+    clearTimeout(this.timer);
+    this.tokens = undefined;
+    sessionStorage.removeItem(STORE);
+  }
+
+  private end(): void {
+    this.clear();
+    this.onSignedOut();
+  }
+}

@@ -1,0 +1,71 @@
+// For admins: the vessels with their names per language; create, rename, add or drop a language, delete.
+import type { ErrorBody } from '../api.ts';
+import type { Context } from '../context.ts';
+import { field, h } from '../dom.ts';
+import { showErrors, type ErrorSlots } from '../errors.ts';
+import { t } from '../i18n.ts';
+
+export async function adminVesselsView(ctx: Context, vesselId: number | undefined): Promise<HTMLElement> {
+  const vessels = await ctx.vessels();
+  const list = h('ul', { class: 'vessel-list' }, ...vessels.map((v) => h('li', {},
+    h('a', { href: `#admin/${v.vesselId}`, 'aria-current': v.vesselId === vesselId ? 'page' : null }, v.vesselName ?? `#${v.vesselId}`))));
+  const section = h('section', { 'aria-labelledby': 'admin-title' }, h('h1', { id: 'admin-title' }, t('web.admin.title')),
+    h('div', { class: 'admin' }, h('nav', { 'aria-label': t('web.admin.title') }, list, h('a', { href: '#admin/new', class: 'button' }, t('web.admin.new'))),
+      await vesselForm(ctx, vesselId)));
+  return section;
+}
+
+async function vesselForm(ctx: Context, vesselId: number | undefined): Promise<HTMLElement> {
+  let version: number | undefined;
+  let names: Record<string, string> = { en: '', de: '' };
+  if (vesselId !== undefined) {
+    const { data } = await ctx.api.GET('/vessel/{id}', { params: { path: { id: vesselId } } });
+    if (!data) return h('p', { role: 'alert' }, t('error.entityNotFound'));
+    ({ version } = data);
+    names = data.vesselName;
+  }
+  const { max } = ctx.settings.bounds.vesselName;
+  const rows = h('div', { class: 'names' });
+  const slots: ErrorSlots = { general: h('div', { class: 'form-error', role: 'alert', tabindex: -1, hidden: true }), fields: new Map() };
+  const addRow = (language: string, text: string) => {
+    const lang = h('input', { name: 'language', value: language, size: 6, autocapitalize: 'off', spellcheck: 'false' });
+    const name = h('input', { name: 'name', value: text, maxLength: max });
+    const row = h('div', { class: 'row name-row' }, field(t('web.admin.language'), lang).wrapper, field(t('web.admin.name'), name).wrapper,
+      h('button', { type: 'button', class: 'danger', 'aria-label': t('web.admin.removeLanguage', { language }), onclick: () => { row.remove(); } }, '✕'));
+    rows.append(row);
+    return lang;
+  };
+  Object.entries(names).forEach(([language, text]) => addRow(language, text));
+  const namesError = h('p', { class: 'field-error', role: 'alert', hidden: true });
+  const fieldset = h('fieldset', { tabindex: -1 }, h('legend', {}, t('web.admin.names')), rows, namesError,
+    h('p', { class: 'hint' }, t('web.admin.bounds', { max })));
+
+  const save = async () => {
+    const entries = [...rows.querySelectorAll('.name-row')].map((row) => {
+      const [lang, name] = row.querySelectorAll('input');
+      return { lang: lang!, name: name!, error: row.querySelectorAll<HTMLElement>('.field-error')[1]! };
+    });
+    slots.fields = new Map<string, { error: HTMLElement; control: HTMLElement }>([['vesselName', { error: namesError, control: fieldset }],
+      ...entries.map(({ lang, name, error }): [string, { error: HTMLElement; control: HTMLElement }] => [`vesselName.${lang.value}`, { error, control: name }])]);
+    const vesselName = Object.fromEntries(entries.map(({ lang, name }) => [lang.value, name.value]));
+    const { response, error } = version === undefined
+      ? await ctx.api.POST('/vessel', { body: { vesselName } })
+      : await ctx.api.PUT('/vessel/{id}', { params: { path: { id: vesselId! } }, body: { version, vesselName } });
+    if (response.ok) return ctx.navigate(`#admin/${vesselId ?? response.headers.get('Location')!.split('/').pop()}`, t('web.sighting.saved'));
+    showErrors(slots, error as ErrorBody | undefined, t('error.unknown'));
+  };
+  const remove = async () => {
+    const { response, error } = await ctx.api.DELETE('/vessel/{id}', { params: { path: { id: vesselId! } } });
+    if (response.status === 204) return ctx.navigate('#admin', t('web.admin.deleted'));
+    showErrors({ ...slots, fields: new Map() }, error as ErrorBody | undefined, t('error.unknown'));
+  };
+  const form = h('form', { class: 'vessel-form', novalidate: true, 'aria-labelledby': 'vessel-form-title' },
+    h('h2', { id: 'vessel-form-title' }, vesselId === undefined ? t('web.admin.new') : t('web.admin.edit', { id: vesselId })),
+    slots.general, fieldset,
+    h('div', { class: 'actions' },
+      h('button', { type: 'button', onclick: () => addRow('', '').focus() }, t('web.admin.addLanguage')),
+      h('button', { type: 'submit', class: 'primary' }, t('web.action.save')),
+      vesselId !== undefined && h('button', { type: 'button', class: 'danger', onclick: () => void remove() }, t('web.action.delete'))));
+  form.addEventListener('submit', (event) => { event.preventDefault(); void save(); });
+  return form;
+}

@@ -1,0 +1,15 @@
+// "Record a sighting": the form, then on to the vessel's sightings where the new one shows up.
+import type { ErrorBody } from '../api.ts';
+import type { Context } from '../context.ts';
+import { h } from '../dom.ts';
+import { t } from '../i18n.ts';
+import { sightingForm } from './sighting-form.ts';
+
+export async function recordView(ctx: Context): Promise<HTMLElement> {
+  const form = await sightingForm(ctx, t('web.action.record'), async (fields) => {
+    const { response, error } = await ctx.api.POST('/sighting', { body: fields });
+    if (response.status === 201) return ctx.navigate(`#vessel/${fields.vessel.vesselId}`, t('web.sighting.recorded'));
+    form.showErrors(error as ErrorBody | undefined);
+  });
+  return h('section', { 'aria-labelledby': 'record-title' }, h('h1', { id: 'record-title' }, t('web.record.title')), form.element);
+}

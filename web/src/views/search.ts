@@ -1,0 +1,25 @@
+// Search sightings by the text of their memo: query by example (`POST /sighting/qbe`), a case-insensitive substring.
+import type { Context } from '../context.ts';
+import { field, h } from '../dom.ts';
+import { t } from '../i18n.ts';
+import { showErrors } from '../errors.ts';
+import { sightingTable } from './sighting-table.ts';
+
+export function searchView(ctx: Context): HTMLElement {
+  const text = h('input', { type: 'search', name: 'sightingMemo', autocomplete: 'off' });
+  const memo = field(t('web.search.label'), text);
+  const general = h('div', { class: 'form-error', role: 'alert', tabindex: -1, hidden: true });
+  const results = h('div', { class: 'results', 'aria-live': 'polite' });
+  const search = async () => {
+    const { data, error, response } = await ctx.api.POST('/sighting/qbe', { body: { sightingMemo: text.value } });
+    if (response.status === 204) return results.replaceChildren(h('p', {}, t('web.search.none')));
+    if (!data) return showErrors({ general, fields: new Map([['sightingMemo', { error: memo.error, control: text }]]) }, error as never, t('error.unknown'));
+    const status = h('p', { class: 'form-error', role: 'alert' });
+    results.replaceChildren(h('p', { class: 'summary' }, t('web.search.count', { count: data.length })), status,
+      sightingTable(ctx, data, await ctx.mine(), () => void search(), status));
+  };
+  const form = h('form', { role: 'search', class: 'search-form' }, general, memo.wrapper,
+    h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, t('web.action.search'))));
+  form.addEventListener('submit', (event) => { event.preventDefault(); void search(); });
+  return h('section', { 'aria-labelledby': 'search-title' }, h('h1', { id: 'search-title' }, t('web.search.title')), form, results);
+}

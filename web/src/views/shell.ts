@@ -1,0 +1,84 @@
+// The frame around every screen: header with navigation, language and sign-in; the routes; the notice line.
+import type { Context } from '../context.ts';
+import { h } from '../dom.ts';
+import { locale, locales, setLocale, t, type Locale } from '../i18n.ts';
+import { recordView } from './record.ts';
+import { vesselSightingsView } from './vessel-sightings.ts';
+import { searchView } from './search.ts';
+import { editView } from './edit.ts';
+import { adminVesselsView } from './admin-vessels.ts';
+
+const languageNames: Record<Locale, string> = { en: 'English', de: 'Deutsch' };
+
+/** `#vessel/-1` -> ['vessel', -1]; an id that is not a number counts as none. */
+function parse(route: string): [string, number | undefined] {
+  const [name = '', id] = route.replace(/^#/, '').split('/');
+  const number = id === undefined || id === '' ? undefined : Number(id);
+  return [name, Number.isSafeInteger(number) ? number : undefined];
+}
+
+async function screen(ctx: Context, route: string): Promise<HTMLElement> {
+  const [name, id] = parse(route);
+  if (!ctx.session.signedIn) {
+    return h('section', { class: 'welcome', 'aria-labelledby': 'welcome-title' }, h('h1', { id: 'welcome-title' }, t('web.title')),
+      h('p', {}, t('web.welcome')),
+      h('button', { type: 'button', class: 'primary', onclick: () => void ctx.session.signIn(route) }, t('web.signIn')));
+  }
+  if (name === 'vessel') return vesselSightingsView(ctx, id);
+  if (name === 'search') return searchView(ctx);
+  if (name === 'edit' && id !== undefined) return editView(ctx, id);
+  if (name === 'admin' && ctx.isAdmin) return adminVesselsView(ctx, id);
+  return recordView(ctx);
+}
+
+export function shell(root: HTMLElement, ctx: Context, onNavigate: () => void) {
+  let pendingNotice: string | undefined;
+  let rendering = 0;
+
+  async function render(): Promise<void> {
+    const turn = ++rendering;
+    onNavigate();
+    document.documentElement.lang = locale();
+    document.title = t('web.title');
+    const notice = h('p', { class: 'notice', role: 'status' }, pendingNotice ?? '');
+    pendingNotice = undefined;
+    const main = h('main', { id: 'main', tabindex: -1 }, notice, h('p', { class: 'loading' }, '…'));
+    root.replaceChildren(header(), main);
+    const content = await screen(ctx, location.hash).catch((error: unknown) => h('p', { role: 'alert' }, `${t('error.unknown')} ${(error as Error).message}`));
+    if (turn !== rendering) return;
+    main.replaceChildren(notice, content);
+    // Keyboard and screen-reader users land on the new screen's heading.
+    (main.querySelector('h1') as HTMLElement | null)?.setAttribute('tabindex', '-1');
+    (main.querySelector('h1') as HTMLElement | null)?.focus();
+  }
+
+  function header(): HTMLElement {
+    const language = h('select', { id: 'language', 'aria-label': t('web.language') },
+      ...locales.map((l) => h('option', { value: l, selected: l === locale() }, languageNames[l])));
+    language.addEventListener('change', () => { setLocale(language.value as Locale); void render(); });
+    const links: [string, string][] = [['#record', t('web.nav.record')], ['#vessel', t('web.nav.vessel')], ['#search', t('web.nav.search')],
+      ...(ctx.isAdmin ? [['#admin', t('web.nav.admin')] as [string, string]] : [])];
+    const current = parse(location.hash)[0] || 'record';
+    const user = ctx.session.claims.preferred_username;
+    return h('header', {},
+      // Not a `#main` link: the fragment is the route here.
+      h('button', { type: 'button', class: 'skip', onclick: () => document.getElementById('main')?.focus() }, t('web.skip')),
+      h('div', { class: 'brand' }, t('web.title')),
+      ctx.session.signedIn && h('nav', { 'aria-label': t('web.nav.label') }, ...links.map(([href, label]) =>
+        h('a', { href, 'aria-current': href.slice(1) === current ? 'page' : null }, label))),
+      h('div', { class: 'account' }, language,
+        ctx.session.signedIn && h('span', { class: 'user' }, user ?? ''),
+        ctx.session.signedIn
+          ? h('button', { type: 'button', onclick: async () => { await ctx.session.signOut(); show('#', t('web.signedOut')); } }, t('web.signOut'))
+          : h('button', { type: 'button', onclick: () => void ctx.session.signIn(location.hash) }, t('web.signIn'))));
+  }
+
+  function show(route: string, notice?: string): void {
+    pendingNotice = notice;
+    if (location.hash !== route && !(route === '#' && location.hash === '')) location.hash = route;
+    else void render();
+  }
+
+  window.addEventListener('hashchange', () => void render());
+  return { show };
+}

@@ -1,0 +1,45 @@
+// A table of sightings: when, where, which vessel, whether it is yours; edit and delete on your own.
+import type { Schemas } from '../api.ts';
+import type { Context } from '../context.ts';
+import { h } from '../dom.ts';
+import { t } from '../i18n.ts';
+
+type Row = Schemas['SightingListItem'] & { sightingMemo?: string };
+
+/** `yyyy-MM-ddTHH:mm:ss.SSS` as the person's locale writes a date and time; a local date-time, so no zone conversion. */
+function when(date: string | null): string {
+  if (!date) return t('web.sighting.noDate');
+  const [y, mo, d, hh, mm, ss] = date.split(/[-T:.]/).map(Number);
+  return new Date(y!, mo! - 1, d!, hh!, mm!, ss ?? 0).toLocaleString(document.documentElement.lang, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+export function sightingTable(ctx: Context, rows: Row[], mine: Set<number>, onDeleted: (id: number) => void, status: HTMLElement): HTMLElement {
+  const withMemo = rows.some((row) => row.sightingMemo !== undefined);
+  const remove = async (id: number, button: HTMLButtonElement) => {
+    button.disabled = true;
+    const { response, error } = await ctx.api.DELETE('/sighting/{id}', { params: { path: { id } } });
+    button.disabled = false;
+    if (response.status === 204) return onDeleted(id);
+    status.textContent = (error as { general?: string } | undefined)?.general ?? t('error.unknown');
+  };
+  const body = rows.map((row) => h('tr', { 'data-sighting-id': row.sightingId },
+    h('td', {}, when(row.sightingDate)),
+    h('td', {}, row.sightingTimezone ?? '–'),
+    h('td', {}, row.vessel.vesselName ?? `#${row.vessel.vesselId}`),
+    withMemo && h('td', { class: 'memo' }, row.sightingMemo ?? ''),
+    h('td', { class: 'row-actions' }, mine.has(row.sightingId)
+      ? h('span', { class: 'own' },
+        h('span', { class: 'badge' }, t('web.sighting.yours')),
+        h('a', { href: `#edit/${row.sightingId}`, class: 'button', 'aria-label': `${t('web.action.edit')} #${row.sightingId}` }, t('web.action.edit')),
+        h('button', {
+          type: 'button', class: 'danger', 'aria-label': `${t('web.action.delete')} #${row.sightingId}`,
+          onclick: (event: Event) => void remove(row.sightingId, event.currentTarget as HTMLButtonElement),
+        }, t('web.action.delete')))
+      : '')));
+  return h('table', { class: 'sightings' },
+    h('thead', {}, h('tr', {},
+      h('th', { scope: 'col' }, t('web.sighting.date')), h('th', { scope: 'col' }, t('web.sighting.timezone')),
+      h('th', { scope: 'col' }, t('web.sighting.vessel')), withMemo && h('th', { scope: 'col' }, t('web.sighting.memo')),
+      h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, t('web.sighting.actions'))))),
+    h('tbody', {}, ...body));
+}
