@@ -16,9 +16,24 @@ import { tokenCheck } from './auth/token-check.ts';
 import { healthRouter } from './health.ts';
 import { docsRouter } from './docs.ts';
 import { mountAuthorizationServer } from './auth/authorization-server.ts';
+import type { ReadRouter } from './db/read-routing.ts';
+import type { Logger } from './observability/logger.ts';
+import type { Metrics } from './observability/metrics.ts';
+import { requestLog } from './observability/request-log.ts';
+import { httpMetrics } from './observability/http-metrics.ts';
+import { metricsRouter } from './observability/metrics-router.ts';
 
-export async function createApp(config: Config, orm: MikroORM): Promise<Express> {
+export interface Operations {
+  logger: Logger;
+  metrics: Metrics;
+  router: ReadRouter;
+}
+
+export async function createApp(config: Config, orm: MikroORM, { logger, metrics, router }: Operations): Promise<Express> {
   const app = express();
+  // First, so every answer is timed and logged, including the ones refused before any route.
+  app.use(httpMetrics(metrics, config.BASE_PATH));
+  app.use(requestLog(logger, config.BASE_PATH));
   app.disable('x-powered-by');
   // ETags are record versions, set by the handlers; express's body hashes would contradict them.
   app.set('etag', false);
@@ -27,6 +42,7 @@ export async function createApp(config: Config, orm: MikroORM): Promise<Express>
   const authServerUrl = await mountAuthorizationServer(app, config);
   const realmUrl = `${authServerUrl}/realms/${config.KEYCLOAK_REALM}`;
   app.use('/health', healthRouter(orm));
+  app.use(metricsRouter(metrics, config.METRICS_TOKEN));
   app.use(docsRouter(realmUrl));
 
   const api = express.Router();
@@ -42,7 +58,7 @@ export async function createApp(config: Config, orm: MikroORM): Promise<Express>
     validateFormats: true,
     formats: customFormats,
   }));
-  api.use(entityManagerPerRequest(orm));
+  api.use(entityManagerPerRequest(orm, router));
   api.use(crudRouter(resources));
   app.use(config.BASE_PATH, api);
 

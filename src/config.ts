@@ -14,6 +14,12 @@ const schema = z.object({
     .describe('PostgreSQL connection URL; when unset the embedded PGlite database is used.'),
   DATA_DIR: z.string().optional().describe('PGlite data folder; when unset PGlite keeps everything in memory.'),
   DEMO_DATA: flag.optional().describe('Seed the demo vessels and sighting; default true for PGlite, false for PostgreSQL.'),
+  DATABASE_REPLICA_URLS: z.string().optional()
+    .transform((text) => text?.split(',').map((url) => url.trim()).filter(Boolean) ?? [])
+    .pipe(z.array(z.url({ protocol: /^postgres(ql)?$/ })))
+    .describe('Comma-separated PostgreSQL URLs of read replicas; lists and query by example read from them.'),
+  REPLICA_RETRY_MS: z.coerce.number().int().min(0).default(5000)
+    .describe('After a replica fails, how long reads stay on the primary before the replicas are tried again.'),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10).describe('Most PostgreSQL connections held open.'),
   BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/).default('64kb').describe('Largest request body accepted (413 above).'),
   KEYCLOAK_URL: z.url().optional()
@@ -23,6 +29,10 @@ const schema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000)
     .describe('How long SIGTERM waits for in-flight requests before closing anyway.'),
   DB_DEBUG: flag.default(false).describe('Log every SQL statement with its duration.'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')
+    .describe('Least severe log level written (pino levels).'),
+  METRICS_TOKEN: z.string().min(16).optional()
+    .describe('When set, GET /metrics needs `Authorization: Bearer <this token>`; unset: /metrics is open like /health.'),
   NODE_ENV: z.string().default('development').describe('`production` refuses the embedded provider.'),
 });
 
@@ -34,5 +44,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid configuration:\n${z.prettifyError(parsed.error)}`);
   }
   const config = parsed.data;
+  if (config.DATABASE_REPLICA_URLS.length && !config.DATABASE_URL) {
+    throw new Error('Invalid configuration:\n✖ DATABASE_REPLICA_URLS needs DATABASE_URL: the embedded database has no replicas.');
+  }
   return { ...config, publicUrl: (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '') };
 }

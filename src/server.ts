@@ -5,14 +5,16 @@ import { passwordGrantCurl } from './auth/embedded-provider/index.ts';
 
 const config = loadConfig();
 const web = await startWebServer(config);
-console.log(`sighting registry listening on ${web.url}${config.BASE_PATH} (${config.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}); contract at ${web.url}/docs`);
+const database = config.DATABASE_URL ? `PostgreSQL${config.DATABASE_REPLICA_URLS.length ? ` with ${config.DATABASE_REPLICA_URLS.length} read replica(s)` : ''}` : 'embedded PGlite';
+web.logger.info({ url: `${web.url}${config.BASE_PATH}`, database, docs: `${web.url}/docs` }, `sighting registry listening on ${web.url}${config.BASE_PATH} (${database}); contract at ${web.url}/docs`);
 if (!config.KEYCLOAK_URL) {
-  console.log(`embedded OpenID provider (development only). Get a token with:\n  ${passwordGrantCurl({ issuer: `${web.url}/realms/${config.KEYCLOAK_REALM}` })}`);
+  const curl = passwordGrantCurl({ issuer: `${web.url}/realms/${config.KEYCLOAK_REALM}` });
+  web.logger.info({ curl }, `embedded OpenID provider (development only). Get a token with:\n  ${curl}`);
 }
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, async () => {
-    console.log(`${signal}: finishing in-flight requests`);
+    web.logger.info(`${signal}: finishing in-flight requests`);
     await stopWebServer(web);
     process.exit(0);
   });

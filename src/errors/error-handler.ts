@@ -7,18 +7,19 @@ import { fieldProblems, type ValidatorErrorItem } from '../validation/field-prob
 import { message } from '../i18n/messages.ts';
 import { requestLocale } from '../i18n/request-locale.ts';
 import { sendDocument } from '../http/send.ts';
+import { recordError } from '../observability/request-log.ts';
 
 export function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
   const appError = toAppError(error, req);
   if (res.headersSent) {
-    // A list was already streaming: the only honest signal left is to cut the connection.
-    console.error('error while streaming a response', error);
+    // A list was already streaming: the only honest signal left is to cut the connection. The request's
+    // log line carries the error.
+    recordError(res, error);
     res.destroy();
     return;
   }
-  if (appError.status >= 500 && !(appError instanceof errors.ServiceUnavailable)) {
-    console.error(`${req.method} ${req.originalUrl} failed`, error);
-  }
+  // The request's log line carries the cause of a 5xx (never shown to the client).
+  if (appError.status >= 500) recordError(res, error);
   const locale = requestLocale(req);
   res.set(appError.headers);
   const body = appError instanceof errors.ValidationFailed
