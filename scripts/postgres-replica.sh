@@ -45,10 +45,11 @@ create() { # name port
   pg_createcluster "$version" "$1" -p "$2" -d "$root/$1" -s "$root/run" -l "$root/$1.log" --start-conf manual >/dev/null
   local conf="$PG_CLUSTER_CONF_ROOT/$version/$1"
   echo "$hba" > "$conf/pg_hba.conf"
-  # Loopback only; no pid file in the shared /var/run/postgresql; test clusters need no crash safety.
+  # No pid file in the shared /var/run/postgresql (Debian's tools read the first setting: replace it in place).
+  sed -i "s|^external_pid_file = .*|external_pid_file = '$root/$1.pid'|" "$conf/postgresql.conf"
+  # Loopback only; throwaway test clusters need no crash safety.
   cat >> "$conf/postgresql.conf" <<CONF
 listen_addresses = '127.0.0.1'
-external_pid_file = '$root/$1.pid'
 fsync = off
 full_page_writes = off
 shared_buffers = 32MB
