@@ -38,6 +38,9 @@ const schema = z.object({
 
 export type Config = z.output<typeof schema> & { publicUrl: string };
 
+/** Every environment variable the service reads (deploy files must set no other). */
+export const settingNames: readonly string[] = Object.keys(schema.shape);
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = schema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
   if (!parsed.success) {
