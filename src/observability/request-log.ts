@@ -27,6 +27,9 @@ export function requestLog(logger: Logger, basePath: string): RequestHandler {
     // Nothing of the request is bound to the logger (its headers hold the token); the line is built below.
     quietReqLogger: true,
     quietResLogger: true,
+    // The logger's own `err` serializer (error-serializer.ts) applies as is: pino-http's wrapping would first run
+    // pino's standard one, which copies every property of an error, driver details included.
+    wrapSerializers: false,
     customAttributeKeys: { reqId: 'requestId' },
     customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
     customSuccessMessage: () => 'request completed',

@@ -16,6 +16,8 @@ const openPaths = ['/health/live', '/health/ready', '/metrics', '/openapi.yaml',
 export function routeTemplate(req: Request, basePath: string): string {
   const validated = (req as { openapi?: { openApiRoute?: string } }).openapi?.openApiRoute;
   if (validated) return validated;
+  // An express route the contract does not describe (e.g. `/health/ready`); its path is a template too.
+  if (req.route?.path && typeof req.route.path === 'string') return `${req.baseUrl}${req.route.path}`;
   const path = req.originalUrl.split('?')[0] ?? '';
   if (path.startsWith(`${basePath}/`)) {
     const below = path.slice(basePath.length);

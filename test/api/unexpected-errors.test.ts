@@ -19,7 +19,8 @@ describe('unexpected errors', () => {
     log = captureLog();
     const logger = createLogger(loadConfig({}), log);
     const app = express().use(requestLog(logger, '/api')).get('/boom', negotiate, () => {
-      throw Object.assign(new Error('select "secret" from "sighting" where 1 = 1'), { stack: 'Error: at /work/src/secret.ts:1:1' });
+      const cause = Object.assign(new Error('the parser broke'), { code: 'E_PARSER', detail: 'Key (memo)=(private memo) exists' });
+      throw Object.assign(new Error('select "secret" from "sighting" where 1 = 1', { cause }), { stack: 'Error: at /work/src/secret.ts:1:1' });
     }).use(errorHandler);
     const server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
@@ -30,14 +31,17 @@ describe('unexpected errors', () => {
   beforeEach(() => { log.lines.length = 0; });
 
   it('when a handler throws an unknown error, then the answer is 500 {general: error.unknown} and the error is logged, not shown', async () => {
-    const response = await fetch(`${base}/boom`);
+    const response = await fetch(`${base}/boom`, { headers: { Authorization: 'Bearer aaa.bbb.ccc' } });
     const text = await response.text();
     expect({ status: response.status, body: JSON.parse(text) }).to.deep.equal({ status: 500, body: { general: 'An unexpected error occurred.' } });
     expect(text).to.not.match(/select|secret|stack|\.ts/);
     const [line, ...more] = log.lines;
     expect(more).to.deep.equal([]);
-    expect(line).to.deep.include({ level: 50, msg: 'request failed', method: 'GET', route: '(unmatched)', status: 500 });
+    expect(line).to.deep.include({ level: 50, msg: 'request failed', method: 'GET', route: '/boom', status: 500 });
+    // The log has the error and its cause; never the token, nor the data a driver error carries.
     expect(line!.err).to.deep.include({ type: 'Error', message: 'select "secret" from "sighting" where 1 = 1' });
+    expect((line!.err as { cause?: unknown }).cause).to.deep.include({ type: 'Error', message: 'the parser broke', code: 'E_PARSER' });
+    expect(log.text()).to.not.match(/aaa\.bbb\.ccc|private memo/);
   });
 
   it('when the client reads German XML, then the 500 is German XML too', async () => {
