@@ -1,17 +1,23 @@
-// Access tokens of the development users, fetched once per user with the password grant (client sighting-cli).
+// Access tokens of the development users, fetched with the password grant (client sighting-cli) and reused until near expiry.
 export type User = 'alice' | 'bob' | 'viewer' | 'admin';
 
-const cache = new Map<string, Promise<string>>();
+// Tokens live 5 minutes (the realm's accessTokenLifespan) and a whole run takes longer: renew a minute early.
+const renewBeforeMs = 60_000;
+const cache = new Map<string, { token: Promise<string>; expiresAt: number }>();
 
 export function tokenFor(realm: string, user: User): Promise<string> {
   const key = `${realm} ${user}`;
-  let token = cache.get(key);
-  if (!token) {
-    token = fetchToken(realm, user);
-    cache.set(key, token);
-    token.catch(() => cache.delete(key));
-  }
-  return token;
+  const cached = cache.get(key);
+  if (cached && Date.now() < cached.expiresAt - renewBeforeMs) return cached.token;
+  const entry = { token: fetchToken(realm, user), expiresAt: Infinity };
+  cache.set(key, entry);
+  entry.token.then((token) => { entry.expiresAt = expiryOf(token); }, () => cache.delete(key));
+  return entry.token;
+}
+
+function expiryOf(token: string): number {
+  const { exp } = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { exp?: number };
+  return typeof exp === 'number' ? exp * 1000 : Infinity;
 }
 
 async function fetchToken(realm: string, user: User): Promise<string> {
