@@ -18,9 +18,24 @@ import { healthRouter } from './health.ts';
 import { docsRouter } from './docs.ts';
 import { webPageRouter } from './web-page.ts';
 import { mountAuthorizationServer } from './auth/authorization-server.ts';
+import type { ReadRouter } from './db/read-routing.ts';
+import type { Logger } from './observability/logger.ts';
+import type { Metrics } from './observability/metrics.ts';
+import { requestLog } from './observability/request-log.ts';
+import { httpMetrics } from './observability/http-metrics.ts';
+import { metricsRouter } from './observability/metrics-router.ts';
 
-export async function createApp(config: Config, orm: MikroORM): Promise<Express> {
+export interface Operations {
+  logger: Logger;
+  metrics: Metrics;
+  router: ReadRouter;
+}
+
+export async function createApp(config: Config, orm: MikroORM, { logger, metrics, router }: Operations): Promise<Express> {
   const app = express();
+  // First, so every answer is timed and logged, including the ones refused before any route.
+  app.use(httpMetrics(metrics, config.BASE_PATH));
+  app.use(requestLog(logger, config.BASE_PATH));
   app.disable('x-powered-by');
   // ETags are record versions, set by the handlers; express's body hashes would contradict them.
   app.set('etag', false);
@@ -29,6 +44,7 @@ export async function createApp(config: Config, orm: MikroORM): Promise<Express>
   const authServerUrl = await mountAuthorizationServer(app, config);
   const realmUrl = `${authServerUrl}/realms/${config.KEYCLOAK_REALM}`;
   app.use('/health', healthRouter(orm));
+  app.use(metricsRouter(metrics, config.METRICS_TOKEN));
   app.use(docsRouter(realmUrl));
   app.use(webPageRouter({ apiPath: config.BASE_PATH, issuer: realmUrl }));
 
@@ -49,7 +65,7 @@ export async function createApp(config: Config, orm: MikroORM): Promise<Express>
     validateFormats: true,
     formats: customFormats,
   }));
-  api.use(entityManagerPerRequest(orm));
+  api.use(entityManagerPerRequest(orm, router));
   api.use(crudRouter(resources));
   app.use(config.BASE_PATH, api);
 

@@ -14,6 +14,12 @@ const schema = z.object({
     .describe('PostgreSQL connection URL; when unset the embedded PGlite database is used.'),
   DATA_DIR: z.string().optional().describe('PGlite data folder; when unset PGlite keeps everything in memory.'),
   DEMO_DATA: flag.optional().describe('Seed the demo vessels and sighting; default true for PGlite, false for PostgreSQL.'),
+  DATABASE_REPLICA_URLS: z.string().optional()
+    .transform((text) => text?.split(',').map((url) => url.trim()).filter(Boolean) ?? [])
+    .pipe(z.array(z.url({ protocol: /^postgres(ql)?$/ })))
+    .describe('Comma-separated PostgreSQL URLs of read replicas; lists and query by example read from them.'),
+  REPLICA_RETRY_MS: z.coerce.number().int().min(0).default(5000)
+    .describe('After a replica fails, how long reads stay on the primary before the replicas are tried again.'),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10).describe('Most PostgreSQL connections held open.'),
   BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/).default('64kb').describe('Largest request body accepted (413 above).'),
   KEYCLOAK_URL: z.url().optional()
@@ -29,6 +35,10 @@ const schema = z.object({
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1).default(5000)
     .describe('Longest a PostgreSQL statement may run (statement_timeout; 503 after, also when the network is cut).'),
   DB_DEBUG: flag.default(false).describe('Log every SQL statement with its duration.'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')
+    .describe('Least severe log level written (pino levels).'),
+  METRICS_TOKEN: z.string().min(16).optional()
+    .describe('When set, GET /metrics needs `Authorization: Bearer <this token>`; unset: /metrics is open like /health.'),
   NODE_ENV: z.string().default('development').describe('`production` refuses the embedded provider.'),
   SIGHTING_SERVICE_SECRET: z.string().default('sighting-service-secret')
     .describe('Secret of the sighting-service client, read by the realm import (Keycloak and embedded provider).'),
@@ -38,11 +48,17 @@ const schema = z.object({
 
 export type Config = z.output<typeof schema> & { publicUrl: string };
 
+/** Every environment variable the service reads (deploy files must set no other). */
+export const settingNames: readonly string[] = Object.keys(schema.shape);
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = schema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
   if (!parsed.success) {
     throw new Error(`Invalid configuration:\n${z.prettifyError(parsed.error)}`);
   }
   const config = parsed.data;
+  if (config.DATABASE_REPLICA_URLS.length && !config.DATABASE_URL) {
+    throw new Error('Invalid configuration:\n✖ DATABASE_REPLICA_URLS needs DATABASE_URL: the embedded database has no replicas.');
+  }
   return { ...config, publicUrl: (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '') };
 }

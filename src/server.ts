@@ -5,16 +5,18 @@ import { passwordGrantCurl } from './auth/embedded-provider/index.ts';
 
 const config = loadConfig();
 const web = await startWebServer(config);
-console.log(`sighting registry listening on ${web.url}${config.BASE_PATH} (${config.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}); contract at ${web.url}/docs`);
+const database = config.DATABASE_URL ? `PostgreSQL${config.DATABASE_REPLICA_URLS.length ? ` with ${config.DATABASE_REPLICA_URLS.length} read replica(s)` : ''}` : 'embedded PGlite';
+web.logger.info({ url: `${web.url}${config.BASE_PATH}`, database, docs: `${web.url}/docs` }, `sighting registry listening on ${web.url}${config.BASE_PATH} (${database}); contract at ${web.url}/docs`);
 if (!config.KEYCLOAK_URL) {
-  console.log(`embedded OpenID provider (development only). Get a token with:\n  ${passwordGrantCurl({ issuer: `${web.url}/realms/${config.KEYCLOAK_REALM}` })}`);
+  const curl = passwordGrantCurl({ issuer: `${web.url}/realms/${config.KEYCLOAK_REALM}` });
+  web.logger.info({ curl }, `embedded OpenID provider (development only). Get a token with:\n  ${curl}`);
 }
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, async () => {
-    console.log(`${signal}: finishing in-flight requests`);
+    web.logger.info(`${signal}: finishing in-flight requests`);
     const { cut } = await stopWebServer(web);
-    console.log(`${signal}: stopped; ${cut} request${cut === 1 ? ' was' : 's were'} cut at the ${config.SHUTDOWN_TIMEOUT_MS} ms timeout`);
+    web.logger.info({ cut }, `${signal}: stopped; ${cut} request${cut === 1 ? ' was' : 's were'} cut at the ${config.SHUTDOWN_TIMEOUT_MS} ms timeout`);
     process.exit(0);
   });
 }

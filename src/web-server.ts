@@ -5,10 +5,13 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { Request, Response } from 'express';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/orm.ts';
+import { ReadRouter } from './db/read-routing.ts';
 import { createApp } from './app.ts';
 import { lastResort } from './errors/error-handler.ts';
 import { answerClientError } from './http/client-errors.ts';
 import { drainable, type Drain } from './http/drain.ts';
+import { createLogger, type DestinationStream, type Logger } from './observability/logger.ts';
+import { createMetrics, type Metrics } from './observability/metrics.ts';
 
 export interface WebServer {
   url: string;
@@ -16,10 +19,26 @@ export interface WebServer {
   orm: MikroORM;
   server: Server;
   drain: Drain;
+  logger: Logger;
+  metrics: Metrics;
 }
 
-export async function startWebServer(config: Config): Promise<WebServer> {
-  const orm = await openDatabase(config);
+export interface StartOptions {
+  /** Where log lines go instead of standard output (tests read them). */
+  logDestination?: DestinationStream;
+}
+
+export async function startWebServer(config: Config, options: StartOptions = {}): Promise<WebServer> {
+  const logger = createLogger(config, options.logDestination);
+  const metrics = createMetrics();
+  const router = new ReadRouter(config.DATABASE_REPLICA_URLS.length, config.REPLICA_RETRY_MS, {
+    routed: metrics.readRouted,
+    replicaFailed: (error) => {
+      metrics.replicaFailed();
+      logger.warn({ err: error }, `a read replica failed; reads go to the primary for ${config.REPLICA_RETRY_MS} ms`);
+    },
+  });
+  const orm = await openDatabase(config, { logger, router, onPool: metrics.addPool });
   const server = createServer({ requestTimeout: 30_000, maxHeaderSize: config.HEADER_LIMIT });
   server.on('clientError', answerClientError);
   const drain = drainable(server);
@@ -29,7 +48,7 @@ export async function startWebServer(config: Config): Promise<WebServer> {
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   const publicUrl = config.PUBLIC_URL ? config.publicUrl : `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const resolved = { ...config, PORT: port, publicUrl };
-  const app = await createApp(resolved, orm).catch(async (error: unknown) => {
+  const app = await createApp(resolved, orm, { logger, metrics, router }).catch(async (error: unknown) => {
     // A service that cannot start leaves nothing open behind it.
     await new Promise((resolve) => server.close(resolve));
     await orm.close(true);
@@ -39,14 +58,15 @@ export async function startWebServer(config: Config): Promise<WebServer> {
   server.on('request', (req, res) => app(req as Request, res as Response, (error?: unknown) => lastResort(res, error)));
   // The realm's keys before the first request is let in (health/ready included), so no valid token is refused.
   await (app.locals.prefetchRealmKeys as () => Promise<void>)().catch((error: unknown) => {
-    console.warn('the realm\'s signing keys could not be fetched yet; the first token will fetch them', error);
+    logger.warn({ err: error }, 'the realm\'s signing keys could not be fetched yet; the first token will fetch them');
   });
-  return { url: publicUrl, config: resolved, orm, server, drain };
+  return { url: publicUrl, config: resolved, orm, server, drain, logger, metrics };
 }
 
 /** Stops accepting, lets in-flight requests finish (up to the timeout), then closes the pool; says how many were cut. */
-export async function stopWebServer({ drain, orm, config }: WebServer): Promise<{ cut: number }> {
+export async function stopWebServer({ drain, orm, config, logger }: WebServer): Promise<{ cut: number }> {
   const result = await drain.stop(config.SHUTDOWN_TIMEOUT_MS);
   await orm.close(true);
+  logger.flush();
   return result;
 }

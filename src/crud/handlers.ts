@@ -49,10 +49,10 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       const where = after === undefined ? equalities : { $and: [equalities, { [resource.idProperty]: { $gt: after } }] };
       const limit = req.query.limit as number | undefined;
       if (limit === undefined) {
-        return sendList(res, resource.name, mapAsync(inBatches(ctx.em, resource, where as FilterQuery<E>), (e) => resource.listView(e, ctx.locale)));
+        return sendList(res, resource.name, mapAsync(inBatches(ctx.em, resource, where as FilterQuery<E>, 'list'), (e) => resource.listView(e, ctx.locale)));
       }
       // One row more than asked tells whether a next page exists (RFC 8288 `rel="next"`).
-      const rows = await Array.fromAsync(inBatches(ctx.em, resource, where as FilterQuery<E>, limit + 1));
+      const rows = await Array.fromAsync(inBatches(ctx.em, resource, where as FilterQuery<E>, 'list', limit + 1));
       if (rows.length > limit) {
         rows.length = limit;
         const next = new URLSearchParams(req.query as Record<string, string>);
@@ -112,7 +112,7 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       requireRole(principalOf(res), resource.access.read);
       const ctx = context(req);
       const where = resource.example(req.body as WireRecord, ctx);
-      await sendList(res, resource.name, mapAsync(inBatches(ctx.em, resource, where), (e) => resource.detailView(e, ctx.locale)), 204);
+      await sendList(res, resource.name, mapAsync(inBatches(ctx.em, resource, where, 'query'), (e) => resource.detailView(e, ctx.locale)), 204);
     },
   };
 }

@@ -16,13 +16,15 @@ type PgClientClass = new (options: Record<string, unknown>) => PgClient;
  * where no answer ever comes, by the client (`query_timeout`). A connection whose query timed out is torn down,
  * so the pool never hands it out again with the late answer still in flight.
  */
-export function boundedWaits(settings: Settings): Record<string, unknown> {
+/** `onPool` sees each pool as it is made (metrics count its connections). */
+export function boundedWaits(settings: Settings, onPool: (pool: object) => void = () => {}): Record<string, unknown> {
   return {
     connectionTimeoutMillis: settings.DB_ACQUIRE_TIMEOUT_MS,
     statement_timeout: settings.DB_STATEMENT_TIMEOUT_MS,
     // Slightly later than the server's own bound, so a reachable server answers 57014 first.
     query_timeout: settings.DB_STATEMENT_TIMEOUT_MS + 1000,
     onPoolCreated(pool: { Client: PgClientClass }) {
+      onPool(pool);
       const Base = pool.Client;
       pool.Client = class BoundedClient extends Base {
         constructor(options: Record<string, unknown>) {

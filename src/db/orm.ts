@@ -1,7 +1,10 @@
 // Opens the database: PostgreSQL when DATABASE_URL is set, else embedded PGlite; migrates it at start.
 import { FlushMode, type MikroORM, type Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
+import type { Pool } from 'pg';
 import type { Config } from '../config.ts';
+import type { Logger } from '../observability/logger.ts';
+import type { ReadRouter } from './read-routing.ts';
 import { Timezone, Vessel, Translation, Sighting } from './entities/index.ts';
 import { migrationsList } from './migrations/index.ts';
 import { seedDemoData } from './demo-data.ts';
@@ -17,8 +20,23 @@ const common = {
   flushMode: FlushMode.COMMIT,
 } satisfies Partial<Options>;
 
-export async function openDatabase(config: Config): Promise<MikroORM> {
-  const orm = config.DATABASE_URL ? await openPostgres(config) : await openPglite(config);
+export interface DatabaseHooks {
+  logger: Logger;
+  router: ReadRouter;
+  /** Each PostgreSQL connection pool as it is made: `primary`, `replica-1`, … (metrics read their counts). */
+  onPool?(name: string, pool: Pool): void;
+}
+
+export async function openDatabase(config: Config, hooks: DatabaseHooks): Promise<MikroORM> {
+  const options = {
+    ...common,
+    debug: config.DB_DEBUG,
+    // The ORM's messages (SQL with DB_DEBUG, pool warnings) go to the service's log.
+    logger: (message: string) => hooks.logger.info({ component: 'orm' }, message),
+    colors: false,
+    subscribers: [hooks.router.subscriber],
+  } satisfies Partial<Options>;
+  const orm = config.DATABASE_URL ? await openPostgres(config, options, hooks) : await openPglite(config, options);
   await orm.migrator.up();
   if (config.DEMO_DATA ?? !config.DATABASE_URL) {
     await seedDemoData(orm.em.fork());
@@ -26,23 +44,26 @@ export async function openDatabase(config: Config): Promise<MikroORM> {
   return orm;
 }
 
-async function openPostgres(config: Config): Promise<MikroORM> {
+async function openPostgres(config: Config, options: Partial<Options>, hooks: DatabaseHooks): Promise<MikroORM> {
   const { MikroORM } = await import('@mikro-orm/postgresql');
+  const driverOptions = (name: string) => boundedWaits(config, (pool) => hooks.onPool?.(name, pool as Pool));
   return MikroORM.init({
-    ...common,
-    debug: config.DB_DEBUG,
+    ...options,
     clientUrl: config.DATABASE_URL,
     pool: { min: 0, max: config.DB_POOL_MAX },
-    driverOptions: boundedWaits(config),
+    driverOptions: driverOptions('primary'),
+    // MikroORM's own replica support. Reads use a replica only when read-routing.ts asks for one
+    // (connectionType 'read'); everything else, migrations included, stays on the primary.
+    replicas: config.DATABASE_REPLICA_URLS.map((clientUrl, index) => ({ name: `replica-${index + 1}`, clientUrl, driverOptions: driverOptions(`replica-${index + 1}`) })),
+    preferReadReplicas: false,
   });
 }
 
-async function openPglite(config: Config): Promise<MikroORM> {
+async function openPglite(config: Config, options: Partial<Options>): Promise<MikroORM> {
   const { MikroORM } = await import('@mikro-orm/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   return MikroORM.init({
-    ...common,
-    debug: config.DB_DEBUG,
+    ...options,
     dbName: 'sighting',
     driverOptions: { dataDir: config.DATA_DIR ?? 'memory://', extensions: { pg_trgm } },
   });

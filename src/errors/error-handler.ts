@@ -8,6 +8,7 @@ import { fieldProblems, type ValidatorErrorItem } from '../validation/field-prob
 import { message, type Locale } from '../i18n/messages.ts';
 import { requestLocale } from '../i18n/request-locale.ts';
 import { sendDocument } from '../http/send.ts';
+import { recordError } from '../observability/request-log.ts';
 
 export function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
   try {
@@ -35,14 +36,14 @@ export function lastResort(res: ServerResponse, error?: unknown): void {
 function answer(error: unknown, req: Request, res: Response): void {
   const appError = toAppError(error, req);
   if (res.headersSent) {
-    // A list was already streaming: the only honest signal left is to cut the connection.
-    console.error('error while streaming a response', error);
+    // A list was already streaming: the only honest signal left is to cut the connection. The request's
+    // log line carries the error.
+    recordError(res, error);
     res.destroy();
     return;
   }
-  if (appError.status >= 500 && !(appError instanceof errors.ServiceUnavailable)) {
-    console.error(`${req.method} ${req.originalUrl} failed`, error);
-  }
+  // The request's log line carries the cause of a 5xx (never shown to the client).
+  if (appError.status >= 500) recordError(res, error);
   const locale = requestLocale(req);
   res.set(appError.headers);
   const body = appError instanceof errors.ValidationFailed ? fieldErrorsBody(appError.problems, locale) : { general: message(locale, appError.key, appError.params) };

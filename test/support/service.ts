@@ -1,6 +1,6 @@
 // Runs the real service in-process on an ephemeral port: PGlite, or a scratch PostgreSQL database when DATABASE_URL is set.
 import { loadConfig } from '../../src/config.ts';
-import { startWebServer, stopWebServer, type WebServer } from '../../src/web-server.ts';
+import { startWebServer, stopWebServer, type StartOptions, type WebServer } from '../../src/web-server.ts';
 import { createScratchDatabase } from './scratch-database.ts';
 
 export interface TestService {
@@ -17,7 +17,7 @@ export interface TestService {
 export const backend = process.env.DATABASE_URL ? 'postgresql' : 'pglite';
 
 /** `env` overrides settings; `DATABASE_URL: ''` style overrides are not needed: pass what differs. */
-export async function startService(env: Record<string, string | undefined> = {}): Promise<TestService> {
+export async function startService(env: Record<string, string | undefined> = {}, options: StartOptions = {}): Promise<TestService> {
   const scratch = process.env.DATABASE_URL && !('DATABASE_URL' in env) ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
   const config = loadConfig({
     PORT: '0',
@@ -26,9 +26,11 @@ export async function startService(env: Record<string, string | undefined> = {})
     DATABASE_URL: scratch?.url,
     // The same demo records on both backends, so tests can rely on them.
     DEMO_DATA: 'true',
+    // Test output stays readable: only warnings and errors, unless LOG_LEVEL says otherwise.
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     ...env,
   });
-  const web = await startWebServer(config);
+  const web = await startWebServer(config, options);
   const realmBase = config.KEYCLOAK_URL?.replace(/\/$/, '') ?? web.url;
   return {
     url: web.url,

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Checks the deploy files without Docker: docker-compose (Debian's, installed here when missing) validates
+# compose.yaml, and bash parses the container scripts. The Dockerfile is checked by test/ops/deploy-files.test.ts.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+if ! command -v docker-compose >/dev/null; then
+  sudo=""
+  if [[ "$(id -u)" != 0 ]]; then sudo="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends docker-compose >/dev/null
+fi
+
+# `config` resolves and validates the file against the Compose schema; it needs no Docker daemon.
+docker-compose --file compose.yaml config --quiet
+for script in deploy/postgres/*.sh; do bash -n "$script"; done
+echo "compose.yaml and deploy/ scripts are valid ($(docker-compose version --short))"

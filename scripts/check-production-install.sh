@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Checks that the service runs from a production install, as the Dockerfile builds it: only the files the
+# Dockerfile copies, `npm ci --omit=dev` (no `node` package, no pino-pretty), NODE_ENV=production; on Node 24
+# (this project's own, standing in for the image's node:24). Starts it on PGlite, asks /health/ready and /metrics.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+node24="$PWD/node_modules/.bin/node"
+port="${CHECK_PORT:-18391}"
+
+dir="$(mktemp -d /tmp/sighting-production.XXXXXX)"
+pid=""
+cleanup() {
+  [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+  rm -rf "$dir"
+}
+trap cleanup EXIT
+
+# The sources of the Dockerfile's COPY lines that copy from the build context (not --from another stage).
+sources=$(awk '/^COPY / && $2 !~ /^--/ { for (i = 2; i < NF; i++) print $i }' Dockerfile | sort -u)
+cp -r $sources "$dir/"
+(cd "$dir" && npm ci --omit=dev --no-audit --no-fund --loglevel=error)
+for dev in node pino-pretty mocha; do
+  if [ -e "$dir/node_modules/$dev" ]; then echo "check-production-install: devDependency $dev was installed" >&2; exit 1; fi
+done
+
+# The token check only needs Keycloak when a token arrives; a closed port stands in for it.
+(cd "$dir" && NODE_ENV=production PORT="$port" HOST=127.0.0.1 KEYCLOAK_URL=http://127.0.0.1:9 LOG_LEVEL=warn exec "$node24" src/server.ts) &
+pid=$!
+for _ in $(seq 1 120); do
+  curl -sf "http://127.0.0.1:$port/health/ready" >/dev/null && break
+  kill -0 "$pid" 2>/dev/null || { echo "check-production-install: the service exited" >&2; exit 1; }
+  sleep 1
+done
+curl -sf "http://127.0.0.1:$port/health/ready"; echo
+curl -sf "http://127.0.0.1:$port/metrics" | grep -q '^http_requests_in_flight ' 
+status=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/api/vessel")
+[ "$status" = 401 ] || { echo "check-production-install: /api/vessel without a token answered $status" >&2; exit 1; }
+echo "production install runs: health, metrics and the API answer without devDependencies"

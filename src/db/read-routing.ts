@@ -1,0 +1,77 @@
+// Which connection a read uses, decided here and nowhere else: the primary, or a read replica.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { EventSubscriber } from '@mikro-orm/core';
+import { isDatabaseUnavailable } from '../errors/database-unavailable.ts';
+
+/** MikroORM's names: `write` is the primary, `read` a random replica (its `replicas` option). */
+export type ConnectionType = 'read' | 'write';
+
+/**
+ * Why a read happens. Only lists and query by example may lag behind the primary by the replication delay;
+ * a single record (`GET /{id}`, its ETag and `If-None-Match`) and every read that feeds a write (update,
+ * delete, `If-Match`, a sighting's vessel) must see the latest committed version.
+ */
+export type ReadKind = 'list' | 'query' | 'record' | 'before-write';
+const mayLag: ReadonlySet<ReadKind> = new Set(['list', 'query']);
+
+export interface ReadRoutingHooks {
+  /** Counts every routed read (metrics). */
+  routed?(kind: ReadKind, target: 'primary' | 'replica'): void;
+  /** A replica failed; reads go to the primary for a while. */
+  replicaFailed?(error: unknown): void;
+}
+
+interface RequestRouting { router: ReadRouter; wrote: boolean }
+const current = new AsyncLocalStorage<RequestRouting>();
+
+export class ReadRouter {
+  #replicasDownUntil = 0;
+  readonly #replicaCount: number;
+  readonly #retryMs: number;
+  readonly #hooks: ReadRoutingHooks;
+
+  constructor(replicaCount: number, retryMs: number, hooks: ReadRoutingHooks = {}) {
+    this.#replicaCount = replicaCount;
+    this.#retryMs = retryMs;
+    this.#hooks = hooks;
+  }
+
+  /** Runs one request: its reads are routed by this router until it writes. */
+  run<T>(next: () => T): T {
+    return current.run({ router: this, wrote: false }, next);
+  }
+
+  /** Registered with MikroORM: once a request flushes, its later reads must see its own write. */
+  readonly subscriber: EventSubscriber = { beforeFlush: () => { const request = current.getStore(); if (request) request.wrote = true; } };
+
+  connectionFor(kind: ReadKind, wrote: boolean): ConnectionType {
+    return this.#replicaCount > 0 && mayLag.has(kind) && !wrote && Date.now() >= this.#replicasDownUntil ? 'read' : 'write';
+  }
+
+  async read<T>(kind: ReadKind, wrote: boolean, run: (connectionType: ConnectionType) => Promise<T>): Promise<T> {
+    const connectionType = this.connectionFor(kind, wrote);
+    this.#hooks.routed?.(kind, connectionType === 'read' ? 'replica' : 'primary');
+    if (connectionType === 'write') return run('write');
+    try {
+      return await run('read');
+    } catch (error) {
+      // A lost replica, or a query the standby cancelled (conflict with recovery, SQLSTATE 40001): the primary
+      // answers instead, so a client never sees a 5xx a replica caused.
+      if (!isDatabaseUnavailable(error) && (error as { code?: unknown })?.code !== '40001') throw error;
+      this.#replicasDownUntil = Date.now() + this.#retryMs;
+      this.#hooks.replicaFailed?.(error);
+      this.#hooks.routed?.(kind, 'primary');
+      return run('write');
+    }
+  }
+}
+
+/**
+ * How a read path chooses its connection: `routedRead('list', (connectionType) => em.find(E, where, { connectionType }))`
+ * (QueryBuilder: `em.createQueryBuilder(E, alias, connectionType)`; raw: `em.getConnection(connectionType)`).
+ * Outside a request (start-up, scripts) every read goes to the primary.
+ */
+export function routedRead<T>(kind: ReadKind, run: (connectionType: ConnectionType) => Promise<T>): Promise<T> {
+  const request = current.getStore();
+  return request ? request.router.read(kind, request.wrote, run) : run('write');
+}

@@ -1,0 +1,69 @@
+// Losing the replica degrades to the primary: lists keep answering 200, never a 5xx, and the replica is used again once back.
+import { expect } from 'chai';
+import { apiClient } from '../support/api-client.ts';
+import { createSighting } from '../support/fixtures.ts';
+import { replication, replicaCluster, SKIP_REASON, startTwoInstances, waitForReplay, query, type TwoInstances } from '../support/replication.ts';
+
+const setup = replication();
+const routed = async (url: string, target: 'replica' | 'primary') =>
+  Number(/^db_reads_routed_total\{kind="list",target="(\w+)"\} (\d+)/m.exec((await (await fetch(`${url}/metrics`)).text()).split('\n')
+    .filter((line) => line.includes(`target="${target}"`) && line.includes('kind="list"')).join('\n'))?.[2] ?? 0);
+
+describe('losing the replica (two instances, primary + replica)', function () {
+  let both: TwoInstances;
+  let stopped = false;
+
+  before(async function () {
+    if (!setup) {
+      console.warn(`    ${SKIP_REASON}`);
+      return this.skip();
+    }
+    this.timeout(180_000);
+    // The replica's failures are logged as warnings on purpose; the test output needs only errors.
+    both = await startTwoInstances(setup, { REPLICA_RETRY_MS: '1000', LOG_LEVEL: 'error' });
+  });
+  after(async function () {
+    this.timeout(60_000);
+    if (stopped) await replicaCluster(setup!, 'start');
+    await both?.stop();
+  });
+
+  it('when the replica is stopped, then lists through both instances answer 200 from the primary, and after it is back they use it again', async function () {
+    this.timeout(120_000);
+    const id = await createSighting(both.a);
+    await waitForReplay(setup!);
+    const clients = [await apiClient(both.a), await apiClient(both.b)];
+    // Warm: both instances hold pooled connections to the replica, which the stop will break.
+    for (const client of clients) expect((await client.GET('/sighting')).response.status).to.equal(200);
+
+    await replicaCluster(setup!, 'stop');
+    stopped = true;
+    const statuses: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      for (const client of clients) {
+        const list = await client.GET('/sighting', { params: { query: { sightingId: id } as never } });
+        statuses.push(list.response.status);
+        expect(list.data?.map((s) => s.sightingId)).to.deep.equal([id]);
+        const found = await client.POST('/sighting/qbe', { body: { sightingId: id } });
+        statuses.push(found.response.status);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 600));
+    }
+    expect(statuses.filter((status) => status !== 200)).to.deep.equal([]);
+    const metrics = await (await fetch(`${both.a.url}/metrics`)).text();
+    expect(metrics).to.match(/^db_replica_failures_total [1-9]/m);
+
+    await replicaCluster(setup!, 'start');
+    stopped = false;
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
+      const ready = await query<{ r: boolean }>(setup!.replicaUrl, 'select pg_is_in_recovery() as r').catch(() => []);
+      if (ready[0]?.r) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    // After REPLICA_RETRY_MS the replica is tried again, and answers.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const before = await routed(both.b.url, 'replica');
+    expect((await clients[1]!.GET('/sighting')).response.status).to.equal(200);
+    expect(await routed(both.b.url, 'replica')).to.equal(before + 1);
+  });
+});
