@@ -46,7 +46,6 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   app.use('/health', healthRouter(orm));
   app.use(metricsRouter(metrics, config.METRICS_TOKEN));
   app.use(docsRouter(realmUrl));
-  app.use(webPageRouter({ apiPath: config.BASE_PATH, issuer: realmUrl }));
 
   const api = express.Router();
   api.use(negotiate);
@@ -68,6 +67,8 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   api.use(entityManagerPerRequest(orm, router));
   api.use(crudRouter(resources));
   app.use(config.BASE_PATH, api);
+  // After the API: its static files must never be looked up for an API path.
+  app.use(webPageRouter({ apiPath: config.BASE_PATH, issuer: realmUrl }));
 
   app.use((_req, _res) => { throw new NotFound('error.notFound'); });
   app.use(errorHandler);

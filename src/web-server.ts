@@ -41,6 +41,9 @@ export async function startWebServer(config: Config, options: StartOptions = {})
   const orm = await openDatabase(config, { logger, router, onPool: metrics.addPool });
   const server = createServer({ requestTimeout: 30_000, maxHeaderSize: config.HEADER_LIMIT });
   server.on('clientError', answerClientError);
+  // A client that half-closes after its request (shutdown(SHUT_WR)) still gets its answer; node's default aborts
+  // the request at the client's FIN, so any handler slower than that FIN would answer no one.
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   const drain = drainable(server);
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(config.PORT, config.HOST, resolve));
   const { port } = server.address() as AddressInfo;
