@@ -299,11 +299,15 @@ export interface components {
             vesselId?: components["schemas"]["Id"];
             vesselName: components["schemas"]["LanguageMap"];
         };
+        /**
+         * @description A partial vessel. `vesselName` is a language map like the vessel's own: each given text must be contained
+         *     (case-insensitive) in the vessel's text under that key (`-` and `_` equivalent). To match a name in any
+         *     language, query sightings by `vessel.vesselName`.
+         */
         VesselExample: {
             version?: components["schemas"]["Version"];
             vesselId?: components["schemas"]["Id"];
-            /** @description A text that any of the vessel's names contains, or texts by language key. */
-            vesselName?: string | components["schemas"]["LanguageMap"];
+            vesselName?: components["schemas"]["LanguageMap"];
         };
         VesselCollection: components["schemas"]["VesselListItem"][];
         VesselDetailCollection: components["schemas"]["VesselDetail"][];
@@ -367,6 +371,7 @@ export interface components {
         };
         SightingCollection: components["schemas"]["SightingListItem"][];
         SightingDetailCollection: components["schemas"]["SightingDetail"][];
+        /** @description The body of every error but 400. */
         GeneralError: {
             general: string;
         };
@@ -376,23 +381,91 @@ export interface components {
             /** @description The message key of the violated rule. */
             key: string;
         };
-        /** @description One entry per offending field path (e.g. `sightingMemo`, `vessel.vesselId`, `vesselName.en`). */
+        /**
+         * @description The body of every 400: one entry per offending field path (e.g. `sightingMemo`, `vessel.vesselId`,
+         *     `vesselName.en`; `body` for a body that cannot be read at all).
+         */
         FieldErrors: {
             [key: string]: components["schemas"]["FieldError"];
         };
-        ErrorBody: components["schemas"]["GeneralError"] | components["schemas"]["FieldErrors"];
     };
     responses: {
-        /** @description Created; the body is empty. */
-        Created: {
+        /** @description Created. The body is the new timezone's detail view with `Prefer: return=representation`, else empty. */
+        TimezoneCreated: {
             headers: {
                 Location: components["headers"]["Location"];
                 ETag: components["headers"]["ETag"];
+                "Preference-Applied": components["headers"]["PreferenceApplied"];
                 [name: string]: unknown;
             };
-            content?: never;
+            content: {
+                "application/json": components["schemas"]["TimezoneDetail"];
+                "text/xml": components["schemas"]["TimezoneDetail"];
+            };
         };
-        /** @description Replaced; the body is empty. */
+        /** @description Replaced, asked with `Prefer: return=representation`; the body is the timezone's detail view. */
+        TimezoneReplaced: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "Preference-Applied": components["headers"]["PreferenceApplied"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TimezoneDetail"];
+                "text/xml": components["schemas"]["TimezoneDetail"];
+            };
+        };
+        /** @description Created. The body is the new vessel's detail view with `Prefer: return=representation`, else empty. */
+        VesselCreated: {
+            headers: {
+                Location: components["headers"]["Location"];
+                ETag: components["headers"]["ETag"];
+                "Preference-Applied": components["headers"]["PreferenceApplied"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["VesselDetail"];
+                "text/xml": components["schemas"]["VesselDetail"];
+            };
+        };
+        /** @description Replaced, asked with `Prefer: return=representation`; the body is the vessel's detail view. */
+        VesselReplaced: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "Preference-Applied": components["headers"]["PreferenceApplied"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["VesselDetail"];
+                "text/xml": components["schemas"]["VesselDetail"];
+            };
+        };
+        /** @description Created. The body is the new sighting's detail view with `Prefer: return=representation`, else empty. */
+        SightingCreated: {
+            headers: {
+                Location: components["headers"]["Location"];
+                ETag: components["headers"]["ETag"];
+                "Preference-Applied": components["headers"]["PreferenceApplied"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SightingDetail"];
+                "text/xml": components["schemas"]["SightingDetail"];
+            };
+        };
+        /** @description Replaced, asked with `Prefer: return=representation`; the body is the sighting's detail view. */
+        SightingReplaced: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "Preference-Applied": components["headers"]["PreferenceApplied"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SightingDetail"];
+                "text/xml": components["schemas"]["SightingDetail"];
+            };
+        };
+        /** @description Replaced; the body is empty (without `Prefer: return=representation`). */
         Updated: {
             headers: {
                 ETag: components["headers"]["ETag"];
@@ -415,7 +488,10 @@ export interface components {
             };
             content?: never;
         };
-        /** @description Validation failed (one entry per field) or the request was malformed (`general`). */
+        /**
+         * @description Validation failed: one entry per offending field path. A body that cannot be read at all (not well-formed
+         *     JSON or XML, not an object, a refused XML feature) is one entry on the field `body`.
+         */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -433,9 +509,9 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorBody"];
+                "application/json": components["schemas"]["FieldErrors"];
                 /** @example <errors><sightingMemo><message>The memo must have at least 2 characters.</message><key>sighting.memo.minLength</key></sightingMemo><vessel.vesselId><message>An id must be a whole number.</message><key>error.id.invalid</key></vessel.vesselId></errors> */
-                "text/xml": components["schemas"]["ErrorBody"];
+                "text/xml": components["schemas"]["FieldErrors"];
             };
         };
         /** @description No token, or not a valid one. */
@@ -548,6 +624,12 @@ export interface components {
         after: components["schemas"]["Id"];
         /** @description An entity tag from an earlier `ETag`; 304 when the record is unchanged (RFC 9110 §13.1.2). */
         ifNoneMatch: string;
+        /**
+         * @description `return=representation` asks for the record's detail view in the answer (RFC 7240 §4.2); other
+         *     preferences are ignored. Without it the answer has no body.
+         * @example return=representation
+         */
+        prefer: string;
         /** @description An entity tag; 412 unless it is the record's current one (RFC 9110 §13.1.1). */
         ifMatch: string;
     };
@@ -559,6 +641,8 @@ export interface components {
         Link: string;
         /** @description The new record's URL, the collection path + `/` + the new id. */
         Location: string;
+        /** @description `return=representation` when the body is the record, as `Prefer` asked (RFC 7240 §3). */
+        PreferenceApplied: "return=representation";
     };
     pathItems: never;
 }
@@ -606,7 +690,14 @@ export interface operations {
     createTimezone: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `return=representation` asks for the record's detail view in the answer (RFC 7240 §4.2); other
+                 *     preferences are ignored. Without it the answer has no body.
+                 * @example return=representation
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -618,7 +709,7 @@ export interface operations {
             };
         };
         responses: {
-            201: components["responses"]["Created"];
+            201: components["responses"]["TimezoneCreated"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -708,6 +799,12 @@ export interface operations {
             header?: {
                 /** @description An entity tag; 412 unless it is the record's current one (RFC 9110 §13.1.1). */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description `return=representation` asks for the record's detail view in the answer (RFC 7240 §4.2); other
+                 *     preferences are ignored. Without it the answer has no body.
+                 * @example return=representation
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -726,6 +823,7 @@ export interface operations {
             };
         };
         responses: {
+            200: components["responses"]["TimezoneReplaced"];
             204: components["responses"]["Updated"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -813,7 +911,14 @@ export interface operations {
     createVessel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `return=representation` asks for the record's detail view in the answer (RFC 7240 §4.2); other
+                 *     preferences are ignored. Without it the answer has no body.
+                 * @example return=representation
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -826,7 +931,7 @@ export interface operations {
             };
         };
         responses: {
-            201: components["responses"]["Created"];
+            201: components["responses"]["VesselCreated"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -916,6 +1021,12 @@ export interface operations {
             header?: {
                 /** @description An entity tag; 412 unless it is the record's current one (RFC 9110 §13.1.1). */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description `return=representation` asks for the record's detail view in the answer (RFC 7240 §4.2); other
+                 *     preferences are ignored. Without it the answer has no body.
+                 * @example return=representation
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -934,6 +1045,7 @@ export interface operations {
             };
         };
         responses: {
+            200: components["responses"]["VesselReplaced"];
             204: components["responses"]["Updated"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -1030,7 +1142,14 @@ export interface operations {
     createSighting: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `return=representation` asks for the record's detail view in the answer (RFC 7240 §4.2); other
+                 *     preferences are ignored. Without it the answer has no body.
+                 * @example return=representation
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1053,7 +1172,7 @@ export interface operations {
             };
         };
         responses: {
-            201: components["responses"]["Created"];
+            201: components["responses"]["SightingCreated"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -1165,6 +1284,12 @@ export interface operations {
             header?: {
                 /** @description An entity tag; 412 unless it is the record's current one (RFC 9110 §13.1.1). */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description `return=representation` asks for the record's detail view in the answer (RFC 7240 §4.2); other
+                 *     preferences are ignored. Without it the answer has no body.
+                 * @example return=representation
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -1183,6 +1308,7 @@ export interface operations {
             };
         };
         responses: {
+            200: components["responses"]["SightingReplaced"];
             204: components["responses"]["Updated"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

@@ -27,7 +27,7 @@ export async function createApp(config: Config, orm: MikroORM): Promise<Express>
   const authServerUrl = await mountAuthorizationServer(app, config);
   const realmUrl = `${authServerUrl}/realms/${config.KEYCLOAK_REALM}`;
   app.use('/health', healthRouter(orm));
-  app.use(docsRouter(realmUrl));
+  app.use(docsRouter({ publicUrl: config.PUBLIC_URL && config.publicUrl, basePath: config.BASE_PATH, realmUrl, implicitFlow: Boolean(config.KEYCLOAK_URL) }));
 
   const api = express.Router();
   api.use(negotiate);

@@ -21,8 +21,11 @@ export function errorHandler(error: unknown, req: Request, res: Response, _next:
   }
   const locale = requestLocale(req);
   res.set(appError.headers);
-  const body = appError instanceof errors.ValidationFailed
-    ? Object.fromEntries(appError.problems.map((p) => [p.field, { message: message(locale, p.key, p.params), key: p.key }]))
+  // Every 400 is field errors (openapi.yaml, FieldErrors); one about the request as a whole names the part at fault.
+  const problems = appError instanceof errors.ValidationFailed ? appError.problems
+    : appError instanceof errors.BadRequest ? [{ field: appError.part, key: appError.key, params: appError.params }] : undefined;
+  const body = problems
+    ? Object.fromEntries(problems.map((p) => [p.field, { message: message(locale, p.key, p.params), key: p.key }]))
     : { general: message(locale, appError.key, appError.params) };
   sendDocument(res, appError.status, 'errors', body);
 }
