@@ -246,8 +246,6 @@ export interface components {
          *     }
          */
         TimezoneCreate: {
-            timezoneId?: never;
-            version?: never;
             timezoneName: components["schemas"]["TimezoneName"];
         };
         TimezoneUpdate: {
@@ -290,8 +288,6 @@ export interface components {
          *     }
          */
         VesselCreate: {
-            vesselId?: never;
-            version?: never;
             vesselName: components["schemas"]["LanguageMap"];
         };
         VesselUpdate: {
@@ -341,8 +337,6 @@ export interface components {
             sightingDate: string | null;
         };
         SightingCreate: {
-            sightingId?: never;
-            version?: never;
             sightingMemo: components["schemas"]["SightingMemo"];
             vessel: components["schemas"]["SightingVesselLink"];
             sightingTimezone?: components["schemas"]["SightingTimezone"];
