@@ -11,10 +11,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List time zones in the list view, ordered by id. */
+        /**
+         * List time zones in the list view, ordered by id.
+         * @description Every record in the list view, ordered by id, streamed. A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. Role `reader`.
+         */
         get: operations["listTimezones"];
         put?: never;
-        /** Create a time zone (role admin). */
+        /**
+         * Create a time zone (role admin).
+         * @description Stores a time zone: 201 with `Location` (the collection path + `/` + the new id) and `ETag: "0"`, and, with `Prefer: return=representation`, the new record's detail view. Sending `timezoneId` or `version` is a 400 on that field; so is any unknown field. Role `admin`; without it 403, before the body is looked at.
+         */
         post: operations["createTimezone"];
         delete?: never;
         options?: never;
@@ -31,7 +37,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Time zones matching a partial record, in the detail view. */
+        /**
+         * Time zones matching a partial record, in the detail view.
+         * @description The records like the example, in the detail view, ordered by id. Only the fields the example sets are compared: texts match as a case-insensitive substring anywhere in the value (`%`, `_` and `\` are plain characters, never wildcards), other fields by equality. `{}` matches every record; when nothing matches the answer is 204 with no body. Role `reader`.
+         */
         post: operations["queryTimezonesByExample"];
         delete?: never;
         options?: never;
@@ -52,12 +61,21 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** One time zone in the detail view. */
+        /**
+         * One time zone in the detail view.
+         * @description The detail view with `ETag: "<version>"`; `If-None-Match` naming that tag answers 304 with no body. An id that names no record (or is not a whole number within ±(2^53−1)) is a 404. Role `reader`.
+         */
         get: operations["getTimezone"];
-        /** Replace a time zone (role admin), carrying the version last read. */
+        /**
+         * Replace a time zone (role admin), carrying the version last read.
+         * @description Replaces the whole record: optional fields left out are cleared. The body carries the `version` last read: a stale one is a 409 and nothing is written; `If-Match` naming another version is a 412. `timezoneId` in the body, if given, must be the path's id. 204 with the new `ETag`, or 200 with the detail view when asked with `Prefer: return=representation`; a replacement that changes nothing keeps the version. Role `admin`; without the role 403, before the body is looked at.
+         */
         put: operations["updateTimezone"];
         post?: never;
-        /** Delete a time zone (role admin). */
+        /**
+         * Delete a time zone (role admin).
+         * @description Deletes the record: 204 with no body; a later read is a 404. `If-Match` naming another version is a 412. Role `admin`.
+         */
         delete: operations["deleteTimezone"];
         options?: never;
         head?: never;
@@ -71,10 +89,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List vessels in the list view (name in the request's locale), ordered by id. */
+        /**
+         * List vessels in the list view (name in the request's locale), ordered by id.
+         * @description Every record in the list view, ordered by id, streamed. A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. `vesselName` is the text for the request's locale, else `en`, else the first one. Role `reader`.
+         */
         get: operations["listVessels"];
         put?: never;
-        /** Create a vessel with its names (role admin). */
+        /**
+         * Create a vessel with its names (role admin).
+         * @description Stores a vessel: 201 with `Location` (the collection path + `/` + the new id) and `ETag: "0"`, and, with `Prefer: return=representation`, the new record's detail view. Sending `vesselId` or `version` is a 400 on that field; so is any unknown field. `vesselName` is a language map (`{"en": "…", "de": "…"}`); a plain text is a 400 (`vessel.name.notMap`). Role `admin`; without it 403, before the body is looked at.
+         */
         post: operations["createVessel"];
         delete?: never;
         options?: never;
@@ -91,7 +115,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Vessels matching a partial record, in the detail view. */
+        /**
+         * Vessels matching a partial record, in the detail view.
+         * @description The records like the example, in the detail view, ordered by id. Only the fields the example sets are compared: texts match as a case-insensitive substring anywhere in the value (`%`, `_` and `\` are plain characters, never wildcards), other fields by equality. `{}` matches every record; when nothing matches the answer is 204 with no body. `vesselName` is a language map: each given text must be contained in the vessel's text under that key. Role `reader`.
+         */
         post: operations["queryVesselsByExample"];
         delete?: never;
         options?: never;
@@ -112,12 +139,21 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** One vessel in the detail view, with all its names. */
+        /**
+         * One vessel in the detail view, with all its names.
+         * @description The detail view with `ETag: "<version>"`; `If-None-Match` naming that tag answers 304 with no body. An id that names no record (or is not a whole number within ±(2^53−1)) is a 404. Role `reader`.
+         */
         get: operations["getVessel"];
-        /** Replace a vessel and its names (role admin); a name left out is deleted. */
+        /**
+         * Replace a vessel and its names (role admin); a name left out is deleted.
+         * @description Replaces the whole record: optional fields left out are cleared. The body carries the `version` last read: a stale one is a 409 and nothing is written; `If-Match` naming another version is a 412. `vesselId` in the body, if given, must be the path's id. 204 with the new `ETag`, or 200 with the detail view when asked with `Prefer: return=representation`; a replacement that changes nothing keeps the version. A name left out of `vesselName` is deleted. Role `admin`; without the role 403, before the body is looked at.
+         */
         put: operations["updateVessel"];
         post?: never;
-        /** Delete a vessel (role admin); 409 while sightings reference it. */
+        /**
+         * Delete a vessel (role admin); 409 while sightings reference it.
+         * @description Deletes the record: 204 with no body; a later read is a 404. `If-Match` naming another version is a 412. A vessel that sightings still reference is a 409 and stays. Role `admin`.
+         */
         delete: operations["deleteVessel"];
         options?: never;
         head?: never;
@@ -131,10 +167,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List sightings in the list view, ordered by id. */
+        /**
+         * List sightings in the list view, ordered by id.
+         * @description Every record in the list view, ordered by id, streamed. A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. The vessel's `vesselName` is the text for the request's locale, else `en`, else the first one. Role `reader`.
+         */
         get: operations["listSightings"];
         put?: never;
-        /** Record a sighting of an existing vessel (role writer). */
+        /**
+         * Record a sighting of an existing vessel (role writer).
+         * @description Stores a sighting: 201 with `Location` (the collection path + `/` + the new id) and `ETag: "0"`, and, with `Prefer: return=representation`, the new record's detail view. Sending `sightingId` or `version` is a 400 on that field; so is any unknown field. `vessel` links an existing vessel by `vesselId` (an unknown one is a 400 on `vessel`); the vessel itself is never changed. A blank `sightingTimezone` is stored as null. Role `writer`; without it 403, before the body is looked at.
+         */
         post: operations["createSighting"];
         delete?: never;
         options?: never;
@@ -151,7 +193,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sightings matching a partial record, in the detail view. */
+        /**
+         * Sightings matching a partial record, in the detail view.
+         * @description The records like the example, in the detail view, ordered by id. Only the fields the example sets are compared: texts match as a case-insensitive substring anywhere in the value (`%`, `_` and `\` are plain characters, never wildcards), other fields by equality. `{}` matches every record; when nothing matches the answer is 204 with no body. `vessel` matches by `vesselId` when given, else by the vessel's own fields; its `vesselName` is a text that any of the vessel's names (in any language) must contain. Role `reader`.
+         */
         post: operations["querySightingsByExample"];
         delete?: never;
         options?: never;
@@ -172,12 +217,21 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** One sighting in the detail view. */
+        /**
+         * One sighting in the detail view.
+         * @description The detail view with `ETag: "<version>"`; `If-None-Match` naming that tag answers 304 with no body. An id that names no record (or is not a whole number within ±(2^53−1)) is a 404. Role `reader`.
+         */
         get: operations["getSighting"];
-        /** Replace a sighting (its creator or role admin), carrying the version last read. */
+        /**
+         * Replace a sighting (its creator or role admin), carrying the version last read.
+         * @description Replaces the whole record: optional fields left out are cleared. The body carries the `version` last read: a stale one is a 409 and nothing is written; `If-Match` naming another version is a 412. `sightingId` in the body, if given, must be the path's id. 204 with the new `ETag`, or 200 with the detail view when asked with `Prefer: return=representation`; a replacement that changes nothing keeps the version. Its creator or role `admin`; without the role 403, before the body is looked at.
+         */
         put: operations["updateSighting"];
         post?: never;
-        /** Delete a sighting (its creator or role admin). */
+        /**
+         * Delete a sighting (its creator or role admin).
+         * @description Deletes the record: 204 with no body; a later read is a 404. `If-Match` naming another version is a 412. Its creator or role `admin`.
+         */
         delete: operations["deleteSighting"];
         options?: never;
         head?: never;
@@ -246,8 +300,6 @@ export interface components {
          *     }
          */
         TimezoneCreate: {
-            timezoneId?: never;
-            version?: never;
             timezoneName: components["schemas"]["TimezoneName"];
         };
         TimezoneUpdate: {
@@ -290,8 +342,6 @@ export interface components {
          *     }
          */
         VesselCreate: {
-            vesselId?: never;
-            version?: never;
             vesselName: components["schemas"]["LanguageMap"];
         };
         VesselUpdate: {
@@ -299,11 +349,15 @@ export interface components {
             vesselId?: components["schemas"]["Id"];
             vesselName: components["schemas"]["LanguageMap"];
         };
+        /**
+         * @description A partial vessel. `vesselName` is a language map like the vessel's own: each given text must be contained
+         *     (case-insensitive) in the vessel's text under that key (`-` and `_` equivalent). To match a name in any
+         *     language, query sightings by `vessel.vesselName`.
+         */
         VesselExample: {
             version?: components["schemas"]["Version"];
             vesselId?: components["schemas"]["Id"];
-            /** @description A text that any of the vessel's names contains, or texts by language key. */
-            vesselName?: string | components["schemas"]["LanguageMap"];
+            vesselName?: components["schemas"]["LanguageMap"];
         };
         VesselCollection: components["schemas"]["VesselListItem"][];
         VesselDetailCollection: components["schemas"]["VesselDetail"][];
@@ -337,8 +391,6 @@ export interface components {
             sightingDate: string | null;
         };
         SightingCreate: {
-            sightingId?: never;
-            version?: never;
             sightingMemo: components["schemas"]["SightingMemo"];
             vessel: components["schemas"]["SightingVesselLink"];
             sightingTimezone?: components["schemas"]["SightingTimezone"];
@@ -367,6 +419,7 @@ export interface components {
         };
         SightingCollection: components["schemas"]["SightingListItem"][];
         SightingDetailCollection: components["schemas"]["SightingDetail"][];
+        /** @description The body of every error but 400. */
         GeneralError: {
             general: string;
         };
@@ -376,23 +429,92 @@ export interface components {
             /** @description The message key of the violated rule. */
             key: string;
         };
-        /** @description One entry per offending field path (e.g. `sightingMemo`, `vessel.vesselId`, `vesselName.en`), at most 100; beyond that one more entry, `_more` (key `error.validation.more`), says how many were left out. */
+        /**
+         * @description The body of every 400: one entry per offending field path (e.g. `sightingMemo`, `vessel.vesselId`,
+         *     `vesselName.en`; `body` for a body that cannot be read at all), at most 100; beyond that one more entry,
+         *     `_more` (key `error.validation.more`), says how many were left out.
+         */
         FieldErrors: {
             [key: string]: components["schemas"]["FieldError"];
         };
-        ErrorBody: components["schemas"]["GeneralError"] | components["schemas"]["FieldErrors"];
     };
     responses: {
-        /** @description Created; the body is empty. */
-        Created: {
+        /** @description Created. The body is the new timezone's detail view with `Prefer: return=representation`, else empty. */
+        TimezoneCreated: {
             headers: {
                 Location: components["headers"]["Location"];
                 ETag: components["headers"]["ETag"];
+                "Preference-Applied": components["headers"]["PreferenceApplied"];
                 [name: string]: unknown;
             };
-            content?: never;
+            content: {
+                "application/json": components["schemas"]["TimezoneDetail"];
+                "text/xml": components["schemas"]["TimezoneDetail"];
+            };
         };
-        /** @description Replaced; the body is empty. */
+        /** @description Replaced, asked with `Prefer: return=representation`; the body is the timezone's detail view. */
+        TimezoneReplaced: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "Preference-Applied": components["headers"]["PreferenceApplied"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TimezoneDetail"];
+                "text/xml": components["schemas"]["TimezoneDetail"];
+            };
+        };
+        /** @description Created. The body is the new vessel's detail view with `Prefer: return=representation`, else empty. */
+        VesselCreated: {
+            headers: {
+                Location: components["headers"]["Location"];
+                ETag: components["headers"]["ETag"];
+                "Preference-Applied": components["headers"]["PreferenceApplied"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["VesselDetail"];
+                "text/xml": components["schemas"]["VesselDetail"];
+            };
+        };
+        /** @description Replaced, asked with `Prefer: return=representation`; the body is the vessel's detail view. */
+        VesselReplaced: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "Preference-Applied": components["headers"]["PreferenceApplied"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["VesselDetail"];
+                "text/xml": components["schemas"]["VesselDetail"];
+            };
+        };
+        /** @description Created. The body is the new sighting's detail view with `Prefer: return=representation`, else empty. */
+        SightingCreated: {
+            headers: {
+                Location: components["headers"]["Location"];
+                ETag: components["headers"]["ETag"];
+                "Preference-Applied": components["headers"]["PreferenceApplied"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SightingDetail"];
+                "text/xml": components["schemas"]["SightingDetail"];
+            };
+        };
+        /** @description Replaced, asked with `Prefer: return=representation`; the body is the sighting's detail view. */
+        SightingReplaced: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "Preference-Applied": components["headers"]["PreferenceApplied"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SightingDetail"];
+                "text/xml": components["schemas"]["SightingDetail"];
+            };
+        };
+        /** @description Replaced; the body is empty (without `Prefer: return=representation`). */
         Updated: {
             headers: {
                 ETag: components["headers"]["ETag"];
@@ -415,7 +537,10 @@ export interface components {
             };
             content?: never;
         };
-        /** @description Validation failed (one entry per field) or the request was malformed (`general`). */
+        /**
+         * @description Validation failed: one entry per offending field path. A body that cannot be read at all (not well-formed
+         *     JSON or XML, not an object, a refused XML feature) is one entry on the field `body`.
+         */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -433,9 +558,8 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorBody"];
-                /** @example <errors><sightingMemo><message>The memo must have at least 2 characters.</message><key>sighting.memo.minLength</key></sightingMemo><vessel.vesselId><message>An id must be a whole number.</message><key>error.id.invalid</key></vessel.vesselId></errors> */
-                "text/xml": components["schemas"]["ErrorBody"];
+                "application/json": components["schemas"]["FieldErrors"];
+                "text/xml": components["schemas"]["FieldErrors"];
             };
         };
         /** @description No token, or not a valid one. */
@@ -472,7 +596,6 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["GeneralError"];
-                /** @example <errors><general>The record does not exist.</general></errors> */
                 "text/xml": components["schemas"]["GeneralError"];
             };
         };
@@ -548,6 +671,12 @@ export interface components {
         after: components["schemas"]["Id"];
         /** @description An entity tag from an earlier `ETag`; 304 when the record is unchanged (RFC 9110 §13.1.2). */
         ifNoneMatch: string;
+        /**
+         * @description `return=representation` asks for the record's detail view in the answer (RFC 7240 §4.2); other
+         *     preferences are ignored. Without it the answer has no body.
+         * @example return=representation
+         */
+        prefer: string;
         /** @description An entity tag; 412 unless it is the record's current one (RFC 9110 §13.1.1). */
         ifMatch: string;
     };
@@ -559,6 +688,8 @@ export interface components {
         Link: string;
         /** @description The new record's URL, the collection path + `/` + the new id. */
         Location: string;
+        /** @description `return=representation` when the body is the record, as `Prefer` asked (RFC 7240 §3). */
+        PreferenceApplied: "return=representation";
     };
     pathItems: never;
 }
@@ -592,7 +723,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TimezoneListItem"][];
-                    /** @example <collection xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><timezone><timezoneId>-317</timezoneId><timezoneName>Europe/Berlin</timezoneName></timezone></collection> */
                     "text/xml": components["schemas"]["TimezoneCollection"];
                 };
             };
@@ -606,7 +736,14 @@ export interface operations {
     createTimezone: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `return=representation` asks for the record's detail view in the answer (RFC 7240 §4.2); other
+                 *     preferences are ignored. Without it the answer has no body.
+                 * @example return=representation
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -618,7 +755,7 @@ export interface operations {
             };
         };
         responses: {
-            201: components["responses"]["Created"];
+            201: components["responses"]["TimezoneCreated"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -690,7 +827,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TimezoneDetail"];
-                    /** @example <timezone><version>0</version><timezoneId>-1</timezoneId><timezoneName>Africa/Abidjan</timezoneName></timezone> */
                     "text/xml": components["schemas"]["TimezoneDetail"];
                 };
             };
@@ -709,6 +845,12 @@ export interface operations {
             header?: {
                 /** @description An entity tag; 412 unless it is the record's current one (RFC 9110 §13.1.1). */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description `return=representation` asks for the record's detail view in the answer (RFC 7240 §4.2); other
+                 *     preferences are ignored. Without it the answer has no body.
+                 * @example return=representation
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -727,6 +869,7 @@ export interface operations {
             };
         };
         responses: {
+            200: components["responses"]["TimezoneReplaced"];
             204: components["responses"]["Updated"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -801,7 +944,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VesselListItem"][];
-                    /** @example <collection xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><vessel><vesselId>-2</vesselId><vesselName>Space Shuttle</vesselName></vessel><vessel><vesselId>-1</vesselId><vesselName>Klingon Warbird</vesselName></vessel></collection> */
                     "text/xml": components["schemas"]["VesselCollection"];
                 };
             };
@@ -815,20 +957,26 @@ export interface operations {
     createVessel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `return=representation` asks for the record's detail view in the answer (RFC 7240 §4.2); other
+                 *     preferences are ignored. Without it the answer has no body.
+                 * @example return=representation
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
                 "application/json": components["schemas"]["VesselCreate"];
-                /** @example <vessel><vesselName><text xml:lang="en">Millennium Falcon</text><text xml:lang="de">Millennium Falke</text></vesselName></vessel> */
                 "text/xml": components["schemas"]["VesselCreate"];
                 "application/xml": components["schemas"]["VesselCreate"];
             };
         };
         responses: {
-            201: components["responses"]["Created"];
+            201: components["responses"]["VesselCreated"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -900,7 +1048,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VesselDetail"];
-                    /** @example <vessel><version>0</version><vesselId>-1</vesselId><vesselName><text xml:lang="en">Klingon Warbird</text><text xml:lang="de">Klingonischer Jäger</text></vesselName></vessel> */
                     "text/xml": components["schemas"]["VesselDetail"];
                 };
             };
@@ -919,6 +1066,12 @@ export interface operations {
             header?: {
                 /** @description An entity tag; 412 unless it is the record's current one (RFC 9110 §13.1.1). */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description `return=representation` asks for the record's detail view in the answer (RFC 7240 §4.2); other
+                 *     preferences are ignored. Without it the answer has no body.
+                 * @example return=representation
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -937,6 +1090,7 @@ export interface operations {
             };
         };
         responses: {
+            200: components["responses"]["VesselReplaced"];
             204: components["responses"]["Updated"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -1027,7 +1181,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SightingListItem"][];
-                    /** @example <collection xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><sighting><sightingId>-1</sightingId><vessel><vesselId>-1</vesselId><vesselName>Klingon Warbird</vesselName></vessel><sightingTimezone xsi:nil="true"/><sightingDate xsi:nil="true"/></sighting></collection> */
                     "text/xml": components["schemas"]["SightingCollection"];
                 };
             };
@@ -1041,7 +1194,14 @@ export interface operations {
     createSighting: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `return=representation` asks for the record's detail view in the answer (RFC 7240 §4.2); other
+                 *     preferences are ignored. Without it the answer has no body.
+                 * @example return=representation
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1058,13 +1218,12 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["SightingCreate"];
-                /** @example <sighting><sightingMemo>unheimlich!</sightingMemo><vessel><vesselId>-1</vesselId></vessel><sightingTimezone>Europe/Berlin</sightingTimezone><sightingDate>2026-11-22T21:30:00.000</sightingDate></sighting> */
                 "text/xml": components["schemas"]["SightingCreate"];
                 "application/xml": components["schemas"]["SightingCreate"];
             };
         };
         responses: {
-            201: components["responses"]["Created"];
+            201: components["responses"]["SightingCreated"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -1158,7 +1317,6 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["SightingDetail"];
-                    /** @example <sighting xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><version>0</version><sightingId>-1</sightingId><sightingMemo>unheimlich!</sightingMemo><vessel><version>0</version><vesselId>-1</vesselId><vesselName>Klingon Warbird</vesselName></vessel><sightingTimezone xsi:nil="true"/><sightingDate xsi:nil="true"/></sighting> */
                     "text/xml": components["schemas"]["SightingDetail"];
                 };
             };
@@ -1177,6 +1335,12 @@ export interface operations {
             header?: {
                 /** @description An entity tag; 412 unless it is the record's current one (RFC 9110 §13.1.1). */
                 "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description `return=representation` asks for the record's detail view in the answer (RFC 7240 §4.2); other
+                 *     preferences are ignored. Without it the answer has no body.
+                 * @example return=representation
+                 */
+                Prefer?: components["parameters"]["prefer"];
             };
             path: {
                 /**
@@ -1195,6 +1359,7 @@ export interface operations {
             };
         };
         responses: {
+            200: components["responses"]["SightingReplaced"];
             204: components["responses"]["Updated"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

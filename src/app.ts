@@ -14,6 +14,7 @@ import { entityManagerPerRequest } from './db/request-context.ts';
 import { crudRouter } from './crud/router.ts';
 import { resources } from './resources/index.ts';
 import { tokenCheck } from './auth/token-check.ts';
+import { roleGate } from './auth/role-gate.ts';
 import { healthRouter } from './health.ts';
 import { docsRouter } from './docs.ts';
 import { webPageRouter } from './web-page.ts';
@@ -45,7 +46,7 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   const realmUrl = `${authServerUrl}/realms/${config.KEYCLOAK_REALM}`;
   app.use('/health', healthRouter(orm));
   app.use(metricsRouter(metrics, config.METRICS_TOKEN));
-  app.use(docsRouter(realmUrl));
+  app.use(docsRouter({ publicUrl: config.PUBLIC_URL && config.publicUrl, basePath: config.BASE_PATH, realmUrl, implicitFlow: Boolean(config.KEYCLOAK_URL) }));
 
   const api = express.Router();
   api.use(negotiate);
@@ -53,6 +54,8 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   // Called by startWebServer once the embedded provider (on this very server) can answer.
   app.locals.prefetchRealmKeys = tokens.prefetchKeys;
   api.use(tokens);
+  // Before the body is read or validated: a caller without the role gets 403, not the schema's 400s.
+  api.use(roleGate(resources));
   api.use(bodyParsers(config.BODY_LIMIT));
   api.use(queryIntegers);
   api.use(OpenApiValidator.middleware({

@@ -1,15 +1,15 @@
 // Entry point: start the service from the environment, stop it gracefully on SIGTERM or SIGINT.
 import { loadConfig } from './config.ts';
 import { startWebServer, stopWebServer } from './web-server.ts';
-import { passwordGrantCurl } from './auth/embedded-provider/index.ts';
+import { tokenAssignment } from './auth/embedded-provider/index.ts';
 
 const config = loadConfig();
 const web = await startWebServer(config);
 const database = config.DATABASE_URL ? `PostgreSQL${config.DATABASE_REPLICA_URLS.length ? ` with ${config.DATABASE_REPLICA_URLS.length} read replica(s)` : ''}` : 'embedded PGlite';
 web.logger.info({ url: `${web.url}${config.BASE_PATH}`, database, docs: `${web.url}/docs` }, `sighting registry listening on ${web.url}${config.BASE_PATH} (${database}); contract at ${web.url}/docs`);
 if (!config.KEYCLOAK_URL) {
-  const curl = passwordGrantCurl({ issuer: `${web.url}/realms/${config.KEYCLOAK_REALM}` });
-  web.logger.info({ curl }, `embedded OpenID provider (development only). Get a token with:\n  ${curl}`);
+  const assignment = tokenAssignment({ issuer: `${web.url}/realms/${config.KEYCLOAK_REALM}` });
+  web.logger.info({ assignment }, `embedded OpenID provider (development only). Set TOKEN to a token of alice's with:\n${assignment}`);
 }
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -13,7 +13,7 @@ export function bearerToken(req: IncomingMessage, realm: string): string {
   let count = 0;
   for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.toLowerCase() === 'authorization') count += 1;
   // §2: a client MUST NOT use more than one method to send the token; more than one header is invalid_request.
-  if (count > 1) throw new BadRequest('error.authorization.repeated', {}, { 'WWW-Authenticate': `${challenge}, error="invalid_request"` });
+  if (count > 1) throw new BadRequest('error.authorization.repeated', {}, { 'WWW-Authenticate': `${challenge}, error="invalid_request"` }, 'Authorization');
   const header = req.headers.authorization;
   // §3.1: without credentials, or with another scheme (e.g. Basic), the challenge carries no error code.
   if (!header || !/^Bearer(\s|$)/i.test(header)) throw new Unauthorized('error.unauthorized', {}, { 'WWW-Authenticate': challenge });

@@ -33,7 +33,16 @@ export class ValidationFailed extends AppError {
   }
 }
 
-export class BadRequest extends AppError { readonly status = 400; }
+/** 400 about a part of the request as a whole (a body that cannot be read); answered as a field error on that part. */
+export class BadRequest extends AppError {
+  readonly status = 400;
+  /** The part at fault, answered as the field: `body`, or a header's name. */
+  readonly part: string;
+  constructor(key: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}, part = 'body') {
+    super(key, params, headers);
+    this.part = part;
+  }
+}
 export class Unauthorized extends AppError { readonly status = 401; }
 export class Forbidden extends AppError { readonly status = 403; }
 export class NotFound extends AppError { readonly status = 404; }

@@ -46,7 +46,10 @@ function answer(error: unknown, req: Request, res: Response): void {
   if (appError.status >= 500) recordError(res, error);
   const locale = requestLocale(req);
   res.set(appError.headers);
-  const body = appError instanceof errors.ValidationFailed ? fieldErrorsBody(appError.problems, locale) : { general: message(locale, appError.key, appError.params) };
+  // Every 400 is field errors (openapi.yaml, FieldErrors); one about the request as a whole names the part at fault.
+  const problems = appError instanceof errors.ValidationFailed ? appError.problems
+    : appError instanceof errors.BadRequest ? [{ field: appError.part, key: appError.key, params: appError.params }] : undefined;
+  const body = problems ? fieldErrorsBody(problems, locale) : { general: message(locale, appError.key, appError.params) };
   sendDocument(res, appError.status, 'errors', body);
 }
 

@@ -4,7 +4,7 @@ import { sharedService, type TestService } from '../support/service.ts';
 import { rawRequest } from '../support/api-client.ts';
 
 const json = { 'Content-Type': 'application/json' };
-const malformedBody = { general: 'The request body is not well-formed.' };
+const malformedBody = { body: { message: 'The request body is not well-formed.', key: 'error.malformedBody' } };
 
 describe('HTTP errors', () => {
   let service: TestService;
@@ -32,7 +32,7 @@ describe('HTTP errors', () => {
     it('when the request asks for German, then the malformed-body message is German', async () => {
       const answer = await send('POST', '/sighting', { headers: { ...json, 'Accept-Language': 'de' }, body: '{oops' });
 
-      expect(answer).to.deep.include({ status: 400, body: { general: 'Der Rumpf der Anfrage ist nicht wohlgeformt.' } });
+      expect(answer).to.deep.include({ status: 400, body: { body: { message: 'Der Rumpf der Anfrage ist nicht wohlgeformt.', key: 'error.malformedBody' } } });
     });
 
     it('when the body is empty with Content-Type JSON, then 400 on the required fields, not 500', async () => {

@@ -55,7 +55,7 @@ describe('bearer token syntax', () => {
     const response = await rawHttp(service.url, `GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`);
     const body = JSON.parse(response.body) as unknown;
     expect({ status: response.status, challenge: response.headers['www-authenticate'], body }).to.deep.equal({
-      status: 400, challenge: 'Bearer realm="sighting", error="invalid_request"', body: { general: 'Send one Authorization header only.' },
+      status: 400, challenge: 'Bearer realm="sighting", error="invalid_request"', body: { Authorization: { message: 'Send one Authorization header only.', key: 'error.authorization.repeated' } },
     });
     expect(contractProblems({ method: 'GET', path: '/sighting/-1', status: 400, headers: new Headers(response.headers), body }, 'json')).to.deep.equal([]);
   });

@@ -44,6 +44,9 @@ export const jsonType = 'application/json; charset=utf-8';
 /** `<errors><general>…</general></errors>` as the service writes it. */
 export const generalError = (message: string): string => `${declaration}<errors><general>${message}</general></errors>`;
 
+/** A 400 about the body as a whole: an entry on the field `body`, `<errors><body><message>…</message><key>…</key></body></errors>`. */
+export const bodyError = (message: string, key: string): string => `${declaration}<errors><body><message>${message}</message><key>${key}</key></body></errors>`;
+
 /** `<errors><field><message>…</message><key>…</key></field>…</errors>` as the service writes it. */
 export const fieldErrors = (fields: Record<string, { message: string; key: string }>): string =>
   `${declaration}<errors>${Object.entries(fields).map(([field, { message, key }]) => `<${field}><message>${message}</message><key>${key}</key></${field}>`).join('')}</errors>`;

@@ -2,16 +2,16 @@
 import { expect } from 'chai';
 import { sharedService, type TestService } from '../support/service.ts';
 import { unique } from '../support/fixtures.ts';
-import { outcome, xmlCall, xmlType, generalError } from './xml-client.ts';
+import { outcome, xmlCall, xmlType, generalError, bodyError } from './xml-client.ts';
 
 describe('XML: hostile and broken documents', () => {
   let service: TestService;
   before(async () => { service = await sharedService(); });
 
   const sighting = (memo: string) => `<sighting><sightingMemo>${memo}</sightingMemo><vessel><vesselId>-1</vesselId></vessel></sighting>`;
-  const forbidden = generalError('The XML document must not contain a document type declaration or entities.');
-  const malformed = generalError('The XML document is not well-formed.');
-  const notUtf8 = generalError('An XML document must be encoded in UTF-8.');
+  const forbidden = bodyError('The XML document must not contain a document type declaration or entities.', 'error.xmlForbidden');
+  const malformed = bodyError('The XML document is not well-formed.', 'error.malformedXml');
+  const notUtf8 = bodyError('An XML document must be encoded in UTF-8.', 'error.xmlCharset');
 
   /** Posts a sighting body and tells the answer and whether a sighting with `memo` exists afterwards. */
   async function post(body: string | Uint8Array, memo?: string, contentType?: string) {
@@ -21,9 +21,9 @@ describe('XML: hostile and broken documents', () => {
     return { ...answer, stored };
   }
 
-  it('when the XML is not well-formed, then 400 with a localized general message', async () => {
+  it('when the XML is not well-formed, then 400 with a localized message on the field body', async () => {
     const answer = await outcome(await xmlCall(service, 'POST', '/sighting', { headers: { 'Accept-Language': 'de' }, body: '<sighting><sightingMemo>xx</sighting>' }));
-    expect(answer).to.deep.equal({ status: 400, type: xmlType, headers: {}, body: generalError('Das XML-Dokument ist nicht wohlgeformt.') });
+    expect(answer).to.deep.equal({ status: 400, type: xmlType, headers: {}, body: bodyError('Das XML-Dokument ist nicht wohlgeformt.', 'error.malformedXml') });
   });
 
   it('when a document has a DOCTYPE, even a harmless one, then 400 and nothing is stored', async () => {
@@ -54,7 +54,7 @@ describe('XML: hostile and broken documents', () => {
   });
 
   it('when the document is nested deeper than 32 elements, then 400 too deep, also when it is thousands deep', async () => {
-    const tooDeep = generalError('The XML document is nested too deeply.');
+    const tooDeep = bodyError('The XML document is nested too deeply.', 'error.xmlTooDeep');
     const nest = (depth: number) => `<sighting><sightingMemo>xx</sightingMemo><vessel><vesselId>-1</vesselId></vessel>${'<a>'.repeat(depth)}${'</a>'.repeat(depth)}</sighting>`;
     expect([await post(nest(32)), await post(nest(8_000))]).to.deep.equal([
       { status: 400, type: xmlType, headers: {}, body: tooDeep, stored: undefined },
@@ -73,7 +73,7 @@ describe('XML: hostile and broken documents', () => {
   it('when another charset is declared in Content-Type or in the XML declaration, then 415 and nothing is stored', async () => {
     const memo = unique('Jäger');
     const latin1 = Buffer.from(`<?xml version="1.0" encoding="ISO-8859-1"?>${sighting(memo)}`, 'latin1');
-    const unsupported = { status: 415, type: xmlType, headers: {}, body: notUtf8, stored: false };
+    const unsupported = { status: 415, type: xmlType, headers: {}, body: generalError('An XML document must be encoded in UTF-8.'), stored: false };
     expect([
       await post(sighting(memo), memo, 'text/xml; charset=ISO-8859-1'),
       await post(new Uint8Array(latin1), memo),
@@ -103,6 +103,6 @@ describe('XML: hostile and broken documents', () => {
 
   it('when the root element is not the resource, then 400 naming the expected root', async () => {
     const answer = await post('<vessel><vesselName><text xml:lang="en">x</text></vesselName></vessel>');
-    expect(answer).to.deep.equal({ status: 400, type: xmlType, headers: {}, body: generalError('The XML document\'s root element must be &lt;sighting&gt;.'), stored: undefined });
+    expect(answer).to.deep.equal({ status: 400, type: xmlType, headers: {}, body: bodyError('The XML document\'s root element must be &lt;sighting&gt;.', 'error.xmlRoot'), stored: undefined });
   });
 });

@@ -47,7 +47,7 @@ describe('XML: typing by the schema', () => {
 
   it('when xsi:nil is used without declaring the xsi prefix, then the document is not namespace-well-formed: 400', async () => {
     const response = await xmlCall(service, 'POST', '/sighting', { accept: 'application/json', body: '<sighting><sightingMemo>xx</sightingMemo><vessel><vesselId>-1</vesselId></vessel><sightingDate xsi:nil="true"/></sighting>' });
-    expect({ status: response.status, body: await response.json() }).to.deep.equal({ status: 400, body: { general: 'The XML document is not well-formed.' } });
+    expect({ status: response.status, body: await response.json() }).to.deep.equal({ status: 400, body: { body: { message: 'The XML document is not well-formed.', key: 'error.malformedXml' } } });
   });
 
   it('when an optional text is an empty element or xsi:nil, then it is stored as null; text keeps its spaces, CDATA and comments are read as XML says', async () => {

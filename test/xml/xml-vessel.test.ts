@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { sharedService, type TestService } from '../support/service.ts';
 import { idFromLocation, unique } from '../support/fixtures.ts';
-import { declaration, outcome, xmlCall, xmlType, xsiDeclaration, generalError } from './xml-client.ts';
+import { declaration, outcome, xmlCall, xmlType, xsiDeclaration, generalError, fieldErrors } from './xml-client.ts';
 
 describe('XML: vessel', () => {
   let service: TestService;
@@ -59,13 +59,18 @@ describe('XML: vessel', () => {
     expect(await outcome(wrongLanguage)).to.deep.equal({ status: 204, type: null, headers: {}, body: '' });
   });
 
-  it('when vessels are queried by an XML example with a plain text name, then any of the names may contain it', async () => {
+  it('when vessels are queried by an XML example with a name map, then the text under each given language must contain it; a plain text is a 400', async () => {
     const name = unique('Stargazer');
     const id = await create({ en: name, de: `${name} (de)` });
-    const response = await xmlCall(service, 'POST', '/vessel/qbe', { body: `<vessel><vesselName>${name.slice(10).toUpperCase()}</vesselName></vessel>` });
+    const response = await xmlCall(service, 'POST', '/vessel/qbe', { body: `<vessel><vesselName><text xml:lang="de">${name.slice(10).toUpperCase()} (DE</text></vesselName></vessel>` });
     expect(await outcome(response)).to.deep.equal({
       status: 200, type: xmlType, headers: {},
       body: `${declaration}<collection ${xsiDeclaration}><vessel><version>0</version><vesselId>${id}</vesselId>${names({ en: name, de: `${name} (de)` })}</vessel></collection>`,
+    });
+    const plain = await xmlCall(service, 'POST', '/vessel/qbe', { body: `<vessel><vesselName>${name}</vesselName></vessel>` });
+    expect(await outcome(plain)).to.deep.equal({
+      status: 400, type: xmlType, headers: {},
+      body: fieldErrors({ vesselName: { message: 'A vessel name must be a language map: an object of texts by language key, such as "en": "Borg Cube".', key: 'vessel.name.notMap' } }),
     });
   });
 

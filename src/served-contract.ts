@@ -1,0 +1,51 @@
+// The contract as served at /openapi.yaml: this instance's origin and base path, its provider's URLs and flows.
+import { isMap, isScalar, parseDocument } from 'yaml';
+import { openApiText } from './validation/openapi-document.ts';
+
+export interface ServedContractOptions {
+  /** PUBLIC_URL when configured: it wins over the origin a request was sent to. */
+  publicUrl?: string;
+  basePath: string;
+  /** The realm's URL at the configured authorization server, e.g. `http://127.0.0.1:8180/realms/sighting`. */
+  realmUrl: string;
+  /** Keycloak offers the implicit flow (client `sighting-legacy`); the embedded provider does not. */
+  implicitFlow: boolean;
+}
+
+// The committed file names the default instance (`npm start`): the embedded provider on localhost:8080.
+const committedRealm = 'http://localhost:8080/realms/sighting';
+// Distinct origins are few (localhost, 127.0.0.1, a host name or two); a bound keeps odd Host headers from piling up.
+const cacheLimit = 16;
+const flowsPath = ['components', 'securitySchemes', 'oauth2', 'flows'];
+
+/** Returns the served text for the origin a request was sent to (contract: servers and flows name this instance). */
+export function servedContract({ publicUrl, basePath, realmUrl, implicitFlow }: ServedContractOptions): (origin: string) => string {
+  const template = parseDocument(openApiText);
+  const flows = template.getIn(flowsPath);
+  if (!isMap(flows)) throw new Error('openapi.yaml: components.securitySchemes.oauth2.flows is missing');
+  for (const flow of flows.items) {
+    const name = String(isScalar(flow.key) ? flow.key.value : flow.key);
+    for (const field of ['authorizationUrl', 'tokenUrl', 'refreshUrl']) {
+      const url = template.getIn([...flowsPath, name, field]);
+      if (typeof url === 'string') template.setIn([...flowsPath, name, field], url.replace(committedRealm, realmUrl));
+    }
+  }
+  if (implicitFlow) {
+    template.setIn([...flowsPath, 'implicit'], template.createNode({ authorizationUrl: `${realmUrl}/protocol/openid-connect/auth`, scopes: {} }));
+  }
+
+  const cache = new Map<string, string>();
+  return (origin) => {
+    const server = `${publicUrl ?? origin}${basePath}`;
+    let text = cache.get(server);
+    if (text === undefined) {
+      const document = template.clone();
+      document.setIn(['servers', 0, 'url'], server);
+      document.setIn(['servers', 0, 'description'], 'This service.');
+      text = document.toString({ lineWidth: 0 });
+      if (cache.size >= cacheLimit) cache.clear();
+      cache.set(server, text);
+    }
+    return text;
+  };
+}
