@@ -20,7 +20,7 @@ describe('shutdown under load', () => {
   it('when the server is stopped while 8 keep-alive clients read and create, then no request is reset, every later answer says Connection: close, and none is cut', async () => {
     const token = await tokenFor(service.realm, 'alice');
     const agent = new Agent({ keepAlive: true, maxSockets: 8 });
-    let stopAt: number | undefined;
+    let stopAt: number | undefined = undefined;
     const outcomes: Outcome[] = [];
 
     const send = (i: number) => new Promise<Outcome>((resolve) => {

@@ -1,16 +1,18 @@
 // Access tokens of the development users, fetched once per user with the password grant (client sighting-cli).
 export type User = 'alice' | 'bob' | 'viewer' | 'admin';
 
-const cache = new Map<string, Promise<string>>();
+// Tokens live 5 minutes (the realm's accessTokenLifespan) and a full run takes longer: a cached one is used while it
+// has at least 30 s left, then fetched again.
+const cache = new Map<string, { token: Promise<string>; fetchedAt: number }>();
+const reuseForMs = (300 - 30) * 1000;
 
 export function tokenFor(realm: string, user: User): Promise<string> {
   const key = `${realm} ${user}`;
-  let token = cache.get(key);
-  if (!token) {
-    token = fetchToken(realm, user);
-    cache.set(key, token);
-    token.catch(() => cache.delete(key));
-  }
+  const cached = cache.get(key);
+  if (cached && Date.now() - cached.fetchedAt < reuseForMs) return cached.token;
+  const token = fetchToken(realm, user);
+  cache.set(key, { token, fetchedAt: Date.now() });
+  token.catch(() => cache.delete(key));
   return token;
 }
 
