@@ -12,6 +12,7 @@ import { errorHandler } from './errors/error-handler.ts';
 import { NotFound } from './errors/app-errors.ts';
 import { entityManagerPerRequest } from './db/request-context.ts';
 import { crudRouter } from './crud/router.ts';
+import { idempotencyKey } from './http/idempotency-key.ts';
 import { resources } from './resources/index.ts';
 import { tokenCheck } from './auth/token-check.ts';
 import { healthRouter } from './health.ts';
@@ -48,6 +49,7 @@ export async function createApp(config: Config, orm: MikroORM): Promise<Express>
     formats: customFormats,
   }));
   api.use(entityManagerPerRequest(orm));
+  api.use(idempotencyKey(orm, config.IDEMPOTENCY_WINDOW_SECONDS));
   api.use(crudRouter(resources));
   app.use(config.BASE_PATH, api);
 
