@@ -618,6 +618,16 @@ export interface components {
                 "text/xml": components["schemas"]["GeneralError"];
             };
         };
+        /** @description The `Idempotency-Key` was already used with another request. */
+        KeyReused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["GeneralError"];
+                "text/xml": components["schemas"]["GeneralError"];
+            };
+        };
         /** @description `If-Match` names another version. */
         PreconditionFailed: {
             headers: {
@@ -669,6 +679,8 @@ export interface components {
         limit: number;
         /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
         after: components["schemas"]["Id"];
+        /** @description Makes a retried create safe (IETF httpapi idempotency-key draft): the same key with the same body, by the same user within the window (setting `IDEMPOTENCY_WINDOW_SECONDS`), gets the first answer again and stores nothing new; the same key with another body is a 422; while the first is still in flight, 409. */
+        idempotencyKey: string;
         /** @description An entity tag from an earlier `ETag`; 304 when the record is unchanged (RFC 9110 §13.1.2). */
         ifNoneMatch: string;
         /**
@@ -743,6 +755,8 @@ export interface operations {
                  * @example return=representation
                  */
                 Prefer?: components["parameters"]["prefer"];
+                /** @description Makes a retried create safe (IETF httpapi idempotency-key draft): the same key with the same body, by the same user within the window (setting `IDEMPOTENCY_WINDOW_SECONDS`), gets the first answer again and stores nothing new; the same key with another body is a 422; while the first is still in flight, 409. */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -763,6 +777,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["KeyReused"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -964,6 +979,8 @@ export interface operations {
                  * @example return=representation
                  */
                 Prefer?: components["parameters"]["prefer"];
+                /** @description Makes a retried create safe (IETF httpapi idempotency-key draft): the same key with the same body, by the same user within the window (setting `IDEMPOTENCY_WINDOW_SECONDS`), gets the first answer again and stores nothing new; the same key with another body is a 422; while the first is still in flight, 409. */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -984,6 +1001,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["KeyReused"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1201,6 +1219,8 @@ export interface operations {
                  * @example return=representation
                  */
                 Prefer?: components["parameters"]["prefer"];
+                /** @description Makes a retried create safe (IETF httpapi idempotency-key draft): the same key with the same body, by the same user within the window (setting `IDEMPOTENCY_WINDOW_SECONDS`), gets the first answer again and stores nothing new; the same key with another body is a 422; while the first is still in flight, 409. */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -1231,6 +1251,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["KeyReused"];
             503: components["responses"]["Unavailable"];
         };
     };

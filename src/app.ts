@@ -12,6 +12,7 @@ import { errorHandler } from './errors/error-handler.ts';
 import { NotFound } from './errors/app-errors.ts';
 import { entityManagerPerRequest } from './db/request-context.ts';
 import { crudRouter } from './crud/router.ts';
+import { idempotencyKey } from './http/idempotency-key.ts';
 import { resources } from './resources/index.ts';
 import { tokenCheck } from './auth/token-check.ts';
 import { roleGate } from './auth/role-gate.ts';
@@ -68,6 +69,7 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
     formats: customFormats,
   }));
   api.use(entityManagerPerRequest(orm, router));
+  api.use(idempotencyKey(orm, config.IDEMPOTENCY_WINDOW_SECONDS));
   api.use(crudRouter(resources));
   app.use(config.BASE_PATH, api);
   // After the API: its static files must never be looked up for an API path.

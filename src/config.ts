@@ -26,6 +26,8 @@ const schema = z.object({
     .describe('Keycloak base URL (e.g. http://127.0.0.1:8180); when unset the embedded OpenID provider serves the realm.'),
   KEYCLOAK_REALM: z.string().default('sighting').describe('Realm whose tokens are accepted.'),
   TOKEN_AUDIENCE: z.string().default('sighting-api').describe('Audience every access token must carry.'),
+  IDEMPOTENCY_WINDOW_SECONDS: z.coerce.number().int().min(1).default(86400)
+    .describe('How long a create\'s Idempotency-Key replays its first answer.'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000)
     .describe('How long SIGTERM waits for in-flight requests before closing anyway.'),
   DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(1).default(3000)

@@ -5,13 +5,13 @@ import type { Pool } from 'pg';
 import type { Config } from '../config.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { ReadRouter } from './read-routing.ts';
-import { Timezone, Vessel, Translation, Sighting } from './entities/index.ts';
+import { Timezone, Vessel, Translation, Sighting, IdempotencyRecord } from './entities/index.ts';
 import { migrationsList } from './migrations/index.ts';
 import { seedDemoData } from './demo-data.ts';
 import { boundedWaits } from './bounded-waits.ts';
 
 const common = {
-  entities: [Timezone, Vessel, Translation, Sighting],
+  entities: [Timezone, Vessel, Translation, Sighting, IdempotencyRecord],
   extensions: [Migrator],
   migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false },
   // Request code must never fall back to the global context: one fork per request (STYLE 3).

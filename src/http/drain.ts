@@ -28,12 +28,21 @@ export function drainable(server: Server): Drain {
       if (connection?.busy !== res) return;
       connection.busy = undefined;
       connection.served += 1;
-      // Idle now, and the answer said Connection: close: node ends the connection itself; this is the backstop.
-      if (stopping) req.socket.destroySoon();
+      // An answer whose headers left before the stop did not say Connection: close, so the client may already be
+      // sending its next request on this connection: it is idle now, and handled like the connections idle at the stop.
+      if (stopping) closeWhenIdle(req.socket, idleGraceMs);
     });
     // RFC 9112 §9.6: the client learns the connection ends after this answer and sends nothing more on it.
     if (stopping) res.setHeader('Connection', 'close');
   });
+
+  /**
+   * Closed once the loop has read what already arrived, so a request sent before the close is answered (with
+   * Connection: close) instead of being cut unread. (RFC 9112 §9.3.1: what a client sends later, it retries.)
+   */
+  function closeWhenIdle(socket: Socket, graceMs: number): void {
+    setTimeout(() => { if (!connections.get(socket)?.busy) socket.destroy(); }, graceMs).unref();
+  }
 
   return {
     async stop(timeoutMs) {
@@ -42,11 +51,8 @@ export function drainable(server: Server): Drain {
       // net's close, not http's: http's would also destroy connections whose first request is still on its way in.
       const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
       for (const [socket, { served, busy }] of connections) {
-        if (busy) continue;
-        // Idle between requests: nothing to finish. Closed once the loop has read what already arrived, so a request
-        // sent before the stop is answered (with Connection: close) instead of being cut unread; a new connection
-        // gets a little longer for its first request. (RFC 9112 §9.3.1: what a client sends later, it retries.)
-        setTimeout(() => { if (!connections.get(socket)?.busy) socket.destroy(); }, served > 0 ? idleGraceMs : firstRequestGraceMs).unref();
+        // Idle between requests: nothing to finish. A new connection gets a little longer for its first request.
+        if (!busy) closeWhenIdle(socket, served > 0 ? idleGraceMs : firstRequestGraceMs);
       }
       let cut = 0;
       const timeout = setTimeout(() => {

@@ -3,20 +3,11 @@ import { expect } from 'chai';
 import { Builder } from 'xml2js';
 import { sharedService, type TestService } from '../support/service.ts';
 import { rawRequest } from '../support/api-client.ts';
+import { seededRandom as random } from '../support/seeded-random.ts';
 import { buildSighting, buildTimezone, buildVessel, createSighting, createTimezone, createVessel } from '../support/fixtures.ts';
 
-// A small deterministic generator (mulberry32), so a failure names a seed that reproduces it.
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const fields = ['sightingMemo', 'vessel', 'vesselId', 'vesselName', 'sightingTimezone', 'sightingDate', 'timezoneName', 'version', 'sightingId', 'en', 'pt_BR', '', '__proto__', 'constructor'];
-const scalars = [null, true, 0, -1, 1.5, 2 ** 53, -(2 ** 63), 1e308, '', ' ', 'x', '%_\\', '2026-02-30T10:00', 'Europe/Berlin', '+02:00', '\u0000', '😀'.repeat(50), 'a'.repeat(5000)];
+const scalars = [null, true, 0, -1, 1.5, 2 ** 53, -(2 ** 63), 1e308, '', ' ', 'x', '%_\\', '2026-02-30T10:00', '0000-01-01T00:00', '\ufeffab', '\ud800ab', 'Europe/Berlin', '+02:00', '\u0000', '😀'.repeat(50), 'a'.repeat(5000)];
 
 function value(next: () => number, depth: number): unknown {
   const pick = next();

@@ -1,0 +1,84 @@
+// Idempotency-Key on creates (IETF httpapi idempotency-key draft): a retried create gets its first answer again.
+import { createHash } from 'node:crypto';
+import type { RequestHandler, Response } from 'express';
+import { UniqueConstraintViolationException, type EntityManager, type MikroORM } from '@mikro-orm/core';
+import { IdempotencyRecord } from '../db/entities/index.ts';
+import { Conflict, UnprocessableContent } from '../errors/app-errors.ts';
+import type { Principal } from '../auth/access-rules.ts';
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+// Per-message and hop-by-hop headers belong to the replay itself, not to the stored answer.
+const notStored = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date']);
+// A first request still in flight after this long died with its instance (requests time out after 30 s).
+const abandonedAfterMs = 60_000;
+
+export function idempotencyKey(orm: MikroORM, windowSeconds: number): RequestHandler {
+  return async (req, res, next) => {
+    const header = req.get('Idempotency-Key');
+    // The draft's key is a structured-field string ("…"); a bare token is taken as it is.
+    const key = header?.replace(/^"(.*)"$/, '$1');
+    const operationId = (req as { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId ?? '';
+    if (!key || !operationId.startsWith('create')) return next();
+
+    const keyHash = sha256(`${(res.locals.principal as Principal).subject}\n${key}`);
+    const fingerprint = sha256(`${req.method} ${req.baseUrl}${req.path}\n${JSON.stringify(req.body)}`);
+    const em = orm.em.fork();
+    const earlier = await claim(em, keyHash, fingerprint, windowSeconds);
+    if (earlier) {
+      if (earlier.fingerprint !== fingerprint) throw new UnprocessableContent('error.idempotency.keyReused');
+      if (earlier.status === null || earlier.status === undefined) throw new Conflict('error.idempotency.inFlight', {}, { 'Retry-After': '1' });
+      res.status(earlier.status);
+      for (const [name, value] of Object.entries(earlier.headers ?? {})) res.setHeader(name, value);
+      res.end(earlier.body ?? undefined);
+      return;
+    }
+    recordAnswer(res, em, keyHash);
+    next();
+  };
+}
+
+/** Claims the key for this request; gives back the earlier use instead when there is one that still counts. */
+async function claim(em: EntityManager, keyHash: string, fingerprint: string, windowSeconds: number): Promise<IdempotencyRecord | undefined> {
+  // A few rounds at most: each lost one means another request (maybe on another instance) took the key meanwhile.
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    try {
+      await em.insert(IdempotencyRecord, { keyHash, fingerprint, status: null, headers: null, body: null, createdAt: new Date() });
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof UniqueConstraintViolationException)) throw error;
+    }
+    const earlier = await em.fork().findOne(IdempotencyRecord, { keyHash });
+    if (!earlier) continue;
+    const age = Date.now() - earlier.createdAt.getTime();
+    const expired = age > windowSeconds * 1000 || (earlier.status === null && age > abandonedAfterMs);
+    if (!expired) return earlier;
+    // Only that very use is removed: another instance may have claimed the key again in between.
+    await em.nativeDelete(IdempotencyRecord, { keyHash, createdAt: earlier.createdAt });
+  }
+  throw new Conflict('error.idempotency.inFlight', {}, { 'Retry-After': '1' });
+}
+
+/**
+ * Stores the answer before it is sent, so a client retrying the moment it has the answer finds it stored. A 5xx
+ * is not an answer to replay: the key is released and a retry runs the create again.
+ */
+function recordAnswer(res: Response, em: EntityManager, keyHash: string): void {
+  const chunks: Buffer[] = [];
+  const collect = (chunk: unknown) => {
+    if (typeof chunk === 'string' || Buffer.isBuffer(chunk)) chunks.push(Buffer.from(chunk));
+  };
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => Response;
+  res.write = ((chunk: unknown, ...rest: unknown[]) => { collect(chunk); return write(chunk, ...rest); }) as Response['write'];
+  res.end = ((...args: unknown[]) => {
+    if (typeof args[0] !== 'function') collect(args[0]);
+    res.end = end as Response['end'];
+    const headers = Object.fromEntries(Object.entries(res.getHeaders())
+      .filter(([name]) => !notStored.has(name)).map(([name, value]) => [name, String(value)]));
+    const stored = res.statusCode >= 500
+      ? em.nativeDelete(IdempotencyRecord, { keyHash })
+      : em.nativeUpdate(IdempotencyRecord, { keyHash }, { status: res.statusCode, headers, body: chunks.length ? Buffer.concat(chunks).toString('utf8') : null });
+    void stored.catch((error: unknown) => console.error('an Idempotency-Key answer could not be stored', error)).finally(() => end(...args));
+    return res;
+  }) as Response['end'];
+}
