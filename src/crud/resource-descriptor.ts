@@ -10,7 +10,7 @@ export interface RequestContext {
 }
 
 export type WireRecord = Record<string, unknown>;
-/** One row of a view query, keyed by column name or alias (`vessel_id`, `vessel_names`). */
+/** One row of a view query, keyed by column name or alias (`vessel_id`, `vessel_names`); `bigint` ids come as text from `pg`. */
 export type ViewRow = Record<string, unknown>;
 /**
  * The part of MikroORM's QueryBuilder a view query uses. Its own type tracks every selected field and join in

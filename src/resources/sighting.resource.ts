@@ -19,16 +19,16 @@ export const sightingResource: ResourceDescriptor<Sighting> = {
     .select(['r.version', 'r.sightingId', 'r.sightingMemo', 'r.vessel_id', 'r.sightingTimezone', 'r.sightingDate', 'v.version as vessel_version', namesColumn('"r"."vessel_id"')])
     .join('r.vessel', 'v'),
   listView: (row, locale) => ({
-    sightingId: row.sighting_id,
-    vessel: { vesselId: row.vessel_id, vesselName: localizedName(row.vessel_names, locale) },
+    sightingId: Number(row.sighting_id),
+    vessel: { vesselId: Number(row.vessel_id), vesselName: localizedName(row.vessel_names, locale) },
     sightingTimezone: row.sighting_timezone,
     sightingDate: localDateTimeText(row.sighting_date),
   }),
   detailView: (row, locale) => ({
     version: row.version,
-    sightingId: row.sighting_id,
+    sightingId: Number(row.sighting_id),
     sightingMemo: row.sighting_memo,
-    vessel: { version: row.vessel_version, vesselId: row.vessel_id, vesselName: localizedName(row.vessel_names, locale) },
+    vessel: { version: row.vessel_version, vesselId: Number(row.vessel_id), vesselName: localizedName(row.vessel_names, locale) },
     sightingTimezone: row.sighting_timezone,
     sightingDate: localDateTimeText(row.sighting_date),
   }),

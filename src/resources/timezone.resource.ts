@@ -11,8 +11,8 @@ export const timezoneResource: ResourceDescriptor<Timezone> = {
   filters: { timezoneId: 'timezoneId', timezoneName: 'timezoneName', version: 'version' },
   access: { read: 'reader', create: 'admin', change: 'admin' },
   selectView: (qb) => qb.select(['r.version', 'r.timezoneId', 'r.timezoneName']),
-  listView: (row) => ({ timezoneId: row.timezone_id, timezoneName: row.timezone_name }),
-  detailView: (row) => ({ version: row.version, timezoneId: row.timezone_id, timezoneName: row.timezone_name }),
+  listView: (row) => ({ timezoneId: Number(row.timezone_id), timezoneName: row.timezone_name }),
+  detailView: (row) => ({ version: row.version, timezoneId: Number(row.timezone_id), timezoneName: row.timezone_name }),
   async write(zone, body) {
     zone.timezoneName = body.timezoneName as string;
   },

@@ -13,8 +13,8 @@ export const vesselResource: ResourceDescriptor<Vessel> = {
   filters: { vesselId: 'vesselId', version: 'version' },
   access: { read: 'reader', create: 'admin', change: 'admin' },
   selectView: (qb) => qb.select(['r.version', 'r.vesselId', namesColumn('"r"."vessel_id"')]),
-  listView: (row, locale) => ({ vesselId: row.vessel_id, vesselName: localizedName(row.vessel_names, locale) }),
-  detailView: (row) => ({ version: row.version, vesselId: row.vessel_id, vesselName: languageMap(row.vessel_names) }),
+  listView: (row, locale) => ({ vesselId: Number(row.vessel_id), vesselName: localizedName(row.vessel_names, locale) }),
+  detailView: (row) => ({ version: row.version, vesselId: Number(row.vessel_id), vesselName: languageMap(row.vessel_names) }),
   async write(vessel, body, { em }) {
     replaceNames(em, vessel, body.vesselName as Record<string, string>);
   },
