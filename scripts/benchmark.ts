@@ -1,71 +1,118 @@
-// Measures the service in-process over loopback and prints figures: reads, creates, a streamed list, query by example.
+// Side-by-side benchmark: the service against the floor server (bench/), each a process of its own on core 0,
+// loaded by autocannon on core 1 in interleaved A/B rounds. Prints both figures and the ratio per operation.
 // Run: `npm run bench` (PGlite) or `DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test npm run bench`.
-import { performance } from 'node:perf_hooks';
-import { startService } from '../test/support/service.ts';
-import { tokenFor } from '../test/support/tokens.ts';
+// Settings: BENCH_ROWS (1000000), BENCH_DURATION seconds per round (10), BENCH_ROUNDS (3), DB_POOL_MAX (10).
+import { execFileSync } from 'node:child_process';
+import { prepareDatabase } from '../bench/seed.ts';
+import { startServer, type ServerProcess } from '../bench/processes.ts';
+import { load, type LoadRequest, type LoadResult } from '../bench/load.ts';
+import { wholeList, latencies, type ListResult } from '../bench/requests.ts';
+import { cursorChunk, pgliteBatch } from '../src/crud/row-stream.ts';
 
-const rows = Number(process.env.BENCH_ROWS ?? 100_000);
-const requests = Number(process.env.BENCH_REQUESTS ?? 2_000);
-const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const seconds = Number(process.env.BENCH_DURATION ?? 10);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const poolMax = process.env.DB_POOL_MAX ?? '10';
+const [serverCore, loadCore] = ['0', '1'];
+const patterns = { rare: 'needle', common: 'comet' };
+// This process (and the list downloads it makes) runs beside the load generator, away from the servers.
+execFileSync('taskset', ['-cp', loadCore, String(process.pid)], { stdio: 'ignore' });
 
-const service = await startService({ DEMO_DATA: 'true' });
-const auth = { Authorization: `Bearer ${await tokenFor(service.realm, 'alice')}` };
-const json = { ...auth, 'Content-Type': 'application/json' };
-console.log(`backend: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, node ${process.version}, ${requests} requests at concurrency ${concurrency}, ${rows} rows`);
+const db = await prepareDatabase(rows, Object.values(patterns));
+const common = { PORT: '0', HOST: '127.0.0.1', DB_POOL_MAX: poolMax, KEYCLOAK_URL: process.env.KEYCLOAK_URL };
+const service = await startServer('service', 'src/server.ts', { ...common, ...db.serviceEnv, DEMO_DATA: 'false' }, serverCore);
+const issuer = `${process.env.KEYCLOAK_URL?.replace(/\/$/, '') ?? service.url}/realms/sighting`;
+// The floor reads lists in the service's chunk (cursor) or batch (keyset) size.
+const listChunk = String(process.env.DATABASE_URL ? cursorChunk : pgliteBatch);
+const floor = await startServer('floor', 'bench/floor-server.ts', { ...common, ...db.floorEnv, ISSUER: issuer, AUDIENCE: 'sighting-api', LIST_CHUNK: listChunk }, serverCore);
+const servers = [service, floor];
 
-/** Runs `count` calls, `concurrency` at a time, and prints throughput and latency percentiles. */
-async function load(name: string, call: () => Promise<Response>, count = requests): Promise<void> {
-  const latencies: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next++ < count) {
-      const t = performance.now();
-      const response = await call();
-      await response.arrayBuffer();
-      if (response.status >= 400) throw new Error(`${name}: ${response.status}`);
-      latencies.push(performance.now() - t);
+try {
+  const token = await tokenFor(issuer);
+  const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+  await sameAnswers(headers);
+  console.log(`backend ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${rows} rows, ${rounds} rounds of ${seconds} s, pool ${poolMax}, node ${process.version}\n`);
+  console.log(`${'operation'.padEnd(30)} ${'service req/s'.padStart(14)} ${'floor req/s'.padStart(12)}  ratio   p50 ms svc/floor   p99 ms svc/floor   CPU ms/req svc/floor`);
+  const create = JSON.stringify({ sightingMemo: 'benchmark', vessel: { vesselId: -1 }, sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-22T21:30' });
+  const operations: [string, LoadRequest][] = [
+    ['GET /sighting/-1 c16', { method: 'GET', path: '/api/sighting/-1', connections: 16 }],
+    ['GET /sighting/-1 c64', { method: 'GET', path: '/api/sighting/-1', connections: 64 }],
+    ['POST /sighting c16', { method: 'POST', path: '/api/sighting', body: create, connections: 16 }],
+    ['POST /sighting/qbe rare c4', { method: 'POST', path: '/api/sighting/qbe', body: JSON.stringify({ sightingMemo: patterns.rare }), connections: 4 }],
+  ];
+  for (const [name, request] of operations) {
+    const results = new Map<ServerProcess, LoadResult[]>(servers.map((s) => [s, []]));
+    for (let round = 0; round < rounds; round++) {
+      // A/B, then B/A: neither server always runs first on a warmer (or busier) machine.
+      for (const server of round % 2 ? [floor, service] : [service, floor]) results.get(server)!.push(await load(server, request, headers, seconds, loadCore));
     }
-  }));
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const p = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(1);
-  console.log(`${name.padEnd(34)} ${(count / seconds).toFixed(0).padStart(6)} req/s   p50 ${p(0.5)} ms   p95 ${p(0.95)} ms   p99 ${p(0.99)} ms`);
+    const [s, f] = servers.map((server) => median(results.get(server)!));
+    console.log(`${name.padEnd(30)} ${s!.reqPerSec.toFixed(0).padStart(14)} ${f!.reqPerSec.toFixed(0).padStart(12)}  ${(s!.reqPerSec / f!.reqPerSec).toFixed(2)}×   `
+      + `${pair(s!.p50, f!.p50).padEnd(18)} ${pair(s!.p99, f!.p99).padEnd(18)} ${pair(s!.cpuPerRequestMs, f!.cpuPerRequestMs, 2)}`);
+  }
+
+  console.log('');
+  for (const [label, pattern] of Object.entries(patterns)) {
+    const body = JSON.stringify({ sightingMemo: pattern });
+    const times = new Map<ServerProcess, number[]>(servers.map((s) => [s, []]));
+    for (let round = 0; round < (label === 'rare' ? 20 : 5); round++) {
+      for (const server of round % 2 ? [floor, service] : [service, floor]) times.get(server)!.push(...await latencies(server, '/api/sighting/qbe', body, headers, 1));
+    }
+    const [s, f] = servers.map((server) => percentile(times.get(server)!, 0.5));
+    console.log(`qbe ${label} '${pattern}' sequential p50: service ${s!.toFixed(1)} ms, floor ${f!.toFixed(1)} ms, ratio ${(s! / f!).toFixed(2)}×`);
+  }
+
+  console.log('');
+  const lists = new Map<ServerProcess, ListResult>();
+  for (const server of servers) lists.set(server, await wholeList(server, headers));
+  const [sl, fl] = servers.map((server) => lists.get(server)!);
+  // On PGlite each server has its own copy of the data, and the creates above went to each copy in different numbers.
+  const same = sl!.sha256 === fl!.sha256;
+  if (!same && process.env.DATABASE_URL) throw new Error('the two lists differ');
+  console.log(`whole list: service ${sl!.seconds.toFixed(2)} s, floor ${fl!.seconds.toFixed(2)} s, ratio ${(sl!.seconds / fl!.seconds).toFixed(2)}×; `
+    + `${(sl!.bytes / 1e6).toFixed(1)} MB / ${(fl!.bytes / 1e6).toFixed(1)} MB (${same ? 'identical' : 'each copy holds its own creates'})`);
+  console.log(`  RSS before → peak: service ${mb(sl!.rssBefore)} → ${mb(sl!.rssPeak)} MB (+${mb(sl!.rssPeak - sl!.rssBefore)}), `
+    + `floor ${mb(fl!.rssBefore)} → ${mb(fl!.rssPeak)} MB (+${mb(fl!.rssPeak - fl!.rssBefore)})`);
+  console.log(`  GET /sighting/-1 while the list streams: service p50 ${sl!.probe.p50.toFixed(0)} ms, p99 ${sl!.probe.p99.toFixed(0)} ms, max ${sl!.probe.max.toFixed(0)} ms `
+    + `(${sl!.probe.count} probes); floor p99 ${fl!.probe.p99.toFixed(0)} ms`);
+
+  console.log('\nquery plans (EXPLAIN ANALYZE, taken after seeding):');
+  for (const [pattern, plan] of Object.entries(db.plans)) console.log(`-- '${pattern}'\n${plan}`);
+} finally {
+  for (const server of servers) await server.stop();
+  await db.drop();
 }
 
-await load('GET /sighting/-1', () => fetch(`${service.api}/sighting/-1`, { headers: auth }));
-await load('POST /sighting', () => fetch(`${service.api}/sighting`, {
-  method: 'POST', headers: json, body: JSON.stringify({ sightingMemo: 'benchmark', vessel: { vesselId: -1 }, sightingTimezone: 'Europe/Berlin' }),
-}));
-
-// Bulk rows straight into the database: the point is reading them back, not the insert path.
-await service.web.orm.em.fork().getConnection().execute(`insert into sighting (sighting_memo, vessel_id, sighting_timezone, sighting_date)
-  select 'memo ' || g || case when g % 10000 = 0 then ' needle' else '' end, -1, 'Europe/Berlin', timestamp '2026-01-01' + g * interval '1 minute'
-  from generate_series(1, ${rows}) g`);
-await service.web.orm.em.fork().getConnection().execute('analyze sighting');
-
-// Live heap after a full collection, sampled while the list streams: what the process really holds, unlike RSS,
-// which grows with however lazily V8 collects.
-const liveHeap = () => { global.gc?.(); return process.memoryUsage().heapUsed; };
-const heapBefore = liveHeap();
-let heapPeak = heapBefore;
-const sampler = setInterval(() => { heapPeak = Math.max(heapPeak, liveHeap()); }, 200);
-let started = performance.now();
-const list = await fetch(`${service.api}/sighting`, { headers: auth });
-let bytes = 0;
-for await (const chunk of list.body!) bytes += chunk.length;
-clearInterval(sampler);
-console.log(`GET /sighting (whole list)          ${((performance.now() - started) / 1000).toFixed(2)} s for ${(bytes / 1e6).toFixed(1)} MB, ` +
-  `${rows + requests + 1} records; live heap ${(heapBefore / 1e6).toFixed(0)} MB before, ${(heapPeak / 1e6).toFixed(0)} MB at most while streaming`);
-
-started = performance.now();
-const qbe = await fetch(`${service.api}/sighting/qbe`, { method: 'POST', headers: json, body: JSON.stringify({ sightingMemo: 'NEEDLE' }) });
-const matches = (await qbe.json() as unknown[]).length;
-console.log(`POST /sighting/qbe substring        ${(performance.now() - started).toFixed(1)} ms, ${matches} matches among ${rows} rows`);
-await load('POST /sighting/qbe substring (load)', () => fetch(`${service.api}/sighting/qbe`, { method: 'POST', headers: json, body: JSON.stringify({ sightingMemo: 'needle' }) }), 200);
-
-if (process.env.DATABASE_URL) {
-  const plan = await service.web.orm.em.fork().getConnection().execute(`explain select * from sighting where sighting_memo ilike '%needle%'`);
-  console.log('plan:', plan.map((row: Record<string, string>) => Object.values(row)[0]).join(' | '));
+async function tokenFor(realm: string): Promise<string> {
+  const response = await fetch(`${realm}/protocol/openid-connect/token`, {
+    method: 'POST', body: new URLSearchParams({ grant_type: 'password', client_id: 'sighting-cli', username: 'alice', password: 'alice' }),
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
 }
-await service.stop();
+
+/** The floor is only a floor if it does the same work: both must answer the same bytes. */
+async function sameAnswers(headers: Record<string, string>): Promise<void> {
+  for (const [path, body] of [['/api/sighting/-1', undefined], ['/api/sighting/qbe', JSON.stringify({ sightingMemo: patterns.rare })]] as const) {
+    const [a, b] = await Promise.all(servers.map(async (s) => (await fetch(`${s.url}${path}`, { method: body ? 'POST' : 'GET', headers, body })).text()));
+    if (a !== b) throw new Error(`service and floor answer ${path} differently:\n${a}\n${b}`);
+  }
+}
+
+function pair(a: number, b: number, digits = 1): string {
+  return `${a.toFixed(digits)} / ${b.toFixed(digits)}`;
+}
+
+function mb(bytes: number): string {
+  return (bytes / 1e6).toFixed(0);
+}
+
+function median(results: LoadResult[]): LoadResult {
+  const mid = (pick: (r: LoadResult) => number) => percentile(results.map(pick), 0.5);
+  return { reqPerSec: mid((r) => r.reqPerSec), p50: mid((r) => r.p50), p99: mid((r) => r.p99), cpuPerRequestMs: mid((r) => r.cpuPerRequestMs) };
+}
+
+function percentile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+

@@ -4,6 +4,7 @@ import Keycloak from 'keycloak-connect';
 import { bearerToken, invalidToken } from './bearer-token.ts';
 import { prefetchRealmKeys } from './realm-keys.ts';
 import type { Principal } from './access-rules.ts';
+import { VerifiedTokens } from './verified-tokens.ts';
 
 export interface TokenCheckOptions {
   /** Base URL of the authorization server; the realm's issuer is `${serverUrl}/realms/${realm}`. */
@@ -31,15 +32,25 @@ export function tokenCheck({ serverUrl, realm, audience }: TokenCheckOptions): R
     'confidential-port': 0,
   } as never);
 
+  const verified = new VerifiedTokens<AccessClaims>();
+  /** keycloak-connect's check (signature, expiry, `typ`, `iss`, `aud`), done once per token while it is valid. */
+  const verify = async (token: string): Promise<AccessClaims> => {
+    const cached = verified.get(token);
+    if (cached) return cached;
+    const grant = await keycloak.grantManager.createGrant({ access_token: token } as never);
+    const content = (grant.access_token as unknown as { content: AccessClaims }).content;
+    verified.set(token, content, content.exp);
+    return content;
+  };
+
   const check: RequestHandler = async (req, res, next) => {
     const token = bearerToken(req, realm);
-    const invalid = invalidToken(realm);
-    const grant = await keycloak.grantManager.createGrant({ access_token: token } as never).catch(() => { throw invalid; });
-    const content = (grant.access_token as unknown as { content: AccessClaims }).content;
+    // Built only when thrown: an error captures a stack, which costs more than the rest of a good token's check.
+    const content = await verify(token).catch(() => { throw invalidToken(realm); });
     // keycloak-connect lets a token without `exp` live forever and ignores `nbf`; RFC 9068 §2.2 requires
     // `exp` and RFC 7519 §4.1.5 forbids accepting a token before its `nbf`.
     const notYetValid = content.nbf !== undefined && !(typeof content.nbf === 'number' && content.nbf <= Date.now() / 1000);
-    if (typeof content.exp !== 'number' || notYetValid || !content.sub) throw invalid;
+    if (typeof content.exp !== 'number' || notYetValid || !content.sub) throw invalidToken(realm);
     const principal: Principal = { subject: content.sub, roles: new Set(content.realm_access?.roles ?? []) };
     res.locals.principal = principal;
     next();

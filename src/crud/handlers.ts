@@ -1,8 +1,9 @@
 // The generic CRUD handlers: read the validated request, run one operation on the resource, write the answer.
 import type { Request, Response } from 'express';
-import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import { LockMode, ForeignKeyConstraintViolationException, type FilterQuery } from '@mikro-orm/core';
 import type { ResourceDescriptor, RequestContext, WireRecord } from './resource-descriptor.ts';
-import { inBatches, mapAsync } from './batches.ts';
+import { viewRows, mapAsync } from './row-stream.ts';
+import { readRow } from './view-rows.ts';
 import { etagOf, notModified, checkIfMatch } from './preconditions.ts';
 import { entityNotFound, ValidationFailed } from '../errors/app-errors.ts';
 import { requireRole, requireChange, type Principal } from '../auth/access-rules.ts';
@@ -24,6 +25,12 @@ function pathId(req: Request): number {
   return id;
 }
 
+/** PostgreSQL names the violated key's column in the detail: `Key (vessel_id)=(12) is not present in table "vessel".` */
+function referencesColumn(error: ForeignKeyConstraintViolationException, column: string): boolean {
+  const detail = (error as { detail?: string }).detail ?? error.message;
+  return detail.includes(`(${column})=`) && detail.includes('is not present');
+}
+
 export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E>) {
   const byId = (id: number) => ({ [resource.idProperty]: id }) as FilterQuery<E>;
   const ownerOf = (entity: E) => (resource.access.change === 'creator' ? (entity as { creator?: string | null }).creator : undefined);
@@ -34,6 +41,22 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
     requireChange(principalOf(res), resource.access, ownerOf(entity));
     checkIfMatch(req, entity.version);
     return entity;
+  }
+
+  /** A write that violates one of the resource's `references` named a record that does not exist: 400 on that field. */
+  async function checkedReferences(write: Promise<void>): Promise<void> {
+    try {
+      await write;
+    } catch (error) {
+      const problem = error instanceof ForeignKeyConstraintViolationException
+        && Object.entries(resource.references ?? {}).find(([column]) => referencesColumn(error, column))?.[1];
+      throw problem ? new ValidationFailed([problem]) : error;
+    }
+  }
+
+  /** The detail view of a record just written (`Prefer: return=representation`), read back as the views read it. */
+  async function detailOf(id: number, ctx: RequestContext) {
+    return resource.detailView((await readRow(ctx.em, resource, id))!, ctx.locale);
   }
 
   return {
@@ -50,27 +73,28 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       const where = after === undefined ? equalities : { $and: [equalities, { [resource.idProperty]: { $gt: after } }] };
       const limit = req.query.limit as number | undefined;
       if (limit === undefined) {
-        return sendList(res, resource.name, mapAsync(inBatches(ctx.em, resource, where as FilterQuery<E>, 'list'), (e) => resource.listView(e, ctx.locale)));
+        return sendList(res, resource.name, mapAsync(viewRows(ctx.em, resource, where as FilterQuery<E>, 'list'), (row) => resource.listView(row, ctx.locale)));
       }
       // One row more than asked tells whether a next page exists (RFC 8288 `rel="next"`).
-      const rows = await Array.fromAsync(inBatches(ctx.em, resource, where as FilterQuery<E>, 'list', limit + 1));
-      if (rows.length > limit) {
-        rows.length = limit;
+      const views = (await Array.fromAsync(viewRows(ctx.em, resource, where as FilterQuery<E>, 'list', limit + 1))).map((row) => resource.listView(row, ctx.locale));
+      if (views.length > limit) {
+        views.length = limit;
         const next = new URLSearchParams(req.query as Record<string, string>);
-        next.set('after', String(rows.at(-1)![resource.idProperty]));
+        next.set('after', String(views.at(-1)![resource.idProperty]));
         res.set('Link', `<${req.baseUrl}${req.path}?${next}>; rel="next"`);
       }
-      await sendList(res, resource.name, (async function* () { yield* rows.map((e: E) => resource.listView(e, ctx.locale)); })());
+      await sendList(res, resource.name, (async function* () { yield* views; })());
     },
 
     async read(req: Request, res: Response): Promise<void> {
       requireRole(principalOf(res), resource.access.read);
       const ctx = context(req);
-      const entity = await ctx.em.findOne(resource.entity, byId(pathId(req)), { populate: resource.populate as never });
-      if (!entity) throw entityNotFound();
-      res.set('ETag', etagOf(entity.version));
-      if (notModified(req, entity.version)) return void res.status(304).end();
-      sendDocument(res, 200, resource.name, resource.detailView(entity, ctx.locale));
+      const row = await readRow(ctx.em, resource, pathId(req));
+      if (!row) throw entityNotFound();
+      const version = row.version as number;
+      res.set('ETag', etagOf(version));
+      if (notModified(req, version)) return void res.status(304).end();
+      sendDocument(res, 200, resource.name, resource.detailView(row, ctx.locale));
     },
 
     async create(req: Request, res: Response): Promise<void> {
@@ -81,10 +105,10 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       const entity = ctx.em.create(resource.entity, {} as never, { persist: false });
       if (resource.access.change === 'creator') Object.assign(entity, { creator: principal.subject });
       await resource.write(entity, req.body as WireRecord, ctx);
-      await ctx.em.persist(entity).flush();
+      await checkedReferences(ctx.em.persist(entity).flush());
       const id = entity[resource.idProperty];
       res.set({ Location: `${req.baseUrl}${req.path.replace(/\/$/, '')}/${id}`, ETag: etagOf(entity.version) });
-      sendWritten(req, res, 201, resource.name, () => resource.detailView(entity, ctx.locale));
+      await sendWritten(req, res, 201, resource.name, () => detailOf(id as number, ctx));
     },
 
     async update(req: Request, res: Response): Promise<void> {
@@ -98,9 +122,9 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       // The ORM compares the version now and again in the UPDATE's WHERE clause (STYLE 3): a stale one is 409.
       await ctx.em.lock(entity, LockMode.OPTIMISTIC, body.version);
       await resource.write(entity, body, ctx);
-      await ctx.em.flush();
+      await checkedReferences(ctx.em.flush());
       res.set('ETag', etagOf(entity.version));
-      sendWritten(req, res, 204, resource.name, () => resource.detailView(entity, ctx.locale));
+      await sendWritten(req, res, 204, resource.name, () => detailOf(pathId(req), ctx));
     },
 
     async remove(req: Request, res: Response): Promise<void> {
@@ -115,7 +139,7 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       requireRole(principalOf(res), resource.access.read);
       const ctx = context(req);
       const where = resource.example(req.body as WireRecord, ctx);
-      await sendList(res, resource.name, mapAsync(inBatches(ctx.em, resource, where, 'query'), (e) => resource.detailView(e, ctx.locale)), 204);
+      await sendList(res, resource.name, mapAsync(viewRows(ctx.em, resource, where, 'query'), (row) => resource.detailView(row, ctx.locale)), 204);
     },
   };
 }

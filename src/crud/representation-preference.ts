@@ -18,8 +18,9 @@ export function prefersRepresentation(req: Request): boolean {
  * Ends a create (201) or update (204) whose headers are set: as it is, or, when asked, with the record's detail
  * view (201, or 200 for an update) and `Preference-Applied` (RFC 7240 §3).
  */
-export function sendWritten(req: Request, res: Response, status: 201 | 204, root: string, detailView: () => unknown): void {
+export async function sendWritten(req: Request, res: Response, status: 201 | 204, root: string, detailView: () => Promise<unknown>): Promise<void> {
   if (!prefersRepresentation(req)) return void res.status(status).end();
+  const view = await detailView();
   res.set('Preference-Applied', 'return=representation');
-  sendDocument(res, status === 201 ? 201 : 200, root, detailView());
+  sendDocument(res, status === 201 ? 201 : 200, root, view);
 }

@@ -1,5 +1,4 @@
 // Writes bodies in the negotiated representation, streaming lists with back-pressure.
-import { once } from 'node:events';
 import type { Response } from 'express';
 import { representationOf } from './negotiation.ts';
 
@@ -26,9 +25,26 @@ export async function sendList(res: Response, root: string, items: AsyncIterable
   for (let first = true; !next.done; first = false, next = await iterator.next()) {
     chunk += representation.listItem(root, next.value, first);
     if (chunk.length >= 65536) {
-      if (!res.write(chunk)) await once(res, 'drain');
+      if (!res.write(chunk) && !await drained(res)) {
+        // The client went away: stop reading, which closes the database cursor the iterator holds.
+        await iterator.return?.();
+        return;
+      }
       chunk = '';
     }
   }
   res.end(chunk + representation.listClose());
+}
+
+/** Waits until the socket takes more data (true) or closes (false); a closed socket never drains. */
+function drained(res: Response): Promise<boolean> {
+  return new Promise((resolve) => {
+    const settle = (value: boolean) => () => {
+      res.off('drain', onDrain).off('close', onClose);
+      resolve(value);
+    };
+    const onDrain = settle(true);
+    const onClose = settle(false);
+    res.once('drain', onDrain).once('close', onClose);
+  });
 }

@@ -3,41 +3,45 @@ import type { FilterQuery } from '@mikro-orm/core';
 import type { ResourceDescriptor } from '../crud/resource-descriptor.ts';
 import { containsPattern } from '../crud/like-pattern.ts';
 import { Sighting } from '../db/entities/index.ts';
-import { localizedName } from './vessel-names.ts';
+import { localizedName, namesColumn } from './vessel-names.ts';
 import { vesselExample } from './vessel.resource.ts';
-import { localDateTime, timeZone, existingVessel } from './sighting-fields.ts';
+import { localDateTime, timeZone, vesselReference } from './sighting-fields.ts';
+import { localDateTimeText } from '../db/local-date-time.type.ts';
 
 export const sightingResource: ResourceDescriptor<Sighting> = {
   name: 'sighting',
   entity: Sighting,
   idProperty: 'sightingId',
-  populate: ['vessel.translations'],
+  populate: [],
   filters: { sightingId: 'sightingId', version: 'version', sightingMemo: 'sightingMemo', sightingTimezone: 'sightingTimezone', sightingDate: 'sightingDate', vesselId: 'vessel' },
   // `?mine=true`: the caller's own sightings (contract B, List); the creator itself is never part of a view.
   ownerFilter: { parameter: 'mine', property: 'creator' },
   access: { read: 'reader', create: 'writer', change: 'creator' },
-  listView: (s, locale) => ({
-    sightingId: s.sightingId,
-    vessel: { vesselId: s.vessel.vesselId, vesselName: localizedName(s.vessel.translations, locale) },
-    sightingTimezone: s.sightingTimezone ?? null,
-    sightingDate: s.sightingDate ?? null,
+  selectView: (qb) => qb
+    .select(['r.version', 'r.sightingId', 'r.sightingMemo', 'r.vessel_id', 'r.sightingTimezone', 'r.sightingDate', 'v.version as vessel_version', namesColumn('"r"."vessel_id"')])
+    .join('r.vessel', 'v'),
+  listView: (row, locale) => ({
+    sightingId: Number(row.sighting_id),
+    vessel: { vesselId: Number(row.vessel_id), vesselName: localizedName(row.vessel_names, locale) },
+    sightingTimezone: row.sighting_timezone,
+    sightingDate: localDateTimeText(row.sighting_date),
   }),
-  detailView: (s, locale) => ({
-    version: s.version,
-    sightingId: s.sightingId,
-    sightingMemo: s.sightingMemo,
-    vessel: { version: s.vessel.version, vesselId: s.vessel.vesselId, vesselName: localizedName(s.vessel.translations, locale) },
-    sightingTimezone: s.sightingTimezone ?? null,
-    sightingDate: s.sightingDate ?? null,
+  detailView: (row, locale) => ({
+    version: row.version,
+    sightingId: Number(row.sighting_id),
+    sightingMemo: row.sighting_memo,
+    vessel: { version: row.vessel_version, vesselId: Number(row.vessel_id), vesselName: localizedName(row.vessel_names, locale) },
+    sightingTimezone: row.sighting_timezone,
+    sightingDate: localDateTimeText(row.sighting_date),
   }),
   async write(sighting, body, { em }) {
     const sightingTimezone = timeZone(body.sightingTimezone as string | null | undefined);
     const sightingDate = localDateTime(body.sightingDate as string | null | undefined);
-    // Look the vessel up before assigning anything: a query auto-flushes pending changes, which would split one
-    // update into two writes (two versions) and write half of it even if the rest fails.
-    const vessel = await existingVessel(em, (body.vessel as { vesselId: number }).vesselId);
+    const vessel = vesselReference(em, (body.vessel as { vesselId: number }).vesselId);
     Object.assign(sighting, { sightingMemo: body.sightingMemo as string, sightingTimezone, sightingDate, vessel });
   },
+  // The vessel is checked by the foreign key when the row is written, not by loading it first (contract B, Create).
+  references: { vessel_id: { field: 'vessel', key: 'sighting.vessel.notFound' } },
   example(body) {
     const vessel = body.vessel as Record<string, unknown> | undefined;
     return {

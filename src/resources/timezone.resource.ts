@@ -10,8 +10,9 @@ export const timezoneResource: ResourceDescriptor<Timezone> = {
   populate: [],
   filters: { timezoneId: 'timezoneId', timezoneName: 'timezoneName', version: 'version' },
   access: { read: 'reader', create: 'admin', change: 'admin' },
-  listView: (zone) => ({ timezoneId: zone.timezoneId, timezoneName: zone.timezoneName }),
-  detailView: (zone) => ({ version: zone.version, timezoneId: zone.timezoneId, timezoneName: zone.timezoneName }),
+  selectView: (qb) => qb.select(['r.version', 'r.timezoneId', 'r.timezoneName']),
+  listView: (row) => ({ timezoneId: Number(row.timezone_id), timezoneName: row.timezone_name }),
+  detailView: (row) => ({ version: row.version, timezoneId: Number(row.timezone_id), timezoneName: row.timezone_name }),
   async write(zone, body) {
     zone.timezoneName = body.timezoneName as string;
   },

@@ -3,7 +3,7 @@ import type { FilterQuery } from '@mikro-orm/core';
 import type { ResourceDescriptor } from '../crud/resource-descriptor.ts';
 import { containsPattern } from '../crud/like-pattern.ts';
 import { Vessel } from '../db/entities/index.ts';
-import { languageMap, localizedName, replaceNames, normalizeLanguageKey } from './vessel-names.ts';
+import { languageMap, localizedName, replaceNames, normalizeLanguageKey, namesColumn } from './vessel-names.ts';
 
 export const vesselResource: ResourceDescriptor<Vessel> = {
   name: 'vessel',
@@ -12,21 +12,22 @@ export const vesselResource: ResourceDescriptor<Vessel> = {
   populate: ['translations'],
   filters: { vesselId: 'vesselId', version: 'version' },
   access: { read: 'reader', create: 'admin', change: 'admin' },
-  listView: (vessel, locale) => ({ vesselId: vessel.vesselId, vesselName: localizedName(vessel.translations, locale) }),
-  detailView: (vessel) => ({ version: vessel.version, vesselId: vessel.vesselId, vesselName: languageMap(vessel.translations) }),
+  selectView: (qb) => qb.select(['r.version', 'r.vesselId', namesColumn('"r"."vessel_id"')]),
+  listView: (row, locale) => ({ vesselId: Number(row.vessel_id), vesselName: localizedName(row.vessel_names, locale) }),
+  detailView: (row) => ({ version: row.version, vesselId: Number(row.vessel_id), vesselName: languageMap(row.vessel_names) }),
   async write(vessel, body, { em }) {
     replaceNames(em, vessel, body.vesselName as Record<string, string>);
   },
   example: (body) => vesselExample(body),
 };
 
-/** Also used for the vessel inside a sighting example. */
+/** Also used for the vessel inside a sighting example. `$some` is a subquery: a vessel with two matching names is one match. */
 export function vesselExample(body: Record<string, unknown>): FilterQuery<Vessel> {
   const name = body.vesselName as string | Record<string, string> | undefined;
   const names = typeof name === 'string'
-    ? [{ translations: { text: { $ilike: containsPattern(name) } } }]
+    ? [{ translations: { $some: { text: { $ilike: containsPattern(name) } } } }]
     : Object.entries(name ?? {}).map(([key, text]) => ({
-      translations: { languageKey: { $in: keyVariants(key) }, text: { $ilike: containsPattern(text) } },
+      translations: { $some: { languageKey: { $in: keyVariants(key) }, text: { $ilike: containsPattern(text) } } },
     }));
   return {
     ...(body.vesselId !== undefined && { vesselId: body.vesselId as number }),

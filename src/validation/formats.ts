@@ -17,9 +17,21 @@ export function normalizeLocalDateTime(text: string): string | undefined {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 23) === normalized ? normalized : undefined;
 }
 
+// Building an Intl.DateTimeFormat costs tens of microseconds and a create checks its zone twice (validator, then
+// the write): answers are kept, for at most `maxZones` distinct texts so odd input cannot grow the cache without bound.
+const zones = new Map<string, string | undefined>();
+const maxZones = 2000;
+
 /** An IANA zone id (kept as sent, only its letter case corrected) or a fixed offset `±HH:MM`; undefined otherwise. */
 export function normalizeTimeZone(text: string): string | undefined {
-  const zone = text.trim();
+  if (zones.has(text)) return zones.get(text);
+  const normalized = resolveTimeZone(text.trim());
+  if (zones.size >= maxZones) zones.delete(zones.keys().next().value!);
+  zones.set(text, normalized);
+  return normalized;
+}
+
+function resolveTimeZone(zone: string): string | undefined {
   if (fixedOffset.test(zone)) return zone;
   try {
     // ICU "canonicalizes" to its own, often outdated, names (Asia/Kolkata -> Asia/Calcutta): keep the id the user chose.

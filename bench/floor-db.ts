@@ -1,0 +1,51 @@
+// The floor server's database access: a `pg` pool with cursors on PostgreSQL, or PGlite in-process.
+import pg from 'pg';
+import Cursor from 'pg-cursor';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+
+export type Row = Record<string, unknown>;
+
+export interface FloorDb {
+  query(sql: string, params: unknown[]): Promise<Row[]>;
+  /** Rows of `sql` in chunks: a cursor on PostgreSQL, keyset batches (`batchSql`) on PGlite. */
+  chunks(sql: string, batchSql: string, params: unknown[], size: number): AsyncGenerator<Row[]>;
+}
+
+// int8 ids as numbers and timestamps as their text, as the service's ORM reads them.
+const parsers = { 20: (v: string) => Number(v), 1114: (v: string) => v };
+
+export async function openFloorDb(env: NodeJS.ProcessEnv): Promise<FloorDb> {
+  if (env.DATABASE_URL) {
+    const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: Number(env.DB_POOL_MAX ?? 10) });
+    const types = { getTypeParser: (oid: number, format?: string) => parsers[oid as 20] ?? pg.types.getTypeParser(oid, format as 'text') };
+    return {
+      query: async (sql, params) => (await pool.query({ text: sql, values: params, types })).rows,
+      async *chunks(sql, _batchSql, params, size) {
+        const client = await pool.connect();
+        const cursor = client.query(new Cursor(sql, params, { types } as never));
+        try {
+          for (let rows = await cursor.read(size); rows.length > 0; rows = await cursor.read(size)) yield rows;
+        } finally {
+          await cursor.close();
+          client.release();
+        }
+      },
+    };
+  }
+  // The ORM keeps its tables in the database `sighting` of a PGlite data folder.
+  const db = await PGlite.create({ dataDir: env.DATA_DIR, database: 'sighting', extensions: { pg_trgm }, parsers });
+  return {
+    query: async (sql, params) => (await db.query<Row>(sql, params)).rows,
+    async *chunks(_sql, batchSql, params, size) {
+      for (let after = -Infinity; ;) {
+        const rows = (await db.query<Row>(batchSql, [...params, after === -Infinity ? '-9223372036854775808' : after, size])).rows;
+        if (rows.length > 0) yield rows;
+        if (rows.length < size) return;
+        after = rows.at(-1)!.sighting_id as number;
+        // Let other requests in between batches, as the service does.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    },
+  };
+}

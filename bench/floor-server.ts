@@ -1,0 +1,108 @@
+// The floor: the benchmarked operations with node:http + pg + jose only, the service's SQL and byte-identical bodies.
+// Run by `npm run bench` as a process of its own; settings from the environment (PORT, DATABASE_URL or DATA_DIR,
+// DB_POOL_MAX, ISSUER, AUDIENCE, LIST_CHUNK).
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { VerifiedTokens } from '../src/auth/verified-tokens.ts';
+import { openFloorDb, type Row } from './floor-db.ts';
+import * as sql from './floor-sql.ts';
+
+const env = process.env;
+const db = await openFloorDb(env);
+const chunkSize = Number(env.LIST_CHUNK ?? 1000);
+// Keys imported once (jose caches the imported key per `kid`); the same cache of verified tokens as the service.
+const jwks = createLocalJWKSet(await (await fetch(`${env.ISSUER}/protocol/openid-connect/certs`)).json() as never);
+const verified = new VerifiedTokens<JWTPayload>();
+
+async function subject(req: IncomingMessage): Promise<string | undefined> {
+  const token = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(req.headers.authorization ?? '')?.[1];
+  if (!token) return undefined;
+  let claims = verified.get(token);
+  if (!claims) {
+    claims = (await jwtVerify(token, jwks, { issuer: env.ISSUER, audience: env.AUDIENCE }).catch(() => undefined))?.payload;
+    if (claims) verified.set(token, claims, claims.exp);
+  }
+  return claims?.sub;
+}
+
+const localDateTime = (value: unknown) => {
+  if (value === null) return null;
+  const [date, time = '00:00:00'] = String(value).split(/[ T]/);
+  const [hms, fraction = ''] = time!.split('.');
+  return `${date}T${hms}.${fraction.padEnd(3, '0').slice(0, 3)}`;
+};
+const name = (names: unknown) => {
+  const pairs = (names ?? []) as [string, string][];
+  return (pairs.find(([key]) => key.toLowerCase().replace(/_/g, '-').split('-')[0] === 'en') ?? pairs[0])?.[1] ?? null;
+};
+const detail = (r: Row) => JSON.stringify({
+  version: r.version, sightingId: r.sighting_id, sightingMemo: r.sighting_memo,
+  vessel: { version: r.vessel_version, vesselId: r.vessel_id, vesselName: name(r.vessel_names) },
+  sightingTimezone: r.sighting_timezone, sightingDate: localDateTime(r.sighting_date),
+});
+const listItem = (r: Row) => JSON.stringify({
+  sightingId: r.sighting_id, vessel: { vesselId: r.vessel_id, vesselName: name(r.vessel_names) },
+  sightingTimezone: r.sighting_timezone, sightingDate: localDateTime(r.sighting_date),
+});
+
+async function body(req: IncomingMessage): Promise<Record<string, unknown>> {
+  let text = '';
+  for await (const chunk of req) text += chunk;
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+/** Writes the rows as a JSON array in chunks of about 64 KiB, waiting for the socket to drain. */
+async function streamList(res: ServerResponse, chunks: AsyncGenerator<Row[]>, view: (r: Row) => string, emptyStatus: number) {
+  let out = '';
+  let first = true;
+  for await (const rows of chunks) {
+    for (const row of rows) {
+      if (first) res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
+      out += (first ? '[' : ',') + view(row);
+      first = false;
+    }
+    if (out.length >= 65536) {
+      if (!res.write(out)) await new Promise((resolve) => res.once('drain', resolve));
+      out = '';
+    }
+  }
+  if (first) return void res.writeHead(emptyStatus, emptyStatus === 200 ? { 'Content-Type': 'application/json; charset=utf-8' } : {}).end(emptyStatus === 200 ? '[]' : undefined);
+  res.end(`${out}]`);
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const sub = await subject(req);
+  if (!sub) return void res.writeHead(401).end();
+  const url = new URL(req.url!, 'http://floor');
+  const id = /^\/api\/sighting\/(-?\d+)$/.exec(url.pathname)?.[1];
+  if (req.method === 'GET' && id) {
+    const [row] = await db.query(sql.readSql, [Number(id)]);
+    if (!row) return void res.writeHead(404).end();
+    return void res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', ETag: `"${row.version}"` }).end(detail(row));
+  }
+  if (req.method === 'GET' && url.pathname === '/api/sighting') {
+    return streamList(res, db.chunks(sql.listSql, sql.listBatchSql, [], chunkSize), listItem, 200);
+  }
+  if (req.method === 'POST' && url.pathname === '/api/sighting') {
+    const b = await body(req);
+    const [row] = await db.query(sql.createSql, [b.sightingMemo, (b.vessel as { vesselId: number }).vesselId, b.sightingTimezone ?? null, b.sightingDate ?? null, sub]);
+    return void res.writeHead(201, { Location: `/api/sighting/${row!.sighting_id}`, ETag: `"${row!.version}"` }).end();
+  }
+  if (req.method === 'POST' && url.pathname === '/api/sighting/qbe') {
+    const pattern = `%${String((await body(req)).sightingMemo).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return streamList(res, db.chunks(sql.qbeSql, sql.qbeBatchSql, [pattern], chunkSize), detail, 204);
+  }
+  res.writeHead(404).end();
+}
+
+const server = createServer((req, res) => {
+  handle(req, res).catch((error: unknown) => {
+    console.error(error);
+    if (!res.headersSent) res.writeHead(500);
+    res.end();
+  });
+});
+server.listen(Number(env.PORT ?? 0), '127.0.0.1', () => {
+  console.log(`floor listening on http://127.0.0.1:${(server.address() as { port: number }).port}`);
+});
+process.once('SIGTERM', () => { server.close(); server.closeAllConnections(); process.exit(0); });

@@ -1,0 +1,34 @@
+// Loads one server from a separate autocannon process pinned to the other core, and measures the server's CPU.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { createRequire } from 'node:module';
+import { cpuMs, type ServerProcess } from './processes.ts';
+
+const autocannon = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
+
+export interface LoadRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+  connections: number;
+}
+
+export interface LoadResult {
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  cpuPerRequestMs: number;
+}
+
+export async function load(server: ServerProcess, request: LoadRequest, headers: Record<string, string>, seconds: number, core: string): Promise<LoadResult> {
+  const args = ['-c', core, process.execPath, autocannon, '--json', '-d', String(seconds), '-c', String(request.connections), '-m', request.method];
+  for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}=${value}`);
+  if (request.body) args.push('-b', request.body);
+  args.push(`${server.url}${request.path}`);
+  const cpuBefore = cpuMs(server.child.pid!);
+  const { stdout } = await promisify(execFile)('taskset', args, { maxBuffer: 1 << 24 });
+  const cpu = cpuMs(server.child.pid!) - cpuBefore;
+  const result = JSON.parse(stdout) as { '2xx': number; non2xx: number; errors: number; duration: number; latency: { p50: number; p99: number } };
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${server.name} ${request.method} ${request.path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { reqPerSec: result['2xx'] / result.duration, p50: result.latency.p50, p99: result.latency.p99, cpuPerRequestMs: cpu / Math.max(1, result['2xx']) };
+}

@@ -1,0 +1,51 @@
+// Starts the two servers as processes pinned to one core, and reads their CPU time and memory from /proc.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { once } from 'node:events';
+
+export interface ServerProcess {
+  name: string;
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Runs `node script` on `core` (taskset) and waits for the line announcing its URL. */
+export async function startServer(name: string, script: string, env: Record<string, string | undefined>, core: string): Promise<ServerProcess> {
+  const child = spawn('taskset', ['-c', core, process.execPath, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}: ${out}`)));
+    child.stdout!.on('data', (data: Buffer) => {
+      out += data;
+      const match = /listening on (http:\/\/[^\s/]+)/.exec(out);
+      if (match) resolve(match[1]!.replace('localhost', '127.0.0.1'));
+    });
+  });
+  child.stdout!.resume();
+  // Never leave a server behind, whatever ends the benchmark.
+  process.once('exit', () => child.kill('SIGKILL'));
+  return {
+    name, url, child,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+
+/** User plus system CPU time of a process so far, in milliseconds (/proc/PID/stat fields 14 and 15, in clock ticks). */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Resident set size in bytes (/proc/PID/statm, second field, in 4 KiB pages); 0 once the process is gone. */
+export function rssBytes(pid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * 4096;
+  } catch {
+    return 0;
+  }
+}
