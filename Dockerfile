@@ -8,7 +8,18 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 # --omit=dev: the runtime is the image's Node 24, not the `node` npm package (a devDependency), and pino-pretty
 # (pretty logs at a developer's terminal) stays out.
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# --ignore-scripts: `prepare` builds the web page with Vite, a devDependency; the page comes from the next stage.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+
+FROM ${NODE_IMAGE} AS web
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY openapi.yaml ./
+COPY generated ./generated
+COPY locales ./locales
+COPY web ./web
+RUN npm run build:web
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
@@ -17,6 +28,7 @@ ENV NODE_ENV=production \
 WORKDIR /app
 # Owned by root and read-only for the process: the service writes nothing to its own folder.
 COPY --from=dependencies /app/node_modules ./node_modules
+COPY --from=web /app/web/dist ./web/dist
 COPY package.json openapi.yaml ./
 COPY locales ./locales
 COPY keycloak ./keycloak

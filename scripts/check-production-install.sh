@@ -16,9 +16,12 @@ cleanup() {
 trap cleanup EXIT
 
 # The sources of the Dockerfile's COPY lines that copy from the build context (not --from another stage).
-sources=$(awk '/^COPY / && $2 !~ /^--/ { for (i = 2; i < NF; i++) print $i }' Dockerfile | sort -u)
+# The dependencies and runtime stages' (not the web stage's: it builds the page, which the runtime copies as
+# web/dist, built here by npm ci / npm run build:web).
+sources=$(awk '/^FROM / { web = / AS web$/ } !web && /^COPY / && $2 !~ /^--/ { for (i = 2; i < NF; i++) print $i }' Dockerfile | sort -u)
 cp -r $sources "$dir/"
-(cd "$dir" && npm ci --omit=dev --no-audit --no-fund --loglevel=error)
+mkdir -p "$dir/web" && cp -r web/dist "$dir/web/dist"
+(cd "$dir" && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error)
 for dev in node pino-pretty mocha; do
   if [ -e "$dir/node_modules/$dev" ]; then echo "check-production-install: devDependency $dev was installed" >&2; exit 1; fi
 done
