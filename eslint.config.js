@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'generated/', '.keycloak/', 'data/'] },
+  { ignores: ['node_modules/', 'generated/', '.keycloak/', 'data/', 'clients/build/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
