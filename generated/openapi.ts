@@ -11,10 +11,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List time zones in the list view, ordered by id. */
+        /**
+         * List time zones in the list view, ordered by id.
+         * @description Every record in the list view, ordered by id, streamed. A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. Role `reader`.
+         */
         get: operations["listTimezones"];
         put?: never;
-        /** Create a time zone (role admin). */
+        /**
+         * Create a time zone (role admin).
+         * @description Stores a time zone: 201 with `Location` (the collection path + `/` + the new id) and `ETag: "0"`, and, with `Prefer: return=representation`, the new record's detail view. Sending `timezoneId` or `version` is a 400 on that field; so is any unknown field. Role `admin`; without it 403, before the body is looked at.
+         */
         post: operations["createTimezone"];
         delete?: never;
         options?: never;
@@ -31,7 +37,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Time zones matching a partial record, in the detail view. */
+        /**
+         * Time zones matching a partial record, in the detail view.
+         * @description The records like the example, in the detail view, ordered by id. Only the fields the example sets are compared: texts match as a case-insensitive substring anywhere in the value (`%`, `_` and `\` are plain characters, never wildcards), other fields by equality. `{}` matches every record; when nothing matches the answer is 204 with no body. Role `reader`.
+         */
         post: operations["queryTimezonesByExample"];
         delete?: never;
         options?: never;
@@ -52,12 +61,21 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** One time zone in the detail view. */
+        /**
+         * One time zone in the detail view.
+         * @description The detail view with `ETag: "<version>"`; `If-None-Match` naming that tag answers 304 with no body. An id that names no record (or is not a whole number within ±(2^53−1)) is a 404. Role `reader`.
+         */
         get: operations["getTimezone"];
-        /** Replace a time zone (role admin), carrying the version last read. */
+        /**
+         * Replace a time zone (role admin), carrying the version last read.
+         * @description Replaces the whole record: optional fields left out are cleared. The body carries the `version` last read: a stale one is a 409 and nothing is written; `If-Match` naming another version is a 412. `timezoneId` in the body, if given, must be the path's id. 204 with the new `ETag`, or 200 with the detail view when asked with `Prefer: return=representation`; a replacement that changes nothing keeps the version. Role `admin`; without the role 403, before the body is looked at.
+         */
         put: operations["updateTimezone"];
         post?: never;
-        /** Delete a time zone (role admin). */
+        /**
+         * Delete a time zone (role admin).
+         * @description Deletes the record: 204 with no body; a later read is a 404. `If-Match` naming another version is a 412. Role `admin`.
+         */
         delete: operations["deleteTimezone"];
         options?: never;
         head?: never;
@@ -71,10 +89,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List vessels in the list view (name in the request's locale), ordered by id. */
+        /**
+         * List vessels in the list view (name in the request's locale), ordered by id.
+         * @description Every record in the list view, ordered by id, streamed. A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. `vesselName` is the text for the request's locale, else `en`, else the first one. Role `reader`.
+         */
         get: operations["listVessels"];
         put?: never;
-        /** Create a vessel with its names (role admin). */
+        /**
+         * Create a vessel with its names (role admin).
+         * @description Stores a vessel: 201 with `Location` (the collection path + `/` + the new id) and `ETag: "0"`, and, with `Prefer: return=representation`, the new record's detail view. Sending `vesselId` or `version` is a 400 on that field; so is any unknown field. `vesselName` is a language map (`{"en": "…", "de": "…"}`); a plain text is a 400 (`vessel.name.notMap`). Role `admin`; without it 403, before the body is looked at.
+         */
         post: operations["createVessel"];
         delete?: never;
         options?: never;
@@ -91,7 +115,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Vessels matching a partial record, in the detail view. */
+        /**
+         * Vessels matching a partial record, in the detail view.
+         * @description The records like the example, in the detail view, ordered by id. Only the fields the example sets are compared: texts match as a case-insensitive substring anywhere in the value (`%`, `_` and `\` are plain characters, never wildcards), other fields by equality. `{}` matches every record; when nothing matches the answer is 204 with no body. `vesselName` is a language map: each given text must be contained in the vessel's text under that key. Role `reader`.
+         */
         post: operations["queryVesselsByExample"];
         delete?: never;
         options?: never;
@@ -112,12 +139,21 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** One vessel in the detail view, with all its names. */
+        /**
+         * One vessel in the detail view, with all its names.
+         * @description The detail view with `ETag: "<version>"`; `If-None-Match` naming that tag answers 304 with no body. An id that names no record (or is not a whole number within ±(2^53−1)) is a 404. Role `reader`.
+         */
         get: operations["getVessel"];
-        /** Replace a vessel and its names (role admin); a name left out is deleted. */
+        /**
+         * Replace a vessel and its names (role admin); a name left out is deleted.
+         * @description Replaces the whole record: optional fields left out are cleared. The body carries the `version` last read: a stale one is a 409 and nothing is written; `If-Match` naming another version is a 412. `vesselId` in the body, if given, must be the path's id. 204 with the new `ETag`, or 200 with the detail view when asked with `Prefer: return=representation`; a replacement that changes nothing keeps the version. A name left out of `vesselName` is deleted. Role `admin`; without the role 403, before the body is looked at.
+         */
         put: operations["updateVessel"];
         post?: never;
-        /** Delete a vessel (role admin); 409 while sightings reference it. */
+        /**
+         * Delete a vessel (role admin); 409 while sightings reference it.
+         * @description Deletes the record: 204 with no body; a later read is a 404. `If-Match` naming another version is a 412. A vessel that sightings still reference is a 409 and stays. Role `admin`.
+         */
         delete: operations["deleteVessel"];
         options?: never;
         head?: never;
@@ -131,10 +167,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List sightings in the list view, ordered by id. */
+        /**
+         * List sightings in the list view, ordered by id.
+         * @description Every record in the list view, ordered by id, streamed. A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. The vessel's `vesselName` is the text for the request's locale, else `en`, else the first one. Role `reader`.
+         */
         get: operations["listSightings"];
         put?: never;
-        /** Record a sighting of an existing vessel (role writer). */
+        /**
+         * Record a sighting of an existing vessel (role writer).
+         * @description Stores a sighting: 201 with `Location` (the collection path + `/` + the new id) and `ETag: "0"`, and, with `Prefer: return=representation`, the new record's detail view. Sending `sightingId` or `version` is a 400 on that field; so is any unknown field. `vessel` links an existing vessel by `vesselId` (an unknown one is a 400 on `vessel`); the vessel itself is never changed. A blank `sightingTimezone` is stored as null. Role `writer`; without it 403, before the body is looked at.
+         */
         post: operations["createSighting"];
         delete?: never;
         options?: never;
@@ -151,7 +193,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sightings matching a partial record, in the detail view. */
+        /**
+         * Sightings matching a partial record, in the detail view.
+         * @description The records like the example, in the detail view, ordered by id. Only the fields the example sets are compared: texts match as a case-insensitive substring anywhere in the value (`%`, `_` and `\` are plain characters, never wildcards), other fields by equality. `{}` matches every record; when nothing matches the answer is 204 with no body. `vessel` matches by `vesselId` when given, else by the vessel's own fields; its `vesselName` is a text that any of the vessel's names (in any language) must contain. Role `reader`.
+         */
         post: operations["querySightingsByExample"];
         delete?: never;
         options?: never;
@@ -172,12 +217,21 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** One sighting in the detail view. */
+        /**
+         * One sighting in the detail view.
+         * @description The detail view with `ETag: "<version>"`; `If-None-Match` naming that tag answers 304 with no body. An id that names no record (or is not a whole number within ±(2^53−1)) is a 404. Role `reader`.
+         */
         get: operations["getSighting"];
-        /** Replace a sighting (its creator or role admin), carrying the version last read. */
+        /**
+         * Replace a sighting (its creator or role admin), carrying the version last read.
+         * @description Replaces the whole record: optional fields left out are cleared. The body carries the `version` last read: a stale one is a 409 and nothing is written; `If-Match` naming another version is a 412. `sightingId` in the body, if given, must be the path's id. 204 with the new `ETag`, or 200 with the detail view when asked with `Prefer: return=representation`; a replacement that changes nothing keeps the version. Its creator or role `admin`; without the role 403, before the body is looked at.
+         */
         put: operations["updateSighting"];
         post?: never;
-        /** Delete a sighting (its creator or role admin). */
+        /**
+         * Delete a sighting (its creator or role admin).
+         * @description Deletes the record: 204 with no body; a later read is a 404. `If-Match` naming another version is a 412. Its creator or role `admin`.
+         */
         delete: operations["deleteSighting"];
         options?: never;
         head?: never;
@@ -246,8 +300,6 @@ export interface components {
          *     }
          */
         TimezoneCreate: {
-            timezoneId?: never;
-            version?: never;
             timezoneName: components["schemas"]["TimezoneName"];
         };
         TimezoneUpdate: {
@@ -290,8 +342,6 @@ export interface components {
          *     }
          */
         VesselCreate: {
-            vesselId?: never;
-            version?: never;
             vesselName: components["schemas"]["LanguageMap"];
         };
         VesselUpdate: {
@@ -341,8 +391,6 @@ export interface components {
             sightingDate: string | null;
         };
         SightingCreate: {
-            sightingId?: never;
-            version?: never;
             sightingMemo: components["schemas"]["SightingMemo"];
             vessel: components["schemas"]["SightingVesselLink"];
             sightingTimezone?: components["schemas"]["SightingTimezone"];
@@ -510,7 +558,6 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["FieldErrors"];
-                /** @example <errors><sightingMemo><message>The memo must have at least 2 characters.</message><key>sighting.memo.minLength</key></sightingMemo><vessel.vesselId><message>An id must be a whole number.</message><key>error.id.invalid</key></vessel.vesselId></errors> */
                 "text/xml": components["schemas"]["FieldErrors"];
             };
         };
@@ -548,7 +595,6 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["GeneralError"];
-                /** @example <errors><general>The record does not exist.</general></errors> */
                 "text/xml": components["schemas"]["GeneralError"];
             };
         };
@@ -676,7 +722,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TimezoneListItem"][];
-                    /** @example <collection xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><timezone><timezoneId>-317</timezoneId><timezoneName>Europe/Berlin</timezoneName></timezone></collection> */
                     "text/xml": components["schemas"]["TimezoneCollection"];
                 };
             };
@@ -781,7 +826,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TimezoneDetail"];
-                    /** @example <timezone><version>0</version><timezoneId>-1</timezoneId><timezoneName>Africa/Abidjan</timezoneName></timezone> */
                     "text/xml": components["schemas"]["TimezoneDetail"];
                 };
             };
@@ -897,7 +941,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VesselListItem"][];
-                    /** @example <collection xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><vessel><vesselId>-2</vesselId><vesselName>Space Shuttle</vesselName></vessel><vessel><vesselId>-1</vesselId><vesselName>Klingon Warbird</vesselName></vessel></collection> */
                     "text/xml": components["schemas"]["VesselCollection"];
                 };
             };
@@ -925,7 +968,6 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["VesselCreate"];
-                /** @example <vessel><vesselName><text xml:lang="en">Millennium Falcon</text><text xml:lang="de">Millennium Falke</text></vesselName></vessel> */
                 "text/xml": components["schemas"]["VesselCreate"];
                 "application/xml": components["schemas"]["VesselCreate"];
             };
@@ -1003,7 +1045,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VesselDetail"];
-                    /** @example <vessel><version>0</version><vesselId>-1</vesselId><vesselName><text xml:lang="en">Klingon Warbird</text><text xml:lang="de">Klingonischer Jäger</text></vesselName></vessel> */
                     "text/xml": components["schemas"]["VesselDetail"];
                 };
             };
@@ -1128,7 +1169,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SightingListItem"][];
-                    /** @example <collection xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><sighting><sightingId>-1</sightingId><vessel><vesselId>-1</vesselId><vesselName>Klingon Warbird</vesselName></vessel><sightingTimezone xsi:nil="true"/><sightingDate xsi:nil="true"/></sighting></collection> */
                     "text/xml": components["schemas"]["SightingCollection"];
                 };
             };
@@ -1166,7 +1206,6 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["SightingCreate"];
-                /** @example <sighting><sightingMemo>unheimlich!</sightingMemo><vessel><vesselId>-1</vesselId></vessel><sightingTimezone>Europe/Berlin</sightingTimezone><sightingDate>2026-11-22T21:30:00.000</sightingDate></sighting> */
                 "text/xml": components["schemas"]["SightingCreate"];
                 "application/xml": components["schemas"]["SightingCreate"];
             };
@@ -1266,7 +1305,6 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["SightingDetail"];
-                    /** @example <sighting xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><version>0</version><sightingId>-1</sightingId><sightingMemo>unheimlich!</sightingMemo><vessel><version>0</version><vesselId>-1</vesselId><vesselName>Klingon Warbird</vesselName></vessel><sightingTimezone xsi:nil="true"/><sightingDate xsi:nil="true"/></sighting> */
                     "text/xml": components["schemas"]["SightingDetail"];
                 };
             };

@@ -8,6 +8,7 @@ import { entityNotFound, ValidationFailed } from '../errors/app-errors.ts';
 import { requireRole, requireChange, type Principal } from '../auth/access-rules.ts';
 import { requestLocale } from '../i18n/request-locale.ts';
 import { sendDocument, sendList } from '../http/send.ts';
+import { sendWritten } from './representation-preference.ts';
 import { requestEntityManager } from '../db/request-context.ts';
 
 type Versioned = { version: number };
@@ -79,7 +80,8 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       await resource.write(entity, req.body as WireRecord, ctx);
       await ctx.em.persist(entity).flush();
       const id = entity[resource.idProperty];
-      res.status(201).set({ Location: `${req.baseUrl}${req.path.replace(/\/$/, '')}/${id}`, ETag: etagOf(entity.version) }).end();
+      res.set({ Location: `${req.baseUrl}${req.path.replace(/\/$/, '')}/${id}`, ETag: etagOf(entity.version) });
+      sendWritten(req, res, 201, resource.name, () => resource.detailView(entity, ctx.locale));
     },
 
     async update(req: Request, res: Response): Promise<void> {
@@ -94,7 +96,8 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       await ctx.em.lock(entity, LockMode.OPTIMISTIC, body.version);
       await resource.write(entity, body, ctx);
       await ctx.em.flush();
-      res.status(204).set('ETag', etagOf(entity.version)).end();
+      res.set('ETag', etagOf(entity.version));
+      sendWritten(req, res, 204, resource.name, () => resource.detailView(entity, ctx.locale));
     },
 
     async remove(req: Request, res: Response): Promise<void> {

@@ -22,8 +22,6 @@ const defaultKeys: Record<string, string> = {
   maxLength: 'error.field.tooLong',
   minimum: 'error.field.tooSmall',
   maximum: 'error.field.tooLarge',
-  // The contract uses the `false` schema for one thing only: server-generated fields in create requests.
-  'false schema': 'error.field.serverGenerated',
 };
 
 export function fieldProblems(items: ValidatorErrorItem[], operation: Operation | undefined): FieldProblem[] {
@@ -34,7 +32,7 @@ export function fieldProblems(items: ValidatorErrorItem[], operation: Operation 
     const schema = location === 'body' ? schemaAt(bodySchema(operation), segments) : parameterSchema(operation, location, segments[0]);
     // A missing property's own schema may name no key for `required`; the object that requires it may.
     const owner = keyword === 'required' && location === 'body' ? schemaAt(bodySchema(operation), segments.slice(0, -1)) : undefined;
-    const specificKey = keyIn(schema, keyword) ?? owner?.['x-message-keys']?.[keyword];
+    const specificKey = keyIn(schema, keyword) ?? owner?.['x-message-keys']?.[keyword] ?? serverGenerated(operation, location, keyword, segments);
     const key = specificKey ?? (keyword === 'unknownParameter' ? 'error.parameter.unknown' : defaultKeys[keyword] ?? 'error.field.invalid');
     const field = segments.join('.') || location;
     const known = byField.get(field);
@@ -49,6 +47,13 @@ export function fieldProblems(items: ValidatorErrorItem[], operation: Operation 
 /** The schema's key for the keyword, or, for a `oneOf`, the first alternative's that names one. */
 function keyIn(schema: Schema | undefined, keyword: string): string | undefined {
   return schema?.['x-message-keys']?.[keyword] ?? schema?.oneOf?.map((s) => resolve(s)['x-message-keys']?.[keyword]).find(Boolean);
+}
+
+/** A create body's server-generated field (`x-server-generated` on its object) is not merely unknown. */
+function serverGenerated(operation: Operation | undefined, location: string, keyword: string, segments: string[]): string | undefined {
+  if (keyword !== 'additionalProperties' || location !== 'body') return undefined;
+  const names = schemaAt(bodySchema(operation), segments.slice(0, -1))?.['x-server-generated'];
+  return Array.isArray(names) && names.includes(segments.at(-1)) ? 'error.field.serverGenerated' : undefined;
 }
 
 function bodySchema(operation: Operation | undefined): Schema | undefined {

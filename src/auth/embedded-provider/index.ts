@@ -12,7 +12,7 @@ import { loadRealm } from './realm.ts';
 import { userinfoRouter } from './userinfo.ts';
 import { realmUsers, UserDirectory } from './users.ts';
 
-export { passwordGrantCurl } from './token-curl.ts';
+export { passwordGrantCurl, tokenAssignment } from './token-curl.ts';
 export type { TokenCurlOptions } from './token-curl.ts';
 
 export interface EmbeddedProviderOptions {

@@ -25,3 +25,8 @@ export function passwordGrantCurl(options: TokenCurlOptions): string {
     : `--data-urlencode ${shellQuote(`${name}=${value}`)}`);
   return ['curl -s', ...args, shellQuote(`${options.issuer}/protocol/openid-connect/token`)].join(' ');
 }
+
+/** The shell line `npm start` prints and the README shows: it sets TOKEN to a fresh access token. */
+export function tokenAssignment(options: TokenCurlOptions): string {
+  return `TOKEN=$(${passwordGrantCurl(options)} | node -p 'JSON.parse(require("fs").readFileSync(0)).access_token')`;
+}

@@ -1,0 +1,25 @@
+// `Prefer: return=representation` (RFC 7240 §4.2) on create and update: the answer then carries the record's detail view.
+import type { Request, Response } from 'express';
+import { sendDocument } from '../http/send.ts';
+
+/**
+ * RFC 7240 §2: preferences are comma-separated `token [= word] *(; parameter)`, names case-insensitive, a value
+ * token or quoted; of a preference given twice only the first counts. Others (`respond-async`, `wait`) are ignored.
+ */
+export function prefersRepresentation(req: Request): boolean {
+  for (const preference of (req.get('Prefer') ?? '').split(',')) {
+    const [name = '', value = ''] = (preference.split(';')[0] ?? '').split('=').map((part) => part.trim());
+    if (name.toLowerCase() === 'return') return value.replace(/^"(.*)"$/, '$1').toLowerCase() === 'representation';
+  }
+  return false;
+}
+
+/**
+ * Ends a create (201) or update (204) whose headers are set: as it is, or, when asked, with the record's detail
+ * view (201, or 200 for an update) and `Preference-Applied` (RFC 7240 §3).
+ */
+export function sendWritten(req: Request, res: Response, status: 201 | 204, root: string, detailView: () => unknown): void {
+  if (!prefersRepresentation(req)) return void res.status(status).end();
+  res.set('Preference-Applied', 'return=representation');
+  sendDocument(res, status === 201 ? 201 : 200, root, detailView());
+}
