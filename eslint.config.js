@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'generated/', '.keycloak/', 'data/', 'web/dist/'] },
+  { ignores: ['node_modules/', 'generated/', '.keycloak/', 'data/', 'web/dist/', 'clients/build/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

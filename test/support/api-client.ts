@@ -5,6 +5,7 @@ import type { TestService } from './service.ts';
 import { tokenFor, type User } from './tokens.ts';
 import { contractProblems } from './contract.ts';
 import { xmlBodyForContract } from './xml-contract.ts';
+import { passesContractProxy, throughContractProxy } from './contract-proxy.ts';
 
 export interface CallOptions {
   /** Whose token to send; `null` sends none. Default alice (reader, writer). */
@@ -12,11 +13,14 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-/** A fetch that fails the test when a response is not what openapi.yaml documents. */
-export function contractCheckedFetch(service: TestService): typeof fetch {
+/**
+ * A fetch that fails the test when a response is not what openapi.yaml documents. With `viaContractProxy`, requests
+ * to a service that has the contract proxy go through Prism too (contract-proxy.ts says which).
+ */
+export function contractCheckedFetch(service: TestService, { viaContractProxy = false } = {}): typeof fetch {
   return async (input, init) => {
     const request = new Request(input, init);
-    const response = await fetch(request);
+    const response = viaContractProxy && service.proxy && passesContractProxy(request, service.api) ? await throughContractProxy(service.proxy, service.api, request) : await fetch(request);
     const path = new URL(request.url).pathname.slice(new URL(service.api).pathname.length);
     const mediaType = response.headers.get('content-type')?.split(';')[0]?.trim();
     const text = await response.clone().text();
@@ -33,9 +37,9 @@ async function headersFor(service: TestService, options: CallOptions): Promise<R
   return { ...(user && { Authorization: `Bearer ${await tokenFor(service.realm, user)}` }), ...options.headers };
 }
 
-/** The generated-types client (openapi-fetch), as an SDK user would call the service. */
+/** The generated-types client (openapi-fetch), as an SDK user would call the service; its JSON traffic also passes Prism. */
 export async function apiClient(service: TestService, options: CallOptions = {}) {
-  return createClient<paths>({ baseUrl: service.api, fetch: contractCheckedFetch(service), headers: await headersFor(service, options) });
+  return createClient<paths>({ baseUrl: service.api, fetch: contractCheckedFetch(service, { viaContractProxy: true }), headers: await headersFor(service, options) });
 }
 
 /** For what a typed client cannot send: malformed bodies, odd media types, raw headers. Still contract-checked. */

@@ -1,7 +1,12 @@
-// Mocha root hooks: stop the shared service once every test file has run.
-import { stopSharedService } from './service.ts';
+// Mocha root hooks: start the shared service (and its contract proxy) before any test file, stop it once every file has run.
+import { sharedService, stopSharedService } from './service.ts';
 
 export const mochaHooks = {
+  // Here rather than in a file's `before`, so Prism's start-up has a budget of its own on a busy machine.
+  async beforeAll(this: Mocha.Context): Promise<void> {
+    this.timeout(180_000);
+    await sharedService();
+  },
   async afterAll(): Promise<void> {
     await stopSharedService();
   },

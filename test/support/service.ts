@@ -2,6 +2,7 @@
 import { loadConfig } from '../../src/config.ts';
 import { startWebServer, stopWebServer, type StartOptions, type WebServer } from '../../src/web-server.ts';
 import { createScratchDatabase } from './scratch-database.ts';
+import { contractProxyEnabled, startContractProxy, type ContractProxy } from './contract-proxy.ts';
 
 export interface TestService {
   /** The service's origin, e.g. http://127.0.0.1:41234. */
@@ -11,6 +12,8 @@ export interface TestService {
   /** The realm's issuer URL tokens come from: Keycloak's when KEYCLOAK_URL is set, else the embedded provider's. */
   realm: string;
   web: WebServer;
+  /** Prism in front of the service (the shared one only): the typed client's JSON traffic goes through it. */
+  proxy?: ContractProxy;
   stop(): Promise<void>;
 }
 
@@ -46,9 +49,16 @@ export async function startService(env: Record<string, string | undefined> = {},
 
 let shared: Promise<TestService> | undefined;
 
-/** One service for the whole run; tests that need a service of their own start one. */
+/** One service for the whole run, behind the contract proxy; tests that need a service of their own start one. */
 export function sharedService(): Promise<TestService> {
-  shared ??= startService();
+  shared ??= startService().then(async (service) => {
+    if (!contractProxyEnabled) return service;
+    const proxy = await startContractProxy(service.api).catch(async (error: unknown) => {
+      await service.stop();
+      throw error;
+    });
+    return { ...service, proxy, stop: async () => { await proxy.close(); await service.stop(); } };
+  });
   return shared;
 }
 

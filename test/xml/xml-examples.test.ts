@@ -1,6 +1,6 @@
-// The XML examples in openapi.yaml are true: each document (`x-oai-serializedValue`, the registered extension for a
-// serialized example before OpenAPI 3.2) has the declared shape and says what the example's data `value` and the JSON
-// twin say, and each request example is accepted by the service.
+// The XML examples in openapi.yaml are true: each document (`x-serialized-value`, OpenAPI 3.2's `serializedValue`
+// for 3.1; not the registry's `x-oai-` name, which OpenAPI Generator refuses as reserved) has the declared shape,
+// says what the example's data `value` and the JSON twin say, and each request example is accepted by the service.
 import { expect } from 'chai';
 import { openApiDocument, resolve, type Schema } from '../../src/validation/openapi-document.ts';
 import { contractProblems } from '../support/contract.ts';
@@ -8,13 +8,13 @@ import { xmlToContractValue } from '../support/xml-contract.ts';
 import { sharedService } from '../support/service.ts';
 import { declaration, xmlCall } from './xml-client.ts';
 
-type Example = { value?: unknown; 'x-oai-serializedValue'?: unknown };
+type Example = { value?: unknown; 'x-serialized-value'?: unknown };
 type Media = { schema?: Schema; example?: unknown; examples?: Record<string, Example> };
 
 /** The XML documents of a media type's examples, each with its data value. */
 const xmlExamples = (media: Media | undefined): { name: string; document: string; value: unknown }[] => Object.entries(media?.examples ?? {})
-  .filter(([, example]) => typeof example['x-oai-serializedValue'] === 'string')
-  .map(([name, example]) => ({ name, document: example['x-oai-serializedValue'] as string, value: example.value }));
+  .filter(([, example]) => typeof example['x-serialized-value'] === 'string')
+  .map(([name, example]) => ({ name, document: example['x-serialized-value'] as string, value: example.value }));
 type Operation = { requestBody?: { content?: Record<string, Media> }; responses?: Record<string, unknown> };
 
 const operations = Object.entries(openApiDocument.paths as Record<string, Record<string, Operation>>)

@@ -1,0 +1,27 @@
+# Shared settings of the client scripts; sourced, so the build and the scenario runs agree on versions and paths.
+GENERATOR_VERSION="7.25.0"
+CLIENT_TARGETS=(typescript-fetch java-native java-okhttp-gson)
+CLIENTS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO_ROOT="$(dirname "$CLIENTS_DIR")"
+BUILD_DIR="$CLIENTS_DIR/build"
+GENERATOR_JAR="$BUILD_DIR/tools/openapi-generator-cli-$GENERATOR_VERSION.jar"
+# The generated Java SDKs target Java 8+, the scenario Java 17; never inherit another default JDK.
+export JAVA_HOME="${CLIENTS_JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}"
+JAVA="$JAVA_HOME/bin/java"
+
+# Maven, quiet and batch; offline first, so a warm ~/.m2 needs no network, online only for what is missing.
+maven() {
+  mvn -B -Dstyle.color=never -o "$@" > /dev/null 2>&1 || mvn -B -Dstyle.color=never "$@"
+}
+
+# The scenario sources compiled into a target.
+scenario_sources() {
+  case $1 in
+    typescript-fetch) echo "$CLIENTS_DIR/typescript/scenario.ts $CLIENTS_DIR/typescript/tsconfig.json" ;;
+    java-*) echo "$CLIENTS_DIR/java/Scenario.java $CLIENTS_DIR/java/${1#java-}/Sdk.java" ;;
+  esac
+}
+
+java_classpath() {
+  echo "$BUILD_DIR/$1/sdk/target/classes:$(cat "$BUILD_DIR/$1/classpath.txt")"
+}

@@ -1,0 +1,133 @@
+// The client scenario with a generated Java SDK (native or okhttp-gson, the same API): every step against the running service, failing loudly.
+// Usage: java -cp <sdk classes and dependencies>:<scenario classes> org.sighting.scenario.Scenario <label> <api base URL> <token endpoint URL>
+package org.sighting.scenario;
+
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import org.sighting.client.ApiException;
+import org.sighting.client.api.SightingApi;
+import org.sighting.client.api.VesselApi;
+import org.sighting.client.model.GeneralError;
+import org.sighting.client.model.SightingCreate;
+import org.sighting.client.model.SightingDetail;
+import org.sighting.client.model.SightingExample;
+import org.sighting.client.model.SightingUpdate;
+import org.sighting.client.model.SightingVesselLink;
+import org.sighting.client.model.VesselDetail;
+import org.sighting.client.model.VesselExample;
+import org.sighting.client.model.VesselListItem;
+
+public final class Scenario {
+  interface Step { void run() throws Exception; }
+
+  private static final String PREFER = "return=representation";
+  private static SightingDetail created;
+
+  public static void main(String[] args) throws Exception {
+    if (args.length != 3) throw new IllegalArgumentException("usage: Scenario <label> <api base URL> <token endpoint URL>");
+    String label = args[0];
+    var client = Sdk.client(args[1], token(args[2], "alice"));
+    var sightings = new SightingApi(client);
+    var vessels = new VesselApi(client);
+    String memo = label + " scenario " + UUID.randomUUID();
+
+    step("list the vessels", () -> {
+      List<Long> ids = vessels.listVessels(null, null, null, null).stream().map(VesselListItem::getVesselId).toList();
+      check(ids.contains(-1L) && ids.contains(-2L), "the demo vessels -1 and -2 are listed: " + ids);
+    });
+    step("read sighting -1", () -> {
+      SightingDetail sighting = sightings.getSighting(-1L, null);
+      equal(List.of(sighting.getSightingId(), sighting.getSightingMemo(), sighting.getVessel().getVesselId()), List.of(-1L, "unheimlich!", -1L));
+    });
+    step("create with Prefer: return=representation, the id from the returned record", () -> {
+      created = sightings.createSighting(new SightingCreate().sightingMemo(memo).vessel(new SightingVesselLink().vesselId(-1L))
+          .sightingTimezone("Europe/Berlin").sightingDate("2026-11-22T21:30"), PREFER);
+      check(created != null && created.getSightingId() > 0, "a record with a new positive id: " + created);
+      equal(List.of(created.getVersion(), created.getSightingMemo(), created.getSightingDate()), List.of(0, memo, "2026-11-22T21:30:00.000"));
+    });
+    step("read it back", () -> equal(sightings.getSighting(created.getSightingId(), null), created));
+    step("update with the version read", () -> {
+      SightingDetail updated = sightings.updateSighting(created.getSightingId(), update(created).sightingMemo(memo + " (updated)"), null, PREFER);
+      equal(List.of(updated.getVersion(), updated.getSightingMemo()), List.of(1, memo + " (updated)"));
+      equal(sightings.getSighting(created.getSightingId(), null), updated);
+    });
+    step("a stale update is a 409, a typed error", () -> {
+      ApiException error = failure(() -> sightings.updateSighting(created.getSightingId(), update(created), null, null));
+      equal(error.getCode(), 409);
+      GeneralError body = Sdk.generalError(error);
+      check(!body.getGeneral().isEmpty(), "the error says why");
+    });
+    step("query by example: the memo", () -> {
+      List<SightingDetail> found = sightings.querySightingsByExample(new SightingExample().sightingMemo(memo.toUpperCase()));
+      equal(found.stream().map(SightingDetail::getSightingId).toList(), List.of(created.getSightingId()));
+    });
+    step("query by example: a vessel name by language, {de: \"J\u00e4ger\"}", () -> {
+      List<VesselDetail> found = vessels.queryVesselsByExample(new VesselExample().vesselName(Map.of("de", "J\u00e4ger")));
+      List<Long> ids = found.stream().map(VesselDetail::getVesselId).toList();
+      check(ids.contains(-1L) && !ids.contains(-2L), "vessel -1 only of the demo vessels: " + ids);
+      check(found.stream().allMatch(v -> v.getVesselName().getOrDefault("de", "").toLowerCase().contains("j\u00e4ger")), "every match has J\u00e4ger in its German name");
+    });
+    step("query by example: no match is a 204", () ->
+        equal(sightings.querySightingsByExampleWithHttpInfo(new SightingExample().sightingMemo(UUID.randomUUID().toString())).getStatusCode(), 204));
+    step("delete", () -> equal(sightings.deleteSightingWithHttpInfo(created.getSightingId(), null).getStatusCode(), 204));
+    step("read after delete is a 404, a typed error", () -> {
+      ApiException error = failure(() -> sightings.getSighting(created.getSightingId(), null));
+      equal(error.getCode(), 404);
+      check(!Sdk.generalError(error).getGeneral().isEmpty(), "the error says why");
+    });
+    System.out.println(label + " scenario: every step passed");
+  }
+
+  /** Resource owner password grant with the public client sighting-cli, as the realm allows for scripts. */
+  private static String token(String tokenUrl, String user) throws Exception {
+    String form = "grant_type=password&client_id=sighting-cli&username=" + URLEncoder.encode(user, StandardCharsets.UTF_8)
+        + "&password=" + URLEncoder.encode(user, StandardCharsets.UTF_8);
+    HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(tokenUrl))
+        .header("Content-Type", "application/x-www-form-urlencoded").POST(HttpRequest.BodyPublishers.ofString(form)).build(),
+        HttpResponse.BodyHandlers.ofString());
+    var token = java.util.regex.Pattern.compile("\"access_token\"\\s*:\\s*\"([^\"]+)\"").matcher(response.body());
+    if (!token.find()) throw new IllegalStateException("no token for " + user + ": " + response.statusCode() + " " + response.body());
+    return token.group(1);
+  }
+
+  /** The update body for a record as read: its version, memo and vessel link. */
+  private static SightingUpdate update(SightingDetail sighting) {
+    return new SightingUpdate().version(sighting.getVersion()).sightingMemo(sighting.getSightingMemo())
+        .vessel(new SightingVesselLink().vesselId(sighting.getVessel().getVesselId()));
+  }
+
+  private static ApiException failure(Step call) throws Exception {
+    try {
+      call.run();
+    } catch (ApiException error) {
+      return error;
+    }
+    throw new AssertionError("the call succeeded, an error was expected");
+  }
+
+  private static void step(String name, Step step) throws Exception {
+    try {
+      step.run();
+    } catch (Exception | AssertionError error) {
+      System.err.println("  FAILED  " + name);
+      throw error;
+    }
+    System.out.println("  ok  " + name);
+  }
+
+  private static void check(boolean condition, String what) {
+    if (!condition) throw new AssertionError(what);
+  }
+
+  private static void equal(Object actual, Object expected) {
+    if (!Objects.equals(actual, expected)) throw new AssertionError("expected " + expected + ", got " + actual);
+  }
+}

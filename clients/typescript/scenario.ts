@@ -1,0 +1,108 @@
+// The client scenario with the generated typescript-fetch SDK: every step against the running service, failing loudly.
+// Usage: node clients/build/typescript-fetch/out/typescript/scenario.js <api base URL> <token endpoint URL>
+import { randomUUID } from 'node:crypto';
+import { deepStrictEqual, ok, strictEqual } from 'node:assert/strict';
+import {
+  Configuration, GeneralErrorFromJSON, ResponseError, SightingApi, VesselApi, type SightingDetail,
+} from '../build/typescript-fetch/sdk/index.js';
+
+const [api, tokenUrl] = process.argv.slice(2);
+if (!api || !tokenUrl) throw new Error('usage: scenario.js <api base URL> <token endpoint URL>');
+
+/** Resource owner password grant with the public client sighting-cli, as the realm allows for scripts. */
+async function token(user: string): Promise<string> {
+  const response = await fetch(tokenUrl!, {
+    method: 'POST',
+    body: new URLSearchParams({ grant_type: 'password', client_id: 'sighting-cli', username: user, password: user }),
+  });
+  const body = await response.json() as { access_token?: string };
+  if (!body.access_token) throw new Error(`no token for ${user}: ${response.status} ${JSON.stringify(body)}`);
+  return body.access_token;
+}
+
+/** The typed error body of a failed call: the status and the `general` message, else the call's unexpected success. */
+async function failure(call: Promise<unknown>): Promise<{ status: number; general: string }> {
+  try {
+    await call;
+  } catch (error) {
+    if (!(error instanceof ResponseError)) throw error;
+    return { status: error.response.status, general: GeneralErrorFromJSON(await error.response.json()).general };
+  }
+  throw new Error('the call succeeded, an error was expected');
+}
+
+async function step(name: string, run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (error) {
+    const answer = error instanceof ResponseError ? `: HTTP ${error.response.status} ${await error.response.text().catch(() => '')}` : '';
+    console.error(`  FAILED  ${name}${answer}`);
+    throw error;
+  }
+  console.log(`  ok  ${name}`);
+}
+
+const configuration = new Configuration({ basePath: api, accessToken: await token('alice') });
+const sightings = new SightingApi(configuration);
+const vessels = new VesselApi(configuration);
+const memo = `typescript-fetch scenario ${randomUUID()}`;
+let created: SightingDetail;
+
+await step('list the vessels', async () => {
+  const ids = (await vessels.listVessels()).map((v) => v.vesselId);
+  ok(ids.includes(-1) && ids.includes(-2), `the demo vessels -1 and -2 are listed: ${ids}`);
+});
+await step('read sighting -1', async () => {
+  const sighting = await sightings.getSighting({ id: -1 });
+  deepStrictEqual({ id: sighting.sightingId, memo: sighting.sightingMemo, vessel: sighting.vessel.vesselId }, { id: -1, memo: 'unheimlich!', vessel: -1 });
+});
+await step('create with Prefer: return=representation, the id from the returned record', async () => {
+  created = await sightings.createSighting({
+    prefer: 'return=representation',
+    sightingCreate: { sightingMemo: memo, vessel: { vesselId: -1 }, sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-22T21:30' },
+  });
+  ok(created.sightingId > 0, `a new positive id, got ${created.sightingId}`);
+  deepStrictEqual([created.version, created.sightingMemo, created.sightingDate], [0, memo, '2026-11-22T21:30:00.000']);
+});
+await step('read it back', async () => {
+  deepStrictEqual(await sightings.getSighting({ id: created.sightingId }), created);
+});
+await step('update with the version read', async () => {
+  await sightings.updateSighting({ id: created.sightingId, sightingUpdate: { ...update(created), sightingMemo: `${memo} (updated)` } });
+  const read = await sightings.getSighting({ id: created.sightingId });
+  deepStrictEqual([read.version, read.sightingMemo], [1, `${memo} (updated)`]);
+});
+await step('a stale update is a 409, a typed error', async () => {
+  const error = await failure(sightings.updateSighting({ id: created.sightingId, sightingUpdate: update(created) }));
+  strictEqual(error.status, 409);
+  ok(error.general.length > 0, 'the error says why');
+});
+await step('query by example: the memo', async () => {
+  const found = await sightings.querySightingsByExample({ sightingExample: { sightingMemo: memo.toUpperCase() } });
+  deepStrictEqual(found?.map((s) => s.sightingId), [created.sightingId]);
+});
+await step('query by example: a vessel name by language, {de: "Jäger"}', async () => {
+  const found = await vessels.queryVesselsByExample({ vesselExample: { vesselName: { de: 'Jäger' } } });
+  const ids = found?.map((v) => v.vesselId) ?? [];
+  ok(ids.includes(-1) && !ids.includes(-2), `vessel -1 only of the demo vessels, got ${ids}`);
+  ok(found!.every((v) => v.vesselName['de']?.toLowerCase().includes('jäger')), 'every match has Jäger in its German name');
+});
+await step('query by example: no match is a 204', async () => {
+  const response = await sightings.querySightingsByExampleRaw({ sightingExample: { sightingMemo: randomUUID() } });
+  strictEqual(response.raw.status, 204);
+});
+await step('delete', async () => {
+  const response = await sightings.deleteSightingRaw({ id: created.sightingId });
+  strictEqual(response.raw.status, 204);
+});
+await step('read after delete is a 404, a typed error', async () => {
+  const error = await failure(sightings.getSighting({ id: created.sightingId }));
+  strictEqual(error.status, 404);
+  ok(error.general.length > 0, 'the error says why');
+});
+
+/** The update body for a record as read: its version, memo and vessel link. */
+function update(sighting: SightingDetail) {
+  return { version: sighting.version, sightingMemo: sighting.sightingMemo, vessel: { vesselId: sighting.vessel.vesselId } };
+}
+console.log('typescript-fetch scenario: every step passed');
