@@ -52,8 +52,10 @@ describe('web page: admin manages vessels', () => {
     await nameInputs.nth(2).fill(`${name} (fr)`);
     await page.getByRole('button', { name: 'Remove the name in de' }).click();
     await page.screenshot({ path: screenshotPath('web-admin-vessels'), fullPage: true });
+    // "Saved." from the first save is still on screen: wait for this save's answer instead.
+    const saved = page.waitForResponse((response) => response.request().method() === 'PUT' && response.url() === `${service.api}/vessel/${id}`);
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect((await saved).status()).to.equal(204);
     expect((await vessel(id)).data).to.deep.equal({ version: 1, vesselId: id, vesselName: { en: name, fr: `${name} (fr)` } });
 
     const sighting = await createSighting(service, buildSighting({ vessel: { vesselId: id } }));
