@@ -5,7 +5,7 @@ import { passwordGrantCurl } from './auth/embedded-provider/index.ts';
 
 const config = loadConfig();
 const web = await startWebServer(config);
-console.log(`sighting registry listening on ${web.url}${config.BASE_PATH} (${config.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}); contract at ${web.url}/docs`);
+console.log(`sighting registry listening on ${web.url}${config.BASE_PATH} (${config.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}); web page at ${web.url}/, contract at ${web.url}/docs`);
 if (!config.KEYCLOAK_URL) {
   console.log(`embedded OpenID provider (development only). Get a token with:\n  ${passwordGrantCurl({ issuer: `${web.url}/realms/${config.KEYCLOAK_REALM}` })}`);
 }
