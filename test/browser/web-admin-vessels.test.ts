@@ -31,6 +31,9 @@ describe('web page: admin manages vessels', () => {
     await page.getByRole('link', { name: 'Vessels', exact: true }).click();
     await page.getByRole('heading', { name: 'Manage vessels' }).waitFor();
     await page.getByRole('link', { name: 'New vessel' }).click();
+    // The form renders after the click; evaluateAll would not wait for it.
+    await page.getByRole('heading', { name: 'New vessel', level: 2 }).waitFor();
+    await page.locator('.name-row').nth(1).waitFor();
     const name = unique('Nostromo');
     const nameInputs = page.locator('.name-row input[name="name"]');
     expect(await page.locator('.name-row input[name="language"]').evaluateAll((inputs) => inputs.map((input) => (input as { value: string }).value))).to.deep.equal(['en', 'de']);
