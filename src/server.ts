@@ -6,7 +6,7 @@ import { tokenAssignment } from './auth/embedded-provider/index.ts';
 const config = loadConfig();
 const web = await startWebServer(config);
 const database = config.DATABASE_URL ? `PostgreSQL${config.DATABASE_REPLICA_URLS.length ? ` with ${config.DATABASE_REPLICA_URLS.length} read replica(s)` : ''}` : 'embedded PGlite';
-web.logger.info({ url: `${web.url}${config.BASE_PATH}`, database, docs: `${web.url}/docs` }, `sighting registry listening on ${web.url}${config.BASE_PATH} (${database}); contract at ${web.url}/docs`);
+web.logger.info({ url: `${web.url}${config.BASE_PATH}`, database, page: `${web.url}/`, docs: `${web.url}/docs` }, `sighting registry listening on ${web.url}${config.BASE_PATH} (${database}); web page at ${web.url}/, contract at ${web.url}/docs`);
 if (!config.KEYCLOAK_URL) {
   const assignment = tokenAssignment({ issuer: `${web.url}/realms/${config.KEYCLOAK_REALM}` });
   web.logger.info({ assignment }, `embedded OpenID provider (development only). Set TOKEN to a token of alice's with:\n${assignment}`);

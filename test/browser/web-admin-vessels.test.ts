@@ -31,6 +31,9 @@ describe('web page: admin manages vessels', () => {
     await page.getByRole('link', { name: 'Vessels', exact: true }).click();
     await page.getByRole('heading', { name: 'Manage vessels' }).waitFor();
     await page.getByRole('link', { name: 'New vessel' }).click();
+    // The form renders after the click; evaluateAll would not wait for it.
+    await page.getByRole('heading', { name: 'New vessel', level: 2 }).waitFor();
+    await page.locator('.name-row').nth(1).waitFor();
     const name = unique('Nostromo');
     const nameInputs = page.locator('.name-row input[name="name"]');
     expect(await page.locator('.name-row input[name="language"]').evaluateAll((inputs) => inputs.map((input) => (input as { value: string }).value))).to.deep.equal(['en', 'de']);
@@ -52,8 +55,10 @@ describe('web page: admin manages vessels', () => {
     await nameInputs.nth(2).fill(`${name} (fr)`);
     await page.getByRole('button', { name: 'Remove the name in de' }).click();
     await page.screenshot({ path: screenshotPath('web-admin-vessels'), fullPage: true });
+    // "Saved." from the first save is still on screen: wait for this save's answer instead.
+    const saved = page.waitForResponse((response) => response.request().method() === 'PUT' && response.url() === `${service.api}/vessel/${id}`);
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect((await saved).status()).to.equal(204);
     expect((await vessel(id)).data).to.deep.equal({ version: 1, vesselId: id, vesselName: { en: name, fr: `${name} (fr)` } });
 
     const sighting = await createSighting(service, buildSighting({ vessel: { vesselId: id } }));

@@ -12,10 +12,12 @@ async function start(): Promise<void> {
   const settings = await fetch('./web-config.json').then((r) => r.json() as Promise<WebSettings>);
   const session = new Session(settings);
   let returnTo: string | undefined;
+  let failure: string | undefined;
   try {
     returnTo = await session.completeSignIn();
   } catch (error) {
-    root.replaceChildren(Object.assign(document.createElement('p'), { role: 'alert', textContent: `${t('web.signIn.failed')} ${(error as Error).message}` }));
+    // E.g. the person cancelled at the provider (error=access_denied): say so on the signed-out screen.
+    failure = `${t('web.signIn.failed')} ${(error as Error).message}`;
   }
   const api = apiClient(settings.apiPath, session);
   const cache = new Map<string, Promise<unknown>>();
@@ -35,7 +37,7 @@ async function start(): Promise<void> {
   const app = shell(root, ctx, () => cache.delete('vessels'));
   session.onSignedOut = () => app.show('#', t('web.signIn.expired'));
   if (returnTo !== undefined) history.replaceState(null, '', returnTo || location.pathname);
-  app.show(location.hash);
+  app.show(location.hash, failure);
 }
 
 void start();

@@ -1,0 +1,61 @@
+// The web page with the keyboard alone: every control labelled, a sensible Tab order, errors take the focus, Enter records.
+import { expect } from 'chai';
+import type { Browser, Page } from 'playwright-core';
+import { closeBrowser, launchBrowser } from '../support/browser.ts';
+import { sharedService, type TestService } from '../support/service.ts';
+import { unique } from '../support/fixtures.ts';
+import { signedIn, unexpectedProblems, type Person } from '../support/web-page.ts';
+
+/** What has the focus: a control's name, a button's text, or the tag name. */
+const focused = (page: Page) => page.evaluate<string>(`(() => {
+  const element = document.activeElement;
+  return element.getAttribute('name') || (element.tagName === 'BUTTON' ? element.textContent : element.tagName.toLowerCase());
+})()`);
+
+describe('web page: keyboard only', () => {
+  let browser: Browser;
+  let service: TestService;
+  let person: Person | undefined;
+
+  before(async function () {
+    browser = await launchBrowser(this);
+    service = await sharedService();
+  });
+  after(async () => {
+    await person?.close();
+    await closeBrowser(browser);
+  });
+
+  it('when alice records a sighting with the keyboard alone, then Tab walks the form in order, a missing memo takes the focus, and Enter records', async function () {
+    this.timeout(60_000);
+    person = await signedIn(browser, service, 'alice');
+    const page = person.page;
+    await page.getByRole('heading', { name: 'Record a sighting' }).waitFor();
+    const unlabelled = await page.evaluate<number>(`[...document.querySelectorAll('main input, main select, main textarea')].filter((c) => c.labels.length === 0).length`);
+    expect(unlabelled).to.equal(0);
+    expect(await focused(page)).to.equal('h1');
+
+    // The date-time picker takes several Tab stops (one per part); the order of the controls is what counts.
+    const order: string[] = [];
+    for (let i = 0; i < 20 && order.at(-1) !== 'Record sighting'; i++) {
+      await page.keyboard.press('Tab');
+      const name = await focused(page);
+      if (order.at(-1) !== name) order.push(name);
+    }
+    expect(order).to.deep.equal(['vessel', 'sightingDate', 'sightingTimezone', 'sightingMemo', 'Record sighting']);
+
+    await page.keyboard.press('Enter');
+    await page.locator('.field-error:not([hidden])').waitFor();
+    expect(await focused(page)).to.equal('sightingMemo');
+    const memo = unique('typed');
+    await page.keyboard.type(memo);
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).to.equal('Record sighting');
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').filter({ hasText: 'Your sighting is recorded.' }).waitFor();
+    await page.getByTestId('vessel-summary').waitFor();
+    // The new screen's heading has the focus, so the next Tab starts there.
+    expect(await focused(page)).to.equal('h1');
+    expect(unexpectedProblems(person.watch, [/HTTP 400: POST .*\/api\/sighting$/, /status of 400 \(Bad Request\)/])).to.deep.equal([]);
+  });
+});
