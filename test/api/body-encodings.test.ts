@@ -8,7 +8,8 @@ import { tokenFor } from '../support/tokens.ts';
 import { buildSighting } from '../support/fixtures.ts';
 
 const utf8Required = { general: 'The request body must be encoded in UTF-8.' };
-const malformedBody = { general: 'The request body is not well-formed.' };
+const notUtf8 = { body: { message: 'The request body must be encoded in UTF-8.', key: 'error.utf8' } };
+const malformedBody = { body: { message: 'The request body is not well-formed.', key: 'error.malformedBody' } };
 
 describe('body encodings', () => {
   let service: TestService;
@@ -61,7 +62,7 @@ describe('body encodings', () => {
   it('when JSON holds bytes that are not UTF-8, then 400 saying UTF-8, not a memo with U+FFFD', async () => {
     const sighting = buildSighting();
     const bytes = Buffer.concat([Buffer.from(`{"sightingMemo":"${sighting.sightingMemo}`), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('","vessel":{"vesselId":-1}}')]);
-    expect(await send('/sighting', { 'Content-Type': 'application/json' }, bytes)).to.deep.equal({ status: 400, body: utf8Required });
+    expect(await send('/sighting', { 'Content-Type': 'application/json' }, bytes)).to.deep.equal({ status: 400, body: notUtf8 });
     expect(await memoCount(`${sighting.sightingMemo}\ufffd\ufffd\ufffd`)).to.equal(0);
   });
 
