@@ -38,7 +38,7 @@ describe('docs page: Authorize with the browser client, then Try it out', () => 
   it('when alice authorizes in Swagger UI and executes getSighting for -1, then the page shows 200 and the sighting', async () => {
     const origin = service!.url;
     const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
-    context.setDefaultTimeout(10_000);
+    context.setDefaultTimeout(30_000);
     try {
       const watch = await watchContext(context, [origin, new URL(service!.realm).origin]);
       const page = await context.newPage();

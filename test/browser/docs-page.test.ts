@@ -38,7 +38,7 @@ describe('docs page in a browser', () => {
     it(`when /docs is opened under a ${host} host name, then Swagger UI shows every operation of the contract, with no error and no request leaving the origin`, async () => {
       const origin = host === 'loopback' ? service.url : service.url.replace('127.0.0.1', PUBLIC_HOST);
       const context = await browser.newContext({ viewport: { width: 1280, height: 1600 } });
-      context.setDefaultTimeout(5_000);
+      context.setDefaultTimeout(20_000);
       try {
         const watch = await watchContext(context, [origin]);
         const page = await context.newPage();
