@@ -49,7 +49,7 @@ public final class Scenario {
     });
     step("create with Prefer: return=representation, the id from the returned record", () -> {
       created = sightings.createSighting(new SightingCreate().sightingMemo(memo).vessel(new SightingVesselLink().vesselId(-1L))
-          .sightingTimezone("Europe/Berlin").sightingDate("2026-11-22T21:30"), PREFER);
+          .sightingTimezone("Europe/Berlin").sightingDate("2026-11-22T21:30"), PREFER, java.util.UUID.randomUUID().toString());
       check(created != null && created.getSightingId() > 0, "a record with a new positive id: " + created);
       equal(List.of(created.getVersion(), created.getSightingMemo(), created.getSightingDate()), List.of(0, memo, "2026-11-22T21:30:00.000"));
     });

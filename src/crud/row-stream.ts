@@ -16,7 +16,7 @@ export const pgliteBatch = 200;
 /** `kind` says whether a read replica may answer (src/db/read-routing.ts decides). */
 export function viewRows<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, kind: ReadKind, limit = Infinity): AsyncGenerator<ViewRow> {
   // PGlite's driver has no cursors ("Streaming is not supported by PGlite").
-  return em.getPlatform().constructor.name === 'PglitePlatform' ? keysetBatches(em, resource, where, limit) : cursor(em, resource, where, kind, limit);
+  return em.getPlatform().constructor.name === 'PglitePlatform' ? keysetBatches(em, resource, where, kind, limit) : cursor(em, resource, where, kind, limit);
 }
 
 async function* cursor<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, kind: ReadKind, limit: number): AsyncGenerator<ViewRow> {
@@ -34,13 +34,14 @@ async function* cursor<E extends object>(em: EntityManager, resource: ResourceDe
   yield* { [Symbol.asyncIterator]: () => rows };
 }
 
-async function* keysetBatches<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, limit: number): AsyncGenerator<ViewRow> {
+async function* keysetBatches<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, kind: ReadKind, limit: number): AsyncGenerator<ViewRow> {
   const idColumn = (em.getMetadata().get(resource.entity).properties as Record<string, { fieldNames: string[] }>)[resource.idProperty]!.fieldNames[0]!;
   let after: unknown;
   for (let remaining = limit; remaining > 0;) {
     const page = Math.min(pgliteBatch, remaining);
     const keyset = after === undefined ? where : { $and: [where, { [resource.idProperty]: { $gt: after } }] };
-    const rows = await viewQuery(em, resource, keyset as FilterQuery<E>).orderBy({ [resource.idProperty]: 'asc' }).limit(page).execute('all', false) as ViewRow[];
+    const rows = await routedRead(kind, (connectionType) => viewQuery(em, resource, keyset as FilterQuery<E>, connectionType)
+      .orderBy({ [resource.idProperty]: 'asc' }).limit(page).execute('all', false)) as ViewRow[];
     yield* rows;
     if (rows.length < page) return;
     remaining -= rows.length;
