@@ -7,7 +7,7 @@ import { prepareDatabase } from '../bench/seed.ts';
 import { startServer, type ServerProcess } from '../bench/processes.ts';
 import { load, type LoadRequest, type LoadResult } from '../bench/load.ts';
 import { wholeList, latencies, type ListResult } from '../bench/requests.ts';
-import { cursorChunk, pgliteBatch } from '../src/crud/row-stream.ts';
+import { batchSize } from '../src/crud/row-stream.ts';
 
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const seconds = Number(process.env.BENCH_DURATION ?? 10);
@@ -23,7 +23,7 @@ const common = { PORT: '0', HOST: '127.0.0.1', DB_POOL_MAX: poolMax, KEYCLOAK_UR
 const service = await startServer('service', 'src/server.ts', { ...common, ...db.serviceEnv, DEMO_DATA: 'false' }, serverCore);
 const issuer = `${process.env.KEYCLOAK_URL?.replace(/\/$/, '') ?? service.url}/realms/sighting`;
 // The floor reads lists in the service's chunk (cursor) or batch (keyset) size.
-const listChunk = String(process.env.DATABASE_URL ? cursorChunk : pgliteBatch);
+const listChunk = String(process.env.DATABASE_URL ? batchSize.postgresql : batchSize.pglite);
 const floor = await startServer('floor', 'bench/floor-server.ts', { ...common, ...db.floorEnv, ISSUER: issuer, AUDIENCE: 'sighting-api', LIST_CHUNK: listChunk }, serverCore);
 const servers = [service, floor];
 

@@ -1,44 +1,31 @@
-// Reads a query's view rows in id order, in bounded memory: a cursor on PostgreSQL, keyset batches on PGlite.
+// Reads a query's view rows in id order, in bounded memory: keyset batches, small ones on PGlite.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import type { ResourceDescriptor, ViewRow } from './resource-descriptor.ts';
 import { viewQuery } from './view-rows.ts';
 import { routedRead, type ReadKind } from '../db/read-routing.ts';
 
-/** Rows fetched per cursor round trip on PostgreSQL. */
-export const cursorChunk = 1000;
 /**
- * Rows per keyset batch on PGlite. PGlite runs in this process and cannot stream: each batch blocks the event loop
- * while it runs, so batches are small and other requests get their turn in between (see `nextTurn` below).
+ * Rows per keyset batch. PGlite runs in this process and cannot stream: each batch blocks the event loop while it
+ * runs, so its batches are small and other requests get their turn in between (see `nextTurn` below).
  */
-export const pgliteBatch = 200;
+export const batchSize = { pglite: 200, postgresql: 1000 };
 
-/** `kind` says whether a read replica may answer (src/db/read-routing.ts decides). */
+/**
+ * `kind` says whether a read replica may answer (src/db/read-routing.ts decides). Keyset batches on both backends:
+ * each batch is one bounded statement (src/db/bounded-waits.ts), which a `pg` cursor's later fetches are not, so a
+ * cursor over a cut network would wait forever.
+ */
 export function viewRows<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, kind: ReadKind, limit = Infinity): AsyncGenerator<ViewRow> {
-  // PGlite's driver has no cursors ("Streaming is not supported by PGlite").
-  return em.getPlatform().constructor.name === 'PglitePlatform' ? keysetBatches(em, resource, where, kind, limit) : cursor(em, resource, where, kind, limit);
+  const batch = em.getPlatform().constructor.name === 'PglitePlatform' ? batchSize.pglite : batchSize.postgresql;
+  return keysetBatches(em, resource, where, kind, batch, limit);
 }
 
-async function* cursor<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, kind: ReadKind, limit: number): AsyncGenerator<ViewRow> {
-  // Opened (first chunk read) inside routedRead, so a replica that fails to answer hands the read to the primary.
-  const { rows, first } = await routedRead(kind, async (connectionType) => {
-    const qb = viewQuery(em, resource, where, connectionType).orderBy({ [resource.idProperty]: 'asc' });
-    if (Number.isFinite(limit)) qb.limit(limit);
-    // One statement, read through a `pg` cursor: the planner sees the whole query (and picks the trigram index for a
-    // substring) instead of one `order by id limit n` per batch, which it answers by walking the primary key.
-    const rows = qb.stream({ rawResults: true, chunkSize: cursorChunk })[Symbol.asyncIterator]();
-    return { rows, first: await rows.next() };
-  });
-  if (first.done) return;
-  yield first.value;
-  yield* { [Symbol.asyncIterator]: () => rows };
-}
-
-async function* keysetBatches<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, kind: ReadKind, limit: number): AsyncGenerator<ViewRow> {
+async function* keysetBatches<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, kind: ReadKind, batch: number, limit: number): AsyncGenerator<ViewRow> {
   const idColumn = (em.getMetadata().get(resource.entity).properties as Record<string, { fieldNames: string[] }>)[resource.idProperty]!.fieldNames[0]!;
   let after: unknown;
   for (let remaining = limit; remaining > 0;) {
-    const page = Math.min(pgliteBatch, remaining);
+    const page = Math.min(batch, remaining);
     const keyset = after === undefined ? where : { $and: [where, { [resource.idProperty]: { $gt: after } }] };
     const rows = await routedRead(kind, (connectionType) => viewQuery(em, resource, keyset as FilterQuery<E>, connectionType)
       .orderBy({ [resource.idProperty]: 'asc' }).limit(page).execute('all', false)) as ViewRow[];
