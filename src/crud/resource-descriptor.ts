@@ -23,6 +23,8 @@ export interface ViewQuery {
   orderBy(order: Record<string, 'asc' | 'desc'>): ViewQuery;
   limit(count: number): ViewQuery;
   execute(method: 'all' | 'get', mapResults: false): Promise<unknown>;
+  getQuery(): string;
+  getParams(): readonly unknown[];
   stream(options: { rawResults: true; chunkSize: number }): AsyncIterable<ViewRow>;
 }
 

@@ -1,4 +1,4 @@
-// Reads a query's view rows in id order, in bounded memory: keyset batches, small ones on PGlite.
+// Reads a query's view rows in id order, in bounded memory: a cursor on PostgreSQL, keyset batches on PGlite.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import type { ResourceDescriptor, ViewRow } from './resource-descriptor.ts';
@@ -6,19 +6,36 @@ import { viewQuery } from './view-rows.ts';
 import { routedRead, type ReadKind } from '../db/read-routing.ts';
 
 /**
- * Rows per keyset batch. PGlite runs in this process and cannot stream: each batch blocks the event loop while it
- * runs, so its batches are small and other requests get their turn in between (see `nextTurn` below).
+ * Rows per cursor fetch on PostgreSQL, and per keyset batch on PGlite. PGlite runs in this process and cannot
+ * stream: each batch blocks the event loop while it runs, so its batches are small and other requests get their
+ * turn in between (see `nextTurn` below).
  */
 export const batchSize = { pglite: 200, postgresql: 1000 };
 
-/**
- * `kind` says whether a read replica may answer (src/db/read-routing.ts decides). Keyset batches on both backends:
- * each batch is one bounded statement (src/db/bounded-waits.ts), which a `pg` cursor's later fetches are not, so a
- * cursor over a cut network would wait forever.
- */
+/** `kind` says whether a read replica may answer (src/db/read-routing.ts decides). */
 export function viewRows<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, kind: ReadKind, limit = Infinity): AsyncGenerator<ViewRow> {
-  const batch = em.getPlatform().constructor.name === 'PglitePlatform' ? batchSize.pglite : batchSize.postgresql;
-  return keysetBatches(em, resource, where, kind, batch, limit);
+  // PGlite's driver has no cursors ("Streaming is not supported by PGlite").
+  return em.getPlatform().constructor.name === 'PglitePlatform'
+    ? keysetBatches(em, resource, where, kind, batchSize.pglite, limit)
+    : cursor(em, resource, where, kind, limit);
+}
+
+/**
+ * One statement read through a `pg` cursor: the planner sees the whole query (and takes the trigram index for a
+ * substring) instead of one `order by id limit n` per batch, which it answers by walking the primary key. Each
+ * fetch is bounded like any statement (src/db/bounded-waits.ts).
+ */
+async function* cursor<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, kind: ReadKind, limit: number): AsyncGenerator<ViewRow> {
+  // Opened (first fetch read) inside routedRead, so a replica that fails to answer hands the read to the primary.
+  const { rows, first } = await routedRead(kind, async (connectionType) => {
+    const qb = viewQuery(em, resource, where, connectionType).orderBy({ [resource.idProperty]: 'asc' });
+    if (Number.isFinite(limit)) qb.limit(limit);
+    const rows = qb.stream({ rawResults: true, chunkSize: batchSize.postgresql })[Symbol.asyncIterator]();
+    return { rows, first: await rows.next() };
+  });
+  if (first.done) return;
+  yield first.value;
+  yield* { [Symbol.asyncIterator]: () => rows };
 }
 
 async function* keysetBatches<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, kind: ReadKind, batch: number, limit: number): AsyncGenerator<ViewRow> {

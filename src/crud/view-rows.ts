@@ -13,7 +13,21 @@ export function viewQuery<E extends object>(em: EntityManager, resource: Resourc
   return resource.selectView(qb).where(where as object);
 }
 
+// The by-id statement of each resource, built once: the QueryBuilder costs more than the read it builds.
+const byIdStatements = new WeakMap<object, string>();
+
+function byIdStatement<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>): string {
+  let sql = byIdStatements.get(resource);
+  if (sql === undefined) {
+    const qb = viewQuery(em, resource, { [resource.idProperty]: 0 } as FilterQuery<E>);
+    if (qb.getParams().length !== 1) throw new Error(`the ${resource.name} view query has parameters besides the id`);
+    sql = qb.getQuery();
+    byIdStatements.set(resource, sql);
+  }
+  return sql;
+}
+
+/** One record's view row, read from the primary (a record and its ETag must be the latest committed version). */
 export async function readRow<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, id: number): Promise<ViewRow | undefined> {
-  const qb = viewQuery(em, resource, { [resource.idProperty]: id } as FilterQuery<E>);
-  return (await qb.execute('get', false)) as ViewRow | undefined ?? undefined;
+  return (await em.getConnection('write').execute(byIdStatement(em, resource), [id], 'get')) as ViewRow | undefined ?? undefined;
 }

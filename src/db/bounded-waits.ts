@@ -3,6 +3,12 @@ import type { Config } from '../config.ts';
 
 type Settings = Pick<Config, 'DB_ACQUIRE_TIMEOUT_MS' | 'DB_CONNECT_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS'>;
 
+interface Cursor {
+  submit(connection: unknown): void;
+  read(rows: number): Promise<unknown[]>;
+  close(): Promise<void>;
+}
+
 interface PgClient {
   query(...args: unknown[]): unknown;
   connection: { stream: { destroy(): void } };
@@ -14,7 +20,9 @@ type PgClientClass = new (options: Record<string, unknown>) => PgClient;
  * (pg-pool hands clients its options, so the client class is wrapped to give them theirs). A statement is bounded
  * twice: by the server (`statement_timeout`, SQLSTATE 57014) and, for a network that is cut rather than refusing,
  * where no answer ever comes, by the client (`query_timeout`). A connection whose query timed out is torn down,
- * so the pool never hands it out again with the late answer still in flight.
+ * so the pool never hands it out again with the late answer still in flight. A cursor (the lists' stream) gets no
+ * `query_timeout` from `pg`: each of its fetches is bounded here instead, as the server bounds each fetch (an
+ * Execute message) by `statement_timeout`.
  */
 /** `onPool` sees each pool as it is made (metrics count its connections). */
 export function boundedWaits(settings: Settings, onPool: (pool: object) => void = () => {}): Record<string, unknown> {
@@ -32,6 +40,7 @@ export function boundedWaits(settings: Settings, onPool: (pool: object) => void 
         }
 
         override query(...args: unknown[]): unknown {
+          if (isCursor(args[0])) return super.query(boundedCursor(args[0], settings.DB_STATEMENT_TIMEOUT_MS + 1000, () => this.connection.stream.destroy()));
           const result = super.query(...args);
           if (result instanceof Promise) {
             result.catch((error: unknown) => {
@@ -43,4 +52,28 @@ export function boundedWaits(settings: Settings, onPool: (pool: object) => void 
       };
     },
   };
+}
+
+const isCursor = (value: unknown): value is Cursor =>
+  typeof (value as Cursor | undefined)?.read === 'function' && typeof (value as Cursor).submit === 'function';
+
+/**
+ * Each fetch that gets no answer in time tears the connection down and fails as `pg`'s own `query_timeout` does.
+ * Closing waits for the server too, so it is bounded as well; a connection torn down has nothing left to close.
+ */
+function boundedCursor(cursor: Cursor, ms: number, tearDown: () => void): Cursor {
+  const read = cursor.read.bind(cursor);
+  const close = cursor.close.bind(cursor);
+  let torn = false;
+  const within = <T>(wait: Promise<T>, onTimeout: () => T | Promise<T>): Promise<T> => {
+    if (torn) return Promise.resolve(onTimeout());
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<T>((resolve) => {
+      timer = setTimeout(() => { torn = true; tearDown(); resolve(onTimeout()); }, ms);
+    });
+    return Promise.race([wait, late]).finally(() => clearTimeout(timer));
+  };
+  cursor.read = (rows) => within(read(rows), () => Promise.reject(new Error('Query read timeout')));
+  cursor.close = () => within(close(), () => undefined);
+  return cursor;
 }

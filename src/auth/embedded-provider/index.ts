@@ -74,7 +74,7 @@ export async function createEmbeddedProvider(options: EmbeddedProviderOptions): 
   let mountChecked = false;
   router.use((req, res) => {
     if (!mountChecked && req.baseUrl !== issuerPath) {
-      req.log.warn(`embedded provider mounted at "${req.baseUrl}" but its issuer path is "${issuerPath}"; tokens and endpoints will disagree`);
+      process.emitWarning(`embedded provider mounted at "${req.baseUrl}" but its issuer path is "${issuerPath}"; tokens and endpoints will disagree`);
     }
     mountChecked = true;
     void callback(req, res);
