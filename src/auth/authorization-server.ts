@@ -2,7 +2,7 @@
 import type { Express } from 'express';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../config.ts';
-import { createEmbeddedProvider } from './embedded-provider/index.ts';
+import { createEmbeddedProvider } from '../dev-provider/index.ts';
 
 const realmFile = fileURLToPath(new URL('../../keycloak/sighting-realm.json', import.meta.url));
 

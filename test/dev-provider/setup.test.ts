@@ -1,7 +1,7 @@
 // Start-up rules of the embedded provider: production refusal, realm placeholders, the printed curl line, userinfo.
 import { expect } from 'chai';
-import { createEmbeddedProvider, passwordGrantCurl } from '../../../src/auth/embedded-provider/index.ts';
-import { resolvePlaceholders } from '../../../src/auth/embedded-provider/realm.ts';
+import { createEmbeddedProvider, passwordGrantCurl } from '../../src/dev-provider/index.ts';
+import { resolvePlaceholders } from '../../src/dev-provider/realm.ts';
 import { passwordGrant, REALM_FILE, startProvider } from './harness.ts';
 
 describe('embedded provider: setup', () => {

@@ -3,9 +3,9 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
-import { createEmbeddedProvider } from '../../../src/auth/embedded-provider/index.ts';
+import { createEmbeddedProvider } from '../../src/dev-provider/index.ts';
 
-export const REALM_FILE = fileURLToPath(new URL('../../../keycloak/sighting-realm.json', import.meta.url));
+export const REALM_FILE = fileURLToPath(new URL('../../keycloak/sighting-realm.json', import.meta.url));
 
 export interface Harness {
   base: string;
