@@ -1,17 +1,15 @@
-// The realm's users as the embedded provider needs them: stable ids, effective realm roles, password checks.
-import { createHash, pbkdf2Sync, timingSafeEqual } from 'node:crypto';
-import type { Realm, RealmCredential, RealmUser } from './realm.ts';
+// The realm's users as tokens show them: stable ids, effective realm roles, Keycloak's profile claims, password checks.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Realm, RealmUser } from './realm.ts';
 
 export interface User {
   id: string;
   username: string;
   roles: string[];
-  firstName?: string;
-  lastName?: string;
-  email?: string;
-  emailVerified?: boolean;
   serviceAccountClientId?: string;
-  credentials: RealmCredential[];
+  passwords: string[];
+  // The "profile" and "email" claims of Keycloak's built-in mappers.
+  profile: Record<string, unknown>;
 }
 
 // Keycloak's user ids are UUIDs; when the export omits them derive one from realm and username
@@ -37,54 +35,31 @@ function expandRoles(realm: Realm, granted: string[]): string[] {
   return [...seen];
 }
 
+function profileClaims(user: RealmUser): Record<string, unknown> {
+  const name = [user.firstName, user.lastName].filter(Boolean).join(' ');
+  return Object.fromEntries(Object.entries({
+    email_verified: user.email ? user.emailVerified === true : undefined,
+    name: name || undefined,
+    preferred_username: user.username.toLowerCase(),
+    given_name: user.firstName,
+    family_name: user.lastName,
+    email: user.email,
+  }).filter(([, value]) => value !== undefined));
+}
+
 export function realmUsers(realm: Realm): User[] {
-  return (realm.users ?? [])
-    .filter((user: RealmUser) => user.enabled !== false && typeof user.username === 'string')
-    .map((user: RealmUser) => {
-      // A user listed without roles gets the realm's default role, like a newly created Keycloak user.
-      const granted = user.realmRoles ?? (realm.defaultRole ? [realm.defaultRole.name] : []);
-      return {
-        id: user.id ?? stableId(realm.realm, user.username),
-        username: user.username.toLowerCase(),
-        roles: expandRoles(realm, granted),
-        firstName: user.firstName,
-        lastName: user.lastName,
-        email: user.email,
-        emailVerified: user.emailVerified,
-        serviceAccountClientId: user.serviceAccountClientId,
-        credentials: user.credentials ?? [],
-      };
-    });
+  return (realm.users ?? []).filter((user) => user.enabled !== false && typeof user.username === 'string').map((user) => ({
+    id: user.id ?? stableId(realm.realm, user.username),
+    username: user.username.toLowerCase(),
+    // A user listed without roles gets the realm's default role, like a newly created Keycloak user.
+    roles: expandRoles(realm, user.realmRoles ?? (realm.defaultRole ? [realm.defaultRole.name] : [])),
+    serviceAccountClientId: user.serviceAccountClientId,
+    passwords: (user.credentials ?? []).flatMap((c) => (c.type ?? 'password') === 'password' && c.value !== undefined ? [c.value] : []),
+    profile: profileClaims(user),
+  }));
 }
 
-function sameBytes(a: Buffer, b: Buffer): boolean {
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-const PBKDF2_DIGESTS: Record<string, string> = { pbkdf2: 'sha1', 'pbkdf2-sha256': 'sha256', 'pbkdf2-sha512': 'sha512' };
-
-function credentialMatches(credential: RealmCredential, password: string): boolean {
-  if (credential.type !== undefined && credential.type !== 'password') return false;
-  if (typeof credential.value === 'string') {
-    const digest = (text: string) => createHash('sha256').update(text).digest();
-    return sameBytes(digest(credential.value), digest(password));
-  }
-  if (credential.secretData && credential.credentialData) {
-    // Keycloak's hashed export: secretData {value, salt} (base64), credentialData {algorithm, hashIterations}.
-    const secret = JSON.parse(credential.secretData) as { value?: string; salt?: string };
-    const data = JSON.parse(credential.credentialData) as { algorithm?: string; hashIterations?: number };
-    const digest = PBKDF2_DIGESTS[data.algorithm ?? ''];
-    if (!digest || !secret.value || !secret.salt || !data.hashIterations) return false;
-    const expected = Buffer.from(secret.value, 'base64');
-    const actual = pbkdf2Sync(password, Buffer.from(secret.salt, 'base64'), data.hashIterations, expected.length, digest);
-    return sameBytes(expected, actual);
-  }
-  return false;
-}
-
-export function passwordMatches(user: User, password: string): boolean {
-  return user.credentials.some((credential) => credentialMatches(credential, password));
-}
+const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
 
 export class UserDirectory {
   readonly #users: User[];
@@ -97,19 +72,14 @@ export class UserDirectory {
     return this.#users.find((user) => user.id === id);
   }
 
-  // Service accounts cannot log in interactively or with the password grant.
-  byUsername(username: string): User | undefined {
-    const wanted = username.toLowerCase();
-    return this.#users.find((user) => user.username === wanted && !user.serviceAccountClientId);
-  }
-
   serviceAccountOf(clientId: string): User | undefined {
     return this.#users.find((user) => user.serviceAccountClientId === clientId);
   }
 
-  // Returns the user only when the password is right; a miss and a wrong password look the same.
+  // The user only when the password is right; a miss and a wrong password look the same. Service accounts cannot log in.
   authenticate(username: string, password: string): User | undefined {
-    const user = this.byUsername(username);
-    return user && passwordMatches(user, password) ? user : undefined;
+    const user = this.#users.find((candidate) => candidate.username === username.toLowerCase() && !candidate.serviceAccountClientId);
+    // Equal-length digests: the comparison takes the same time however much of the password is right.
+    return user?.passwords.some((value) => timingSafeEqual(digest(value), digest(password))) ? user : undefined;
   }
 }
