@@ -10,10 +10,15 @@ function matches(value: string, pattern: string): boolean {
 }
 
 // RFC 8252 §7.3: loopback redirect URIs may use any port, so a registered URI without a port matches them all.
-export function uriAllowed(value: string, patterns: string[] = []): boolean {
+function withoutLoopbackPort(value: string): string | undefined {
   const url = URL.parse(value);
-  const portless = url?.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname) && url.port !== ''
-    ? Object.assign(url, { port: '' }).href : undefined;
+  if (url?.protocol !== 'http:' || !LOOPBACK_HOSTS.has(url.hostname) || url.port === '') return undefined;
+  url.port = '';
+  return url.href;
+}
+
+export function uriAllowed(value: string, patterns: string[] = []): boolean {
+  const portless = withoutLoopbackPort(value);
   return patterns.some((pattern) => matches(value, pattern) || (portless !== undefined && matches(portless, pattern)));
 }
 
@@ -45,7 +50,7 @@ export function realmClients(realm: Realm): RealmClients {
         ...(client.publicClient === true ? { token_endpoint_auth_method: 'none' } : { client_secret: client.secret ?? '' }),
         grant_types: grants,
         response_types: code ? ['code'] : [],
-        // Keycloak's patterns; oidc-provider would compare them exactly, so redirectUriAllowed is replaced (configuration.ts).
+        // Keycloak's patterns; oidc-provider would compare them exactly, so index.ts replaces redirectUriAllowed.
         redirect_uris: code ? client.redirectUris ?? [] : [],
       },
     });
