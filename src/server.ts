@@ -1,7 +1,7 @@
 // Entry point: start the service from the environment, stop it gracefully on SIGTERM or SIGINT.
 import { loadConfig } from './config.ts';
 import { startWebServer, stopWebServer } from './web-server.ts';
-import { tokenAssignment } from './auth/embedded-provider/index.ts';
+import { tokenAssignment } from './dev-provider/index.ts';
 
 const config = loadConfig();
 const web = await startWebServer(config);

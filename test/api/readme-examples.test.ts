@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { startService, type TestService } from '../support/service.ts';
 import { tokenFor } from '../support/tokens.ts';
-import { tokenAssignment } from '../../src/auth/embedded-provider/index.ts';
+import { tokenAssignment } from '../../src/dev-provider/index.ts';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const documented = 'http://localhost:8080';

@@ -1,11 +1,11 @@
-// Test harness: a bare express app on 127.0.0.1:0 with only the embedded provider mounted at /realms/sighting.
+// Test harness: a bare express app on 127.0.0.1:0 with only the development provider, serving /realms/sighting.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
-import { createEmbeddedProvider } from '../../../src/auth/embedded-provider/index.ts';
+import { createDevProvider } from '../../src/dev-provider/index.ts';
 
-export const REALM_FILE = fileURLToPath(new URL('../../../keycloak/sighting-realm.json', import.meta.url));
+export const REALM_FILE = fileURLToPath(new URL('../../keycloak/sighting-realm.json', import.meta.url));
 
 export interface Harness {
   base: string;
@@ -20,8 +20,8 @@ export async function startProvider(): Promise<Harness> {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const { router, issuer } = await createEmbeddedProvider({ issuer: `${base}/realms/sighting`, realmFile: REALM_FILE });
-  app.use('/realms/sighting', router);
+  const { router, issuer } = await createDevProvider({ issuer: `${base}/realms/sighting`, realmFile: REALM_FILE });
+  app.use(router);
   return {
     base,
     issuer,

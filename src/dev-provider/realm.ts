@@ -1,13 +1,5 @@
-// Reads a Keycloak realm export (the subset the embedded provider serves) and resolves its ${ENV:default} placeholders.
+// Reads the Keycloak realm export (the parts the development provider serves) and resolves its ${ENV:default} placeholders.
 import { readFile } from 'node:fs/promises';
-
-export interface RealmCredential {
-  type?: string;
-  value?: string;
-  // Hashed credentials as Keycloak exports them: JSON strings.
-  secretData?: string;
-  credentialData?: string;
-}
 
 export interface RealmUser {
   id?: string;
@@ -17,15 +9,9 @@ export interface RealmUser {
   lastName?: string;
   email?: string;
   emailVerified?: boolean;
-  credentials?: RealmCredential[];
+  credentials?: Array<{ type?: string; value?: string }>;
   realmRoles?: string[];
   serviceAccountClientId?: string;
-}
-
-export interface RealmRole {
-  name: string;
-  composite?: boolean;
-  composites?: { realm?: string[] };
 }
 
 export interface RealmClient {
@@ -35,7 +21,6 @@ export interface RealmClient {
   publicClient?: boolean;
   secret?: string;
   standardFlowEnabled?: boolean;
-  implicitFlowEnabled?: boolean;
   directAccessGrantsEnabled?: boolean;
   serviceAccountsEnabled?: boolean;
   redirectUris?: string[];
@@ -48,7 +33,7 @@ export interface Realm {
   displayName?: string;
   accessTokenLifespan?: number;
   ssoSessionIdleTimeout?: number;
-  roles?: { realm?: RealmRole[] };
+  roles?: { realm?: Array<{ name: string; composites?: { realm?: string[] } }> };
   defaultRole?: { name: string };
   clients?: RealmClient[];
   users?: RealmUser[];
@@ -62,29 +47,12 @@ export function resolvePlaceholders(text: string, env: NodeJS.ProcessEnv): strin
     env[name] ?? fallback ?? whole);
 }
 
-function resolveTree(value: unknown, env: NodeJS.ProcessEnv): unknown {
-  if (typeof value === 'string') return resolvePlaceholders(value, env);
-  if (Array.isArray(value)) return value.map((item) => resolveTree(item, env));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolveTree(item, env)]));
-  }
-  return value;
-}
-
-export function parseRealm(json: string, env: NodeJS.ProcessEnv): Realm {
-  const realm = resolveTree(JSON.parse(json), env) as Realm;
-  if (typeof realm.realm !== 'string' || realm.realm === '') {
-    throw new Error('realm export has no "realm" name');
-  }
-  return realm;
-}
-
 export async function loadRealm(file: string, env: NodeJS.ProcessEnv): Promise<Realm> {
-  let json: string;
-  try {
-    json = await readFile(file, 'utf8');
-  } catch (cause) {
+  const json = await readFile(file, 'utf8').catch((cause: unknown) => {
     throw new Error(`cannot read the realm export ${file}`, { cause });
-  }
-  return parseRealm(json, env);
+  });
+  // The reviver sees every string of the export, so placeholders resolve wherever they stand.
+  const realm = JSON.parse(json, (_key, value: unknown) => typeof value === 'string' ? resolvePlaceholders(value, env) : value) as Realm;
+  if (typeof realm.realm !== 'string' || realm.realm === '') throw new Error('realm export has no "realm" name');
+  return realm;
 }

@@ -1,7 +1,7 @@
-// The embedded provider's interaction pages: a self-contained username/password form, no consent screen.
+// The development provider's login: a self-contained username/password form, no consent screen.
 import express from 'express';
-import type { Request, Response } from 'express';
-import type { Provider } from 'oidc-provider';
+import type { Response } from 'express';
+import type Provider from 'oidc-provider';
 import type { UserDirectory } from './users.ts';
 
 export const LOGIN_PATH = '/login-actions/authenticate';
@@ -45,49 +45,25 @@ ${error}
 </html>`;
 }
 
-function sendPage(res: Response, status: number, html: string): void {
-  res.status(status).set({ 'Content-Type': 'text/html;charset=UTF-8', 'Cache-Control': 'no-store' }).send(html);
-}
-
-// The form posts back to the page's own URL, which carries the interaction uid.
-function actionOf(req: Request): string {
-  return req.originalUrl;
-}
-
+// The form posts to the interaction URL (LOGIN_PATH/<uid>); the page itself is served at the authorization endpoint.
 export function loginRouter(provider: Provider, users: UserDirectory, realm: string): express.Router {
-  const router = express.Router();
-
-  router.get(`${LOGIN_PATH}/:uid`, async (req, res) => {
+  const send = (res: Response, html: string, status = 200) => {
+    res.status(status).set({ 'Content-Type': 'text/html;charset=UTF-8', 'Cache-Control': 'no-store' }).send(html);
+  };
+  return express.Router().post(`${LOGIN_PATH}/:uid`, express.urlencoded({ extended: false }), async (req, res) => {
     const details = await provider.interactionDetails(req, res).catch(() => undefined);
-    if (!details || details.uid !== req.params.uid) {
-      sendPage(res, 400, '<!DOCTYPE html><title>Login expired</title><p>Your login attempt timed out or was already used. Start again from the application.</p>');
-      return;
-    }
-    if (details.prompt.name !== 'login') {
-      // Consent is granted up front by loadExistingGrant; any other prompt is unexpected, so abort cleanly.
-      await provider.interactionFinished(req, res, { error: 'access_denied', error_description: `unsupported prompt ${details.prompt.name}` });
-      return;
-    }
-    sendPage(res, 200, loginPage({ realm, action: actionOf(req) }));
-  });
-
-  router.post(`${LOGIN_PATH}/:uid`, express.urlencoded({ extended: false }), async (req, res) => {
-    const details = await provider.interactionDetails(req, res).catch(() => undefined);
-    if (!details || details.uid !== req.params.uid) {
-      sendPage(res, 400, '<!DOCTYPE html><title>Login expired</title><p>Your login attempt timed out. Start again from the application.</p>');
+    if (details?.uid !== req.params.uid) {
+      send(res, '<!DOCTYPE html><title>Login expired</title><p>Your login attempt timed out. Start again from the application.</p>', 400);
       return;
     }
     const body = (req.body ?? {}) as Record<string, unknown>;
     const username = typeof body.username === 'string' ? body.username : '';
-    const password = typeof body.password === 'string' ? body.password : '';
-    const user = users.authenticate(username, password);
+    const user = users.authenticate(username, typeof body.password === 'string' ? body.password : '');
     if (!user) {
       // Keycloak re-renders the form with 200 and a generic message.
-      sendPage(res, 200, loginPage({ realm, action: actionOf(req), username, error: 'Invalid username or password.' }));
+      send(res, loginPage({ realm, action: req.originalUrl, username, error: 'Invalid username or password.' }));
       return;
     }
     await provider.interactionFinished(req, res, { login: { accountId: user.id } }, { mergeWithLastSubmission: false });
   });
-
-  return router;
 }

@@ -1,12 +1,12 @@
 // Start-up rules of the embedded provider: production refusal, realm placeholders, the printed curl line, userinfo.
 import { expect } from 'chai';
-import { createEmbeddedProvider, passwordGrantCurl } from '../../../src/auth/embedded-provider/index.ts';
-import { resolvePlaceholders } from '../../../src/auth/embedded-provider/realm.ts';
+import { createDevProvider, passwordGrantCurl } from '../../src/dev-provider/index.ts';
+import { resolvePlaceholders } from '../../src/dev-provider/realm.ts';
 import { passwordGrant, REALM_FILE, startProvider } from './harness.ts';
 
 describe('embedded provider: setup', () => {
   it('refuses to start with NODE_ENV=production', async () => {
-    const attempt = createEmbeddedProvider({
+    const attempt = createDevProvider({
       issuer: 'http://127.0.0.1:1/realms/sighting', realmFile: REALM_FILE, env: { NODE_ENV: 'production' },
     });
     let error: unknown;
@@ -19,7 +19,7 @@ describe('embedded provider: setup', () => {
     const previous = process.env.NODE_ENV;
     process.env.NODE_ENV = 'production';
     try {
-      const provider = await createEmbeddedProvider({ issuer: 'http://127.0.0.1:1/realms/sighting', realmFile: REALM_FILE });
+      const provider = await createDevProvider({ issuer: 'http://127.0.0.1:1/realms/sighting', realmFile: REALM_FILE });
       expect(provider.realm).to.equal('sighting');
     } finally {
       if (previous === undefined) delete process.env.NODE_ENV;

@@ -1,12 +1,10 @@
-// Keycloak-style UserInfo endpoint (OpenID Connect Core §5.3) that accepts the provider's own JWT access tokens.
+// Keycloak-style UserInfo endpoint (OpenID Connect Core §5.3): oidc-provider's own refuses JWT access tokens for an API.
 import type { KeyObject } from 'node:crypto';
 import express from 'express';
 import type { Request, Response } from 'express';
 import { jwtVerify } from 'jose';
-import { profileClaims } from './claims.ts';
+import { ROUTES } from './configuration.ts';
 import type { UserDirectory } from './users.ts';
-
-export const USERINFO_PATH = '/protocol/openid-connect/userinfo';
 
 // RFC 6750 §3: a failed bearer check answers 401 with a WWW-Authenticate challenge.
 function refuse(res: Response, description: string): void {
@@ -17,15 +15,12 @@ function refuse(res: Response, description: string): void {
 
 // RFC 6750 §2.1 (header) and §2.2 (form body) are both accepted, as Keycloak does.
 function bearerToken(req: Request): string | undefined {
-  const header = req.get('authorization');
-  const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-  if (match) return match[1];
+  const match = /^Bearer\s+(\S+)$/i.exec(req.get('authorization') ?? '');
   const body = req.body as Record<string, unknown> | undefined;
-  return typeof body?.access_token === 'string' ? body.access_token : undefined;
+  return match?.[1] ?? (typeof body?.access_token === 'string' ? body.access_token : undefined);
 }
 
 export function userinfoRouter(options: { issuer: string; publicKey: KeyObject; users: UserDirectory }): express.Router {
-  const router = express.Router();
   const handler = async (req: Request, res: Response): Promise<void> => {
     const token = bearerToken(req);
     if (!token) {
@@ -36,12 +31,10 @@ export function userinfoRouter(options: { issuer: string; publicKey: KeyObject; 
       const { payload } = await jwtVerify(token, options.publicKey, { issuer: options.issuer, algorithms: ['RS256'] });
       const user = payload.typ === 'Bearer' && payload.sub ? options.users.byId(payload.sub) : undefined;
       if (!user) throw new Error('unknown subject');
-      res.set('Cache-Control', 'no-store').json({ sub: user.id, ...profileClaims(user) });
+      res.set('Cache-Control', 'no-store').json({ sub: user.id, ...user.profile });
     } catch {
       refuse(res, 'Token verification failed');
     }
   };
-  router.get(USERINFO_PATH, handler);
-  router.post(USERINFO_PATH, express.urlencoded({ extended: false }), handler);
-  return router;
+  return express.Router().get(ROUTES.userinfo, handler).post(ROUTES.userinfo, express.urlencoded({ extended: false }), handler);
 }

@@ -3,43 +3,29 @@ import type { KoaContextWithOIDC } from 'oidc-provider';
 import { ROUTES } from './configuration.ts';
 import { LOGIN_PATH, loginPage } from './login-page.ts';
 
-type Next = () => Promise<void>;
-
-function errorBody(ctx: KoaContextWithOIDC): { error?: string; error_description?: string } | undefined {
-  return ctx.body !== null && typeof ctx.body === 'object' ? ctx.body as { error?: string } : undefined;
-}
-
 export function keycloakResponses(realm: string) {
-  return async function keycloakResponse(ctx: KoaContextWithOIDC, next: Next): Promise<void> {
+  return async function keycloakResponse(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
+    const authorization = ctx.path === ROUTES.authorization && ctx.method === 'GET';
     // Keycloak grants its default scopes to an authorization request without `scope` (plain OAuth 2.0);
     // oidc-provider would end such a request in access_denied, having granted nothing. Ask for `openid` instead.
-    if (ctx.path === ROUTES.authorization && ctx.method === 'GET' && !ctx.query.scope) {
-      ctx.query = { ...ctx.query, scope: 'openid' };
-    }
+    if (authorization && !ctx.query.scope) ctx.query = { ...ctx.query, scope: 'openid' };
     await next();
     if (ctx.path === ROUTES.token) {
       // RFC 6749 §5.1 asks for Pragma: no-cache next to Cache-Control: no-store; the charset spelling is Keycloak's.
-      ctx.set('Cache-Control', 'no-store');
       ctx.set('Pragma', 'no-cache');
-      const body = errorBody(ctx);
       // RFC 6749 §5.2: a client not allowed a grant type gets unauthorized_client (oidc-provider says invalid_request).
-      if (body?.error === 'invalid_request' && body.error_description === 'requested grant type is not allowed for this client') {
-        body.error = 'unauthorized_client';
-      }
+      const body = ctx.body as { error?: string; error_description?: string } | undefined;
+      if (body?.error_description === 'requested grant type is not allowed for this client') body.error = 'unauthorized_client';
       if (ctx.response.is('json')) ctx.set('Content-Type', 'application/json;charset=UTF-8');
-      return;
     }
     // Keycloak shows its login form right at the authorization endpoint; oidc-provider redirects to the
     // interaction URL instead. Serve that page in place (the interaction cookies are already set) and post to it.
-    if (ctx.path === ROUTES.authorization && ctx.method === 'GET' && ctx.status === 303) {
-      const location = ctx.response.get('Location');
-      if (location.includes(`${LOGIN_PATH}/`) && !/^[a-z]+:/i.test(location)) {
-        ctx.remove('Location');
-        ctx.status = 200;
-        ctx.type = 'html';
-        ctx.set('Cache-Control', 'no-store');
-        ctx.body = loginPage({ realm, action: location });
-      }
+    const location = ctx.response.get('Location');
+    if (authorization && ctx.status === 303 && location.includes(`${LOGIN_PATH}/`)) {
+      ctx.remove('Location');
+      ctx.status = 200;
+      ctx.type = 'html';
+      ctx.body = loginPage({ realm, action: location });
     }
   };
 }
