@@ -1,5 +1,5 @@
 // Checks the bearer token of every API call with keycloak-connect (RFC 6750) and records the caller.
-import type { RequestHandler } from 'express';
+import type { NextFunction, RequestHandler, Response } from 'express';
 import Keycloak from 'keycloak-connect';
 import { bearerToken, invalidToken } from './bearer-token.ts';
 import { prefetchRealmKeys } from './realm-keys.ts';
@@ -35,18 +35,14 @@ export function tokenCheck({ serverUrl, realm, audience }: TokenCheckOptions): R
   const verified = new VerifiedTokens<AccessClaims>();
   /** keycloak-connect's check (signature, expiry, `typ`, `iss`, `aud`), done once per token while it is valid. */
   const verify = async (token: string): Promise<AccessClaims> => {
-    const cached = verified.get(token);
-    if (cached) return cached;
-    const grant = await keycloak.grantManager.createGrant({ access_token: token } as never);
+    // Built only when thrown: an error captures a stack, which costs more than the rest of a good token's check.
+    const grant = await keycloak.grantManager.createGrant({ access_token: token } as never).catch(() => { throw invalidToken(realm); });
     const content = (grant.access_token as unknown as { content: AccessClaims }).content;
     verified.set(token, content, content.exp);
     return content;
   };
 
-  const check: RequestHandler = async (req, res, next) => {
-    const token = bearerToken(req, realm);
-    // Built only when thrown: an error captures a stack, which costs more than the rest of a good token's check.
-    const content = await verify(token).catch(() => { throw invalidToken(realm); });
+  const admit = (content: AccessClaims, res: Response, next: NextFunction): void => {
     // keycloak-connect lets a token without `exp` live forever and ignores `nbf`; RFC 9068 §2.2 requires
     // `exp` and RFC 7519 §4.1.5 forbids accepting a token before its `nbf`.
     const notYetValid = content.nbf !== undefined && !(typeof content.nbf === 'number' && content.nbf <= Date.now() / 1000);
@@ -54,6 +50,14 @@ export function tokenCheck({ serverUrl, realm, audience }: TokenCheckOptions): R
     const principal: Principal = { subject: content.sub, roles: new Set(content.realm_access?.roles ?? []) };
     res.locals.principal = principal;
     next();
+  };
+
+  const check: RequestHandler = (req, res, next) => {
+    const token = bearerToken(req, realm);
+    // Most calls carry a token seen before: it is admitted without a promise in between.
+    const known = verified.get(token);
+    if (known) return admit(known, res, next);
+    return verify(token).then((content) => admit(content, res, next));
   };
   return Object.assign(check, { prefetchKeys: () => prefetchRealmKeys(keycloak) });
 }

@@ -31,5 +31,14 @@ export function createLogger(config: Config, destination?: DestinationStream): L
   };
   if (destination) return pino(options, destination);
   const pretty = prettyTransport(config);
-  return pretty ? pino({ ...options, transport: pretty }) : pino(options);
+  return pretty ? pino({ ...options, transport: pretty }) : pino(options, standardOutput());
+}
+
+/**
+ * Standard output, written in batches of at least 4 KiB, and at the latest every 250 ms: one write per request line
+ * cost about a tenth of a read's CPU time. pino writes what is left when the process exits (`process.exit` included);
+ * only a process killed outright (SIGKILL) loses its last quarter second of lines.
+ */
+function standardOutput(): DestinationStream {
+  return pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 });
 }
