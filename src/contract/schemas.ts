@@ -1,20 +1,16 @@
-// The contract's schemas: a component by name, and the schema a property or a field path below a schema has.
+// The contract's schemas: a component by name, and the schema of a property or a field path below a schema.
 import { openApiDocument, type Schema } from './document.ts';
 import { resolve } from './references.ts';
 
-export function componentSchema(name: string): Schema {
-  const schema = openApiDocument.components.schemas[name];
-  if (!schema) throw new Error(`openapi.yaml: no schema ${name}`);
-  return resolve(schema);
-}
+export const componentSchema = (name: string): Schema | undefined => openApiDocument.components.schemas[name];
 
-/** The schema of property `name` of an object schema: a declared property, else its `additionalProperties`. */
+/** A declared property's schema, else the object's `additionalProperties` one. */
 export function propertySchema(schema: Schema | undefined, name: string): Schema | undefined {
   const property = schema?.properties?.[name] ?? (typeof schema?.additionalProperties === 'object' ? schema.additionalProperties : undefined);
   return property && resolve(property);
 }
 
-/** The schema of a field path below `schema` (`['vessel', 'vesselId']`), or undefined where the schema declares none. */
+/** The schema at a field path (`['vessel', 'vesselId']`) below `schema`, or undefined where it declares none. */
 export function schemaAt(schema: Schema | undefined, path: string[]): Schema | undefined {
-  return path.reduce<Schema | undefined>((current, segment) => propertySchema(current, segment), schema && resolve(schema));
+  return path.reduce((current, segment) => propertySchema(current, segment), schema && resolve(schema));
 }

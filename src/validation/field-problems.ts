@@ -9,7 +9,6 @@ import { schemaAt } from '../contract/schemas.ts';
 export interface ValidatorErrorItem {
   /** Where: `/body/vessel/vesselId`, `/query/limit`, `/headers/idempotency-key`. */
   path: string;
-  message: string;
   /** `<ajv keyword>.openapi.validation`; absent for the validator's own checks of query parameters. */
   errorCode?: string;
 }
@@ -31,7 +30,7 @@ export function fieldProblems(items: ValidatorErrorItem[], operation: Operation 
   for (const item of items) {
     const [, location = '', ...segments] = item.path.split('/');
     const keyword = keywordOf(item, operation, location, segments);
-    const body = location === 'body' ? bodySchema(operation) : undefined;
+    const body = location === 'body' ? operation?.requestBody?.content?.['application/json']?.schema : undefined;
     const schema = body ? schemaAt(body, segments) : parameterSchema(operation, location, segments[0]);
     // A missing property's own schema may name no key for `required`; the object that requires it may.
     const owner = keyword === 'required' && body ? schemaAt(body, segments.slice(0, -1)) : undefined;
@@ -62,10 +61,6 @@ function serverGenerated(body: Schema | undefined, keyword: string, segments: st
   if (keyword !== 'additionalProperties' || !body) return undefined;
   const names = schemaAt(body, segments.slice(0, -1))?.['x-server-generated'];
   return Array.isArray(names) && names.includes(segments.at(-1)) ? 'error.field.serverGenerated' : undefined;
-}
-
-function bodySchema(operation: Operation | undefined): Schema | undefined {
-  return operation?.requestBody?.content?.['application/json']?.schema;
 }
 
 function parameterSchema(operation: Operation | undefined, location: string, name: string | undefined): Schema | undefined {

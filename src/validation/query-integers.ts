@@ -2,38 +2,25 @@
 import type { RequestHandler } from 'express';
 import { ValidationFailed, type FieldProblem } from '../errors/app-errors.ts';
 import { boundsOf } from '../contract/bounds.ts';
-import type { Operation, Schema } from '../contract/document.ts';
-import { operationFor, operations, parametersOf } from '../contract/operations.ts';
+import { operationFor, parametersOf } from '../contract/operations.ts';
 import { resolve } from '../contract/references.ts';
 
 // Only the canonical decimal spelling is an integer: a number conversion would turn `Infinity`, `1e309`, `0x10`,
 // ` 5` or `1.0` into numbers that pass or dodge the schema's bounds (`?limit=1e309` became an unbounded list).
 const wholeNumber = /^-?(0|[1-9]\d*)$/;
 
-/** The schemas of an operation's integer query parameters, by name. */
-function integerQueryParameters(operation: Operation): Map<string, Schema> {
-  const integers = new Map<string, Schema>();
-  for (const parameter of parametersOf(operation)) {
-    const schema = parameter.schema && resolve(parameter.schema);
-    if (parameter.in === 'query' && schema?.type === 'integer') integers.set(parameter.name, schema);
-  }
-  return integers;
-}
-
-const integerParameters = new Map(operations.map((o) => [o, integerQueryParameters(o.operation)]));
-
 export const queryIntegers: RequestHandler = (req, _res, next) => {
-  const operation = operationFor(req.method, req.path);
   const problems: FieldProblem[] = [];
-  for (const [name, schema] of (operation && integerParameters.get(operation)) ?? []) {
-    const value = req.query[name];
-    if (value === undefined) continue;
+  for (const parameter of parametersOf(operationFor(req.method, req.path))) {
+    const schema = parameter.schema && resolve(parameter.schema);
+    const value = req.query[parameter.name];
+    if (parameter.in !== 'query' || schema?.type !== 'integer' || value === undefined) continue;
     // Repeated parameters are the validator's to refuse; each of their texts must still be a whole number.
     const texts = Array.isArray(value) ? value : [value];
     if (texts.some((text) => typeof text !== 'string' || !wholeNumber.test(text))) {
       // The schema's message for a wrong type, else for its bounds (`limit`: "between 1 and 1000", as for 1001).
       const keys = schema['x-message-keys'] ?? {};
-      problems.push({ field: name, key: keys.type ?? keys.maximum ?? 'error.field.type', params: boundsOf(schema) });
+      problems.push({ field: parameter.name, key: keys.type ?? keys.maximum ?? 'error.field.type', params: boundsOf(schema) });
     }
   }
   if (problems.length) throw new ValidationFailed(problems);

@@ -29,10 +29,11 @@ export interface ObservedResponse {
 /** Returns the problems found; empty when the response is what the contract documents. */
 export function contractProblems(response: ObservedResponse, bodyFormat: 'json' | 'xml' | 'none'): string[] {
   const where = `${response.method} ${response.path} -> ${response.status}`;
-  if (!pathTemplate(response.path)) return response.status === 404 || response.status === 401 || response.status === 406 ? [] : [`${where}: no such path in openapi.yaml`];
-  const operation = operationFor(response.method, response.path);
-  if (!operation) return response.status === 405 || response.status === 401 ? [] : [`${where}: method not documented`];
-  const { pointer: at, node } = dereference(`${operation.pointer}/responses/${response.status}`) as { pointer: string; node: DocumentedResponse | undefined };
+  const template = pathTemplate(response.path);
+  if (!template) return response.status === 404 || response.status === 401 || response.status === 406 ? [] : [`${where}: no such path in openapi.yaml`];
+  if (!operationFor(response.method, response.path)) return response.status === 405 || response.status === 401 ? [] : [`${where}: method not documented`];
+  const responsePointer = pointer('paths', template, response.method.toLowerCase(), 'responses', String(response.status));
+  const { pointer: at, node } = dereference(responsePointer) as { pointer: string; node: DocumentedResponse | undefined };
   if (!node) return [`${where}: status not documented`];
   const problems: string[] = [];
   const content = node.content;

@@ -13,7 +13,7 @@ type Node = { '#name': string; $?: Record<string, { name: string; value: string;
 
 /** The `text/xml` schema documented for this response, or undefined (then contract.ts reports what is missing). */
 export function xmlResponseSchema(path: string, method: string, status: number): Schema | undefined {
-  const response = operationFor(method, path)?.operation.responses?.[String(status)];
+  const response = operationFor(method, path)?.responses?.[String(status)];
   const content = response ? resolve(response as { content?: Record<string, { schema?: Schema }> }).content : undefined;
   return content?.['text/xml']?.schema;
 }

@@ -2,8 +2,7 @@
 // for 3.1; not the registry's `x-oai-` name, which OpenAPI Generator refuses as reserved) has the declared shape,
 // says what the example's data `value` and the JSON twin say, and each request example is accepted by the service.
 import { expect } from 'chai';
-import type { Schema } from '../../src/contract/document.ts';
-import { operations as contractOperations } from '../../src/contract/operations.ts';
+import { openApiDocument, type Schema } from '../../src/contract/document.ts';
 import { resolve } from '../../src/contract/references.ts';
 import { contractProblems } from '../support/contract.ts';
 import { xmlToContractValue } from '../support/xml-contract.ts';
@@ -19,7 +18,9 @@ const xmlExamples = (media: Media | undefined): { name: string; document: string
   .map(([name, example]) => ({ name, document: example['x-serialized-value'] as string, value: example.value }));
 type Operation = { requestBody?: { content?: Record<string, Media> }; responses?: Record<string, unknown> };
 
-const operations = contractOperations.map(({ template, method, operation }) => ({ method, operation: operation as Operation, path: template.replace('{id}', '-1') }));
+const operations = Object.entries(openApiDocument.paths as Record<string, Record<string, Operation>>)
+  .flatMap(([template, item]) => Object.entries(item).filter(([method]) => method !== 'parameters')
+    .map(([method, operation]) => ({ template, method: method.toUpperCase(), operation, path: template.replace('{id}', '-1') })));
 
 describe('XML: the examples in openapi.yaml', () => {
   it('when a text/xml response example is read by its schema, then it has the declared shape and equals its JSON example', () => {

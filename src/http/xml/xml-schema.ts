@@ -23,16 +23,14 @@ export function childSchemas(parents: Schema[], name: string): Schema[] {
   return parents.map((parent) => propertySchema(parent, name)).filter((schema) => schema !== undefined);
 }
 
-const componentSchemas = Object.values(openApiDocument.components.schemas);
-
 /** Every component schema whose root element is `name` (e.g. all the `sighting` views, or `errors`). */
 export function schemasNamed(name: string): Schema[] {
-  return componentSchemas.filter((schema) => schema.xml?.name === name);
+  return Object.values(openApiDocument.components.schemas).filter((schema) => schema.xml?.name === name);
 }
 
 /** The request body schema of the operation at `method` and `path` (below the base path), or undefined. */
 export function requestBodySchema(method: string, path: string, mediaType: string): Schema | undefined {
-  const content = operationFor(method, path)?.operation.requestBody?.content;
+  const content = operationFor(method, path)?.requestBody?.content;
   const schema = (content?.[mediaType] ?? content?.['text/xml'] ?? content?.['application/json'])?.schema;
   return schema && resolve(schema);
 }

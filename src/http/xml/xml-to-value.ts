@@ -23,7 +23,7 @@ export function xmlToValue(root: XmlElement, schema: Schema | undefined, reviver
   return value(root, schema, [], (text) => JSON.parse(text, reviver as never));
 }
 
-const typesOf = (schema: Schema) => new Set(Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : []);
+const typesOf = (schema: Schema | undefined) => new Set([schema?.type ?? []].flat());
 const isNil = (element: XmlElement) => element.attributes.some((a) => a.uri === xsiNamespace && a.local === 'nil' && (a.value === 'true' || a.value === '1'));
 const fieldOf = (element: XmlElement, path: string[]) => path.join('.') || element.name;
 
@@ -38,7 +38,7 @@ function value(element: XmlElement, schema: Schema | undefined, path: string[], 
 
 /** Text as the schema types it: a string wherever a string is allowed, a number only when it is one. */
 function leaf(text: string, schema: Schema | undefined, number: NumberOf): unknown {
-  if (!schema) return text;
+  // Untyped (no schema, or one without `type`): every leaf a string.
   const types = typesOf(schema);
   if (types.has('string') || types.size === 0) return text;
   const trimmed = text.trim();
