@@ -1,4 +1,4 @@
-// Parses an XML request body into a plain element tree, refusing DTDs, entities and deep nesting before they cost anything.
+// Parses an XML request body into a plain element tree: DTDs and entities refused before they cost anything, deep nesting before any recursion.
 import { Parser } from 'xml2js';
 import { BadRequest } from '../../errors/app-errors.ts';
 
