@@ -242,6 +242,8 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Text without control characters (tab, line feed and carriage return aside); PostgreSQL cannot store U+0000 and XML 1.0 cannot carry any of them. */
+        PlainText: string;
         /**
          * Format: int64
          * @description int64; JSON numbers are exact only within ±(2^53−1), so no other id is accepted.
@@ -713,7 +715,7 @@ export interface operations {
                 /** @description Equality filter. */
                 timezoneId?: components["schemas"]["Id"];
                 /** @description Equality filter. */
-                timezoneName?: string;
+                timezoneName?: components["schemas"]["PlainText"];
                 /** @description Equality filter. */
                 version?: components["schemas"]["Version"];
                 /** @description Page size. Without it the whole collection comes back. */
@@ -1165,12 +1167,12 @@ export interface operations {
                 /** @description Equality filter. */
                 version?: components["schemas"]["Version"];
                 /** @description Equality filter. */
-                sightingMemo?: string;
+                sightingMemo?: components["schemas"]["PlainText"];
                 /**
                  * @description Equality filter; `/` need not be encoded (RFC 3986 §3.4).
                  * @example Europe/Berlin
                  */
-                sightingTimezone?: string;
+                sightingTimezone?: components["schemas"]["PlainText"];
                 /** @description Equality filter; `:` need not be encoded (RFC 3986 §3.4). */
                 sightingDate?: components["schemas"]["LocalDateTime"];
                 /**

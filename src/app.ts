@@ -3,7 +3,7 @@ import express, { type Express } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { MikroORM } from '@mikro-orm/core';
 import type { Config } from './config.ts';
-import { openApiDocument } from './validation/openapi-document.ts';
+import { openApiDocument } from './contract/document.ts';
 import { customFormats } from './validation/formats.ts';
 import { queryIntegers } from './validation/query-integers.ts';
 import { negotiate } from './http/negotiation.ts';

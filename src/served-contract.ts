@@ -1,6 +1,6 @@
 // The contract as served at /openapi.yaml: this instance's origin and base path, its provider's URLs and flows.
-import { isMap, isScalar, parseDocument } from 'yaml';
-import { openApiText } from './validation/openapi-document.ts';
+import { parseDocument } from 'yaml';
+import { openApiText } from './contract/document.ts';
 
 export interface ServedContractOptions {
   /** PUBLIC_URL when configured: it wins over the origin a request was sent to. */
@@ -16,22 +16,13 @@ export interface ServedContractOptions {
 const committedRealm = 'http://localhost:8080/realms/sighting';
 // Distinct origins are few (localhost, 127.0.0.1, a host name or two); a bound keeps odd Host headers from piling up.
 const cacheLimit = 16;
-const flowsPath = ['components', 'securitySchemes', 'oauth2', 'flows'];
 
 /** Returns the served text for the origin a request was sent to (contract: servers and flows name this instance). */
 export function servedContract({ publicUrl, basePath, realmUrl, implicitFlow }: ServedContractOptions): (origin: string) => string {
-  const template = parseDocument(openApiText);
-  const flows = template.getIn(flowsPath);
-  if (!isMap(flows)) throw new Error('openapi.yaml: components.securitySchemes.oauth2.flows is missing');
-  for (const flow of flows.items) {
-    const name = String(isScalar(flow.key) ? flow.key.value : flow.key);
-    for (const field of ['authorizationUrl', 'tokenUrl', 'refreshUrl']) {
-      const url = template.getIn([...flowsPath, name, field]);
-      if (typeof url === 'string') template.setIn([...flowsPath, name, field], url.replace(committedRealm, realmUrl));
-    }
-  }
+  // The committed realm's URL is in the oauth2 flows only.
+  const template = parseDocument(openApiText.replaceAll(committedRealm, () => realmUrl));
   if (implicitFlow) {
-    template.setIn([...flowsPath, 'implicit'], template.createNode({ authorizationUrl: `${realmUrl}/protocol/openid-connect/auth`, scopes: {} }));
+    template.setIn(['components', 'securitySchemes', 'oauth2', 'flows', 'implicit'], template.createNode({ authorizationUrl: `${realmUrl}/protocol/openid-connect/auth`, scopes: {} }));
   }
 
   const cache = new Map<string, string>();

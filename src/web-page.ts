@@ -2,7 +2,7 @@
 import express, { Router } from 'express';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { openApiDocument, resolve, type Schema } from './validation/openapi-document.ts';
+import { textLengths } from './contract/bounds.ts';
 
 const distDir = fileURLToPath(new URL('../web/dist', import.meta.url));
 
@@ -13,20 +13,10 @@ export interface WebPageSettings {
   issuer: string;
 }
 
-const schema = (name: string) => resolve<Schema>((openApiDocument.components as { schemas: Record<string, Schema> }).schemas[name]!);
-
-/** The bounds the page shows before sending, read from the contract so they never drift from what the API checks. */
-function bounds() {
-  const memo = schema('SightingMemo');
-  const names = schema('LanguageMap').additionalProperties as Schema;
-  return {
-    sightingMemo: { min: memo.minLength, max: memo.maxLength },
-    vesselName: { min: names.minLength, max: names.maxLength },
-  };
-}
-
 export function webPageRouter({ apiPath, issuer }: WebPageSettings): Router {
-  const settings = { apiPath, issuer, clientId: 'sighting-web', bounds: bounds() };
+  // The bounds the page checks before sending come from the contract, so they never drift from what the API checks.
+  const bounds = { sightingMemo: textLengths.sightingMemo, vesselName: textLengths.vesselName };
+  const settings = { apiPath, issuer, clientId: 'sighting-web', bounds };
   const router = Router().get('/web-config.json', (_req, res) => { res.set('Cache-Control', 'no-cache').json(settings); });
   if (!existsSync(distDir)) {
     // `npm ci`, `npm start` and `npm test` build it; a bare `node src/server.ts` on a fresh clone has not.

@@ -4,6 +4,7 @@ import type { Request, Response, NextFunction } from 'express';
 import { OptimisticLockError, UniqueConstraintViolationException, ForeignKeyConstraintViolationException } from '@mikro-orm/core';
 import * as errors from './app-errors.ts';
 import { isDatabaseUnavailable } from './database-unavailable.ts';
+import { pathTemplate } from '../contract/operations.ts';
 import { fieldProblems, type ValidatorErrorItem } from '../validation/field-problems.ts';
 import { message, type Locale } from '../i18n/messages.ts';
 import { requestLocale } from '../i18n/request-locale.ts';
@@ -105,7 +106,7 @@ function fromValidator(status: number, items: ValidatorErrorItem[], error: { hea
       return new errors.ValidationFailed(fieldProblems(items, (req as { openapi?: { schema?: never } }).openapi?.schema));
     case 404:
       // `/sighting/a/b`: the greedy id `a/b` names no record. The validator's path is below the base path; req.path is not.
-      return /^\/(timezone|vessel|sighting)\/./.test(error.path ?? req.path) ? errors.entityNotFound() : new errors.NotFound('error.notFound');
+      return pathTemplate(error.path ?? req.path)?.includes('{') ? errors.entityNotFound() : new errors.NotFound('error.notFound');
     case 405: return new errors.MethodNotAllowed('error.methodNotAllowed', {}, error.headers ?? {});
     case 413: return new errors.PayloadTooLarge('error.payloadTooLarge');
     case 415: return new errors.UnsupportedMediaType('error.unsupportedMediaType');

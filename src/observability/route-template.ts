@@ -1,11 +1,7 @@
 // The route template of a request (`/api/sighting/{id}`): what logs and metrics name, never the raw path.
 import type { Request } from 'express';
-import { openApiDocument } from '../validation/openapi-document.ts';
+import { pathTemplate } from '../contract/operations.ts';
 
-const contractTemplates = Object.keys(openApiDocument.paths as object).map((template) => ({
-  template,
-  pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
-}));
 const openPaths = ['/health/live', '/health/ready', '/metrics', '/openapi.yaml', '/docs'];
 
 /**
@@ -20,9 +16,8 @@ export function routeTemplate(req: Request, basePath: string): string {
   if (req.route?.path && typeof req.route.path === 'string') return `${req.baseUrl}${req.route.path}`;
   const path = req.originalUrl.split('?')[0] ?? '';
   if (path.startsWith(`${basePath}/`)) {
-    const below = path.slice(basePath.length);
-    const match = contractTemplates.find((t) => t.pattern.test(below));
-    if (match) return `${basePath}${match.template}`;
+    const template = pathTemplate(path.slice(basePath.length));
+    if (template) return `${basePath}${template}`;
   }
   if (openPaths.includes(path)) return path;
   if (path.startsWith('/docs/')) return '/docs/{asset}';

@@ -1,7 +1,9 @@
 // Checks a response against openapi.yaml: documented status, media type, body schema and headers.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { openApiDocument } from '../../src/validation/openapi-document.ts';
+import { openApiDocument } from '../../src/contract/document.ts';
+import { operationFor, pathTemplate } from '../../src/contract/operations.ts';
+import { dereference, pointer } from '../../src/contract/references.ts';
 import { customFormats } from '../../src/validation/formats.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
@@ -12,24 +14,7 @@ ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteg
 for (const [name, format] of Object.entries(customFormats)) ajv.addFormat(name, format);
 ajv.addSchema(openApiDocument, 'openapi');
 
-const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
-const at = (pointer: string): unknown => pointer.split('/').slice(1)
-  .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], openApiDocument);
-
-const templates = Object.keys(openApiDocument.paths as object).map((template) => ({
-  template,
-  pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
-}));
-
-/** Follows `$ref`s, keeping the JSON pointer of where the object really is. */
-function deref(pointer: string): { pointer: string; node: Record<string, unknown> | undefined } {
-  let node = at(pointer) as Record<string, unknown> | undefined;
-  while (node && typeof node.$ref === 'string') {
-    pointer = node.$ref.slice(1);
-    node = at(pointer) as Record<string, unknown> | undefined;
-  }
-  return { pointer, node };
-}
+type DocumentedResponse = { content?: Record<string, unknown>; headers?: Record<string, unknown> };
 
 export interface ObservedResponse {
   method: string;
@@ -44,14 +29,14 @@ export interface ObservedResponse {
 /** Returns the problems found; empty when the response is what the contract documents. */
 export function contractProblems(response: ObservedResponse, bodyFormat: 'json' | 'xml' | 'none'): string[] {
   const where = `${response.method} ${response.path} -> ${response.status}`;
-  const template = templates.find((t) => t.pattern.test(response.path))?.template;
+  const template = pathTemplate(response.path);
   if (!template) return response.status === 404 || response.status === 401 || response.status === 406 ? [] : [`${where}: no such path in openapi.yaml`];
-  const operation = `/paths/${escape(template)}/${response.method.toLowerCase()}`;
-  if (!at(operation)) return response.status === 405 || response.status === 401 ? [] : [`${where}: method not documented`];
-  const { pointer, node } = deref(`${operation}/responses/${response.status}`);
+  if (!operationFor(response.method, response.path)) return response.status === 405 || response.status === 401 ? [] : [`${where}: method not documented`];
+  const responsePointer = pointer('paths', template, response.method.toLowerCase(), 'responses', String(response.status));
+  const { pointer: at, node } = dereference(responsePointer) as { pointer: string; node: DocumentedResponse | undefined };
   if (!node) return [`${where}: status not documented`];
   const problems: string[] = [];
-  const content = node.content as Record<string, unknown> | undefined;
+  const content = node.content;
   const mediaType = response.headers.get('content-type')?.split(';')[0]?.trim();
   if (!content) {
     if (bodyFormat !== 'none') problems.push(`${where}: documented without body, got ${mediaType}`);
@@ -60,14 +45,14 @@ export function contractProblems(response: ObservedResponse, bodyFormat: 'json' 
   } else if (!mediaType || !content[mediaType]) {
     problems.push(`${where}: media type ${mediaType} not documented`);
   } else if (bodyFormat === 'json' || (bodyFormat === 'xml' && response.body !== undefined)) {
-    const validate = ajv.getSchema(`openapi#${pointer}/content/${escape(mediaType)}/schema`) ?? ajv.compile({ $ref: `openapi#${pointer}/content/${escape(mediaType)}/schema` });
+    const schema = `openapi#${at}${pointer('content', mediaType, 'schema')}`;
+    const validate = ajv.getSchema(schema) ?? ajv.compile({ $ref: schema });
     if (!validate(response.body)) problems.push(`${where}: body ${JSON.stringify(response.body)} ${ajv.errorsText(validate.errors)}`);
   }
-  for (const [name, header] of Object.entries((node.headers ?? {}) as Record<string, { schema?: { pattern?: string } }>)) {
+  for (const name of Object.keys(node.headers ?? {})) {
     const value = response.headers.get(name);
-    const pattern = deref(`${pointer}/headers/${escape(name)}`).node?.schema as { pattern?: string } | undefined;
-    if (value !== null && pattern?.pattern && !new RegExp(pattern.pattern).test(value)) problems.push(`${where}: header ${name}: ${value}`);
-    void header;
+    const header = dereference(`${at}${pointer('headers', name)}`).node as { schema?: { pattern?: string } } | undefined;
+    if (value !== null && header?.schema?.pattern && !new RegExp(header.schema.pattern).test(value)) problems.push(`${where}: header ${name}: ${value}`);
   }
   return problems;
 }

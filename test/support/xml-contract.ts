@@ -1,21 +1,20 @@
 // Turns an XML response body into the object its JSON twin would be, so the same schema checks it; fails on a wrong XML shape.
 // Independent of the service's own XML code on purpose: it reads what openapi.yaml declares (`xml.name`, `x-xml-key-attribute`).
 import { Parser } from 'xml2js';
-import { openApiDocument, resolve, type Schema } from '../../src/validation/openapi-document.ts';
+import type { Schema } from '../../src/contract/document.ts';
+import { operationFor } from '../../src/contract/operations.ts';
+import { resolve } from '../../src/contract/references.ts';
+import { propertySchema } from '../../src/contract/schemas.ts';
 
 const xsi = 'http://www.w3.org/2001/XMLSchema-instance';
 const declaration = '<?xml version="1.0" encoding="UTF-8"?>';
 
 type Node = { '#name': string; $?: Record<string, { name: string; value: string; uri: string; local: string }>; $ns?: unknown; $$?: Node[]; _?: string };
 
-const paths = openApiDocument.paths as Record<string, Record<string, { responses?: Record<string, unknown> }>>;
-const templates = Object.keys(paths).map((template) => ({ template, pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`) }));
-
 /** The `text/xml` schema documented for this response, or undefined (then contract.ts reports what is missing). */
 export function xmlResponseSchema(path: string, method: string, status: number): Schema | undefined {
-  const template = templates.find((t) => t.pattern.test(path))?.template;
-  const response = template && paths[template]?.[method.toLowerCase()]?.responses?.[String(status)];
-  const content = response ? resolve<{ content?: Record<string, { schema?: Schema }> }>(response as never).content : undefined;
+  const response = operationFor(method, path)?.responses?.[String(status)];
+  const content = response ? resolve(response as { content?: Record<string, { schema?: Schema }> }).content : undefined;
   return content?.['text/xml']?.schema;
 }
 
@@ -33,7 +32,7 @@ export function xmlToContractValue(text: string, schema: Schema): { value: unkno
   if (!text.startsWith(declaration)) problems.push(`no XML declaration ${declaration}`);
   const root = parse(text);
   const resolved = resolve(schema);
-  const expected = resolved.xml?.name ?? alternatives(resolved).find((s) => s.xml?.name)?.xml?.name;
+  const expected = resolved.xml?.name;
   if (!expected) problems.push('the schema declares no xml name for the root');
   if (root['#name'] !== expected) problems.push(`root element <${root['#name']}>, expected <${expected}>`);
   return { value: convert(root, resolved, root['#name'], problems), problems };
@@ -51,7 +50,6 @@ function parse(text: string): Node {
   return Object.values(result)[0]!;
 }
 
-const alternatives = (schema: Schema): Schema[] => (schema.oneOf ? schema.oneOf.flatMap((s) => alternatives(resolve(s))) : [schema]);
 const elements = (node: Node) => (node.$$ ?? []).filter((child) => child.$ns !== undefined);
 const textOf = (node: Node) => (node.$$ ?? []).filter((child) => child.$ns === undefined).map((child) => child._ ?? '').join('');
 const typesOf = (schema: Schema) => (Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : []);
@@ -65,20 +63,17 @@ function convert(node: Node, schema: Schema, where: string, problems: string[]):
     return null;
   }
   const children = elements(node);
-  // ErrorBody: `general` alone is GeneralError, anything else FieldErrors.
-  const options = alternatives(schema);
-  const chosen = options.find((s) => children.every((c) => s.properties?.[c['#name']])) ?? options.find((s) => typeof s.additionalProperties === 'object') ?? options[0]!;
-  const types = typesOf(chosen);
+  const types = typesOf(schema);
   if (types.includes('array')) {
-    const item = resolve(chosen.items!);
+    const item = resolve(schema.items!);
     const name = item.xml?.name;
     return children.map((child, index) => {
       if (child['#name'] !== name) problems.push(`${where}[${index}]: element <${child['#name']}>, expected <${name}>`);
       return convert(child, item, `${where}/${child['#name']}`, problems);
     });
   }
-  if (chosen['x-xml-key-attribute']) return keyedMap(node, chosen, where, problems);
-  if (types.includes('object') || chosen.properties) return record(node, chosen, where, problems);
+  if (schema['x-xml-key-attribute']) return keyedMap(node, schema, where, problems);
+  if (types.includes('object') || schema.properties) return record(node, schema, where, problems);
   if (children.length) problems.push(`${where}: elements where a ${types.join('|')} belongs`);
   const text = textOf(node);
   if ((types.includes('integer') || types.includes('number')) && /^-?(0|[1-9]\d*)(\.\d+)?$/.test(text)) return Number(text);
@@ -95,9 +90,9 @@ function record(node: Node, schema: Schema, where: string, problems: string[]): 
   if (textOf(node).trim()) problems.push(`${where}: text beside elements`);
   return Object.fromEntries(children.map((child) => {
     const name = child['#name'];
-    const property = schema.properties?.[name] ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
+    const property = propertySchema(schema, name);
     if (!property) problems.push(`${where}: unexpected element <${name}>`);
-    return [decodeName(name), property ? convert(child, resolve(property), `${where}/${name}`, problems) : textOf(child)];
+    return [decodeName(name), property ? convert(child, property, `${where}/${name}`, problems) : textOf(child)];
   }));
 }
 

@@ -2,7 +2,8 @@
 // for 3.1; not the registry's `x-oai-` name, which OpenAPI Generator refuses as reserved) has the declared shape,
 // says what the example's data `value` and the JSON twin say, and each request example is accepted by the service.
 import { expect } from 'chai';
-import { openApiDocument, resolve, type Schema } from '../../src/validation/openapi-document.ts';
+import { openApiDocument, type Schema } from '../../src/contract/document.ts';
+import { resolve } from '../../src/contract/references.ts';
 import { contractProblems } from '../support/contract.ts';
 import { xmlToContractValue } from '../support/xml-contract.ts';
 import { sharedService } from '../support/service.ts';

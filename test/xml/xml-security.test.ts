@@ -1,6 +1,6 @@
 // Hostile and broken XML: no DTD, entity or deep nesting is ever processed; broken documents and charsets are 4xx, never 500.
 import { expect } from 'chai';
-import { sharedService, type TestService } from '../support/service.ts';
+import { sharedService, startService, type TestService } from '../support/service.ts';
 import { unique } from '../support/fixtures.ts';
 import { outcome, xmlCall, xmlType, generalError, bodyError } from './xml-client.ts';
 
@@ -63,6 +63,20 @@ describe('XML: hostile and broken documents', () => {
     // 31 levels below the root is within the bound: the unknown element is then a field error, as in JSON.
     const within = await post(nest(31));
     expect([within.status, within.body.includes('<a><message>This field is unknown.</message>')]).to.deep.equal([400, true]);
+  });
+
+  it('when a body of 100 000 nested elements fits the size limit, then a fast 400 too deep, never a stack overflow', async () => {
+    // 700 kB: more than the default limit allows, so a service of its own takes 1 MB bodies.
+    const roomy = await startService({ BODY_LIMIT: '1mb' });
+    try {
+      const body = `<sighting>${'<a>'.repeat(100_000)}${'</a>'.repeat(100_000)}</sighting>`;
+      const started = Date.now();
+      const answer = await outcome(await xmlCall(roomy, 'POST', '/sighting', { body }));
+      const tooDeep = bodyError('The XML document is nested too deeply.', 'error.xmlTooDeep');
+      expect({ ...answer, fast: Date.now() - started < 5000 }).to.deep.equal({ status: 400, type: xmlType, headers: {}, body: tooDeep, fast: true });
+    } finally {
+      await roomy.stop();
+    }
   });
 
   it('when the document is huge, then 413 before anything is parsed', async () => {

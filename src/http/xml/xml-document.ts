@@ -1,4 +1,4 @@
-// Parses an XML request body into a plain element tree, refusing DTDs, entities and deep nesting before they cost anything.
+// Parses an XML request body into a plain element tree: DTDs and entities refused before they cost anything, deep nesting before any recursion.
 import { Parser } from 'xml2js';
 import { BadRequest } from '../../errors/app-errors.ts';
 
@@ -37,7 +37,6 @@ const options = {
 };
 
 type RawNode = { '#name': string; $?: Record<string, XmlAttribute>; $ns?: unknown; $$?: RawNode[]; _?: string };
-type SaxHooks = { onopentag: (node: unknown) => void; onclosetag: (name: string) => void };
 
 /** The document's root element; a 400 with a `general` message when it is not one well-formed, harmless document. */
 export function parseXml(text: string): XmlElement {
@@ -45,42 +44,29 @@ export function parseXml(text: string): XmlElement {
   const parser = new Parser(options);
   const results: unknown[] = [];
   let failed = false;
-  let tooDeep = false;
   parser.on('end', (result: unknown) => results.push(result));
   parser.on('error', () => { failed = true; });
-  const sax = (parser as unknown as { saxParser: SaxHooks }).saxParser;
-  const { onopentag, onclosetag } = sax;
-  let depth = 0;
-  sax.onopentag = (node) => {
-    if (++depth > maxDepth) {
-      tooDeep = true;
-      throw new Error('nested too deeply');
-    }
-    onopentag(node);
-  };
-  sax.onclosetag = (name) => {
-    depth--;
-    onclosetag(name);
-  };
   try {
     parser.parseString(text);
   } catch {
     failed = true;
   }
-  if (tooDeep) throw new BadRequest('error.xmlTooDeep');
   // xml2js ends at the first root's end tag: a second root element shows as a second result.
   const root = results.length === 1 && results[0] ? Object.values(results[0] as Record<string, RawNode>)[0] : undefined;
   if (failed || !root) throw new BadRequest('error.malformedXml');
-  return element(root);
+  return element(root, 1);
 }
 
-function element(node: RawNode): XmlElement {
+// xml2js builds its tree without recursion, in time linear in the body (which BODY_LIMIT bounds); this walk and every
+// one after it recurse, so it refuses the depth before it goes deeper than any document of ours.
+function element(node: RawNode, depth: number): XmlElement {
+  if (depth > maxDepth) throw new BadRequest('error.xmlTooDeep');
   const children: XmlElement[] = [];
   let text = '';
   for (const child of node.$$ ?? []) {
     // Character data comes as `__text__` children without a namespace record; elements always have one.
     if (child.$ns === undefined) text += child._ ?? '';
-    else children.push(element(child));
+    else children.push(element(child, depth + 1));
   }
   return { name: node['#name'], attributes: Object.values(node.$ ?? {}), children, text };
 }

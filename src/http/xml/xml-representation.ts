@@ -1,7 +1,7 @@
 // Writes bodies as XML (contract B, XML): root element = resource name, `<collection>` for lists, `<errors>` for errors;
 // elements in the order of the JSON view, null as `xsi:nil="true"`, a language map as `<text xml:lang="…">`.
 import { Builder } from 'xml2js';
-import type { Schema } from '../../validation/openapi-document.ts';
+import type { Schema } from '../../contract/document.ts';
 import type { Representation } from '../representation.ts';
 import { childSchemas, keyedMap, schemasNamed } from './xml-schema.ts';
 import { toXmlName } from './xml-names.ts';

@@ -1,5 +1,8 @@
 // What openapi.yaml declares about the XML shape: root names (`xml.name`), keyed maps, and each operation's body schema.
-import { openApiDocument, resolve, type Schema } from '../../validation/openapi-document.ts';
+import { openApiDocument, type Schema } from '../../contract/document.ts';
+import { operationFor } from '../../contract/operations.ts';
+import { resolve } from '../../contract/references.ts';
+import { propertySchema } from '../../contract/schemas.ts';
 
 /** A map written as one element per entry, the key in an attribute: `<text xml:lang="en">…</text>` (LanguageMap). */
 export interface KeyedMap {
@@ -15,39 +18,19 @@ export function keyedMap(schema: Schema | undefined): KeyedMap | undefined {
   return { element: entry.xml?.name ?? 'entry', attribute, entry };
 }
 
-/** The alternatives a schema stands for: itself, or each branch of its `oneOf`, resolved. */
-export function alternatives(schema: Schema | undefined): Schema[] {
-  if (!schema) return [];
-  const resolved = resolve(schema);
-  return resolved.oneOf ? resolved.oneOf.flatMap((branch) => alternatives(branch)) : [resolved];
-}
-
-/** The schemas a child element `name` may follow, among the alternatives of its parent. */
+/** The schemas a child element `name` may follow, among those its parent may follow. */
 export function childSchemas(parents: Schema[], name: string): Schema[] {
-  return parents.flatMap((parent) => {
-    const property = parent.properties?.[name] ?? (typeof parent.additionalProperties === 'object' ? parent.additionalProperties : undefined);
-    return alternatives(property);
-  });
+  return parents.map((parent) => propertySchema(parent, name)).filter((schema) => schema !== undefined);
 }
-
-const componentSchemas = Object.values(((openApiDocument.components as { schemas?: Record<string, Schema> }).schemas) ?? {});
 
 /** Every component schema whose root element is `name` (e.g. all the `sighting` views, or `errors`). */
 export function schemasNamed(name: string): Schema[] {
-  return componentSchemas.filter((schema) => schema.xml?.name === name).flatMap((schema) => alternatives(schema));
+  return Object.values(openApiDocument.components.schemas).filter((schema) => schema.xml?.name === name);
 }
-
-type Operation = { requestBody?: { content?: Record<string, { schema?: Schema }> } };
-const paths = openApiDocument.paths as Record<string, Record<string, Operation>>;
-// Fixed paths before templated ones (`/sighting/qbe` before `/sighting/{id}`); `{id}` is greedy (contract A).
-const templates = Object.keys(paths)
-  .sort((a, b) => Number(a.includes('{')) - Number(b.includes('{')))
-  .map((template) => ({ template, pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '.+')}/?$`) }));
 
 /** The request body schema of the operation at `method` and `path` (below the base path), or undefined. */
 export function requestBodySchema(method: string, path: string, mediaType: string): Schema | undefined {
-  const template = templates.find((t) => t.pattern.test(path))?.template;
-  const content = template ? paths[template]?.[method.toLowerCase()]?.requestBody?.content : undefined;
+  const content = operationFor(method, path)?.requestBody?.content;
   const schema = (content?.[mediaType] ?? content?.['text/xml'] ?? content?.['application/json'])?.schema;
   return schema && resolve(schema);
 }

@@ -1,9 +1,10 @@
 // Turns an XML element tree into the object the same request would have as JSON, typed by the body schema.
 // It only decides types; the rules stay with express-openapi-validator, so they never differ between the formats.
 import { BadRequest, ValidationFailed } from '../../errors/app-errors.ts';
-import type { Schema } from '../../validation/openapi-document.ts';
+import type { Schema } from '../../contract/document.ts';
+import { propertySchema } from '../../contract/schemas.ts';
 import type { XmlElement } from './xml-document.ts';
-import { alternatives, childSchemas, keyedMap } from './xml-schema.ts';
+import { keyedMap } from './xml-schema.ts';
 import { fromXmlName } from './xml-names.ts';
 
 export const xsiNamespace = 'http://www.w3.org/2001/XMLSchema-instance';
@@ -19,26 +20,27 @@ type NumberOf = (text: string) => unknown;
 export function xmlToValue(root: XmlElement, schema: Schema | undefined, reviver?: Reviver): unknown {
   const expected = schema?.xml?.name;
   if (expected && root.name !== expected) throw new BadRequest('error.xmlRoot', { name: expected });
-  return value(root, alternatives(schema), [], (text) => JSON.parse(text, reviver as never));
+  return value(root, schema, [], (text) => JSON.parse(text, reviver as never));
 }
 
-const typesOf = (schemas: Schema[]) => new Set(schemas.flatMap((s) => (Array.isArray(s.type) ? s.type : s.type ? [s.type] : [])));
+const typesOf = (schema: Schema | undefined) => new Set([schema?.type ?? []].flat());
 const isNil = (element: XmlElement) => element.attributes.some((a) => a.uri === xsiNamespace && a.local === 'nil' && (a.value === 'true' || a.value === '1'));
 const fieldOf = (element: XmlElement, path: string[]) => path.join('.') || element.name;
 
-function value(element: XmlElement, schemas: Schema[], path: string[], number: NumberOf): unknown {
+function value(element: XmlElement, schema: Schema | undefined, path: string[], number: NumberOf): unknown {
   if (isNil(element)) return null;
-  if (element.children.length === 0) return leaf(element.text, schemas, number);
+  if (element.children.length === 0) return leaf(element.text, schema, number);
   // An element holds text or elements; JSON has no way to say both, so neither may XML.
   if (element.text.trim() !== '') throw new ValidationFailed([{ field: fieldOf(element, path), key: 'error.xml.mixedContent' }]);
-  const map = schemas.map(keyedMap).find(Boolean);
-  return map ? entries(element, map, path, number) : record(element, schemas, path, number);
+  const map = keyedMap(schema);
+  return map ? entries(element, map, path, number) : record(element, schema, path, number);
 }
 
 /** Text as the schema types it: a string wherever a string is allowed, a number only when it is one. */
-function leaf(text: string, schemas: Schema[], number: NumberOf): unknown {
-  const types = typesOf(schemas);
-  if (schemas.length === 0 || types.has('string') || types.size === 0) return text;
+function leaf(text: string, schema: Schema | undefined, number: NumberOf): unknown {
+  // Untyped (no schema, or one without `type`): every leaf a string.
+  const types = typesOf(schema);
+  if (types.has('string') || types.size === 0) return text;
   const trimmed = text.trim();
   if ((types.has('integer') || types.has('number')) && jsonNumber.test(trimmed)) return number(trimmed);
   if (types.has('boolean') && (trimmed === 'true' || trimmed === 'false')) return trimmed === 'true';
@@ -48,14 +50,14 @@ function leaf(text: string, schemas: Schema[], number: NumberOf): unknown {
 }
 
 /** One property per child element; a child given twice is an error (JSON would silently keep the last). */
-function record(element: XmlElement, schemas: Schema[], path: string[], number: NumberOf): Record<string, unknown> {
+function record(element: XmlElement, schema: Schema | undefined, path: string[], number: NumberOf): Record<string, unknown> {
   const seen = new Set<string>();
   return Object.fromEntries(element.children.map((child) => {
     const name = fromXmlName(child.name);
     const field = [...path, name];
     if (seen.has(name)) throw new ValidationFailed([{ field: field.join('.'), key: 'error.xml.duplicate' }]);
     seen.add(name);
-    return [name, value(child, childSchemas(schemas, name), field, number)];
+    return [name, value(child, propertySchema(schema, name), field, number)];
   }));
 }
 
@@ -70,6 +72,6 @@ function entries(element: XmlElement, map: NonNullable<ReturnType<typeof keyedMa
     const field = [...path, key];
     if (seen.has(key)) throw new ValidationFailed([{ field: field.join('.'), key: 'error.xml.duplicate' }]);
     seen.add(key);
-    return [key, value(child, alternatives(map.entry), field, number)];
+    return [key, value(child, map.entry, field, number)];
   }));
 }

@@ -1,0 +1,23 @@
+// The contract, read once from openapi.yaml: its text as committed and the document parsed from it.
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+
+export type Reference = { $ref: string };
+export type Schema = Partial<Record<'minLength' | 'maxLength' | 'minimum' | 'maximum', number>> & {
+  type?: string | string[];
+  properties?: Record<string, Schema | Reference>;
+  additionalProperties?: Schema | Reference | boolean;
+  items?: Schema | Reference;
+  xml?: { name?: string };
+  'x-message-keys'?: Record<string, string>;
+  [keyword: string]: unknown;
+};
+export type Parameter = { name: string; in: string; schema?: Schema | Reference };
+export type Operation = {
+  parameters?: (Parameter | Reference)[];
+  requestBody?: { content?: Record<string, { schema?: Schema | Reference }> };
+  responses?: Record<string, unknown>;
+};
+
+export const openApiText = readFileSync(new URL('../../openapi.yaml', import.meta.url), 'utf8');
+export const openApiDocument = parse(openApiText) as { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };

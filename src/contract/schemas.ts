@@ -1,0 +1,16 @@
+// The contract's schemas: a component by name, and the schema of a property or a field path below a schema.
+import { openApiDocument, type Schema } from './document.ts';
+import { resolve } from './references.ts';
+
+export const componentSchema = (name: string): Schema | undefined => openApiDocument.components.schemas[name];
+
+/** A declared property's schema, else the object's `additionalProperties` one. */
+export function propertySchema(schema: Schema | undefined, name: string): Schema | undefined {
+  const property = schema?.properties?.[name] ?? (typeof schema?.additionalProperties === 'object' ? schema.additionalProperties : undefined);
+  return property && resolve(property);
+}
+
+/** The schema at a field path (`['vessel', 'vesselId']`) below `schema`, or undefined where it declares none. */
+export function schemaAt(schema: Schema | undefined, path: string[]): Schema | undefined {
+  return path.reduce((current, segment) => propertySchema(current, segment), schema && resolve(schema));
+}
