@@ -11,6 +11,7 @@ import { requestLocale } from '../i18n/request-locale.ts';
 import { sendDocument, sendList } from '../http/send.ts';
 import { sendWritten } from './representation-preference.ts';
 import { requestEntityManager } from '../db/request-context.ts';
+import { flushAtomically, writesSeveralRows } from '../db/atomic-flush.ts';
 
 type Versioned = { version: number };
 const context = (req: Request): RequestContext => ({ em: requestEntityManager(), locale: requestLocale(req) });
@@ -33,6 +34,7 @@ function referencesColumn(error: ForeignKeyConstraintViolationException, column:
 
 export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E>) {
   const byId = (id: number) => ({ [resource.idProperty]: id }) as FilterQuery<E>;
+  const flush = (ctx: RequestContext) => flushAtomically(ctx.em, writesSeveralRows(ctx.em, resource.entity));
   const ownerOf = (entity: E) => (resource.access.change === 'creator' ? (entity as { creator?: string | null }).creator : undefined);
 
   async function load(req: Request, res: Response, ctx: RequestContext): Promise<E> {
@@ -105,7 +107,8 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       const entity = ctx.em.create(resource.entity, {} as never, { persist: false });
       if (resource.access.change === 'creator') Object.assign(entity, { creator: principal.subject });
       await resource.write(entity, req.body as WireRecord, ctx);
-      await checkedReferences(ctx.em.persist(entity).flush());
+      ctx.em.persist(entity);
+      await checkedReferences(flush(ctx));
       const id = entity[resource.idProperty];
       res.set({ Location: `${req.baseUrl}${req.path.replace(/\/$/, '')}/${id}`, ETag: etagOf(entity.version) });
       await sendWritten(req, res, 201, resource.name, () => detailOf(id as number, ctx));
@@ -122,7 +125,7 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       // The ORM compares the version now and again in the UPDATE's WHERE clause (STYLE 3): a stale one is 409.
       await ctx.em.lock(entity, LockMode.OPTIMISTIC, body.version);
       await resource.write(entity, body, ctx);
-      await checkedReferences(ctx.em.flush());
+      await checkedReferences(flush(ctx));
       res.set('ETag', etagOf(entity.version));
       await sendWritten(req, res, 204, resource.name, () => detailOf(pathId(req), ctx));
     },
@@ -131,7 +134,8 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       requireRole(principalOf(res), resource.access.read);
       const ctx = context(req);
       const entity = await load(req, res, ctx);
-      await ctx.em.remove(entity).flush();
+      ctx.em.remove(entity);
+      await flush(ctx);
       res.status(204).end();
     },
 

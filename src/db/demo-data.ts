@@ -1,5 +1,6 @@
 // The demo records of the contract (vessels -1 and -2, sighting -1), added once to an empty database.
 import type { EntityManager } from '@mikro-orm/core';
+import { flushAtomically } from './atomic-flush.ts';
 import { Vessel, Translation, Sighting } from './entities/index.ts';
 
 export async function seedDemoData(em: EntityManager): Promise<void> {
@@ -11,5 +12,5 @@ export async function seedDemoData(em: EntityManager): Promise<void> {
   em.create(Translation, { vessel: shuttle, languageKey: 'en', text: 'Space Shuttle' });
   em.create(Translation, { vessel: shuttle, languageKey: 'de', text: 'Space Shuttle' });
   em.create(Sighting, { sightingId: -1, sightingMemo: 'unheimlich!', vessel: warbird });
-  await em.flush();
+  await flushAtomically(em, true);
 }

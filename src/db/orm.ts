@@ -18,6 +18,8 @@ const common = {
   allowGlobalContext: false,
   // Writes happen at the handler's explicit flush only, never as a side effect of a query in between.
   flushMode: FlushMode.COMMIT,
+  // A write of several rows asks for its transaction (src/db/atomic-flush.ts); one row needs none.
+  implicitTransactions: false,
 } satisfies Partial<Options>;
 
 export interface DatabaseHooks {
