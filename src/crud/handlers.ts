@@ -10,11 +10,11 @@ import { requireRole, requireChange, type Principal } from '../auth/access-rules
 import { requestLocale } from '../i18n/request-locale.ts';
 import { sendDocument, sendList } from '../http/send.ts';
 import { sendWritten } from './representation-preference.ts';
-import { requestEntityManager } from '../db/request-context.ts';
+import { requestEntityManager, viewRowReader } from '../db/request-context.ts';
 import { flushAtomically, writesSeveralRows } from '../db/atomic-flush.ts';
 
 type Versioned = { version: number };
-const context = (req: Request): RequestContext => ({ em: requestEntityManager(), locale: requestLocale(req) });
+const context = (req: Request): RequestContext => ({ get em() { return requestEntityManager(req); }, locale: requestLocale(req) });
 const principalOf = (res: Response): Principal => res.locals.principal as Principal;
 
 /** Ids beyond ±(2^53−1), or not whole numbers, name no record (contract B, Ids). */
@@ -75,10 +75,10 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       const where = after === undefined ? equalities : { $and: [equalities, { [resource.idProperty]: { $gt: after } }] };
       const limit = req.query.limit as number | undefined;
       if (limit === undefined) {
-        return sendList(res, resource.name, mapAsync(viewRows(ctx.em, resource, where as FilterQuery<E>, 'list'), (row) => resource.listView(row, ctx.locale)));
+        return sendList(res, resource.name, mapAsync(viewRows(viewRowReader(req), resource, where as FilterQuery<E>, 'list'), (row) => resource.listView(row, ctx.locale)));
       }
       // One row more than asked tells whether a next page exists (RFC 8288 `rel="next"`).
-      const views = (await Array.fromAsync(viewRows(ctx.em, resource, where as FilterQuery<E>, 'list', limit + 1))).map((row) => resource.listView(row, ctx.locale));
+      const views = (await Array.fromAsync(viewRows(viewRowReader(req), resource, where as FilterQuery<E>, 'list', limit + 1))).map((row) => resource.listView(row, ctx.locale));
       if (views.length > limit) {
         views.length = limit;
         const next = new URLSearchParams(req.query as Record<string, string>);
@@ -91,7 +91,7 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
     async read(req: Request, res: Response): Promise<void> {
       requireRole(principalOf(res), resource.access.read);
       const ctx = context(req);
-      const row = await readRow(ctx.em, resource, pathId(req));
+      const row = await readRow(viewRowReader(req), resource, pathId(req));
       if (!row) throw entityNotFound();
       const version = row.version as number;
       res.set('ETag', etagOf(version));
@@ -143,7 +143,7 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       requireRole(principalOf(res), resource.access.read);
       const ctx = context(req);
       const where = resource.example(req.body as WireRecord, ctx);
-      await sendList(res, resource.name, mapAsync(viewRows(ctx.em, resource, where, 'query'), (row) => resource.detailView(row, ctx.locale)), 204);
+      await sendList(res, resource.name, mapAsync(viewRows(viewRowReader(req), resource, where, 'query'), (row) => resource.detailView(row, ctx.locale)), 204);
     },
   };
 }

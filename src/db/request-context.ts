@@ -1,13 +1,34 @@
-// One EntityManager fork per request (STYLE 3), found through MikroORM's RequestContext; reads routed per request.
-import { RequestContext, type EntityManager, type MikroORM } from '@mikro-orm/core';
-import type { RequestHandler } from 'express';
+// A request's EntityManagers: its own fork (STYLE 3) for entities, made on first use, and the shared one for view rows.
+import type { EntityManager, MikroORM } from '@mikro-orm/core';
+import type { Request, RequestHandler } from 'express';
 import type { ReadRouter } from './read-routing.ts';
 
-export const entityManagerPerRequest = (orm: MikroORM, router: ReadRouter): RequestHandler => (_req, _res, next) =>
-  router.run(() => RequestContext.create(orm.em, next));
+interface RequestManagers { shared: EntityManager; fork?: EntityManager }
+const managers = new WeakMap<Request, RequestManagers>();
 
-export function requestEntityManager(): EntityManager {
-  const em = RequestContext.getEntityManager();
-  if (!em) throw new Error('no request context: entityManagerPerRequest must run first');
-  return em;
+/** Reads are routed per request (src/db/read-routing.ts) until it writes. */
+export const entityManagerPerRequest = (orm: MikroORM, router: ReadRouter): RequestHandler => (req, _res, next) => {
+  managers.set(req, { shared: orm.em });
+  router.run(next);
+};
+
+function managersOf(req: Request): RequestManagers {
+  const found = managers.get(req);
+  if (!found) throw new Error('no request context: entityManagerPerRequest must run first');
+  return found;
+}
+
+/** The request's own fork, with its identity map and unit of work: for loading and writing entities. */
+export function requestEntityManager(req: Request): EntityManager {
+  const request = managersOf(req);
+  // Forking costs more than a read by id itself, so a request that only reads view rows never forks.
+  return request.fork ??= request.shared.fork();
+}
+
+/**
+ * For view-row reads (QueryBuilder with raw results, statements): they hydrate no entity and touch no identity
+ * map, so the shared EntityManager serves them as it is.
+ */
+export function viewRowReader(req: Request): EntityManager {
+  return managersOf(req).shared;
 }
