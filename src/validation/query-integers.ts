@@ -4,23 +4,39 @@ import { ValidationFailed, type FieldProblem } from '../errors/app-errors.ts';
 import { boundsOf } from '../contract/bounds.ts';
 import { operationFor, parametersOf } from '../contract/operations.ts';
 import { resolve } from '../contract/references.ts';
+import type { Operation, Schema } from '../contract/document.ts';
 
 // Only the canonical decimal spelling is an integer: a number conversion would turn `Infinity`, `1e309`, `0x10`,
 // ` 5` or `1.0` into numbers that pass or dodge the schema's bounds (`?limit=1e309` became an unbounded list).
 const wholeNumber = /^-?(0|[1-9]\d*)$/;
 
+type IntegerParameter = { name: string; schema: Schema };
+const integerParameters = new WeakMap<object, IntegerParameter[]>();
+
+/** The operation's integer query parameters, worked out once per operation rather than on every request. */
+function integerParametersOf(operation: Operation | undefined): IntegerParameter[] {
+  if (!operation) return [];
+  let found = integerParameters.get(operation);
+  if (!found) {
+    found = parametersOf(operation).filter((parameter) => parameter.in === 'query')
+      .map((parameter) => ({ name: parameter.name, schema: parameter.schema && resolve(parameter.schema) }))
+      .filter((parameter): parameter is IntegerParameter => parameter.schema?.type === 'integer');
+    integerParameters.set(operation, found);
+  }
+  return found;
+}
+
 export const queryIntegers: RequestHandler = (req, _res, next) => {
   const problems: FieldProblem[] = [];
-  for (const parameter of parametersOf(operationFor(req.method, req.path))) {
-    const schema = parameter.schema && resolve(parameter.schema);
-    const value = req.query[parameter.name];
-    if (parameter.in !== 'query' || schema?.type !== 'integer' || value === undefined) continue;
+  for (const { name, schema } of integerParametersOf(operationFor(req.method, req.path))) {
+    const value = req.query[name];
+    if (value === undefined) continue;
     // Repeated parameters are the validator's to refuse; each of their texts must still be a whole number.
     const texts = Array.isArray(value) ? value : [value];
     if (texts.some((text) => typeof text !== 'string' || !wholeNumber.test(text))) {
       // The schema's message for a wrong type, else for its bounds (`limit`: "between 1 and 1000", as for 1001).
       const keys = schema['x-message-keys'] ?? {};
-      problems.push({ field: parameter.name, key: keys.type ?? keys.maximum ?? 'error.field.type', params: boundsOf(schema) });
+      problems.push({ field: name, key: keys.type ?? keys.maximum ?? 'error.field.type', params: boundsOf(schema) });
     }
   }
   if (problems.length) throw new ValidationFailed(problems);
