@@ -2,6 +2,7 @@
 import { FlushMode, type MikroORM, type Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import type { Pool } from 'pg';
+import type { PgliteConnection } from '@mikro-orm/pglite';
 import type { Config } from '../config.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { ReadRouter } from './read-routing.ts';
@@ -9,6 +10,7 @@ import { Timezone, Vessel, Translation, Sighting, IdempotencyRecord } from './en
 import { migrationsList } from './migrations/index.ts';
 import { seedDemoData } from './demo-data.ts';
 import { boundedWaits } from './bounded-waits.ts';
+import { pgliteSnapshot } from './pglite-snapshot.ts';
 
 const common = {
   entities: [Timezone, Vessel, Translation, Sighting, IdempotencyRecord],
@@ -39,7 +41,6 @@ export async function openDatabase(config: Config, hooks: DatabaseHooks): Promis
     subscribers: [hooks.router.subscriber],
   } satisfies Partial<Options>;
   const orm = config.DATABASE_URL ? await openPostgres(config, options, hooks) : await openPglite(config, options);
-  await orm.migrator.up();
   if (config.DEMO_DATA ?? !config.DATABASE_URL) {
     await seedDemoData(orm.em.fork());
   }
@@ -49,7 +50,7 @@ export async function openDatabase(config: Config, hooks: DatabaseHooks): Promis
 async function openPostgres(config: Config, options: Partial<Options>, hooks: DatabaseHooks): Promise<MikroORM> {
   const { MikroORM } = await import('@mikro-orm/postgresql');
   const driverOptions = (name: string) => boundedWaits(config, (pool) => hooks.onPool?.(name, pool as Pool));
-  return MikroORM.init({
+  const orm = await MikroORM.init({
     ...options,
     clientUrl: config.DATABASE_URL,
     pool: { min: 0, max: config.DB_POOL_MAX },
@@ -59,14 +60,21 @@ async function openPostgres(config: Config, options: Partial<Options>, hooks: Da
     replicas: config.DATABASE_REPLICA_URLS.map((clientUrl, index) => ({ name: `replica-${index + 1}`, clientUrl, driverOptions: driverOptions(`replica-${index + 1}`) })),
     preferReadReplicas: false,
   });
+  await orm.migrator.up();
+  return orm;
 }
 
 async function openPglite(config: Config, options: Partial<Options>): Promise<MikroORM> {
   const { MikroORM } = await import('@mikro-orm/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-  return MikroORM.init({
+  // A new in-memory database starts from the snapshot of a freshly migrated one: initdb and the migrations take seconds.
+  const snapshot = config.DATA_DIR ? undefined : await pgliteSnapshot();
+  const orm = await MikroORM.init({
     ...options,
     dbName: 'sighting',
-    driverOptions: { dataDir: config.DATA_DIR ?? 'memory://', extensions: { pg_trgm } },
+    driverOptions: { dataDir: config.DATA_DIR ?? 'memory://', extensions: { pg_trgm }, loadDataDir: snapshot?.data as Blob | undefined },
   });
+  await orm.migrator.up();
+  if (snapshot && !snapshot.data) await snapshot.save(await (orm.em.getConnection() as PgliteConnection).getNativeClient());
+  return orm;
 }
