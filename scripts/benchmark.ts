@@ -21,7 +21,8 @@ execFileSync('taskset', ['-cp', loadCore, String(process.pid)], { stdio: 'ignore
 const db = await prepareDatabase(rows, Object.values(patterns));
 const common = { PORT: '0', HOST: '127.0.0.1', DB_POOL_MAX: poolMax, KEYCLOAK_URL: process.env.KEYCLOAK_URL };
 const service = await startServer('service', 'src/server.ts', { ...common, ...db.serviceEnv, DEMO_DATA: 'false' }, serverCore);
-const issuer = `${process.env.KEYCLOAK_URL?.replace(/\/$/, '') ?? service.url}/realms/sighting`;
+const issuerOf = (server: ServerProcess) => `${process.env.KEYCLOAK_URL?.replace(/\/$/, '') ?? server.url}/realms/sighting`;
+const issuer = issuerOf(service);
 // The floor reads lists in the service's chunk (cursor) or batch (keyset) size.
 const listChunk = String(process.env.DATABASE_URL ? batchSize.postgresql : batchSize.pglite);
 const floor = await startServer('floor', 'bench/floor-server.ts', { ...common, ...db.floorEnv, ISSUER: issuer, AUDIENCE: 'sighting-api', LIST_CHUNK: listChunk }, serverCore);
@@ -50,6 +51,8 @@ try {
     console.log(`${name.padEnd(30)} ${s!.reqPerSec.toFixed(0).padStart(14)} ${f!.reqPerSec.toFixed(0).padStart(12)}  ${(s!.reqPerSec / f!.reqPerSec).toFixed(2)}×   `
       + `${pair(s!.p50, f!.p50).padEnd(18)} ${pair(s!.p99, f!.p99).padEnd(18)} ${pair(s!.cpuPerRequestMs, f!.cpuPerRequestMs, 2)}`);
   }
+
+  if (process.env.DATABASE_URL) await compareWithPglite(operations[0]!);
 
   console.log('');
   for (const [label, pattern] of Object.entries(patterns)) {
@@ -81,6 +84,29 @@ try {
 } finally {
   for (const server of servers) await server.stop();
   await db.drop();
+}
+
+/**
+ * The zero-setup default against production: the service itself on PGlite (in memory, demo data) and on
+ * PostgreSQL, loaded alternately like the rest. PGlite runs in the service's own process, on its core.
+ */
+async function compareWithPglite([name, request]: [string, LoadRequest]): Promise<void> {
+  const pglite = await startServer('service on PGlite', 'src/server.ts', { ...common, DATABASE_URL: '', DATA_DIR: '' }, serverCore);
+  try {
+    const pgliteHeaders = { Authorization: `Bearer ${await tokenFor(issuerOf(pglite))}`, 'Content-Type': 'application/json' };
+    const headers = { Authorization: `Bearer ${await tokenFor(issuer)}`, 'Content-Type': 'application/json' };
+    const runs: { pglite: LoadResult[]; postgresql: LoadResult[] } = { pglite: [], postgresql: [] };
+    for (let round = 0; round < rounds; round++) {
+      for (const backend of round % 2 ? ['pglite', 'postgresql'] as const : ['postgresql', 'pglite'] as const) {
+        runs[backend].push(await load(backend === 'pglite' ? pglite : service, request, backend === 'pglite' ? pgliteHeaders : headers, seconds, loadCore));
+      }
+    }
+    const [onPglite, onPostgres] = [median(runs.pglite), median(runs.postgresql)];
+    console.log(`${`${name}, service on PGlite`.padEnd(30)} ${onPglite.reqPerSec.toFixed(0).padStart(14)} ${'(PostgreSQL)'.padStart(12)} `
+      + `${onPostgres.reqPerSec.toFixed(0)}: ratio ${(onPglite.reqPerSec / onPostgres.reqPerSec).toFixed(2)}×; CPU ms/req ${pair(onPglite.cpuPerRequestMs, onPostgres.cpuPerRequestMs, 2)}`);
+  } finally {
+    await pglite.stop();
+  }
 }
 
 async function tokenFor(realm: string): Promise<string> {
