@@ -33,7 +33,9 @@ const seedSql = (rows: number) => `insert into sighting (sighting_memo, vessel_i
 export async function prepareDatabase(rows: number, patterns: string[]): Promise<BenchDatabase> {
   const scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
   const dir = scratch ? undefined : mkdtempSync(join(tmpdir(), 'sighting-bench-'));
-  const config = loadConfig({ DATABASE_URL: scratch?.url, DATA_DIR: dir && join(dir, 'service'), DEMO_DATA: 'true', LOG_LEVEL: 'warn' });
+  const config = loadConfig({ DATABASE_URL: scratch?.url, DATA_DIR: dir && join(dir, 'service'), DEMO_DATA: 'true', LOG_LEVEL: 'warn',
+    // Seeding a million rows and building their trigram index takes longer than a request's statement may.
+    DB_STATEMENT_TIMEOUT_MS: '600000' });
   const orm = await openDatabase(config, { logger: createLogger(config), router: new ReadRouter(0, 0) });
   const connection = orm.em.fork().getConnection();
   const started = performance.now();

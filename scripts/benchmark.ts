@@ -29,9 +29,7 @@ const floor = await startServer('floor', 'bench/floor-server.ts', { ...common, .
 const servers = [service, floor];
 
 try {
-  const token = await tokenFor(issuer);
-  const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
-  await sameAnswers(headers);
+  await sameAnswers(await headersFor(issuer));
   console.log(`backend ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${rows} rows, ${rounds} rounds of ${seconds} s, pool ${poolMax}, node ${process.version}\n`);
   console.log(`${'operation'.padEnd(30)} ${'service req/s'.padStart(14)} ${'floor req/s'.padStart(12)}  ratio   p50 ms svc/floor   p99 ms svc/floor   CPU ms/req svc/floor`);
   const create = JSON.stringify({ sightingMemo: 'benchmark', vessel: { vesselId: -1 }, sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-22T21:30' });
@@ -45,7 +43,7 @@ try {
     const results = new Map<ServerProcess, LoadResult[]>(servers.map((s) => [s, []]));
     for (let round = 0; round < rounds; round++) {
       // A/B, then B/A: neither server always runs first on a warmer (or busier) machine.
-      for (const server of round % 2 ? [floor, service] : [service, floor]) results.get(server)!.push(await load(server, request, headers, seconds, loadCore));
+      for (const server of round % 2 ? [floor, service] : [service, floor]) results.get(server)!.push(await load(server, request, await headersFor(issuer), seconds, loadCore));
     }
     const [s, f] = servers.map((server) => median(results.get(server)!));
     console.log(`${name.padEnd(30)} ${s!.reqPerSec.toFixed(0).padStart(14)} ${f!.reqPerSec.toFixed(0).padStart(12)}  ${(s!.reqPerSec / f!.reqPerSec).toFixed(2)}×   `
@@ -59,7 +57,7 @@ try {
     const body = JSON.stringify({ sightingMemo: pattern });
     const times = new Map<ServerProcess, number[]>(servers.map((s) => [s, []]));
     for (let round = 0; round < (label === 'rare' ? 20 : 5); round++) {
-      for (const server of round % 2 ? [floor, service] : [service, floor]) times.get(server)!.push(...await latencies(server, '/api/sighting/qbe', body, headers, 1));
+      for (const server of round % 2 ? [floor, service] : [service, floor]) times.get(server)!.push(...await latencies(server, '/api/sighting/qbe', body, await headersFor(issuer), 1));
     }
     const [s, f] = servers.map((server) => percentile(times.get(server)!, 0.5));
     console.log(`qbe ${label} '${pattern}' sequential p50: service ${s!.toFixed(1)} ms, floor ${f!.toFixed(1)} ms, ratio ${(s! / f!).toFixed(2)}×`);
@@ -67,7 +65,7 @@ try {
 
   console.log('');
   const lists = new Map<ServerProcess, ListResult>();
-  for (const server of servers) lists.set(server, await wholeList(server, headers));
+  for (const server of servers) lists.set(server, await wholeList(server, await headersFor(issuer)));
   const [sl, fl] = servers.map((server) => lists.get(server)!);
   // On PGlite each server has its own copy of the data, and the creates above went to each copy in different numbers.
   const same = sl!.sha256 === fl!.sha256;
@@ -93,12 +91,11 @@ try {
 async function compareWithPglite([name, request]: [string, LoadRequest]): Promise<void> {
   const pglite = await startServer('service on PGlite', 'src/server.ts', { ...common, DATABASE_URL: '', DATA_DIR: '' }, serverCore);
   try {
-    const pgliteHeaders = { Authorization: `Bearer ${await tokenFor(issuerOf(pglite))}`, 'Content-Type': 'application/json' };
-    const headers = { Authorization: `Bearer ${await tokenFor(issuer)}`, 'Content-Type': 'application/json' };
     const runs: { pglite: LoadResult[]; postgresql: LoadResult[] } = { pglite: [], postgresql: [] };
     for (let round = 0; round < rounds; round++) {
       for (const backend of round % 2 ? ['pglite', 'postgresql'] as const : ['postgresql', 'pglite'] as const) {
-        runs[backend].push(await load(backend === 'pglite' ? pglite : service, request, backend === 'pglite' ? pgliteHeaders : headers, seconds, loadCore));
+        const server = backend === 'pglite' ? pglite : service;
+        runs[backend].push(await load(server, request, await headersFor(issuerOf(server)), seconds, loadCore));
       }
     }
     const [onPglite, onPostgres] = [median(runs.pglite), median(runs.postgresql)];
@@ -107,6 +104,14 @@ async function compareWithPglite([name, request]: [string, LoadRequest]): Promis
   } finally {
     await pglite.stop();
   }
+}
+
+/** Request headers with a token of alice's, fetched anew every minute: a run outlasts a token (5 minutes). */
+const tokens = new Map<string, { token: string; at: number }>();
+async function headersFor(realm: string): Promise<Record<string, string>> {
+  let entry = tokens.get(realm);
+  if (!entry || Date.now() - entry.at > 60_000) tokens.set(realm, entry = { token: await tokenFor(realm), at: Date.now() });
+  return { Authorization: `Bearer ${entry.token}`, 'Content-Type': 'application/json' };
 }
 
 async function tokenFor(realm: string): Promise<string> {

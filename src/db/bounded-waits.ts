@@ -65,15 +65,17 @@ function boundedCursor(cursor: Cursor, ms: number, tearDown: () => void): Cursor
   const read = cursor.read.bind(cursor);
   const close = cursor.close.bind(cursor);
   let torn = false;
-  const within = <T>(wait: Promise<T>, onTimeout: () => T | Promise<T>): Promise<T> => {
-    if (torn) return Promise.resolve(onTimeout());
+  const within = <T>(start: () => Promise<T>, onTimeout: () => T | Promise<T>): Promise<T> => {
+    // Nothing more is asked of a connection torn down.
+    if (torn) return Promise.resolve().then(onTimeout);
+    const wait = start();
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<T>((resolve) => {
       timer = setTimeout(() => { torn = true; tearDown(); resolve(onTimeout()); }, ms);
     });
     return Promise.race([wait, late]).finally(() => clearTimeout(timer));
   };
-  cursor.read = (rows) => within(read(rows), () => Promise.reject(new Error('Query read timeout')));
-  cursor.close = () => within(close(), () => undefined);
+  cursor.read = (rows) => within(() => read(rows), () => Promise.reject(new Error('Query read timeout')));
+  cursor.close = () => within(close, () => undefined);
   return cursor;
 }
