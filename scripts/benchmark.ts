@@ -15,6 +15,7 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const poolMax = process.env.DB_POOL_MAX ?? '10';
 const [serverCore, loadCore] = ['0', '1'];
 const patterns = { rare: 'needle', common: 'comet' };
+const tokens = new Map<string, { token: string; at: number }>();
 // This process (and the list downloads it makes) runs beside the load generator, away from the servers.
 execFileSync('taskset', ['-cp', loadCore, String(process.pid)], { stdio: 'ignore' });
 
@@ -107,7 +108,6 @@ async function compareWithPglite([name, request]: [string, LoadRequest]): Promis
 }
 
 /** Request headers with a token of alice's, fetched anew every minute: a run outlasts a token (5 minutes). */
-const tokens = new Map<string, { token: string; at: number }>();
 async function headersFor(realm: string): Promise<Record<string, string>> {
   let entry = tokens.get(realm);
   if (!entry || Date.now() - entry.at > 60_000) tokens.set(realm, entry = { token: await tokenFor(realm), at: Date.now() });
