@@ -1,6 +1,6 @@
 // The sighting's fields as stored: normalized dates and time zones, and a reference to the vessel it links.
 import type { EntityManager } from '@mikro-orm/core';
-import { Vessel } from '../db/entities/index.ts';
+import { Vessel } from '../db/entities/vessel.entity.ts';
 import { normalizeLocalDateTime, normalizeTimeZone } from '../validation/formats.ts';
 
 /** The schema's `local-date-time` format admitted the text; the contract answers it as `…:ss.SSS`. */

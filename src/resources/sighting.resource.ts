@@ -2,7 +2,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { ResourceDescriptor } from '../crud/resource-descriptor.ts';
 import { containsPattern } from '../crud/like-pattern.ts';
-import { Sighting } from '../db/entities/index.ts';
+import { Sighting } from '../db/entities/sighting.entity.ts';
 import { localizedName, namesColumn } from './vessel-names.ts';
 import { vesselExample } from './vessel.resource.ts';
 import { localDateTime, timeZone, vesselReference } from './sighting-fields.ts';

@@ -1,7 +1,7 @@
 // The timezone collection as data for the generic CRUD machinery.
 import type { ResourceDescriptor } from '../crud/resource-descriptor.ts';
 import { containsPattern } from '../crud/like-pattern.ts';
-import { Timezone } from '../db/entities/index.ts';
+import { Timezone } from '../db/entities/timezone.entity.ts';
 
 export const timezoneResource: ResourceDescriptor<Timezone> = {
   name: 'timezone',

@@ -2,7 +2,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { ResourceDescriptor } from '../crud/resource-descriptor.ts';
 import { containsPattern } from '../crud/like-pattern.ts';
-import { Vessel } from '../db/entities/index.ts';
+import { Vessel } from '../db/entities/vessel.entity.ts';
 import { languageMap, localizedName, replaceNames, normalizeLanguageKey, namesColumn } from './vessel-names.ts';
 
 export const vesselResource: ResourceDescriptor<Vessel> = {
