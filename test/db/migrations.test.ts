@@ -5,10 +5,10 @@ import { backend, sharedService, type TestService } from '../support/service.ts'
 describe(`migrations (${backend})`, () => {
   let service: TestService;
   before(async () => { service = await sharedService(); });
-  const query = (sql: string) => service.web.orm.em.getConnection().execute(sql);
+  const query = (sql: string): Promise<Record<string, unknown>[]> => service.web.orm.em.getConnection().execute(sql);
 
   it('when the service has migrated a new database, then the first two are recorded as the hand-listed ones were, so a database they migrated runs none again', async () => {
-    const names = (await query('select name from mikro_orm_migrations order by id')).map((row) => row.name as string);
+    const names = (await query('select name from mikro_orm_migrations order by id')).map((row) => String(row.name));
     expect(names.slice(0, 2)).to.deep.equal(['0001-initial-schema', '0002-idempotency-keys']);
     expect(names).to.deep.equal([...names].sort());
   });
