@@ -3,19 +3,14 @@ import { EntitySchema } from '@mikro-orm/core';
 import { operationFor, parametersOf } from '../contract/operations.ts';
 import type { ResourceDescriptor } from './resource-descriptor.ts';
 
-/** Paging, which the list handler reads itself (contract B, List). */
-const paging = new Set(['limit', 'after']);
-
-/** `[query parameter, entity property]` of each filter; a parameter that names no property stops the start. */
+/** `[query parameter, entity property]` of each filter: every parameter but paging and the owner's. */
 export function listFilters<E extends object>(resource: ResourceDescriptor<E>): ReadonlyArray<readonly [string, string]> {
-  const properties = EntitySchema.REGISTRY.get(resource.entity)?.meta.properties ?? {};
-  return parametersOf(operationFor('GET', `/${resource.name}`))
-    .filter((parameter) => parameter.in === 'query' && !paging.has(parameter.name) && parameter.name !== resource.owner?.listParameter)
-    .map(({ name }) => {
-      const property = resource.filterProperties?.[name] ?? name;
-      if (!(property in properties)) {
-        throw new Error(`openapi.yaml: GET /${resource.name} filters by ${name}, which is no property of ${resource.entity.name}; name its property in the descriptor's filterProperties`);
-      }
-      return [name, property] as const;
-    });
+  const properties = EntitySchema.REGISTRY.get(resource.entity)!.meta.properties;
+  const filters = parametersOf(operationFor('GET', `/${resource.name}`))
+    .filter(({ name, in: where }) => where === 'query' && !['limit', 'after', resource.owner?.listParameter].includes(name))
+    .map(({ name }) => [name, resource.filterProperties?.[name] ?? name] as const);
+  // Fail at start, not on the first list that uses it.
+  const unmapped = filters.find(([, property]) => !(property in properties));
+  if (unmapped) throw new Error(`openapi.yaml: GET /${resource.name} filters by ${unmapped[0]}, no property of ${resource.entity.name}: add it to filterProperties`);
+  return filters;
 }

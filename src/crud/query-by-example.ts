@@ -2,12 +2,9 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { RequestContext, ResourceDescriptor, WireRecord } from './resource-descriptor.ts';
 
-/** A case-insensitive "contains" pattern in which %, _ and \ are literal. */
-const containsPattern = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/** The rule: a text matches as a case-insensitive substring anywhere in the value, anything else by equality. */
+/** The rule: a text matches as a case-insensitive substring anywhere in the value (%, _ and \ literal), anything else by equality. */
 export function matching(value: unknown): unknown {
-  return typeof value === 'string' ? { $ilike: containsPattern(value) } : value;
+  return typeof value === 'string' ? { $ilike: `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%` } : value;
 }
 
 /** The condition an example sets; `{}` matches every record. */

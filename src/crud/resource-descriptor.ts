@@ -28,19 +28,8 @@ export interface ViewQuery {
   stream(options: { rawResults: true; chunkSize: number }): AsyncIterable<ViewRow>;
 }
 
-/** The entity's properties that hold a text: where a record's owner, a token subject, can be kept. */
-export type TextProperty<E> = { [K in keyof E & string]: E[K] extends string | null | undefined ? K : never }[keyof E & string];
-
-/** Records that belong to whoever created them (contract B, Authorization). */
-export interface Owner<E> {
-  /** Set to the creator's token subject on create, compared with the caller's on update and delete; never in a view. */
-  property: TextProperty<E>;
-  /** The list query parameter that, when `true`, keeps only the caller's records. */
-  listParameter: string;
-}
-
-/** A field of an example that the generic rule (a text contains, anything else equals) does not fit. */
-export type ExampleField<E> = (value: unknown, context: RequestContext) => FilterQuery<E>;
+/** The entity's text properties: where a record's owner, a token subject, can be kept. */
+type TextProperty<E> = { [K in keyof E & string]: E[K] extends string | null | undefined ? K : never }[keyof E & string];
 
 interface DescriptorFields<E extends object> {
   /** The collection's path segment and the XML root element of one record; openapi.yaml's paths are `/{name}…`. */
@@ -50,10 +39,7 @@ interface DescriptorFields<E extends object> {
   idProperty: keyof E & string;
   /** Relations the write path loads with the record it changes (the views read rows, not entities). */
   populate: readonly string[];
-  /**
-   * The list's query parameters (openapi.yaml) are equality filters on the entity property of the same name; only
-   * one named otherwise is listed here: wire name -> entity property (a relation compares by its id).
-   */
+  /** List parameters (openapi.yaml) whose entity property has another name (src/crud/list-filters.ts). */
   filterProperties?: Readonly<Record<string, string>>;
   /** Adds the columns the views read, and their joins, to a query rooted at alias `r`: one statement per read. */
   selectView(qb: ViewQuery): ViewQuery;
@@ -66,13 +52,16 @@ interface DescriptorFields<E extends object> {
    * problem a violation is reported as (a 400, since the client named a record that does not exist).
    */
   references?: Readonly<Record<string, FieldProblem>>;
-  /** Query by example for the fields the generic rule does not fit (src/crud/query-by-example.ts), by field name. */
-  exampleFields?: Readonly<Record<string, ExampleField<E>>>;
+  /** Query by example for the fields the generic rule (src/crud/query-by-example.ts) does not fit. */
+  exampleFields?: Readonly<Record<string, (value: unknown, context: RequestContext) => FilterQuery<E>>>;
 }
 
-/** Update and delete by the record's creator need to know where the creator is kept; only then. */
+/**
+ * Records that belong to their creator (`change: 'creator'`): `property` keeps the creator's token subject (set on
+ * create, checked on update and delete, never in a view); the list parameter `true` keeps only the caller's.
+ */
 type Ownership<E> =
-  | { access: AccessRules & { change: 'creator' }; owner: Owner<E> }
+  | { access: AccessRules & { change: 'creator' }; owner: { property: TextProperty<E>; listParameter: string } }
   | { access: AccessRules & { change: Role }; owner?: undefined };
 
 export type ResourceDescriptor<E extends object = object> = DescriptorFields<E> & Ownership<E>;

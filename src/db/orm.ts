@@ -1,5 +1,4 @@
 // Opens the database: PostgreSQL when DATABASE_URL is set, else embedded PGlite; migrates it at start.
-import { fileURLToPath } from 'node:url';
 import { FlushMode, type MikroORM, type Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import type { Pool } from 'pg';
@@ -9,22 +8,12 @@ import type { ReadRouter } from './read-routing.ts';
 import { seedDemoData } from './demo-data.ts';
 import { boundedWaits } from './bounded-waits.ts';
 
-const beside = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
-
 const common = {
-  // Found, not listed: a new table is a new entity file, and its migration a new file (npm run migration:create).
-  entities: [beside('./entities/*.entity.ts')],
+  // Found, not listed: a new table is an entity file and its migration, generated (npm run migration:create).
+  entities: [`${import.meta.dirname}/entities/*.entity.ts`],
   extensions: [Migrator],
-  migrations: {
-    // Run in file-name order and recorded by file name: `0001-initial-schema` … then `<UTC timestamp>-<name>`.
-    path: beside('./migrations'),
-    glob: '*.ts',
-    fileName: (timestamp: string, name?: string) => `${timestamp}-${name}`,
-    transactional: true,
-    allOrNothing: true,
-    // No snapshot file: a new migration is the difference between the entities and a database migrated so far.
-    snapshot: false,
-  },
+  // Run and recorded by file name, in order: `0001-initial-schema`, …, then `<timestamp>-<name>` as generated.
+  migrations: { path: `${import.meta.dirname}/migrations`, fileName: (timestamp: string, name?: string) => `${timestamp}-${name}`, transactional: true, allOrNothing: true, snapshot: false },
   // Request code must never fall back to the global context: one fork per request (STYLE 3).
   allowGlobalContext: false,
   // Writes happen at the handler's explicit flush only, never as a side effect of a query in between.

@@ -3,8 +3,4 @@ import { globSync } from 'node:fs';
 import type { AnyResource } from '../crud/resource-descriptor.ts';
 
 const files = globSync('*.resource.ts', { cwd: import.meta.dirname }).sort();
-export const resources: readonly AnyResource[] = await Promise.all(files.map(async (file) => {
-  const { default: resource } = await import(`./${file}`) as { default?: AnyResource };
-  if (!resource) throw new Error(`src/resources/${file} must export its descriptor as the default export`);
-  return resource;
-}));
+export const resources = await Promise.all(files.map(async (file) => (await import(`./${file}`) as { default: AnyResource }).default));

@@ -2,9 +2,10 @@
 import type { ResourceDescriptor } from '../crud/resource-descriptor.ts';
 import { exampleCondition } from '../crud/query-by-example.ts';
 import { Sighting } from '../db/entities/sighting.entity.ts';
+import { Vessel } from '../db/entities/vessel.entity.ts';
 import { localizedName, namesColumn } from './vessel-names.ts';
 import vesselResource from './vessel.resource.ts';
-import { localDateTime, timeZone, vesselReference } from './sighting-fields.ts';
+import { localDateTime, timeZone } from './sighting-fields.ts';
 import { localDateTimeText } from '../db/local-date-time.type.ts';
 
 export default {
@@ -36,7 +37,8 @@ export default {
   async write(sighting, body, { em }) {
     const sightingTimezone = timeZone(body.sightingTimezone as string | null | undefined);
     const sightingDate = localDateTime(body.sightingDate as string | null | undefined);
-    const vessel = vesselReference(em, (body.vessel as { vesselId: number }).vesselId);
+    // A reference by id: saving a sighting never loads, creates or changes a vessel.
+    const vessel = em.getReference(Vessel, (body.vessel as { vesselId: number }).vesselId);
     Object.assign(sighting, { sightingMemo: body.sightingMemo as string, sightingTimezone, sightingDate, vessel });
   },
   // The vessel is checked by the foreign key when the row is written, not by loading it first (contract B, Create).
