@@ -2,7 +2,7 @@
 import express, { Router } from 'express';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { textLengths } from './contract/bounds.ts';
+import { textLength } from './contract/bounds.ts';
 
 const distDir = fileURLToPath(new URL('../web/dist', import.meta.url));
 
@@ -15,7 +15,7 @@ export interface WebPageSettings {
 
 export function webPageRouter({ apiPath, issuer }: WebPageSettings): Router {
   // The bounds the page checks before sending come from the contract, so they never drift from what the API checks.
-  const bounds = { sightingMemo: textLengths.sightingMemo, vesselName: textLengths.vesselName };
+  const bounds = { sightingMemo: textLength('SightingMemo'), vesselName: textLength('LanguageMap', 'en') };
   const settings = { apiPath, issuer, clientId: 'sighting-web', bounds };
   const router = Router().get('/web-config.json', (_req, res) => { res.set('Cache-Control', 'no-cache').json(settings); });
   if (!existsSync(distDir)) {

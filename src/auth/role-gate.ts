@@ -3,11 +3,6 @@
 import type { RequestHandler } from 'express';
 import { requireRole, type AccessRules, type Principal, type Role } from './access-rules.ts';
 
-interface GuardedResource {
-  name: string;
-  access: AccessRules;
-}
-
 /** The least role an operation needs; who owns a sighting is checked later, on the record. */
 function roleFor(access: AccessRules, method: string, rest: string[]): Role | 'writer or admin' | undefined {
   const onCollection = rest.length === 0 || (rest.length === 1 && rest[0] === '');
@@ -18,7 +13,7 @@ function roleFor(access: AccessRules, method: string, rest: string[]): Role | 'w
   return undefined;
 }
 
-export function roleGate(resources: readonly GuardedResource[]): RequestHandler {
+export function roleGate(resources: ReadonlyArray<{ name: string; access: AccessRules }>): RequestHandler {
   const byName = new Map(resources.map((resource) => [resource.name, resource]));
   return (req, res, next) => {
     const [, name = '', ...rest] = req.path.split('/');

@@ -6,6 +6,8 @@ import { viewRows, mapAsync } from './row-stream.ts';
 import { readRow } from './view-rows.ts';
 import { etagOf, notModified, checkIfMatch } from './preconditions.ts';
 import { entityNotFound, ValidationFailed } from '../errors/app-errors.ts';
+import { listFilters } from './list-filters.ts';
+import { exampleCondition } from './query-by-example.ts';
 import { requireRole, requireChange, type Principal } from '../auth/access-rules.ts';
 import { requestLocale } from '../i18n/request-locale.ts';
 import { sendDocument, sendList } from '../http/send.ts';
@@ -35,12 +37,13 @@ function referencesColumn(error: ForeignKeyConstraintViolationException, column:
 export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E>) {
   const byId = (id: number) => ({ [resource.idProperty]: id }) as FilterQuery<E>;
   const flush = (ctx: RequestContext) => flushAtomically(ctx.em, writesSeveralRows(ctx.em, resource.entity));
-  const ownerOf = (entity: E) => (resource.access.change === 'creator' ? (entity as { creator?: string | null }).creator : undefined);
+  const filters = listFilters(resource);
+  const { owner } = resource;
 
   async function load(req: Request, res: Response, ctx: RequestContext): Promise<E> {
-    const entity = await ctx.em.findOne(resource.entity, byId(pathId(req)), { populate: resource.populate as never });
-    if (!entity) throw entityNotFound();
-    requireChange(principalOf(res), resource.access, ownerOf(entity));
+    // An id that names no record: MikroORM's NotFoundError, which the error handler answers as 404.
+    const entity = await ctx.em.findOneOrFail(resource.entity, byId(pathId(req)), { populate: resource.populate as never });
+    requireChange(principalOf(res), resource.access, owner && entity[owner.property] as string | null);
     checkIfMatch(req, entity.version);
     return entity;
   }
@@ -65,11 +68,10 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
     async list(req: Request, res: Response): Promise<void> {
       requireRole(principalOf(res), resource.access.read);
       const ctx = context(req);
-      const equalities = Object.fromEntries(Object.entries(resource.filters).filter(([name]) => req.query[name] !== undefined)
+      const equalities = Object.fromEntries(filters.filter(([name]) => req.query[name] !== undefined)
         .map(([name, property]) => [property, req.query[name]]));
-      const owner = resource.ownerFilter;
       // The validator has coerced the parameter to a boolean; `false` is the same as leaving it out.
-      if (owner && (req.query[owner.parameter] as unknown) === true) equalities[owner.property] = principalOf(res).subject;
+      if (owner && (req.query[owner.listParameter] as unknown) === true) equalities[owner.property] = principalOf(res).subject;
       const after = req.query.after as number | undefined;
       // $and, not one object: `?sightingId=5&after=3` must keep both conditions on the id.
       const where = after === undefined ? equalities : { $and: [equalities, { [resource.idProperty]: { $gt: after } }] };
@@ -105,7 +107,7 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       const ctx = context(req);
       // em.create, not `new`: it initialises the entity's collections (a vessel's names), which `new` leaves undefined.
       const entity = ctx.em.create(resource.entity, {} as never, { persist: false });
-      if (resource.access.change === 'creator') Object.assign(entity, { creator: principal.subject });
+      if (owner) entity[owner.property] = principal.subject as E[typeof owner.property];
       await resource.write(entity, req.body as WireRecord, ctx);
       ctx.em.persist(entity);
       await checkedReferences(flush(ctx));
@@ -142,7 +144,7 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
     async queryByExample(req: Request, res: Response): Promise<void> {
       requireRole(principalOf(res), resource.access.read);
       const ctx = context(req);
-      const where = resource.example(req.body as WireRecord, ctx);
+      const where = exampleCondition(resource, req.body as WireRecord, ctx);
       await sendList(res, resource.name, mapAsync(viewRows(viewRowReader(req), resource, where, 'query'), (row) => resource.detailView(row, ctx.locale)), 204);
     },
   };

@@ -1,7 +1,7 @@
 // What the generic CRUD machinery needs to know about one resource; each resource is one such descriptor.
 import type { EntityClass, EntityManager, FilterQuery, RawQueryFragment } from '@mikro-orm/core';
 import type { Locale } from '../i18n/messages.ts';
-import type { AccessRules } from '../auth/access-rules.ts';
+import type { AccessRules, Role } from '../auth/access-rules.ts';
 import type { FieldProblem } from '../errors/app-errors.ts';
 
 export interface RequestContext {
@@ -28,19 +28,19 @@ export interface ViewQuery {
   stream(options: { rawResults: true; chunkSize: number }): AsyncIterable<ViewRow>;
 }
 
-export interface ResourceDescriptor<E extends object = object> {
-  /** The collection's path segment and the XML root element of one record. */
+/** The entity's text properties: where a record's owner, a token subject, can be kept. */
+type TextProperty<E> = { [K in keyof E & string]: E[K] extends string | null | undefined ? K : never }[keyof E & string];
+
+interface DescriptorFields<E extends object> {
+  /** The collection's path segment and the XML root element of one record; openapi.yaml's paths are `/{name}…`. */
   name: string;
   entity: EntityClass<E>;
   /** The id property; it has the same name on the wire. */
   idProperty: keyof E & string;
   /** Relations the write path loads with the record it changes (the views read rows, not entities). */
   populate: readonly string[];
-  /** List query parameters that are equality filters: wire name -> entity property (a relation compares by its id). */
-  filters: Readonly<Record<string, string>>;
-  /** A list query parameter that, when `true`, keeps only the caller's records: the entity property holding the creator. */
-  ownerFilter?: { parameter: string; property: keyof E & string };
-  access: AccessRules;
+  /** List parameters (openapi.yaml) whose entity property has another name (src/crud/list-filters.ts). */
+  filterProperties?: Readonly<Record<string, string>>;
   /** Adds the columns the views read, and their joins, to a query rooted at alias `r`: one statement per read. */
   selectView(qb: ViewQuery): ViewQuery;
   listView(row: ViewRow, locale: Locale): WireRecord;
@@ -52,6 +52,20 @@ export interface ResourceDescriptor<E extends object = object> {
    * problem a violation is reported as (a 400, since the client named a record that does not exist).
    */
   references?: Readonly<Record<string, FieldProblem>>;
-  /** The query-by-example condition for a validated example. */
-  example(body: WireRecord, context: RequestContext): FilterQuery<E>;
+  /** Query by example for the fields the generic rule (src/crud/query-by-example.ts) does not fit. */
+  exampleFields?: Readonly<Record<string, (value: unknown, context: RequestContext) => FilterQuery<E>>>;
 }
+
+/**
+ * Records that belong to their creator (`change: 'creator'`): `property` keeps the creator's token subject (set on
+ * create, checked on update and delete, never in a view); the list parameter `true` keeps only the caller's.
+ */
+type Ownership<E> =
+  | { access: AccessRules & { change: 'creator' }; owner: { property: TextProperty<E>; listParameter: string } }
+  | { access: AccessRules & { change: Role }; owner?: undefined };
+
+export type ResourceDescriptor<E extends object = object> = DescriptorFields<E> & Ownership<E>;
+
+// Descriptors of different entities side by side; each was type-checked against its own entity where it is defined.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyResource = ResourceDescriptor<any>;

@@ -1,7 +1,9 @@
 // The demo records of the contract (vessels -1 and -2, sighting -1), added once to an empty database.
 import type { EntityManager } from '@mikro-orm/core';
 import { flushAtomically } from './atomic-flush.ts';
-import { Vessel, Translation, Sighting } from './entities/index.ts';
+import { Vessel } from './entities/vessel.entity.ts';
+import { Translation } from './entities/translation.entity.ts';
+import { Sighting } from './entities/sighting.entity.ts';
 
 export async function seedDemoData(em: EntityManager): Promise<void> {
   if (await em.count(Vessel, { vesselId: -1 })) return;

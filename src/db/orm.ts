@@ -6,16 +6,16 @@ import type { PgliteConnection } from '@mikro-orm/pglite';
 import type { Config } from '../config.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { ReadRouter } from './read-routing.ts';
-import { Timezone, Vessel, Translation, Sighting, IdempotencyRecord } from './entities/index.ts';
-import { migrationsList } from './migrations/index.ts';
 import { seedDemoData } from './demo-data.ts';
 import { boundedWaits } from './bounded-waits.ts';
 import { pgliteSnapshot } from './pglite-snapshot.ts';
 
 const common = {
-  entities: [Timezone, Vessel, Translation, Sighting, IdempotencyRecord],
+  // Found, not listed: a new table is an entity file and its migration, generated (npm run migration:create).
+  entities: [`${import.meta.dirname}/entities/*.entity.ts`],
   extensions: [Migrator],
-  migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false },
+  // Run and recorded by file name, in order: `0001-initial-schema`, …, then `<timestamp>-<name>` as generated.
+  migrations: { path: `${import.meta.dirname}/migrations`, fileName: (timestamp: string, name?: string) => `${timestamp}-${name}`, transactional: true, allOrNothing: true, snapshot: false },
   // Request code must never fall back to the global context: one fork per request (STYLE 3).
   allowGlobalContext: false,
   // Writes happen at the handler's explicit flush only, never as a side effect of a query in between.

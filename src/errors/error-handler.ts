@@ -1,7 +1,7 @@
 // The one place errors become responses: ours, the validator's, body parsers' and MikroORM's, localized.
 import type { ServerResponse } from 'node:http';
 import type { Request, Response, NextFunction } from 'express';
-import { OptimisticLockError, UniqueConstraintViolationException, ForeignKeyConstraintViolationException } from '@mikro-orm/core';
+import { NotFoundError, OptimisticLockError, UniqueConstraintViolationException, ForeignKeyConstraintViolationException } from '@mikro-orm/core';
 import * as errors from './app-errors.ts';
 import { isDatabaseUnavailable } from './database-unavailable.ts';
 import { pathTemplate } from '../contract/operations.ts';
@@ -69,6 +69,8 @@ class InternalError extends errors.AppError { readonly status = 500; }
 
 function toAppError(error: unknown, req: Request): errors.AppError {
   if (error instanceof errors.AppError) return error;
+  // findOneOrFail: the id names no record (contract B, Ids).
+  if (error instanceof NotFoundError) return errors.entityNotFound();
   if (error instanceof OptimisticLockError) return new errors.Conflict('error.entityChanged');
   if (error instanceof UniqueConstraintViolationException) return new errors.Conflict('error.entityExists');
   // PostgreSQL 16+ (and so PGlite) reports ON DELETE RESTRICT as SQLSTATE 23001, which MikroORM leaves unconverted.

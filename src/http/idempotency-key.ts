@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
 import { UniqueConstraintViolationException, type EntityManager, type MikroORM } from '@mikro-orm/core';
-import { IdempotencyRecord } from '../db/entities/index.ts';
+import { IdempotencyRecord } from '../db/entities/idempotency-record.entity.ts';
 import { Conflict, UnprocessableContent } from '../errors/app-errors.ts';
 import type { Principal } from '../auth/access-rules.ts';
 

@@ -1,6 +1,6 @@
-// The collections the service offers; adding one is a descriptor here, its entity, and openapi.yaml.
-import { timezoneResource } from './timezone.resource.ts';
-import { vesselResource } from './vessel.resource.ts';
-import { sightingResource } from './sighting.resource.ts';
+// The collections the service offers: the default export of every `*.resource.ts` in this folder, found, not listed.
+import { globSync } from 'node:fs';
+import type { AnyResource } from '../crud/resource-descriptor.ts';
 
-export const resources = [timezoneResource, vesselResource, sightingResource] as const;
+const files = globSync('*.resource.ts', { cwd: import.meta.dirname }).sort();
+export const resources = await Promise.all(files.map(async (file) => (await import(`./${file}`) as { default: AnyResource }).default));

@@ -1,7 +1,7 @@
 // A vessel's names: picking the one for a locale, and replacing them from a language map.
 import { raw, type EntityManager, type RawQueryFragment } from '@mikro-orm/core';
-import { Translation } from '../db/entities/index.ts';
-import type { Vessel } from '../db/entities/index.ts';
+import { Translation } from '../db/entities/translation.entity.ts';
+import type { Vessel } from '../db/entities/vessel.entity.ts';
 import { ValidationFailed } from '../errors/app-errors.ts';
 
 /** `-` and `_` are equivalent when a key is matched (contract B, Views). */

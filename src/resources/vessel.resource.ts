@@ -1,16 +1,15 @@
 // The vessel collection as data for the generic CRUD machinery; its names are a language map.
 import type { FilterQuery } from '@mikro-orm/core';
 import type { ResourceDescriptor } from '../crud/resource-descriptor.ts';
-import { containsPattern } from '../crud/like-pattern.ts';
-import { Vessel } from '../db/entities/index.ts';
+import { matching } from '../crud/query-by-example.ts';
+import { Vessel } from '../db/entities/vessel.entity.ts';
 import { languageMap, localizedName, replaceNames, normalizeLanguageKey, namesColumn } from './vessel-names.ts';
 
-export const vesselResource: ResourceDescriptor<Vessel> = {
+export default {
   name: 'vessel',
   entity: Vessel,
   idProperty: 'vesselId',
   populate: ['translations'],
-  filters: { vesselId: 'vesselId', version: 'version' },
   access: { read: 'reader', create: 'admin', change: 'admin' },
   selectView: (qb) => qb.select(['r.version', 'r.vesselId', namesColumn('"r"."vessel_id"')]),
   listView: (row, locale) => ({ vesselId: Number(row.vessel_id), vesselName: localizedName(row.vessel_names, locale) }),
@@ -18,22 +17,18 @@ export const vesselResource: ResourceDescriptor<Vessel> = {
   async write(vessel, body, { em }) {
     replaceNames(em, vessel, body.vesselName as Record<string, string>);
   },
-  example: (body) => vesselExample(body),
-};
+  exampleFields: { vesselName: (name) => namesExample(name as string | Record<string, string>) },
+} satisfies ResourceDescriptor<Vessel>;
 
-/** Also used for the vessel inside a sighting example. `$some` is a subquery: a vessel with two matching names is one match. */
-export function vesselExample(body: Record<string, unknown>): FilterQuery<Vessel> {
-  const name = body.vesselName as string | Record<string, string> | undefined;
+/**
+ * A text (inside a sighting's example) matches a name in any language; a language map wants each of its texts in
+ * the name under that key. `$some` is a subquery: a vessel with two matching names is one match.
+ */
+function namesExample(name: string | Record<string, string>): FilterQuery<Vessel> {
   const names = typeof name === 'string'
-    ? [{ translations: { $some: { text: { $ilike: containsPattern(name) } } } }]
-    : Object.entries(name ?? {}).map(([key, text]) => ({
-      translations: { $some: { languageKey: { $in: keyVariants(key) }, text: { $ilike: containsPattern(text) } } },
-    }));
-  return {
-    ...(body.vesselId !== undefined && { vesselId: body.vesselId as number }),
-    ...(body.version !== undefined && { version: body.version as number }),
-    ...(names.length > 0 && { $and: names }),
-  } as FilterQuery<Vessel>;
+    ? [{ translations: { $some: { text: matching(name) } } }]
+    : Object.entries(name).map(([key, text]) => ({ translations: { $some: { languageKey: { $in: keyVariants(key) }, text: matching(text) } } }));
+  return { $and: names } as FilterQuery<Vessel>;
 }
 
 /** The spellings of a language key that match it: `pt-BR` also matches `pt_BR` (case as given, or lower). */

@@ -2,7 +2,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Vessel } from './vessel.entity.ts';
 import { LocalDateTimeType } from '../local-date-time.type.ts';
-import { textLengths } from '../../contract/bounds.ts';
+import { textLength } from '../../contract/bounds.ts';
 
 export const SightingSchema = defineEntity({
   name: 'Sighting',
@@ -16,10 +16,10 @@ export const SightingSchema = defineEntity({
   properties: {
     sightingId: p.bigint('number').primary().autoincrement(),
     version: p.integer().version().default(0),
-    sightingMemo: p.string().length(textLengths.sightingMemo.max),
+    sightingMemo: p.string().length(textLength('SightingMemo').max),
     // Restrict, not cascade: deleting a vessel that is still sighted is a 409 (contract B, Delete).
     vessel: () => p.manyToOne(Vessel).deleteRule('restrict').updateRule('cascade').fieldName('vessel_id').foreignKeyName('sighting_vessel_id_fkey'),
-    sightingTimezone: p.string().length(textLengths.sightingTimezone.max).nullable(),
+    sightingTimezone: p.string().length(textLength('SightingTimezone').max).nullable(),
     sightingDate: p.type(LocalDateTimeType).nullable(),
     // The token subject of whoever created it; used for ownership, never shown.
     creator: p.string().length(255).nullable().hidden(),

@@ -1,6 +1,6 @@
 // The timezone table: IANA zones seeded with negative ids, user-created zones with positive ones.
 import { defineEntity, p } from '@mikro-orm/core';
-import { textLengths } from '../../contract/bounds.ts';
+import { textLength } from '../../contract/bounds.ts';
 
 export const TimezoneSchema = defineEntity({
   name: 'Timezone',
@@ -9,7 +9,7 @@ export const TimezoneSchema = defineEntity({
   properties: {
     timezoneId: p.bigint('number').primary().autoincrement(),
     version: p.integer().version().default(0),
-    timezoneName: p.string().length(textLengths.timezoneName.max).unique(),
+    timezoneName: p.string().length(textLength('TimezoneName').max).unique(),
   },
 });
 

@@ -1,7 +1,7 @@
 // One text of a vessel's name in one language (`en`, `de`, `pt-BR` …).
 import { defineEntity, p } from '@mikro-orm/core';
 import { Vessel } from './vessel.entity.ts';
-import { textLengths } from '../../contract/bounds.ts';
+import { textLength } from '../../contract/bounds.ts';
 
 export const TranslationSchema = defineEntity({
   name: 'Translation',
@@ -12,7 +12,7 @@ export const TranslationSchema = defineEntity({
     translationId: p.bigint('number').primary().autoincrement(),
     vessel: () => p.manyToOne(Vessel).deleteRule('cascade').updateRule('cascade').fieldName('vessel_id').foreignKeyName('vessel_name_vessel_id_fkey'),
     languageKey: p.string().length(35),
-    text: p.string().length(textLengths.vesselName.max),
+    text: p.string().length(textLength('LanguageMap', 'en').max),
   },
 });
 

@@ -1,0 +1,16 @@
+// A list's equality filters, worked out once per resource from its list operation's query parameters in openapi.yaml.
+import { EntitySchema } from '@mikro-orm/core';
+import { operationFor, parametersOf } from '../contract/operations.ts';
+import type { ResourceDescriptor } from './resource-descriptor.ts';
+
+/** `[query parameter, entity property]` of each filter: every parameter but paging and the owner's. */
+export function listFilters<E extends object>(resource: ResourceDescriptor<E>): ReadonlyArray<readonly [string, string]> {
+  const properties = EntitySchema.REGISTRY.get(resource.entity)!.meta.properties;
+  const filters = parametersOf(operationFor('GET', `/${resource.name}`))
+    .filter(({ name, in: where }) => where === 'query' && !['limit', 'after', resource.owner?.listParameter].includes(name))
+    .map(({ name }) => [name, resource.filterProperties?.[name] ?? name] as const);
+  // Fail at start, not on the first list that uses it.
+  const unmapped = filters.find(([, property]) => !(property in properties));
+  if (unmapped) throw new Error(`openapi.yaml: GET /${resource.name} filters by ${unmapped[0]}, no property of ${resource.entity.name}: add it to filterProperties`);
+  return filters;
+}
