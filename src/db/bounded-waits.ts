@@ -21,8 +21,7 @@ type PgClientClass = new (options: Record<string, unknown>) => PgClient;
  * twice: by the server (`statement_timeout`, SQLSTATE 57014) and, for a network that is cut rather than refusing,
  * where no answer ever comes, by the client (`query_timeout`). A connection whose query timed out is torn down,
  * so the pool never hands it out again with the late answer still in flight. A cursor (the lists' stream) gets no
- * `query_timeout` from `pg`: each of its fetches is bounded here instead, as the server bounds each fetch (an
- * Execute message) by `statement_timeout`.
+ * `query_timeout` from `pg`: each of its fetches is bounded here instead.
  */
 /** `onPool` sees each pool as it is made (metrics count its connections). */
 export function boundedWaits(settings: Settings, onPool: (pool: object) => void = () => {}): Record<string, unknown> {
@@ -40,7 +39,17 @@ export function boundedWaits(settings: Settings, onPool: (pool: object) => void 
         }
 
         override query(...args: unknown[]): unknown {
-          if (isCursor(args[0])) return super.query(boundedCursor(args[0], settings.DB_STATEMENT_TIMEOUT_MS + 1000, () => this.connection.stream.destroy()));
+          if (isCursor(args[0])) {
+            // The server's statement_timeout runs from a cursor's first fetch to its close, so it would cut every list
+            // that streams for longer than the bound: it is lifted while the cursor is open, each fetch bounded here.
+            // One statement at a time on a connection: the cursor is submitted once the bound is lifted.
+            const cursor = args[0];
+            const opened = (super.query('set statement_timeout = 0') as Promise<unknown>).then(() => { super.query(cursor); });
+            // Its failure is the first read's to report.
+            opened.catch(() => {});
+            const reset = () => (super.query('reset statement_timeout') as Promise<unknown>).then(() => {}, () => {});
+            return boundedCursor(cursor, opened, settings.DB_STATEMENT_TIMEOUT_MS + 1000, () => this.connection.stream.destroy(), reset);
+          }
           const result = super.query(...args);
           if (result instanceof Promise) {
             result.catch((error: unknown) => {
@@ -61,7 +70,7 @@ const isCursor = (value: unknown): value is Cursor =>
  * Each fetch that gets no answer in time tears the connection down and fails as `pg`'s own `query_timeout` does.
  * Closing waits for the server too, so it is bounded as well; a connection torn down has nothing left to close.
  */
-function boundedCursor(cursor: Cursor, ms: number, tearDown: () => void): Cursor {
+function boundedCursor(cursor: Cursor, opened: Promise<void>, ms: number, tearDown: () => void, reset: () => Promise<void>): Cursor {
   const read = cursor.read.bind(cursor);
   const close = cursor.close.bind(cursor);
   let torn = false;
@@ -75,7 +84,9 @@ function boundedCursor(cursor: Cursor, ms: number, tearDown: () => void): Cursor
     });
     return Promise.race([wait, late]).finally(() => clearTimeout(timer));
   };
-  cursor.read = (rows) => within(() => read(rows), () => Promise.reject(new Error('Query read timeout')));
-  cursor.close = () => within(close, () => undefined);
+  // A cursor that could not be opened fails its first read with the reason, and has nothing to close.
+  cursor.read = (rows) => within(() => opened.then(() => read(rows)), () => Promise.reject(new Error('Query read timeout')));
+  // Done before the connection goes back to the pool: its next statement is bounded again.
+  cursor.close = () => within(() => opened.then(() => close().then(reset), () => {}), () => undefined);
   return cursor;
 }

@@ -1,6 +1,6 @@
 // A freshly migrated PGlite database kept as a file, so a new in-memory database starts from it instead of from initdb.
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
 interface Dumpable { dumpDataDir(compression?: 'gzip' | 'none' | 'auto'): Promise<Blob> }
@@ -35,6 +35,13 @@ async function snapshotFile(): Promise<string> {
   return `${cacheFolder}pglite-${hash.digest('hex').slice(0, 16)}.tar.gz`;
 }
 
+/** Each schema change leaves a snapshot behind (about 5 MB); a few are kept for checkouts that switch back and forth. */
+async function keepNewest(count: number): Promise<void> {
+  const snapshots = (await readdir(cacheFolder)).filter((name) => /^pglite-\w+\.tar\.gz$/.test(name)).map((name) => `${cacheFolder}${name}`);
+  const byAge = (await Promise.all(snapshots.map(async (path) => ({ path, mtime: (await stat(path)).mtimeMs })))).sort((a, b) => b.mtime - a.mtime);
+  await Promise.all(byAge.slice(count).map(({ path }) => rm(path, { force: true })));
+}
+
 export async function pgliteSnapshot(): Promise<Snapshot> {
   const file = await snapshotFile();
   const data = await readFile(file).then(
@@ -50,6 +57,7 @@ export async function pgliteSnapshot(): Promise<Snapshot> {
       const partial = `${file}.${process.pid}`;
       await writeFile(partial, dump);
       await rename(partial, file);
+      await keepNewest(3);
     },
   };
 }

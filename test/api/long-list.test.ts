@@ -1,0 +1,41 @@
+// A list may stream for longer than a statement may run: the bound applies to each fetch, not to the whole list.
+import { expect } from 'chai';
+import { backend, startService, type TestService } from '../support/service.ts';
+import { tokenFor } from '../support/tokens.ts';
+
+describe('a list that streams for longer than the statement bound', function () {
+  this.timeout(180_000);
+  const records = 20000;
+  let service: TestService;
+  before(async () => {
+    // One connection: the statement after the list runs on the connection the list used.
+    service = await startService({ DB_STATEMENT_TIMEOUT_MS: '1000', DB_POOL_MAX: '1' });
+    await service.web.orm.em.fork().getConnection().execute(`insert into sighting (sighting_memo, vessel_id)
+      select 'slowly read ' || g, -1 from generate_series(1, ${records}) g`);
+  });
+  after(async () => { await service?.stop(); });
+
+  it('when the client reads a long list slowly, taking longer than DB_STATEMENT_TIMEOUT_MS, then every record arrives and the next statements are bounded again', async () => {
+    const headers = { Authorization: `Bearer ${await tokenFor(service.realm, 'alice')}` };
+    const response = await fetch(`${service.api}/sighting`, { headers });
+    expect(response.status).to.equal(200);
+    const started = performance.now();
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    // Pauses between reads keep the list open for about three times the 1 s bound.
+    for (let chunk = await reader.read(), reads = 0; !chunk.done; chunk = await reader.read(), reads++) {
+      text += decoder.decode(chunk.value, { stream: true });
+      if (reads < 6) await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const seconds = (performance.now() - started) / 1000;
+
+    const list = JSON.parse(text) as { sightingId: number }[];
+    expect({ records: list.length, overTheBound: seconds > 1 }).to.deep.equal({ records: records + 1, overTheBound: true });
+    // The connection the list used went back to the pool with the bound restored (PGlite has no such bound).
+    if (backend === 'postgresql') {
+      const [setting] = await service.web.orm.em.fork().getConnection().execute('show statement_timeout');
+      expect(setting).to.deep.equal({ statement_timeout: '1s' });
+    }
+  });
+});
