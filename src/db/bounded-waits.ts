@@ -11,6 +11,7 @@ interface Cursor {
 
 interface PgClient {
   query(...args: unknown[]): unknown;
+  connectionParameters: { query_timeout?: number };
   connection: { stream: { destroy(): void } };
 }
 type PgClientClass = new (options: Record<string, unknown>) => PgClient;
@@ -38,13 +39,24 @@ export function boundedWaits(settings: Settings, onPool: (pool: object) => void 
           super({ ...options, connectionTimeoutMillis: settings.DB_CONNECT_TIMEOUT_MS });
         }
 
+        /** `pg` times a submitted cursor from its first fetch to its close, like the server: not with this bound. */
+        #submitUnbounded(cursor: Cursor): void {
+          const bound = this.connectionParameters.query_timeout;
+          this.connectionParameters.query_timeout = undefined;
+          try {
+            super.query(cursor);
+          } finally {
+            this.connectionParameters.query_timeout = bound;
+          }
+        }
+
         override query(...args: unknown[]): unknown {
           if (isCursor(args[0])) {
-            // The server's statement_timeout runs from a cursor's first fetch to its close, so it would cut every list
-            // that streams for longer than the bound: it is lifted while the cursor is open, each fetch bounded here.
-            // One statement at a time on a connection: the cursor is submitted once the bound is lifted.
+            // The server's statement_timeout (and `pg`'s query_timeout) run from a cursor's first fetch to its close,
+            // so they would cut every list that streams for longer than the bound: they are lifted while the cursor is
+            // open, and each fetch is bounded here. One statement at a time: the cursor goes once the bound is lifted.
             const cursor = args[0];
-            const opened = (super.query('set statement_timeout = 0') as Promise<unknown>).then(() => { super.query(cursor); });
+            const opened = (super.query('set statement_timeout = 0') as Promise<unknown>).then(() => this.#submitUnbounded(cursor));
             // Its failure is the first read's to report.
             opened.catch(() => {});
             const reset = () => (super.query('reset statement_timeout') as Promise<unknown>).then(() => {}, () => {});
