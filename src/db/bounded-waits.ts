@@ -1,13 +1,8 @@
 // Bounds every wait on PostgreSQL (a free connection, a new connection, a statement), so a lost database is a 503 in seconds.
 import type { Config } from '../config.ts';
+import { boundedCursor, isCursor, type Cursor } from './bounded-cursor.ts';
 
 type Settings = Pick<Config, 'DB_ACQUIRE_TIMEOUT_MS' | 'DB_CONNECT_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS'>;
-
-interface Cursor {
-  submit(connection: unknown): void;
-  read(rows: number): Promise<unknown[]>;
-  close(): Promise<void>;
-}
 
 interface PgClient {
   query(...args: unknown[]): unknown;
@@ -73,32 +68,4 @@ export function boundedWaits(settings: Settings, onPool: (pool: object) => void 
       };
     },
   };
-}
-
-const isCursor = (value: unknown): value is Cursor =>
-  typeof (value as Cursor | undefined)?.read === 'function' && typeof (value as Cursor).submit === 'function';
-
-/**
- * Each fetch that gets no answer in time tears the connection down and fails as `pg`'s own `query_timeout` does.
- * Closing waits for the server too, so it is bounded as well; a connection torn down has nothing left to close.
- */
-function boundedCursor(cursor: Cursor, opened: Promise<void>, ms: number, tearDown: () => void, reset: () => Promise<void>): Cursor {
-  const read = cursor.read.bind(cursor);
-  const close = cursor.close.bind(cursor);
-  let torn = false;
-  const within = <T>(start: () => Promise<T>, onTimeout: () => T | Promise<T>): Promise<T> => {
-    // Nothing more is asked of a connection torn down.
-    if (torn) return Promise.resolve().then(onTimeout);
-    const wait = start();
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<T>((resolve) => {
-      timer = setTimeout(() => { torn = true; tearDown(); resolve(onTimeout()); }, ms);
-    });
-    return Promise.race([wait, late]).finally(() => clearTimeout(timer));
-  };
-  // A cursor that could not be opened fails its first read with the reason, and has nothing to close.
-  cursor.read = (rows) => within(() => opened.then(() => read(rows)), () => Promise.reject(new Error('Query read timeout')));
-  // Done before the connection goes back to the pool: its next statement is bounded again.
-  cursor.close = () => within(() => opened.then(() => close().then(reset), () => {}), () => undefined);
-  return cursor;
 }

@@ -51,13 +51,19 @@ export async function pgliteSnapshot(): Promise<Snapshot> {
   return {
     data,
     async save(pglite) {
-      const dump = Buffer.from(await (await pglite.dumpDataDir('gzip')).arrayBuffer());
-      await mkdir(cacheFolder, { recursive: true });
       // Written aside and renamed: a service starting meanwhile reads the whole snapshot or none.
       const partial = `${file}.${process.pid}`;
-      await writeFile(partial, dump);
-      await rename(partial, file);
-      await keepNewest(3);
+      try {
+        const dump = Buffer.from(await (await pglite.dumpDataDir('gzip')).arrayBuffer());
+        await mkdir(cacheFolder, { recursive: true });
+        await writeFile(partial, dump);
+        await rename(partial, file);
+        await keepNewest(3);
+      } catch {
+        // A snapshot that cannot be kept (a read-only install, a race with another start) costs the next start its
+        // seconds, nothing more.
+        await rm(partial, { force: true }).catch(() => {});
+      }
     },
   };
 }
