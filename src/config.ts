@@ -35,7 +35,7 @@ const schema = z.object({
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(1).default(3000)
     .describe('Longest wait for a new PostgreSQL connection to open (503 after).'),
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1).default(5000)
-    .describe('Longest a PostgreSQL statement may run (statement_timeout; 503 after, also when the network is cut).'),
+    .describe('Longest a PostgreSQL statement may run (statement_timeout; 503 after, also when the network is cut); a streamed list: each fetch.'),
   DB_DEBUG: flag.default(false).describe('Log every SQL statement with its duration.'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')
     .describe('Least severe log level written (pino levels).'),
