@@ -36,7 +36,9 @@ function referencesColumn(error: ForeignKeyConstraintViolationException, column:
 
 export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E>) {
   const byId = (id: number) => ({ [resource.idProperty]: id }) as FilterQuery<E>;
-  const flush = (ctx: RequestContext) => flushAtomically(ctx.em, writesSeveralRows(ctx.em, resource.entity));
+  // Whether a write may change several rows is the entity's shape: worked out on the first write, not on each.
+  let severalRows: boolean | undefined;
+  const flush = (ctx: RequestContext) => flushAtomically(ctx.em, severalRows ??= writesSeveralRows(ctx.em, resource.entity));
   const filters = listFilters(resource);
   const { owner } = resource;
 

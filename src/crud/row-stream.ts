@@ -23,7 +23,7 @@ export function viewRows<E extends object>(em: EntityManager, resource: Resource
 /**
  * One statement read through a `pg` cursor: the planner sees the whole query (and takes the trigram index for a
  * substring) instead of one `order by id limit n` per batch, which it answers by walking the primary key. Each
- * fetch is bounded like any statement (src/db/bounded-waits.ts).
+ * fetch is bounded in time (src/db/bounded-cursor.ts).
  */
 async function* cursor<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, kind: ReadKind, limit: number): AsyncGenerator<ViewRow> {
   // Opened (first fetch read) inside routedRead, so a replica that fails to answer hands the read to the primary.
