@@ -7,6 +7,7 @@ import { openApiDocument } from './contract/document.ts';
 import { customFormats } from './validation/formats.ts';
 import { queryIntegers } from './validation/query-integers.ts';
 import { compileRouteMatchersOnce } from './validation/route-matchers.ts';
+import { settleUrlParseWarning } from './validation/url-parse-warning.ts';
 import { negotiate } from './http/negotiation.ts';
 import { bodyParsers } from './http/body-parsers.ts';
 import { errorHandler } from './errors/error-handler.ts';
@@ -61,6 +62,7 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   api.use(bodyParsers(config.BODY_LIMIT));
   api.use(queryIntegers);
   compileRouteMatchersOnce();
+  settleUrlParseWarning();
   api.use(OpenApiValidator.middleware({
     apiSpec: { ...openApiDocument, servers: [{ url: config.BASE_PATH }] } as never,
     // Bodies are not coerced (a JSON number is no memo, null is no ""); query and path parameters always are.
