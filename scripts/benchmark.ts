@@ -8,6 +8,7 @@ import { startServer, type ServerProcess } from '../bench/processes.ts';
 import { load, type LoadRequest, type LoadResult } from '../bench/load.ts';
 import { wholeList, latencies, type ListResult } from '../bench/requests.ts';
 import { batchSize } from '../src/crud/row-stream.ts';
+import { selectOneCpuMs } from '../bench/statement-cost.ts';
 
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const seconds = Number(process.env.BENCH_DURATION ?? 10);
@@ -102,6 +103,9 @@ async function compareWithPglite([name, request]: [string, LoadRequest]): Promis
     const [onPglite, onPostgres] = [median(runs.pglite), median(runs.postgresql)];
     console.log(`${`${name}, service on PGlite`.padEnd(30)} ${onPglite.reqPerSec.toFixed(0).padStart(14)} ${'(PostgreSQL)'.padStart(12)} `
       + `${onPostgres.reqPerSec.toFixed(0)}: ratio ${(onPglite.reqPerSec / onPostgres.reqPerSec).toFixed(2)}×; CPU ms/req ${pair(onPglite.cpuPerRequestMs, onPostgres.cpuPerRequestMs, 2)}`);
+    // On PGlite the database's own work runs on the service's core: its cost per statement bounds the ratio above.
+    const selectOne = await selectOneCpuMs(process.env.DATABASE_URL!);
+    console.log(`${''.padEnd(30)} 'select 1' costs its caller ${selectOne.pglite.toFixed(3)} ms CPU on PGlite, ${selectOne.postgresql.toFixed(3)} ms over pg`);
   } finally {
     await pglite.stop();
   }
