@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { closeBrowser, launchBrowser, screenshotPath } from '../support/browser.ts';
 import { sharedService, type TestService } from '../support/service.ts';
 import { buildSighting, createSighting, unique } from '../support/fixtures.ts';
-import { signedIn, unexpectedProblems, type Person } from '../support/web-page.ts';
+import { openScreen, signedIn, unexpectedProblems, type Person } from '../support/web-page.ts';
 
 describe('web page: search by text', () => {
   let browser: Browser;
@@ -27,7 +27,7 @@ describe('web page: search by text', () => {
     const bobs = await createSighting(service, buildSighting({ sightingMemo: `${word.toUpperCase()} again` }), 'bob');
     person = await signedIn(browser, service, 'bob');
     const page = person.page;
-    await page.getByRole('link', { name: 'Search', exact: true }).click();
+    await openScreen(page, 'Search', 'Search sightings');
     await page.getByLabel('Text in the memo').fill(word.slice(3, -3));
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByText('Matching sightings: 2').waitFor();

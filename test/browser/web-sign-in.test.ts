@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { closeBrowser, launchBrowser, screenshotPath } from '../support/browser.ts';
 import { startService, type TestService } from '../support/service.ts';
-import { signedIn, unexpectedProblems, type Person } from '../support/web-page.ts';
+import { openScreen, signedIn, unexpectedProblems, type Person } from '../support/web-page.ts';
 
 describe('web page: sign-in, token refresh and sign-out, under a non-default BASE_PATH', () => {
   let browser: Browser;
@@ -49,7 +49,7 @@ describe('web page: sign-in, token refresh and sign-out, under a non-default BAS
     const refreshed = page.waitForRequest((request) => request.method() === 'POST' && /\/token$/.test(request.url()) && /grant_type=refresh_token/.test(request.postData() ?? ''));
     await page.reload();
     expect((await (await refreshed).response())?.status()).to.equal(200);
-    await page.getByRole('link', { name: 'By vessel', exact: true }).click();
+    await openScreen(page, 'By vessel', 'Sightings by vessel');
     await page.getByLabel('Vessel', { exact: true }).selectOption('-1');
     await page.getByTestId('vessel-summary').waitFor();
     const after = await page.evaluate<{ access: string; expiresAt: number }>('JSON.parse(sessionStorage.getItem("sighting.tokens"))');

@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { closeBrowser, launchBrowser, screenshotPath } from '../support/browser.ts';
 import { sharedService, type TestService } from '../support/service.ts';
 import { buildVessel, createVessel, unique } from '../support/fixtures.ts';
-import { signedIn, unexpectedProblems, vesselScreen, type Person } from '../support/web-page.ts';
+import { openScreen, signedIn, unexpectedProblems, vesselScreen, type Person } from '../support/web-page.ts';
 
 describe('web page: alice records a sighting, bob sees it under the same vessel', () => {
   let browser: Browser;
@@ -51,7 +51,7 @@ describe('web page: alice records a sighting, bob sees it under the same vessel'
 
     const bob = await signedIn(browser, service, 'bob');
     people.push(bob);
-    await bob.page.getByRole('link', { name: 'By vessel', exact: true }).click();
+    await openScreen(bob.page, 'By vessel', 'Sightings by vessel');
     await bob.page.getByLabel('Vessel', { exact: true }).selectOption({ label: vesselName });
     await bob.page.getByTestId('vessel-summary').waitFor();
     const seenByBob = await vesselScreen(bob.page);
@@ -64,7 +64,7 @@ describe('web page: alice records a sighting, bob sees it under the same vessel'
   it('when bob then records his own sighting of it, then each of them sees 2 sightings, 1 of them theirs', async function () {
     this.timeout(60_000);
     const [alice, bob] = people;
-    await bob!.page.getByRole('link', { name: 'Record', exact: true }).click();
+    await openScreen(bob!.page, 'Record', 'Record a sighting');
     await bob!.page.getByLabel('Vessel', { exact: true }).selectOption({ label: vesselName });
     await bob!.page.getByLabel('Memo', { exact: true }).fill('Saw it too');
     await bob!.page.getByRole('button', { name: 'Record sighting' }).click();

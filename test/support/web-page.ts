@@ -46,3 +46,12 @@ export async function vesselScreen(page: Page): Promise<{ summary: string; rows:
   const rows = await Promise.all((await page.locator('table.sightings tbody tr').all()).map(async (tr) => (await tr.locator('td').allInnerTexts()).map((text) => text.trim())));
   return { summary, rows };
 }
+
+/**
+ * Follows a link of the header's navigation and waits for the screen it leads to. The old screen stays on the page
+ * until the hash change renders the new one, and both the record and the vessel screen have a field labelled "Vessel".
+ */
+export async function openScreen(page: Page, link: string, heading: string): Promise<void> {
+  await page.getByRole('navigation').getByRole('link', { name: link, exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
+}
