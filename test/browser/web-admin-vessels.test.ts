@@ -5,7 +5,7 @@ import { closeBrowser, launchBrowser, screenshotPath } from '../support/browser.
 import { sharedService, type TestService } from '../support/service.ts';
 import { apiClient } from '../support/api-client.ts';
 import { buildSighting, createSighting, unique } from '../support/fixtures.ts';
-import { signedIn, unexpectedProblems, type Person } from '../support/web-page.ts';
+import { openScreen, signedIn, unexpectedProblems, type Person } from '../support/web-page.ts';
 
 describe('web page: admin manages vessels', () => {
   let browser: Browser;
@@ -28,8 +28,7 @@ describe('web page: admin manages vessels', () => {
     const admin = await signedIn(browser, service, 'admin');
     people.push(admin);
     const page = admin.page;
-    await page.getByRole('link', { name: 'Vessels', exact: true }).click();
-    await page.getByRole('heading', { name: 'Manage vessels' }).waitFor();
+    await openScreen(page, 'Vessels', 'Manage vessels');
     await page.getByRole('link', { name: 'New vessel' }).click();
     // The form renders after the click; evaluateAll would not wait for it.
     await page.getByRole('heading', { name: 'New vessel', level: 2 }).waitFor();
