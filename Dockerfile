@@ -33,11 +33,13 @@ COPY package.json openapi.yaml ./
 COPY locales ./locales
 COPY keycloak ./keycloak
 COPY src ./src
+# `node scripts/migrate.ts`: the migration step a fleet runs before its instances (compose.yaml's migrate service).
+COPY scripts/migrate.ts ./scripts/
 # The official image's unprivileged user.
 USER node
 EXPOSE 8080
-# Ready means the database answers (GET /health/ready); Node 24 has fetch, so no curl is needed in the image.
+# Ready means the database answers (GET /health/ready, on MANAGEMENT_PORT when set); Node 24 has fetch, so no curl.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
-  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/health/ready`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.MANAGEMENT_PORT || process.env.PORT}/health/ready`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Node 24 runs the TypeScript sources as they are (type stripping), as `npm start` does.
 CMD ["node", "src/server.ts"]

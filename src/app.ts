@@ -18,7 +18,7 @@ import { idempotencyKey } from './http/idempotency-key.ts';
 import { resources } from './resources/index.ts';
 import { tokenCheck } from './auth/token-check.ts';
 import { roleGate } from './auth/role-gate.ts';
-import { healthRouter } from './health.ts';
+import { managementRouter, type ManagementState } from './management.ts';
 import { docsRouter } from './docs.ts';
 import { webPageRouter } from './web-page.ts';
 import { mountAuthorizationServer } from './auth/authorization-server.ts';
@@ -27,15 +27,15 @@ import type { Logger } from './observability/logger.ts';
 import type { Metrics } from './observability/metrics.ts';
 import { requestLog } from './observability/request-log.ts';
 import { httpMetrics } from './observability/http-metrics.ts';
-import { metricsRouter } from './observability/metrics-router.ts';
 
 export interface Operations {
   logger: Logger;
   metrics: Metrics;
   router: ReadRouter;
+  state: ManagementState;
 }
 
-export async function createApp(config: Config, orm: MikroORM, { logger, metrics, router }: Operations): Promise<Express> {
+export async function createApp(config: Config, orm: MikroORM, { logger, metrics, router, state }: Operations): Promise<Express> {
   const app = express();
   // First, so every answer is timed and logged, including the ones refused before any route.
   app.use(httpMetrics(metrics, config.BASE_PATH));
@@ -47,8 +47,8 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
 
   const authServerUrl = await mountAuthorizationServer(app, config);
   const realmUrl = `${authServerUrl}/realms/${config.KEYCLOAK_REALM}`;
-  app.use('/health', healthRouter(orm));
-  app.use(metricsRouter(metrics, config.METRICS_TOKEN));
+  // With a management port of their own, health and metrics are not on the public one.
+  if (config.MANAGEMENT_PORT === undefined) app.use(managementRouter(config, orm, metrics, state));
   app.use(docsRouter({ publicUrl: config.PUBLIC_URL && config.publicUrl, basePath: config.BASE_PATH, realmUrl, implicitFlow: Boolean(config.KEYCLOAK_URL) }));
 
   const api = express.Router();

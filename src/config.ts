@@ -7,12 +7,16 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080)
     .describe('TCP port to listen on (0 picks a free one).'),
   HOST: z.string().default('0.0.0.0').describe('Interface to listen on.'),
+  MANAGEMENT_PORT: z.coerce.number().int().min(0).max(65535).optional()
+    .describe('When set, /health/* and /metrics are served on this port (same interface) and not on PORT.'),
   BASE_PATH: z.string().regex(/^\/[A-Za-z0-9/_-]*[^/]$/).default('/api').describe('Path under which the collections live.'),
   PUBLIC_URL: z.url().optional()
     .describe('Origin clients use to reach the service; default http://localhost:PORT. The embedded provider\'s issuer is built from it.'),
   DATABASE_URL: z.string().optional()
     .describe('PostgreSQL connection URL; when unset the embedded PGlite database is used.'),
   DATA_DIR: z.string().optional().describe('PGlite data folder; when unset PGlite keeps everything in memory.'),
+  MIGRATE_AT_START: flag.default(true)
+    .describe('Apply pending migrations at start (under a lock, so instances starting together migrate once); `false` only checks that none is pending (fleets run `npm run migrate` first).'),
   DEMO_DATA: flag.optional().describe('Seed the demo vessels and sighting; default true for PGlite, false for PostgreSQL.'),
   DATABASE_REPLICA_URLS: z.string().optional()
     .transform((text) => text?.split(',').map((url) => url.trim()).filter(Boolean) ?? [])
@@ -28,8 +32,10 @@ const schema = z.object({
   TOKEN_AUDIENCE: z.string().default('sighting-api').describe('Audience every access token must carry.'),
   IDEMPOTENCY_WINDOW_SECONDS: z.coerce.number().int().min(1).default(86400)
     .describe('How long a create\'s Idempotency-Key replays its first answer.'),
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).default(5000)
+    .describe('After SIGTERM, how long the listener keeps accepting (readiness already 503, every answer `Connection: close`) so balancers stop sending; SIGINT (Ctrl-C) skips it.'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000)
-    .describe('How long SIGTERM waits for in-flight requests before closing anyway.'),
+    .describe('How long a stop then waits for in-flight requests before closing anyway.'),
   DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(1).default(3000)
     .describe('Longest wait for a PostgreSQL connection from the pool (503 after).'),
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(1).default(3000)
@@ -53,14 +59,23 @@ export type Config = z.output<typeof schema> & { publicUrl: string };
 /** Every environment variable the service reads (deploy files must set no other). */
 export const settingNames: readonly string[] = Object.keys(schema.shape);
 
+/** Settings that fail the schema: each variable with what is wrong with it (never its value, which may be a secret). */
+export class InvalidConfiguration extends Error {
+  readonly problems: ReadonlyArray<{ variable: string; problem: string }>;
+  constructor(problems: ReadonlyArray<{ variable: string; problem: string }>) {
+    super(`invalid configuration: ${problems.map(({ variable, problem }) => `${variable}: ${problem}`).join('; ')}`);
+    this.problems = problems;
+  }
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = schema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
   if (!parsed.success) {
-    throw new Error(`Invalid configuration:\n${z.prettifyError(parsed.error)}`);
+    throw new InvalidConfiguration(parsed.error.issues.map((issue) => ({ variable: String(issue.path[0]), problem: issue.message })));
   }
   const config = parsed.data;
   if (config.DATABASE_REPLICA_URLS.length && !config.DATABASE_URL) {
-    throw new Error('Invalid configuration:\n✖ DATABASE_REPLICA_URLS needs DATABASE_URL: the embedded database has no replicas.');
+    throw new InvalidConfiguration([{ variable: 'DATABASE_REPLICA_URLS', problem: 'needs DATABASE_URL: the embedded database has no replicas' }]);
   }
   return { ...config, publicUrl: (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '') };
 }

@@ -13,13 +13,18 @@ import { answerClientError } from './http/client-errors.ts';
 import { drainable, type Drain } from './http/drain.ts';
 import { createLogger, type DestinationStream, type Logger } from './observability/logger.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
+import { managementApp, managementRouter } from './management.ts';
 
 export interface WebServer {
   url: string;
   config: Config;
   orm: MikroORM;
   server: Server;
+  /** The management port's server, when MANAGEMENT_PORT is set. */
+  management?: { server: Server; url: string };
   drain: Drain;
+  /** True once a stop has begun. */
+  stopping: boolean;
   logger: Logger;
   metrics: Metrics;
 }
@@ -46,30 +51,69 @@ export async function startWebServer(config: Config, options: StartOptions = {})
   // the request at the client's FIN, so any handler slower than that FIN would answer no one.
   (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   const drain = drainable(server);
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(config.PORT, config.HOST, resolve));
+  try {
+    await listen(server, config.PORT, config.HOST);
+  } catch (error) {
+    await orm.close(true);
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
   // With PORT=0 the origin is known only now, and the embedded provider's issuer is built from it.
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   const publicUrl = config.PUBLIC_URL ? config.publicUrl : `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const resolved = { ...config, PORT: port, publicUrl };
-  const app = await createApp(resolved, orm, { logger, metrics, router }).catch(async (error: unknown) => {
+  const web = { url: publicUrl, config: resolved, orm, server, drain, logger, metrics, stopping: false } as WebServer;
+  const state = { stopping: () => web.stopping };
+  const closeAll = async () => {
     // A service that cannot start leaves nothing open behind it.
     await new Promise((resolve) => server.close(resolve));
+    if (web.management) await new Promise((resolve) => web.management!.server.close(resolve));
     await orm.close(true);
+  };
+  const app = await createApp(resolved, orm, { logger, metrics, router, state }).catch(async (error: unknown) => {
+    await closeAll();
     throw error;
   });
+  if (config.MANAGEMENT_PORT !== undefined) {
+    const management = createServer(managementApp(managementRouter(resolved, orm, metrics, state)));
+    await listen(management, config.MANAGEMENT_PORT, config.HOST).catch(async (error: unknown) => {
+      await closeAll();
+      throw error;
+    });
+    const address = management.address() as AddressInfo;
+    web.management = { server: management, url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}` };
+  }
   // The app's last handler answers every error; should even that fail, express's final handler must not answer.
   server.on('request', (req, res) => app(req as Request, res as Response, (error?: unknown) => lastResort(res, error)));
   // The realm's keys before the first request is let in (health/ready included), so no valid token is refused.
   await (app.locals.prefetchRealmKeys as () => Promise<void>)().catch((error: unknown) => {
     logger.warn({ err: error }, 'the realm\'s signing keys could not be fetched yet; the first token will fetch them');
   });
-  return { url: publicUrl, config: resolved, orm, server, drain, logger, metrics };
+  return web;
 }
 
-/** Stops accepting, lets in-flight requests finish (up to the timeout), then closes the pool; says how many were cut. */
-export async function stopWebServer({ drain, orm, config, logger }: WebServer): Promise<{ cut: number }> {
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, host, () => {
+    server.off('error', reject);
+    resolve();
+  }));
+}
+
+/**
+ * Stops in the order balancers need: readiness says 503 and every answer `Connection: close` at once; the listener
+ * still accepts for `delayMs` (the balancer's time to notice); then it stops accepting, long-lived answers end, idle
+ * connections close and in-flight requests finish (up to the timeout); then the pool closes. Says how many were cut.
+ */
+export async function stopWebServer(web: WebServer, { delayMs = 0 }: { delayMs?: number } = {}): Promise<{ cut: number }> {
+  const { drain, orm, config, logger, management } = web;
+  web.stopping = true;
+  drain.announce();
+  if (delayMs > 0) await delay(delayMs);
   const result = await drain.stop(config.SHUTDOWN_TIMEOUT_MS);
+  if (management) {
+    management.server.closeIdleConnections();
+    await new Promise((resolve) => management.server.close(resolve));
+  }
   // Closing the pool waits for its connections, and one stalled by a cut network never ends: the stop is bounded too.
   const closed = await Promise.race([orm.close(true).then(() => true), delay(config.SHUTDOWN_TIMEOUT_MS, false, { ref: false })]);
   if (!closed) logger.warn(`the database pool did not close within ${config.SHUTDOWN_TIMEOUT_MS} ms; stopping without it`);

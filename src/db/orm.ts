@@ -1,4 +1,4 @@
-// Opens the database: PostgreSQL when DATABASE_URL is set, else embedded PGlite; migrates it at start.
+// Opens the database: PostgreSQL when DATABASE_URL is set, else embedded PGlite; migrates it at start (or checks).
 import { FlushMode, type MikroORM, type Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import type { Pool } from 'pg';
@@ -6,7 +6,7 @@ import type { PgliteConnection } from '@mikro-orm/pglite';
 import type { Config } from '../config.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { ReadRouter } from './read-routing.ts';
-import { seedDemoData } from './demo-data.ts';
+import { migrate } from './migrate.ts';
 import { boundedWaits } from './bounded-waits.ts';
 import { pgliteSnapshot } from './pglite-snapshot.ts';
 
@@ -41,8 +41,13 @@ export async function openDatabase(config: Config, hooks: DatabaseHooks): Promis
     subscribers: [hooks.router.subscriber],
   } satisfies Partial<Options>;
   const orm = config.DATABASE_URL ? await openPostgres(config, options, hooks) : await openPglite(config, options);
-  if (config.DEMO_DATA ?? !config.DATABASE_URL) {
-    await seedDemoData(orm.em.fork());
+  try {
+    // A new in-memory database has nothing to check: it is always migrated.
+    const apply = config.MIGRATE_AT_START || (!config.DATABASE_URL && !config.DATA_DIR);
+    await migrate(orm, config, { apply, seed: config.DEMO_DATA ?? !config.DATABASE_URL });
+  } catch (error) {
+    await orm.close(true);
+    throw error;
   }
   return orm;
 }
@@ -60,7 +65,6 @@ async function openPostgres(config: Config, options: Partial<Options>, hooks: Da
     replicas: config.DATABASE_REPLICA_URLS.map((clientUrl, index) => ({ name: `replica-${index + 1}`, clientUrl, driverOptions: driverOptions(`replica-${index + 1}`) })),
     preferReadReplicas: false,
   });
-  await orm.migrator.up();
   return orm;
 }
 
@@ -74,7 +78,9 @@ async function openPglite(config: Config, options: Partial<Options>): Promise<Mi
     dbName: 'sighting',
     driverOptions: { dataDir: config.DATA_DIR ?? 'memory://', extensions: { pg_trgm }, loadDataDir: snapshot?.data as Blob | undefined },
   });
-  await orm.migrator.up();
-  if (snapshot && !snapshot.data) await snapshot.save(await (orm.em.getConnection() as PgliteConnection).getNativeClient());
+  if (snapshot && !snapshot.data) {
+    await migrate(orm, config, { apply: true, seed: false });
+    await snapshot.save(await (orm.em.getConnection() as PgliteConnection).getNativeClient());
+  }
   return orm;
 }

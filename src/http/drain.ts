@@ -3,8 +3,15 @@ import type { Server, ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
 
 export interface Drain {
-  /** Stops accepting, closes idle connections at once, waits up to `timeoutMs` for the rest; says how many were cut. */
+  /** From now on every answer says `Connection: close`; the listener still accepts (balancers are still sending). */
+  announce(): void;
+  /** Stops accepting, ends the long-lived answers, closes idle connections, waits up to `timeoutMs` for the rest; says how many were cut. */
   stop(timeoutMs: number): Promise<{ cut: number }>;
+  /**
+   * A long-lived answer (a stream of events) registers how to end it cleanly; `stop` calls that, so its client
+   * reconnects elsewhere instead of being cut at the timeout. The returned function unregisters it.
+   */
+  onStop(end: () => void): () => void;
 }
 
 interface Connection { served: number; busy: ServerResponse | undefined }
@@ -16,6 +23,7 @@ const firstRequestGraceMs = 2000;
 
 export function drainable(server: Server): Drain {
   const connections = new Map<Socket, Connection>();
+  const longLived = new Set<() => void>();
   let stopping = false;
   server.on('connection', (socket: Socket) => {
     connections.set(socket, { served: 0, busy: undefined });
@@ -44,10 +52,22 @@ export function drainable(server: Server): Drain {
     setTimeout(() => { if (!connections.get(socket)?.busy) socket.destroy(); }, graceMs).unref();
   }
 
+  function announce(): void {
+    if (stopping) return;
+    stopping = true;
+    for (const { busy } of connections.values()) if (busy && !busy.headersSent) busy.setHeader('Connection', 'close');
+  }
+
   return {
+    announce,
+    onStop(end) {
+      longLived.add(end);
+      return () => longLived.delete(end);
+    },
     async stop(timeoutMs) {
-      stopping = true;
-      for (const { busy } of connections.values()) if (busy && !busy.headersSent) busy.setHeader('Connection', 'close');
+      announce();
+      for (const end of longLived) end();
+      longLived.clear();
       // net's close, not http's: http's would also destroy connections whose first request is still on its way in.
       const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
       for (const [socket, { served, busy }] of connections) {

@@ -6,9 +6,11 @@ import { loadConfig, settingNames } from '../../src/config.ts';
 
 const root = new URL('../../', import.meta.url);
 const read = (file: string) => readFileSync(new URL(file, root), 'utf8');
-type Service = { image?: string; build?: string; environment?: Record<string, string>; volumes?: string[]; command?: string[]; healthcheck?: unknown };
+type Service = { image?: string; build?: string; environment?: Record<string, string>; volumes?: string[]; command?: string[]; healthcheck?: unknown; depends_on?: Record<string, { condition: string }> };
 const compose = parse(read('compose.yaml'), { merge: true }) as { services: Record<string, Service> };
-const apis = Object.entries(compose.services).filter(([, service]) => service.build === '.');
+// Built from the Dockerfile: the instances run its CMD, the migration step a command of its own.
+const built = Object.entries(compose.services).filter(([, service]) => service.build === '.');
+const apis = built.filter(([, service]) => !service.command);
 const dockerfile = read('Dockerfile').replace(/\\\n/g, ' ');
 const instructions = dockerfile.split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
 
@@ -19,6 +21,16 @@ describe('deploy files', () => {
   it('when compose.yaml is read, then it runs two API instances built from the Dockerfile, a primary, a replica, Keycloak and a load balancer', () => {
     expect(apis.map(([name]) => name)).to.deep.equal(['api-1', 'api-2']);
     expect(Object.keys(compose.services)).to.include.members(['postgres-primary', 'postgres-replica', 'keycloak', 'load-balancer']);
+  });
+
+  it('when compose.yaml starts the instances, then a migrate step has run first and each instance only checks the migrations, with health and metrics on the management port', () => {
+    expect(built.filter(([, service]) => service.command).map(([name, service]) => [name, service.command])).to.deep.equal([['migrate', ['node', 'scripts/migrate.ts']]]);
+    for (const [name, service] of apis) {
+      expect(service.depends_on?.migrate, name).to.deep.equal({ condition: 'service_completed_successfully' });
+      const config = loadConfig(service.environment ?? {});
+      expect({ migrate: config.MIGRATE_AT_START, management: config.MANAGEMENT_PORT }, name).to.deep.equal({ migrate: false, management: 9090 });
+    }
+    expect(read('deploy/nginx.conf'), 'nginx proxies the public port only').not.to.include('9090');
   });
 
   it('when the API instances\' environment is read, then every variable is a setting of src/config.ts and the values pass its validation', () => {

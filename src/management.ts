@@ -1,0 +1,25 @@
+// What orchestrators and scrapers ask (health, metrics): on the public port, or alone on MANAGEMENT_PORT.
+import express, { Router, type Express } from 'express';
+import type { MikroORM } from '@mikro-orm/core';
+import type { Config } from './config.ts';
+import type { Metrics } from './observability/metrics.ts';
+import { healthRouter } from './health.ts';
+import { metricsRouter } from './observability/metrics-router.ts';
+
+export interface ManagementState {
+  /** True from the moment a stop begins (readiness then says 503). */
+  stopping(): boolean;
+}
+
+export function managementRouter(config: Config, orm: MikroORM, metrics: Metrics, state: ManagementState): Router {
+  return Router().use('/health', healthRouter(orm, state.stopping)).use(metricsRouter(metrics, config.METRICS_TOKEN));
+}
+
+/** The management port's own application: nothing but health and metrics, never the API or the web page. */
+export function managementApp(router: Router): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(router);
+  app.use((_req, res) => { res.status(404).json({ general: 'Not found.' }); });
+  return app;
+}

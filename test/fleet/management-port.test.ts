@@ -1,0 +1,35 @@
+// MANAGEMENT_PORT: health and metrics on a port of their own, and not on the public one.
+import { expect } from 'chai';
+import { startService, type TestService } from '../support/service.ts';
+import { stopWebServer } from '../../src/web-server.ts';
+
+describe('management port', () => {
+  let service: TestService;
+  let management: string;
+  before(async () => {
+    service = await startService({ MANAGEMENT_PORT: '0' });
+    management = service.web.management!.url;
+  });
+  after(async () => { await service?.stop(); });
+
+  it('when MANAGEMENT_PORT is set, then health and metrics answer there and the public port answers 404 for them', async () => {
+    const statuses = async (origin: string) => Promise.all(['/health/live', '/health/ready', '/metrics'].map(async (path) => (await fetch(`${origin}${path}`)).status));
+    expect({ management: await statuses(management), public: await statuses(service.url) })
+      .to.deep.equal({ management: [200, 200, 200], public: [404, 404, 404] });
+    expect(await (await fetch(`${management}/metrics`)).text()).to.include('http_request_duration_seconds');
+  });
+
+  it('when the management port is asked for the API or the web page, then 404', async () => {
+    expect([(await fetch(`${management}/api/sighting`)).status, (await fetch(`${management}/`)).status]).to.deep.equal([404, 404]);
+  });
+
+  it('when a stop begins, then readiness on the management port says 503 while the public port still answers', async () => {
+    // Both checks run within the delay: the stop is only announced until it ends.
+    const stopped = stopWebServer(service.web, { delayMs: 2000 });
+    const ready = await fetch(`${management}/health/ready`);
+    const page = await fetch(`${service.url}/openapi.yaml`);
+    expect({ ready: ready.status, body: await ready.json(), page: page.status, connection: page.headers.get('connection') })
+      .to.deep.equal({ ready: 503, body: { status: 'DOWN', reason: 'stopping' }, page: 200, connection: 'close' });
+    await stopped;
+  });
+});

@@ -1,0 +1,72 @@
+// A start that fails leaves one JSON log line naming the cause (never a stack, SQL or a secret) and a non-zero exit.
+import { expect } from 'chai';
+import { createServer, type Server } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
+import { backend } from '../support/service.ts';
+import { createScratchDatabase } from '../support/scratch-database.ts';
+import { spawnService } from '../support/service-process.ts';
+
+async function failedStart(env: Record<string, string>) {
+  const service = spawnService(env);
+  const code = await service.exited;
+  return { code, lines: service.lines, other: service.other.join('') };
+}
+
+/** What every failed start has in common: exit 1, one fatal line, nothing else, no stack. */
+function expectOneFatalLine({ code, lines, other }: Awaited<ReturnType<typeof failedStart>>): Record<string, unknown> {
+  expect(code).to.equal(1);
+  expect(other, 'nothing but JSON lines').to.equal('');
+  const fatal = lines.filter((line) => line.level === 60);
+  expect(fatal).to.have.length(1);
+  expect(JSON.stringify(lines)).not.to.match(/stack|\bat [\w.<>]+ \(|node:internal/);
+  return fatal[0]!;
+}
+
+describe('start-up failures', () => {
+  it('when a setting is invalid, then the line names the variable and the problem, not the value', async () => {
+    const line = expectOneFatalLine(await failedStart({ PORT: 'eighty', METRICS_TOKEN: 'short-secret' }));
+    expect(line).to.include({ cause: 'configuration' });
+    expect(line.problems).to.deep.include.members([
+      { variable: 'PORT', problem: 'Invalid input: expected number, received NaN' },
+      { variable: 'METRICS_TOKEN', problem: 'Too small: expected string to have >=16 characters' },
+    ]);
+    expect(JSON.stringify(line)).not.to.include('short-secret').and.not.to.include('eighty');
+  });
+
+  it('when the database cannot be reached, then the line says why and not the password in DATABASE_URL', async () => {
+    const line = expectOneFatalLine(await failedStart({ DATABASE_URL: 'postgresql://someone:pa55word@127.0.0.1:9/nowhere', DB_CONNECT_TIMEOUT_MS: '2000' }));
+    expect(line).to.include({ cause: 'ECONNREFUSED', reason: 'connect ECONNREFUSED 127.0.0.1:9' });
+    expect(JSON.stringify(line)).not.to.include('pa55word');
+  });
+
+  it('when the port is taken, then the line says so', async () => {
+    const taken: Server = createServer();
+    taken.listen(0, '127.0.0.1');
+    await once(taken, 'listening');
+    try {
+      const { port } = taken.address() as AddressInfo;
+      const line = expectOneFatalLine(await failedStart({ PORT: String(port) }));
+      expect(line).to.include({ cause: 'EADDRINUSE' });
+      expect(line.reason).to.include(`127.0.0.1:${port}`);
+    } finally {
+      taken.close();
+    }
+  });
+
+  describe('migrations (PostgreSQL)', () => {
+    before(function () { if (backend !== 'postgresql') this.skip(); });
+
+    it('when MIGRATE_AT_START=false and the database was never migrated, then the line names the pending migrations and the command', async () => {
+      const scratch = await createScratchDatabase(process.env.DATABASE_URL!);
+      try {
+        const line = expectOneFatalLine(await failedStart({ DATABASE_URL: scratch.url, MIGRATE_AT_START: 'false' }));
+        expect(line).to.include({ cause: 'migrations pending' });
+        expect(line.pending).to.include.members(['0001-initial-schema', '0002-idempotency-keys']);
+        expect(line.msg).to.include('npm run migrate');
+      } finally {
+        await scratch.drop();
+      }
+    });
+  });
+});

@@ -1,0 +1,77 @@
+// Runs the service as an operator does, `node src/server.ts` in a process of its own, and reads its JSON log lines.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  /** Every JSON line written to standard output so far, parsed; anything else it wrote, as text. */
+  lines: Record<string, unknown>[];
+  other: string[];
+  /** Resolves with the exit code when the process ends. */
+  exited: Promise<number | null>;
+  /** Resolves with the first line that satisfies `test`, or rejects when the process ends without one. */
+  lineWhere(test: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+}
+
+/** `env` is the whole environment the service sees, besides PATH and HOME: nothing leaks in from the test run. */
+export function spawnService(env: Record<string, string>): ServiceProcess {
+  const child = spawn(process.execPath, ['src/server.ts'], {
+    cwd: root,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: Record<string, unknown>[] = [];
+  const other: string[] = [];
+  const waiting = new Set<() => void>();
+  let buffered = '';
+  const take = (chunk: string) => {
+    buffered += chunk;
+    const parts = buffered.split('\n');
+    buffered = parts.pop()!;
+    for (const part of parts.filter(Boolean)) {
+      try {
+        lines.push(JSON.parse(part) as Record<string, unknown>);
+      } catch {
+        other.push(part);
+      }
+    }
+    for (const check of waiting) check();
+  };
+  child.stdout!.setEncoding('utf8').on('data', take);
+  child.stderr!.setEncoding('utf8').on('data', (text: string) => other.push(text));
+  let ended = false;
+  // 'close', not 'exit': the process's last lines have been read by then.
+  const exited = once(child, 'close').then(([code]) => {
+    ended = true;
+    for (const check of waiting) check();
+    return code as number | null;
+  });
+
+  function lineWhere(test: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const found = lines.find(test);
+        if (found) {
+          waiting.delete(check);
+          resolve(found);
+        } else if (ended) {
+          waiting.delete(check);
+          reject(new Error(`the service ended without such a line; it wrote:\n${[...lines.map((line) => JSON.stringify(line)), ...other].join('\n')}`));
+        }
+      };
+      waiting.add(check);
+      check();
+    });
+  }
+  return { child, lines, other, exited, lineWhere };
+}
+
+/** The URLs of a started service, read from its start line. */
+export async function listening(service: ServiceProcess): Promise<{ url: string; api: string; management?: string }> {
+  const line = await service.lineWhere((candidate) => typeof candidate.url === 'string' && typeof candidate.page === 'string');
+  const api = line.url as string;
+  return { api, url: new URL(api).origin, management: line.management as string | undefined };
+}
