@@ -269,7 +269,7 @@ export interface components {
          */
         SightingTimezone: string | null;
         /**
-         * @description Texts by language tag (`en`, `de`, `pt-BR`, `en_US`; `-` and `_` are equivalent when matched).
+         * @description Texts by language tag (`en`, `de`, `pt-BR`, `en_US`; `-` and `_` are equivalent when matched); at most 50 of them.
          * @example {
          *       "en": "Klingon Warbird",
          *       "de": "Klingonischer Jäger"

@@ -15,6 +15,7 @@ import { NotFound } from './errors/app-errors.ts';
 import { entityManagerPerRequest } from './db/request-context.ts';
 import { crudRouter } from './crud/router.ts';
 import { idempotencyKey } from './http/idempotency-key.ts';
+import { rateLimit } from './http/rate-limit.ts';
 import { resources } from './resources/index.ts';
 import { tokenCheck } from './auth/token-check.ts';
 import { roleGate } from './auth/role-gate.ts';
@@ -57,6 +58,7 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   // Called by startWebServer once the embedded provider (on this very server) can answer.
   app.locals.prefetchRealmKeys = tokens.prefetchKeys;
   api.use(tokens);
+  if (config.RATE_LIMIT_PER_MINUTE) api.use(rateLimit(config.RATE_LIMIT_PER_MINUTE));
   // Before the body is read or validated: a caller without the role gets 403, not the schema's 400s.
   api.use(roleGate(resources));
   api.use(bodyParsers(config.BODY_LIMIT));

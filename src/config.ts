@@ -50,6 +50,12 @@ const schema = z.object({
   NODE_ENV: z.string().default('development').describe('`production` refuses the embedded provider.'),
   SIGHTING_SERVICE_SECRET: z.string().default('sighting-service-secret')
     .describe('Secret of the sighting-service client, read by the realm import (Keycloak and embedded provider).'),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).optional()
+    .describe('When set, each caller (token subject) may send this many API requests per minute to each instance; 429 beyond.'),
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10000)
+    .describe('Longest a client may take to send a request\'s header section (408 after; slow clients free their connection).'),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30000)
+    .describe('Longest a client may take to send a whole request, body included (408 after).'),
   HEADER_LIMIT: z.coerce.number().int().min(1024).max(1048576).default(16384)
     .describe('Largest size in bytes of a request\'s header section (431 above).'),
 });
@@ -74,6 +80,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new InvalidConfiguration(parsed.error.issues.map((issue) => ({ variable: String(issue.path[0]), problem: issue.message })));
   }
   const config = parsed.data;
+  if (config.HEADERS_TIMEOUT_MS > config.REQUEST_TIMEOUT_MS) {
+    throw new InvalidConfiguration([{ variable: 'HEADERS_TIMEOUT_MS', problem: 'must not exceed REQUEST_TIMEOUT_MS: the header is part of the request' }]);
+  }
   if (config.DATABASE_REPLICA_URLS.length && !config.DATABASE_URL) {
     throw new InvalidConfiguration([{ variable: 'DATABASE_REPLICA_URLS', problem: 'needs DATABASE_URL: the embedded database has no replicas' }]);
   }

@@ -9,7 +9,7 @@ import { openDatabase } from './db/orm.ts';
 import { ReadRouter } from './db/read-routing.ts';
 import { createApp } from './app.ts';
 import { lastResort } from './errors/error-handler.ts';
-import { answerClientError } from './http/client-errors.ts';
+import { answerClientError, answerConnect } from './http/client-errors.ts';
 import { drainable, type Drain } from './http/drain.ts';
 import { createLogger, type DestinationStream, type Logger } from './observability/logger.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
@@ -45,8 +45,16 @@ export async function startWebServer(config: Config, options: StartOptions = {})
     },
   });
   const orm = await openDatabase(config, { logger, router, onPool: metrics.addPool });
-  const server = createServer({ requestTimeout: 30_000, maxHeaderSize: config.HEADER_LIMIT });
+  const server = createServer({
+    maxHeaderSize: config.HEADER_LIMIT,
+    // A client that sends its header or its request slowly (slowloris) holds a connection only this long, then gets
+    // a 408. Node checks the bounds every `connectionsCheckingInterval` (30 s by default, which held them 40 s).
+    headersTimeout: config.HEADERS_TIMEOUT_MS,
+    requestTimeout: config.REQUEST_TIMEOUT_MS,
+    connectionsCheckingInterval: Math.min(1000, config.HEADERS_TIMEOUT_MS),
+  });
   server.on('clientError', answerClientError);
+  server.on('connect', answerConnect);
   // A client that half-closes after its request (shutdown(SHUT_WR)) still gets its answer; node's default aborts
   // the request at the client's FIN, so any handler slower than that FIN would answer no one.
   (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;

@@ -2,8 +2,11 @@
 import type { Schema } from './document.ts';
 import { componentSchema, schemaAt } from './schemas.ts';
 
-/** `{min}` and `{max}` of a message: the schema's length bounds, else its value bounds. */
-export const boundsOf = (schema: Schema | undefined) => ({ min: schema?.minLength ?? schema?.minimum, max: schema?.maxLength ?? schema?.maximum });
+/** `{min}` and `{max}` of a message: the schema's length bounds, else its value bounds, else its count bounds. */
+export const boundsOf = (schema: Schema | undefined) => ({
+  min: schema?.minLength ?? schema?.minimum ?? schema?.minProperties,
+  max: schema?.maxLength ?? schema?.maximum ?? schema?.maxProperties,
+});
 
 /** The length bounds of a component schema's text, or of the text at a field path below it (`'LanguageMap', 'en'`). */
 export function textLength(component: string, ...path: string[]): { min?: number; max: number } {

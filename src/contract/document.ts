@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 
 export type Reference = { $ref: string };
-export type Schema = Partial<Record<'minLength' | 'maxLength' | 'minimum' | 'maximum', number>> & {
+export type Schema = Partial<Record<'minLength' | 'maxLength' | 'minimum' | 'maximum' | 'minProperties' | 'maxProperties', number>> & {
   type?: string | string[];
   properties?: Record<string, Schema | Reference>;
   additionalProperties?: Schema | Reference | boolean;

@@ -53,6 +53,7 @@ export class PreconditionFailed extends AppError { readonly status = 412; }
 export class UnprocessableContent extends AppError { readonly status = 422; }
 export class PayloadTooLarge extends AppError { readonly status = 413; }
 export class UnsupportedMediaType extends AppError { readonly status = 415; }
+export class TooManyRequests extends AppError { readonly status = 429; }
 export class ServiceUnavailable extends AppError { readonly status = 503; }
 
 export const entityNotFound = (): NotFound => new NotFound('error.entityNotFound');

@@ -47,6 +47,9 @@ function answer(error: unknown, req: Request, res: Response): void {
   if (appError.status >= 500) recordError(res, error);
   const locale = requestLocale(req);
   res.set(appError.headers);
+  // Answered before its body was read (401, 403, 415, …): the rest of the body would be read as the next request, or
+  // never arrive. The connection ends after this answer (RFC 9112 §9.6).
+  if (!req.complete) res.set('Connection', 'close');
   // Every 400 is field errors (openapi.yaml, FieldErrors); one about the request as a whole names the part at fault.
   const problems = appError instanceof errors.ValidationFailed ? appError.problems
     : appError instanceof errors.BadRequest ? [{ field: appError.part, key: appError.key, params: appError.params }] : undefined;

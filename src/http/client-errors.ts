@@ -1,12 +1,17 @@
-// Answers requests node's HTTP parser refuses (e.g. headers above HEADER_LIMIT) with a contract body, not a reset.
+// Answers what node's HTTP parser hands over without a request to route (a refused header, a timeout, CONNECT)
+// with a contract body, not a reset.
+import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 
-const statuses: Record<string, [number, string, string]> = {
+type Answer = [status: number, reason: string, message: string, headers?: string];
+const statuses: Record<string, Answer> = {
   // RFC 6585 §5.
   HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'The request\'s header fields are too large.'],
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'The request took too long to arrive.'],
 };
-const badRequest: [number, string, string] = [400, 'Bad Request', 'The request is not well-formed HTTP.'];
+const badRequest: Answer = [400, 'Bad Request', 'The request is not well-formed HTTP.'];
+// RFC 9110 §9.3.6: CONNECT asks for a tunnel, which this origin server never opens.
+const noTunnel: Answer = [405, 'Method Not Allowed', 'This method is not allowed here.', 'Allow: GET, HEAD, POST, PUT, DELETE\r\n'];
 
 /**
  * Node's default writes a bare status and destroys the socket; with request bytes still unread that is a TCP
@@ -14,13 +19,21 @@ const badRequest: [number, string, string] = [400, 'Bad Request', 'The request i
  * the client still sends is read and dropped until it closes too (bounded by `lingerMs`).
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Socket, lingerMs = 5000): void {
+  answerRaw(socket, statuses[error.code ?? ''] ?? badRequest, lingerMs);
+}
+
+/** Without a `connect` listener node destroys the socket: the client would get no answer at all. */
+export function answerConnect(_req: IncomingMessage, socket: Socket): void {
+  answerRaw(socket, noTunnel, 5000);
+}
+
+function answerRaw(socket: Socket, [status, reason, message, headers = '']: Answer, lingerMs: number): void {
   if (!socket.writable || socket.writableEnded) return void socket.destroy();
-  const [status, reason, message] = statuses[error.code ?? ''] ?? badRequest;
-  // English: no request was parsed, so there is no Accept-Language or cookie to choose another language by.
+  // English: no request was parsed (or routed), so there is no Accept-Language or cookie to choose another language by.
   const body = JSON.stringify({ general: message });
   // The parser is done with this socket; drop whatever else arrives instead of parsing it again.
   socket.removeAllListeners('data');
   socket.on('data', () => {});
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\n${headers}Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   setTimeout(() => socket.destroy(), lingerMs).unref();
 }

@@ -1,4 +1,4 @@
-// Checks integer query parameters as the text of a whole number before anything converts them to a number.
+// Checks integer query parameters before anything else reads them: the text of a whole number, and in range as a number.
 import type { RequestHandler } from 'express';
 import { ValidationFailed, type FieldProblem } from '../errors/app-errors.ts';
 import { boundsOf } from '../contract/bounds.ts';
@@ -26,6 +26,20 @@ function integerParametersOf(operation: Operation | undefined): IntegerParameter
   return found;
 }
 
+// The widest range a parameter's format allows; int64 is bounded by what a JSON number holds exactly (contract B, Ids).
+const formatRange: Record<string, [number, number]> = { int32: [-(2 ** 31), 2 ** 31 - 1] };
+const exactRange: [number, number] = [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
+
+/**
+ * A text of 309 digits is a whole number, but as a JavaScript number it is Infinity, which the request validator
+ * let through to the SQL; any number beyond ±(2^53−1) is no longer the one the client sent. So the converted value
+ * is checked against the schema's bounds, its format's, and the exact range.
+ */
+function inRange(value: number, schema: Schema): boolean {
+  const [low, high] = formatRange[schema.format as string] ?? exactRange;
+  return Number.isSafeInteger(value) && value >= Math.max(low, schema.minimum ?? low) && value <= Math.min(high, schema.maximum ?? high);
+}
+
 export const queryIntegers: RequestHandler = (req, _res, next) => {
   const problems: FieldProblem[] = [];
   for (const { name, schema } of integerParametersOf(operationFor(req.method, req.path))) {
@@ -33,10 +47,12 @@ export const queryIntegers: RequestHandler = (req, _res, next) => {
     if (value === undefined) continue;
     // Repeated parameters are the validator's to refuse; each of their texts must still be a whole number.
     const texts = Array.isArray(value) ? value : [value];
+    const keys = schema['x-message-keys'] ?? {};
     if (texts.some((text) => typeof text !== 'string' || !wholeNumber.test(text))) {
       // The schema's message for a wrong type, else for its bounds (`limit`: "between 1 and 1000", as for 1001).
-      const keys = schema['x-message-keys'] ?? {};
       problems.push({ field: name, key: keys.type ?? keys.maximum ?? 'error.field.type', params: boundsOf(schema) });
+    } else if (texts.some((text) => !inRange(Number(text), schema))) {
+      problems.push({ field: name, key: keys.maximum ?? keys.type ?? 'error.field.range', params: boundsOf(schema) });
     }
   }
   if (problems.length) throw new ValidationFailed(problems);

@@ -42,6 +42,23 @@ describe('integer query parameters', () => {
     });
   });
 
+  // 310 digits: a whole number as text, Infinity as a JavaScript number.
+  const huge = `1${'0'.repeat(309)}`;
+  const idRange = (field: string) => ({ [field]: { message: 'An id must lie between -9007199254740991 and 9007199254740991.', key: 'error.id.range' } });
+  for (const [query, body] of [
+    [`after=${huge}`, idRange('after')],
+    [`after=-${huge}`, idRange('after')],
+    [`sightingId=${huge}`, idRange('sightingId')],
+    [`vesselId=-${huge}`, idRange('vesselId')],
+    [`version=${huge}`, versionInvalid],
+    ['version=2147483648', versionInvalid],
+    [`limit=${huge}`, limitRange],
+  ] as const) {
+    it(`when ${query.slice(0, query.indexOf('=') + 4)}… (${query.length - query.indexOf('=') - 1} characters) is sent, then it is a 400 on that parameter, not a query`, async () => {
+      expect(await get(`/sighting?${query}`)).to.deep.equal({ status: 400, body });
+    });
+  }
+
   it('when limit and after are plain whole numbers, then the page is answered', async () => {
     const response = await rawRequest(service, 'GET', '/sighting?limit=1&after=-2');
     expect({ status: response.status, body: await response.json() }).to.deep.equal({

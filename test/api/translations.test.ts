@@ -99,4 +99,22 @@ describe('vessel names (translations)', () => {
 
     expect(data).to.deep.equal([{ vesselId: id, vesselName: names.de }]);
   });
+
+  const tooMany = { vesselName: { message: 'A vessel has at most 50 names, one per language.', key: 'vessel.name.tooMany' } };
+  for (const count of [51, 3000]) {
+    it(`when a vessel is created with ${count} names, then it is one 400 on vesselName and nothing is written`, async () => {
+      const api = await apiClient(service, { user: 'admin' });
+      // Short texts, so even 3000 of them stay under the 64 kB body limit.
+      const vesselName = Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, 'n']));
+      const { response, error } = await api.POST('/vessel', { body: { vesselName } });
+      expect({ status: response.status, error, location: response.headers.get('Location') }).to.deep.equal({ status: 400, error: tooMany, location: null });
+    });
+  }
+
+  it('when a vessel is created with 50 names, then all 50 are saved', async () => {
+    const vesselName = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, unique('name')]));
+    const id = await createVessel(service, { vesselName });
+    const { data } = await (await apiClient(service)).GET('/vessel/{id}', { params: { path: { id } } });
+    expect(data?.vesselName).to.deep.equal(vesselName);
+  });
 });
