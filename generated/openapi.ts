@@ -660,6 +660,19 @@ export interface components {
                 "text/xml": components["schemas"]["GeneralError"];
             };
         };
+        /** @description The caller sent more requests this minute than `RATE_LIMIT_PER_MINUTE` allows (on this instance); try again after `Retry-After` seconds (RFC 6585 §4). */
+        TooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["GeneralError"];
+                "text/xml": components["schemas"]["GeneralError"];
+            };
+        };
         /** @description The database cannot be reached; try again later. */
         Unavailable: {
             headers: {
@@ -704,6 +717,12 @@ export interface components {
         Location: string;
         /** @description `return=representation` when the body is the record, as `Prefer` asked (RFC 7240 §3). */
         PreferenceApplied: "return=representation";
+        /** @description Only when the service limits requests per caller (`RATE_LIMIT_PER_MINUTE`): what is left of the caller's window, `"per-caller";r=<remaining>;t=<seconds until it resets>` (IETF draft-ietf-httpapi-ratelimit-headers). */
+        RateLimit: string;
+        /** @description Only when the service limits requests per caller: the policy, `"per-caller";q=<requests>;w=60` (per caller, per instance, per minute). */
+        RateLimitPolicy: string;
+        /** @description Seconds to wait before trying again (RFC 9110 §10.2.3). */
+        RetryAfter: number;
     };
     pathItems: never;
 }
@@ -744,6 +763,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -780,6 +800,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["KeyReused"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -815,6 +836,7 @@ export interface operations {
             406: components["responses"]["NotAcceptable"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -853,6 +875,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -897,6 +920,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -932,6 +956,7 @@ export interface operations {
             406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -968,6 +993,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1004,6 +1030,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["KeyReused"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1039,6 +1066,7 @@ export interface operations {
             406: components["responses"]["NotAcceptable"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1077,6 +1105,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1121,6 +1150,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1156,6 +1186,7 @@ export interface operations {
             406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1208,6 +1239,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1254,6 +1286,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["KeyReused"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1297,6 +1330,7 @@ export interface operations {
             406: components["responses"]["NotAcceptable"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1349,6 +1383,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1393,6 +1428,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1427,6 +1463,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
     };
