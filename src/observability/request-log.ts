@@ -1,5 +1,6 @@
 // One JSON log line per request: request id, method, route template, status, duration, caller; no header, no body.
 import type { Request, Response, RequestHandler } from 'express';
+import { trace, context } from '@opentelemetry/api';
 import type { Logger } from './logger.ts';
 import { requestId } from './request-id.ts';
 import { routeTemplate } from './route-template.ts';
@@ -20,9 +21,13 @@ export function requestLog(logger: Logger, basePath: string): RequestHandler {
   return (req: Request, res: Response, next) => {
     const started = Date.now();
     const id = requestId(req, res);
+    // The request's server span when OpenTelemetry traces (src/observability/telemetry.ts); else none, at no cost.
+    const span = trace.getSpan(context.active());
+    const traceId = span?.isRecording() ? span.spanContext().traceId : undefined;
     res.once('close', () => {
       const line = {
         requestId: id,
+        traceId,
         method: req.method,
         route: routeTemplate(req, basePath),
         status: res.statusCode,
