@@ -24,6 +24,8 @@ const schema = z.object({
     .describe('Comma-separated PostgreSQL URLs of read replicas; lists and query by example read from them.'),
   REPLICA_RETRY_MS: z.coerce.number().int().min(0).default(5000)
     .describe('After a replica fails, how long reads stay on the primary before the replicas are tried again.'),
+  DB_REPLICA_MAX_LAG_MS: z.coerce.number().int().min(0).default(5000)
+    .describe('A replica whose replay is further behind than this (measured every second) gets no reads until it catches up.'),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10).describe('Most PostgreSQL connections held open.'),
   BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/).default('64kb').describe('Largest request body accepted (413 above).'),
   KEYCLOAK_URL: z.url().optional()
@@ -47,6 +49,7 @@ const schema = z.object({
     .describe('Least severe log level written (pino levels).'),
   METRICS_TOKEN: z.string().min(16).optional()
     .describe('When set, GET /metrics needs `Authorization: Bearer <this token>`; unset: /metrics is open like /health.'),
+  BUILD_COMMIT: z.string().max(64).optional().describe('The commit the running build was made from, shown by the build-info metric.'),
   NODE_ENV: z.string().default('development').describe('`production` refuses the embedded provider.'),
   SIGHTING_SERVICE_SECRET: z.string().default('sighting-service-secret')
     .describe('Secret of the sighting-service client, read by the realm import (Keycloak and embedded provider).'),

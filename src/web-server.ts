@@ -14,6 +14,7 @@ import { drainable, type Drain } from './http/drain.ts';
 import { createLogger, type DestinationStream, type Logger } from './observability/logger.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
 import { managementApp, managementRouter } from './management.ts';
+import { ReplicaLag } from './db/replica-lag.ts';
 
 export interface WebServer {
   url: string;
@@ -23,6 +24,7 @@ export interface WebServer {
   /** The management port's server, when MANAGEMENT_PORT is set. */
   management?: { server: Server; url: string };
   drain: Drain;
+  replicaLag: ReplicaLag;
   /** True once a stop has begun. */
   stopping: boolean;
   logger: Logger;
@@ -36,15 +38,21 @@ export interface StartOptions {
 
 export async function startWebServer(config: Config, options: StartOptions = {}): Promise<WebServer> {
   const logger = createLogger(config, options.logDestination);
-  const metrics = createMetrics();
+  const metrics = createMetrics({ poolMax: config.DB_POOL_MAX, commit: config.BUILD_COMMIT });
+  const replicaLag = new ReplicaLag({
+    urls: config.DATABASE_REPLICA_URLS, intervalMs: 1000, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, measured: metrics.replicaLag,
+  });
   const router = new ReadRouter(config.DATABASE_REPLICA_URLS.length, config.REPLICA_RETRY_MS, {
     routed: metrics.readRouted,
     replicaFailed: (error) => {
       metrics.replicaFailed();
       logger.warn({ err: error }, `a read replica failed; reads go to the primary for ${config.REPLICA_RETRY_MS} ms`);
     },
+    replicaAcquireTimedOut: () => metrics.acquireTimedOut('replica'),
+    replicasBehind: () => replicaLag.anyBehind(config.DB_REPLICA_MAX_LAG_MS),
   });
-  const orm = await openDatabase(config, { logger, router, onPool: metrics.addPool });
+  const orm = await openDatabase(config, { logger, router, onPool: metrics.addPool, onStatement: metrics.statementTimed });
+  replicaLag.start();
   const server = createServer({
     maxHeaderSize: config.HEADER_LIMIT,
     // A client that sends its header or its request slowly (slowloris) holds a connection only this long, then gets
@@ -63,6 +71,7 @@ export async function startWebServer(config: Config, options: StartOptions = {})
     await listen(server, config.PORT, config.HOST);
   } catch (error) {
     await orm.close(true);
+    await replicaLag.stop();
     throw error;
   }
   const { port } = server.address() as AddressInfo;
@@ -70,13 +79,14 @@ export async function startWebServer(config: Config, options: StartOptions = {})
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   const publicUrl = config.PUBLIC_URL ? config.publicUrl : `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const resolved = { ...config, PORT: port, publicUrl };
-  const web = { url: publicUrl, config: resolved, orm, server, drain, logger, metrics, stopping: false } as WebServer;
+  const web = { url: publicUrl, config: resolved, orm, server, drain, replicaLag, logger, metrics, stopping: false } as WebServer;
   const state = { stopping: () => web.stopping };
   const closeAll = async () => {
     // A service that cannot start leaves nothing open behind it.
     await new Promise((resolve) => server.close(resolve));
     if (web.management) await new Promise((resolve) => web.management!.server.close(resolve));
     await orm.close(true);
+    await replicaLag.stop();
   };
   const app = await createApp(resolved, orm, { logger, metrics, router, state }).catch(async (error: unknown) => {
     await closeAll();
@@ -113,7 +123,7 @@ function listen(server: Server, port: number, host: string): Promise<void> {
  * connections close and in-flight requests finish (up to the timeout); then the pool closes. Says how many were cut.
  */
 export async function stopWebServer(web: WebServer, { delayMs = 0 }: { delayMs?: number } = {}): Promise<{ cut: number }> {
-  const { drain, orm, config, logger, management } = web;
+  const { drain, orm, config, logger, management, replicaLag } = web;
   web.stopping = true;
   drain.announce();
   if (delayMs > 0) await delay(delayMs);
@@ -122,8 +132,8 @@ export async function stopWebServer(web: WebServer, { delayMs = 0 }: { delayMs?:
     management.server.closeIdleConnections();
     await new Promise((resolve) => management.server.close(resolve));
   }
-  // Closing the pool waits for its connections, and one stalled by a cut network never ends: the stop is bounded too.
-  const closed = await Promise.race([orm.close(true).then(() => true), delay(config.SHUTDOWN_TIMEOUT_MS, false, { ref: false })]);
+  // Closing the pools waits for their connections, and one stalled by a cut network never ends: the stop is bounded too.
+  const closed = await Promise.race([Promise.all([orm.close(true), replicaLag.stop()]).then(() => true), delay(config.SHUTDOWN_TIMEOUT_MS, false, { ref: false })]);
   if (!closed) logger.warn(`the database pool did not close within ${config.SHUTDOWN_TIMEOUT_MS} ms; stopping without it`);
   logger.flush();
   return result;

@@ -9,6 +9,7 @@ import type { ReadRouter } from './read-routing.ts';
 import { migrate } from './migrate.ts';
 import { boundedWaits } from './bounded-waits.ts';
 import { pgliteSnapshot } from './pglite-snapshot.ts';
+import { timedQueries, type StatementTimer } from './timed-queries.ts';
 
 const common = {
   // Found, not listed: a new table is an entity file and its migration, generated (npm run migration:create).
@@ -29,6 +30,8 @@ export interface DatabaseHooks {
   router: ReadRouter;
   /** Each PostgreSQL connection pool as it is made: `primary`, `replica-1`, … (metrics read their counts). */
   onPool?(name: string, pool: Pool): void;
+  /** Each statement's duration (metrics). */
+  onStatement?: StatementTimer;
 }
 
 export async function openDatabase(config: Config, hooks: DatabaseHooks): Promise<MikroORM> {
@@ -37,6 +40,7 @@ export async function openDatabase(config: Config, hooks: DatabaseHooks): Promis
     debug: config.DB_DEBUG,
     // The ORM's messages (SQL with DB_DEBUG, pool warnings) go to the service's log.
     logger: (message: string) => hooks.logger.info({ component: 'orm' }, message),
+    ...(hooks.onStatement && { loggerFactory: timedQueries(hooks.onStatement) }),
     colors: false,
     subscribers: [hooks.router.subscriber],
   } satisfies Partial<Options>;

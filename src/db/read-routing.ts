@@ -1,7 +1,7 @@
 // Which connection a read uses, decided here and nowhere else: the primary, or a read replica.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { EventSubscriber } from '@mikro-orm/core';
-import { isDatabaseUnavailable } from '../errors/database-unavailable.ts';
+import { isAcquireTimeout, isDatabaseUnavailable } from '../errors/database-unavailable.ts';
 
 /** MikroORM's names: `write` is the primary, `read` a random replica (its `replicas` option). */
 export type ConnectionType = 'read' | 'write';
@@ -19,6 +19,10 @@ export interface ReadRoutingHooks {
   routed?(kind: ReadKind, target: 'primary' | 'replica'): void;
   /** A replica failed; reads go to the primary for a while. */
   replicaFailed?(error: unknown): void;
+  /** A read waited for a replica connection in vain; the primary answered it, and the replica stays in use. */
+  replicaAcquireTimedOut?(): void;
+  /** True while a replica lags more than DB_REPLICA_MAX_LAG_MS: reads go to the primary until it catches up. */
+  replicasBehind?(): boolean;
 }
 
 interface RequestRouting { router: ReadRouter; wrote: boolean }
@@ -45,7 +49,7 @@ export class ReadRouter {
   readonly subscriber: EventSubscriber = { beforeFlush: () => { const request = current.getStore(); if (request) request.wrote = true; } };
 
   connectionFor(kind: ReadKind, wrote: boolean): ConnectionType {
-    return this.#replicaCount > 0 && mayLag.has(kind) && !wrote && Date.now() >= this.#replicasDownUntil ? 'read' : 'write';
+    return this.#replicaCount > 0 && mayLag.has(kind) && !wrote && Date.now() >= this.#replicasDownUntil && !this.#hooks.replicasBehind?.() ? 'read' : 'write';
   }
 
   async read<T>(kind: ReadKind, wrote: boolean, run: (connectionType: ConnectionType) => Promise<T>): Promise<T> {
@@ -55,6 +59,12 @@ export class ReadRouter {
     try {
       return await run('read');
     } catch (error) {
+      // A busy replica pool is no failing replica: this read goes to the primary, the next ones still to the replica.
+      if (isAcquireTimeout(error)) {
+        this.#hooks.replicaAcquireTimedOut?.();
+        this.#hooks.routed?.(kind, 'primary');
+        return run('write');
+      }
       // A lost replica, or a query the standby cancelled (conflict with recovery, SQLSTATE 40001): the primary
       // answers instead, so a client never sees a 5xx a replica caused.
       if (!isDatabaseUnavailable(error) && (error as { code?: unknown })?.code !== '40001') throw error;

@@ -16,3 +16,14 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * No pooled connection came free within DB_ACQUIRE_TIMEOUT_MS: the pool is busy, the database may be fine. pg-pool
+ * says so only in its message (no code, no error class).
+ */
+export function isAcquireTimeout(error: unknown): boolean {
+  for (let cause = error; cause && typeof cause === 'object'; cause = (cause as { cause?: unknown }).cause) {
+    if (/timeout exceeded when trying to connect/i.test(String((cause as { message?: unknown }).message ?? ''))) return true;
+  }
+  return false;
+}

@@ -2,6 +2,8 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Pool } from 'pg';
 import type { ReadKind } from '../db/read-routing.ts';
+import type { StatementTimer } from '../db/timed-queries.ts';
+import packageJson from '../../package.json' with { type: 'json' };
 
 export interface Metrics {
   registry: Registry;
@@ -12,13 +14,58 @@ export interface Metrics {
   replicaFailed(): void;
   /** Reports a connection pool's counts at every scrape. */
   addPool(name: string, pool: Pool): void;
+  statementTimed: StatementTimer;
+  /** A request waited DB_ACQUIRE_TIMEOUT_MS for a pooled connection and got none. */
+  acquireTimedOut(target: 'primary' | 'replica'): void;
+  /** The replay lag of replica `index` (0-based), in milliseconds; NaN while it cannot be measured. */
+  replicaLag(index: number, lagMs: number): void;
+}
+
+export interface MetricsSettings {
+  /** DB_POOL_MAX: each pool's most connections. */
+  poolMax: number;
+  /** BUILD_COMMIT, when the build recorded it. */
+  commit?: string;
 }
 
 /** One registry per service instance, so instances in one process (the tests) keep their own counts. */
-export function createMetrics(): Metrics {
+export function createMetrics({ poolMax, commit }: MetricsSettings): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const pools = new Map<string, Pool>();
+
+  new Gauge({
+    name: 'sighting_registry_build_info',
+    help: 'Always 1; the labels say which build runs: the package version, the commit it was built from, the Node.js version.',
+    labelNames: ['version', 'commit', 'node'] as const,
+    registers: [registry],
+  }).set({ version: packageJson.version, commit: commit ?? 'unknown', node: process.version }, 1);
+  const statementDuration = new Histogram({
+    name: 'db_statement_duration_seconds',
+    help: 'Time each SQL statement took, pool wait included, by operation (select, insert, …) and the database that ran it.',
+    labelNames: ['operation', 'target'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  const acquireTimeouts = new Counter({
+    name: 'db_acquire_timeouts_total',
+    help: 'Requests that waited DB_ACQUIRE_TIMEOUT_MS for a pooled connection and got none (the pool is too small for the load).',
+    labelNames: ['target'] as const,
+    registers: [registry],
+  });
+  const replicaLag = new Gauge({
+    name: 'db_replica_lag_seconds',
+    help: 'How far each replica\'s replay is behind (0 when it has replayed all it received); absent while it cannot be measured.',
+    labelNames: ['replica'] as const,
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'db_pool_max_connections',
+    help: 'The most connections each pool may hold (DB_POOL_MAX).',
+    labelNames: ['pool'] as const,
+    registers: [registry],
+    collect() { for (const name of pools.keys()) this.set({ pool: name }, poolMax); },
+  });
 
   const requestDuration = new Histogram({
     name: 'http_request_duration_seconds',
@@ -60,5 +107,11 @@ export function createMetrics(): Metrics {
     readRouted: (kind, target) => reads.inc({ kind, target }),
     replicaFailed: () => replicaFailures.inc(),
     addPool: (name, pool) => { pools.set(name, pool); },
+    statementTimed: (operation, target, seconds) => statementDuration.observe({ operation, target }, seconds),
+    acquireTimedOut: (target) => acquireTimeouts.inc({ target }),
+    replicaLag: (index, lagMs) => {
+      if (Number.isNaN(lagMs)) replicaLag.remove({ replica: `replica-${index + 1}` });
+      else replicaLag.set({ replica: `replica-${index + 1}` }, lagMs / 1000);
+    },
   };
 }

@@ -44,13 +44,42 @@ describe('metrics', function () {
       expect(after).to.not.include('route="/api/sighting/-1"');
     });
 
-    it('when the database is PostgreSQL, then the primary pool reports used, idle and waiting connections', async function () {
+    it('when the database is PostgreSQL, then the primary pool reports used, idle and waiting connections, and its most', async function () {
       if (backend !== 'postgresql') return this.skip();
       const text = await (await fetch(`${service.url}/metrics`)).text();
 
       for (const state of ['used', 'idle', 'waiting']) {
         expect(sample(text, `db_pool_connections{pool="primary",state="${state}"}`), state).to.be.a('number').and.at.least(0);
       }
+      expect(sample(text, 'db_pool_max_connections{pool="primary"}')).to.equal(10);
+    });
+
+    it('when a record is read, then its SQL statement is timed by operation, and the build is named', async () => {
+      const token = await tokenFor(service.realm, 'alice');
+      const selects = 'db_statement_duration_seconds_count{operation="select",target="primary"}';
+      const before = sample(await (await fetch(`${service.url}/metrics`)).text(), selects) ?? 0;
+      expect((await fetch(`${service.api}/sighting/-1`, { headers: { Authorization: `Bearer ${token}` } })).status).to.equal(200);
+      const after = await (await fetch(`${service.url}/metrics`)).text();
+      expect(sample(after, selects)).to.be.at.least(before + 1);
+      expect(after).to.match(/^sighting_registry_build_info\{version="1\.0\.0",commit="unknown",node="v24\.[\d.]+"\} 1$/m);
+    });
+
+    it('when many ids and unknown paths are asked, then the number of series does not grow with them (no id in a label)', async () => {
+      const token = await tokenFor(service.realm, 'alice');
+      const ask = async (round: number) => {
+        for (let i = 0; i < 30; i += 1) {
+          for (const path of [`/api/sighting/${round * 1000 + i}`, `/api/vessel/${round * 1000 + i}`, `/api/no-such-${round}-${i}`, `/nowhere/${round}/${i}`]) {
+            await (await fetch(`${service.url}${path}`, { headers: { Authorization: `Bearer ${token}` } })).text();
+          }
+        }
+      };
+      const seriesCount = async () => (await (await fetch(`${service.url}/metrics`)).text()).split('\n')
+        .filter((line) => line && !line.startsWith('#') && !/^(process|nodejs)_/.test(line)).length;
+      // A first round makes every series these requests can make; a second with other ids and paths must make none.
+      await ask(1);
+      const first = await seriesCount();
+      await ask(2);
+      expect(await seriesCount()).to.equal(first);
     });
   });
 
