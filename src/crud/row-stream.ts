@@ -4,6 +4,7 @@ import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import type { ResourceDescriptor, ViewRow } from './resource-descriptor.ts';
 import { viewQuery } from './view-rows.ts';
 import { routedRead, type ReadKind } from '../db/read-routing.ts';
+import { readsByCursor } from '../db/orm.ts';
 
 /**
  * Rows per cursor fetch on PostgreSQL, and per keyset batch on PGlite. PGlite runs in this process and cannot
@@ -15,9 +16,9 @@ export const batchSize = { pglite: 200, postgresql: 1000 };
 /** `kind` says whether a read replica may answer (src/db/read-routing.ts decides). */
 export function viewRows<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, kind: ReadKind, limit = Infinity): AsyncGenerator<ViewRow> {
   // PGlite's driver has no cursors ("Streaming is not supported by PGlite").
-  return em.getPlatform().constructor.name === 'PglitePlatform'
-    ? keysetBatches(em, resource, where, kind, batchSize.pglite, limit)
-    : cursor(em, resource, where, kind, limit);
+  return readsByCursor(em)
+    ? cursor(em, resource, where, kind, limit)
+    : keysetBatches(em, resource, where, kind, batchSize.pglite, limit);
 }
 
 /**

@@ -1,5 +1,5 @@
 // Opens the database: PostgreSQL when DATABASE_URL is set, else embedded PGlite; migrates it at start (or checks).
-import { FlushMode, type MikroORM, type Options } from '@mikro-orm/core';
+import { FlushMode, type EntityManager, type MikroORM, type Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import type { Pool } from 'pg';
 import type { PgliteConnection } from '@mikro-orm/pglite';
@@ -24,6 +24,14 @@ const common = {
   // A write of several rows asks for its transaction (src/db/atomic-flush.ts); one row needs none.
   implicitTransactions: false,
 } satisfies Partial<Options>;
+
+// The ORMs opened on PostgreSQL, which streams rows through a cursor; PGlite's driver has none.
+const withCursors = new WeakSet<object>();
+
+/** Whether this EntityManager's database reads a long result through a cursor (src/crud/row-stream.ts). */
+export function readsByCursor(em: EntityManager): boolean {
+  return withCursors.has(em.config);
+}
 
 export interface DatabaseHooks {
   logger: Logger;
@@ -69,6 +77,7 @@ async function openPostgres(config: Config, options: Partial<Options>, hooks: Da
     replicas: config.DATABASE_REPLICA_URLS.map((clientUrl, index) => ({ name: `replica-${index + 1}`, clientUrl, driverOptions: driverOptions(`replica-${index + 1}`) })),
     preferReadReplicas: false,
   });
+  withCursors.add(orm.config);
   return orm;
 }
 

@@ -2,7 +2,7 @@
 import { isUtf8 } from 'node:buffer';
 import express, { type RequestHandler } from 'express';
 import { BadRequest, UnsupportedMediaType } from '../errors/app-errors.ts';
-import { xmlBodyParser } from './xml/xml-body-parser.ts';
+import { xmlBodyParser, xmlMediaTypes } from './xml/xml-body-parser.ts';
 import { unrounded } from './unrounded-numbers.ts';
 import { wellFormedText } from './well-formed-text.ts';
 
@@ -21,12 +21,17 @@ const jsonCharset: RequestHandler = (req, _res, next) => {
 
 /**
  * RFC 9112 §6.3: a request with neither Content-Length nor Transfer-Encoding has a body of length zero. The body
- * parsers skip such a request and left no body at all (a 500 in query by example); say so, and it is parsed as
- * the empty body it is (`{}` for JSON by body-parser's rule, not well-formed for XML).
+ * parsers skip such a request and leave no body at all (a 500 in query by example): it is read as the empty body it
+ * is, by the same rule as an empty one: `{}` for JSON (body-parser's rule), for XML an empty document (not
+ * well-formed: a 400).
  */
 const emptyWithoutFraming: RequestHandler = (req, _res, next) => {
-  if ((req.method === 'POST' || req.method === 'PUT') && req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
-    req.headers['content-length'] = '0';
+  if ((req.method === 'POST' || req.method === 'PUT') && req.body === undefined) {
+    // `req.is` says nothing of a request without a body: the media type is read from the header itself.
+    const mediaType = req.get('Content-Type')?.split(';')[0]?.trim().toLowerCase() ?? '';
+    if (mediaType === 'application/json' || /^application\/[^/]+\+json$/.test(mediaType)) req.body = {};
+    // XML 1.0 §2.1: a document has a root element; an empty one is not well-formed.
+    else if (xmlMediaTypes.includes(mediaType)) throw new BadRequest('error.malformedBody');
   }
   next();
 };
@@ -36,11 +41,13 @@ function requireUtf8(_req: unknown, _res: unknown, bytes: Buffer): void {
 }
 
 export function bodyParsers(limit: string): RequestHandler[] {
+  const xml = xmlBodyParser(limit, unrounded);
   return [
-    emptyWithoutFraming,
     jsonCharset,
     express.json({ limit, type: jsonTypes, reviver: unrounded, verify: requireUtf8 }),
-    ...xmlBodyParser(limit, unrounded),
+    xml.read,
+    emptyWithoutFraming,
+    xml.toObject,
     wellFormedText,
   ];
 }

@@ -6,6 +6,7 @@ import { sharedService, type TestService } from '../support/service.ts';
 import { rawRequest } from '../support/api-client.ts';
 import { tokenFor } from '../support/tokens.ts';
 import { buildSighting } from '../support/fixtures.ts';
+import { rawHttp } from '../support/raw-http.ts';
 
 const utf8Required = { general: 'The request body must be encoded in UTF-8.' };
 const notUtf8 = { body: { message: 'The request body must be encoded in UTF-8.', key: 'error.utf8' } };
@@ -88,5 +89,24 @@ describe('body encodings', () => {
     const sighting = buildSighting({ sightingMemo: `${buildSighting().sightingMemo}\ufeffinside` });
     expect((await send('/sighting', { 'Content-Type': 'application/json' }, Buffer.from(JSON.stringify(sighting)))).status).to.equal(201);
     expect(await memoCount(sighting.sightingMemo)).to.equal(1);
+  });
+
+  describe('a POST with neither Content-Length nor Transfer-Encoding (RFC 9112 §6.3: an empty body)', () => {
+    const post = async (contentType: string) => {
+      const token = await tokenFor(service.realm, 'alice');
+      const { pathname, host } = new URL(`${service.api}/sighting/qbe`);
+      return rawHttp(service.url, `POST ${pathname} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${token}\r\nContent-Type: ${contentType}\r\nConnection: close\r\n\r\n`);
+    };
+
+    it('when it is JSON, then it is the empty example {} and every sighting matches', async () => {
+      const answer = await post('application/json');
+      expect({ status: answer.status, first: (JSON.parse(answer.body.replace(/^[0-9a-f]+\r\n|\r\n[0-9a-f]+\r\n|\r\n0\r\n\r\n$/g, '')) as Array<{ sightingId: number }>)[0]?.sightingId })
+        .to.deep.equal({ status: 200, first: -1 });
+    });
+
+    it('when it is XML, then it is an empty document: 400 on the body', async () => {
+      const answer = await post('text/xml');
+      expect({ status: answer.status, body: JSON.parse(answer.body) }).to.deep.equal({ status: 400, body: malformedBody });
+    });
   });
 });

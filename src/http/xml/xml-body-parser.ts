@@ -17,8 +17,8 @@ const declaredEncoding = /^<\?xml\s[^>]*?\bencoding\s*=\s*["']([^"']*)["']/;
  * bytes that are not UTF-8 are 400 (never silently stored as mojibake). The size limit is the JSON one (413), and
  * `reviver` the JSON one, so a number's text means the same in both formats.
  */
-export function xmlBodyParser(limit: string, reviver?: Reviver): RequestHandler[] {
-  const raw = express.raw({ type: xmlMediaTypes, limit });
+export function xmlBodyParser(limit: string, reviver?: Reviver): { read: RequestHandler; toObject: RequestHandler } {
+  const read = express.raw({ type: xmlMediaTypes, limit });
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const toObject: RequestHandler = (req, _res, next) => {
     const mediaType = req.is(xmlMediaTypes);
@@ -38,5 +38,5 @@ export function xmlBodyParser(limit: string, reviver?: Reviver): RequestHandler[
     req.body = xmlToValue(parseXml(text), requestBodySchema(req.method, req.path, mediaType), reviver);
     next();
   };
-  return [raw, toObject];
+  return { read, toObject };
 }
