@@ -100,7 +100,7 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       const version = row.version as number;
       res.set('ETag', etagOf(version));
       if (notModified(req, version)) return void res.status(304).end();
-      sendDocument(res, 200, resource.name, resource.detailView(row, ctx.locale));
+      await sendDocument(res, 200, resource.name, resource.detailView(row, ctx.locale));
     },
 
     async create(req: Request, res: Response): Promise<void> {

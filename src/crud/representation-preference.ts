@@ -1,6 +1,6 @@
 // `Prefer: return=representation` (RFC 7240 §4.2) on create and update: the answer then carries the record's detail view.
 import type { Request, Response } from 'express';
-import { sendDocument } from '../http/send.ts';
+import { sendDocument, sendEmpty } from '../http/send.ts';
 
 /**
  * RFC 7240 §2: preferences are comma-separated `token [= word] *(; parameter)`, names case-insensitive, a value
@@ -19,8 +19,8 @@ export function prefersRepresentation(req: Request): boolean {
  * view (201, or 200 for an update) and `Preference-Applied` (RFC 7240 §3).
  */
 export async function sendWritten(req: Request, res: Response, status: 201 | 204, root: string, detailView: () => Promise<unknown>): Promise<void> {
-  if (!prefersRepresentation(req)) return void res.status(status).end();
+  if (!prefersRepresentation(req)) return sendEmpty(res, status);
   const view = await detailView();
   res.set('Preference-Applied', 'return=representation');
-  sendDocument(res, status === 201 ? 201 : 200, root, view);
+  await sendDocument(res, status === 201 ? 201 : 200, root, view);
 }

@@ -11,9 +11,9 @@ import { requestLocale } from '../i18n/request-locale.ts';
 import { sendDocument } from '../http/send.ts';
 import { recordError } from '../observability/request-log.ts';
 
-export function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
+export async function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): Promise<void> {
   try {
-    answer(error, req, res);
+    await answer(error, req, res);
   } catch (failure) {
     // The error path itself failed: never let express's default handler answer (it shows the stack as HTML).
     lastResort(res, failure);
@@ -34,7 +34,7 @@ export function lastResort(res: ServerResponse, error?: unknown): void {
   res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) }).end(body);
 }
 
-function answer(error: unknown, req: Request, res: Response): void {
+async function answer(error: unknown, req: Request, res: Response): Promise<void> {
   const appError = toAppError(error, req);
   if (res.headersSent) {
     // A list was already streaming: the only honest signal left is to cut the connection. The request's
@@ -54,7 +54,7 @@ function answer(error: unknown, req: Request, res: Response): void {
   const problems = appError instanceof errors.ValidationFailed ? appError.problems
     : appError instanceof errors.BadRequest ? [{ field: appError.part, key: appError.key, params: appError.params }] : undefined;
   const body = problems ? fieldErrorsBody(problems, locale) : { general: message(locale, appError.key, appError.params) };
-  sendDocument(res, appError.status, 'errors', body);
+  await sendDocument(res, appError.status, 'errors', body);
 }
 
 // A body with thousands of unknown fields made a 478 KB answer: the first entries say enough (openapi.yaml FieldErrors).

@@ -5,6 +5,7 @@ import { UniqueConstraintViolationException, type EntityManager, type MikroORM }
 import { IdempotencyRecord } from '../db/entities/idempotency-record.entity.ts';
 import { Conflict, UnprocessableContent } from '../errors/app-errors.ts';
 import type { Principal } from '../auth/access-rules.ts';
+import { holdAnswer } from './send.ts';
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 // Per-message and hop-by-hop headers belong to the replay itself, not to the stored answer.
@@ -63,22 +64,11 @@ async function claim(em: EntityManager, keyHash: string, fingerprint: string, wi
  * is not an answer to replay: the key is released and a retry runs the create again.
  */
 function recordAnswer(res: Response, em: EntityManager, keyHash: string): void {
-  const chunks: Buffer[] = [];
-  const collect = (chunk: unknown) => {
-    if (typeof chunk === 'string' || Buffer.isBuffer(chunk)) chunks.push(Buffer.from(chunk));
-  };
-  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
-  const end = res.end.bind(res) as (...args: unknown[]) => Response;
-  res.write = ((chunk: unknown, ...rest: unknown[]) => { collect(chunk); return write(chunk, ...rest); }) as Response['write'];
-  res.end = ((...args: unknown[]) => {
-    if (typeof args[0] !== 'function') collect(args[0]);
-    res.end = end as Response['end'];
-    const headers = Object.fromEntries(Object.entries(res.getHeaders())
-      .filter(([name]) => !notStored.has(name)).map(([name, value]) => [name, String(value)]));
-    const stored = res.statusCode >= 500
+  holdAnswer(res, async ({ status, headers, body }) => {
+    const kept = Object.fromEntries(Object.entries(headers).filter(([name]) => !notStored.has(name)));
+    const stored = status >= 500
       ? em.nativeDelete(IdempotencyRecord, { keyHash })
-      : em.nativeUpdate(IdempotencyRecord, { keyHash }, { status: res.statusCode, headers, body: chunks.length ? Buffer.concat(chunks).toString('utf8') : null });
-    void stored.catch((error: unknown) => console.error('an Idempotency-Key answer could not be stored', error)).finally(() => end(...args));
-    return res;
-  }) as Response['end'];
+      : em.nativeUpdate(IdempotencyRecord, { keyHash }, { status, headers: kept, body });
+    await stored.catch((error: unknown) => console.error('an Idempotency-Key answer could not be stored', error));
+  });
 }

@@ -2,9 +2,41 @@
 import type { Response } from 'express';
 import { representationOf } from './negotiation.ts';
 
-export function sendDocument(res: Response, status: number, root: string, body: unknown): void {
+/** An answer as it is about to leave: what an Idempotency-Key keeps to replay (src/http/idempotency-key.ts). */
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string | null;
+}
+
+const holds = new WeakMap<Response, (answer: Answer) => Promise<void>>();
+
+/** `hold` sees the answer of this request, and the answer leaves only once it has settled. */
+export function holdAnswer(res: Response, hold: (answer: Answer) => Promise<void>): void {
+  holds.set(res, hold);
+}
+
+async function release(res: Response, status: number, body: string | null): Promise<void> {
+  const hold = holds.get(res);
+  if (!hold) return;
+  holds.delete(res);
+  const headers = Object.fromEntries(Object.entries(res.getHeaders()).map(([name, value]) => [name, String(value)]));
+  await hold({ status, headers, body });
+}
+
+export async function sendDocument(res: Response, status: number, root: string, body: unknown): Promise<void> {
   const representation = representationOf(res);
-  res.status(status).type(`${representation.mediaType}; charset=utf-8`).send(representation.document(root, body));
+  const text = representation.document(root, body);
+  res.status(status).type(`${representation.mediaType}; charset=utf-8`);
+  await release(res, status, text);
+  res.send(text);
+}
+
+/** An answer without a body (a create's 201, an update's 204). */
+export async function sendEmpty(res: Response, status: number): Promise<void> {
+  res.status(status);
+  await release(res, status, null);
+  res.end();
 }
 
 /**
