@@ -11,6 +11,9 @@ await messages.init({
   resources: { en: { translation: en }, de: { translation: de } },
   lng: 'en',
   fallbackLng: 'en',
+  // `de-AT` is German: what the request's locale is matched against (src/i18n/request-locale.ts).
+  supportedLngs: [...supportedLocales],
+  nonExplicitSupportedLngs: true,
   // Keys are flat ("sighting.memo.minLength"), parameters single-braced ("{min}"), as the contract writes them.
   keySeparator: false,
   nsSeparator: false,
@@ -18,6 +21,9 @@ await messages.init({
   parseMissingKeyHandler: (key: string) => `{${key}}`,
   showSupportNotice: false,
 } as Parameters<typeof messages.init>[0]);
+
+/** The instance's services, for i18next's HTTP language detector. */
+export const messageServices = messages.services;
 
 export function message(locale: Locale, key: string, params: Record<string, unknown> = {}): string {
   return messages.t(key, { ...params, lng: locale });

@@ -1,37 +1,31 @@
-// The request's locale: the `i18next` cookie, then Accept-Language by q-value, then `en` (contract B, Views).
+// The request's locale: the `i18next` cookie, then Accept-Language by q-value, then `en` (contract B, Views), found
+// by i18next's own HTTP language detector.
 import type { Request } from 'express';
-import { supportedLocales, type Locale } from './messages.ts';
+import { LanguageDetector } from 'i18next-http-middleware';
+import { messageServices, supportedLocales, type Locale } from './messages.ts';
+
+const order = ['cookie', 'header'];
+// `lookupHeaderRegex` is documented in the package's README, not (yet) in its typings.
+const options = {
+  order,
+  lookupCookie: 'i18next',
+  // The detector's own pattern, but a tag with q=0 is not matched at all: RFC 9110 §12.4.2, "not acceptable".
+  lookupHeaderRegex: /(([a-z]{2,3})-?([A-Z]{2})?)(?![^,]*;\s*q=0(?:\.0{0,3})?\s*(?:,|$))\s*;?\s*(q=([0-9.]+))?/gi,
+  caches: false,
+  // Language keys may be written `de_AT` (contract B): the same tag as `de-AT`.
+  convertDetectedLanguage: (tag: string) => tag.replace(/_/g, '-'),
+};
+const detector = new LanguageDetector(messageServices, options, { fallbackLng: 'en' });
+
+// Asked by the handler and by the error handler: detected once per request.
+const detected = new WeakMap<Request, Locale>();
 
 export function requestLocale(req: Request): Locale {
-  const cookie = /(?:^|;\s*)i18next=([^;]*)/.exec(req.headers.cookie ?? '')?.[1];
-  const candidates = [...(cookie ? [decoded(cookie)] : []), ...acceptedLanguages(req.headers['accept-language'])];
-  for (const tag of candidates) {
-    const language = tag.toLowerCase().split(/[-_]/)[0];
-    const match = supportedLocales.find((locale) => locale === language);
-    if (match) return match;
+  let locale = detected.get(req);
+  if (!locale) {
+    const found = String(detector.detect(req, req.res!, order) ?? 'en').split('-')[0]!.toLowerCase();
+    locale = supportedLocales.find((candidate) => candidate === found) ?? 'en';
+    detected.set(req, locale);
   }
-  return 'en';
-}
-
-/** The cookie's value without its percent-encoding; a malformed one (`%E0%A4%A`) names no language, it never throws. */
-function decoded(cookie: string): string {
-  try {
-    return decodeURIComponent(cookie);
-  } catch {
-    return '';
-  }
-}
-
-/** RFC 9110 §12.5.4: the tags in order of preference; q=0 means "not acceptable". */
-function acceptedLanguages(header: string | undefined): string[] {
-  if (!header) return [];
-  return header.split(',')
-    .map((part, index) => {
-      const [tag = '', ...params] = part.trim().split(';');
-      const q = Number(params.map((p) => p.trim()).find((p) => p.startsWith('q='))?.slice(2) ?? 1);
-      return { tag: tag.trim(), q: Number.isFinite(q) ? q : 0, index };
-    })
-    .filter(({ tag, q }) => tag && tag !== '*' && q > 0)
-    .sort((a, b) => b.q - a.q || a.index - b.index)
-    .map(({ tag }) => tag);
+  return locale;
 }
