@@ -4,7 +4,9 @@ import { Builder } from 'xml2js';
 import { sharedService, type TestService } from '../support/service.ts';
 import { rawRequest } from '../support/api-client.ts';
 import { seededRandom as random } from '../support/seeded-random.ts';
-import { buildSighting, buildTimezone, buildVessel, createSighting, createTimezone, createVessel } from '../support/fixtures.ts';
+import { resources } from '../../src/resources/index.ts';
+import { openApiDocument, type Reference, type Schema } from '../../src/contract/document.ts';
+import { resolve } from '../../src/contract/references.ts';
 
 const fields = ['sightingMemo', 'vessel', 'vesselId', 'vesselName', 'sightingTimezone', 'sightingDate', 'timezoneName', 'version', 'sightingId', 'en', 'pt_BR', '', '__proto__', 'constructor'];
 const scalars = [null, true, 0, -1, 1.5, 2 ** 53, -(2 ** 63), 1e308, '', ' ', 'x', '%_\\', '2026-02-30T10:00', '0000-01-01T00:00', '\ufeffab', '\ud800ab', 'Europe/Berlin', '+02:00', '\u0000', '😀'.repeat(50), 'a'.repeat(5000)];
@@ -16,12 +18,14 @@ function value(next: () => number, depth: number): unknown {
   return Object.fromEntries(Array.from({ length: Math.floor(next() * 4) }, () => [fields[Math.floor(next() * fields.length)], value(next, depth + 1)]));
 }
 
-// Valid bodies, so that a mutation of one field gets past the schema into the handlers and the database.
-const validBodies: Record<string, Record<string, unknown>> = {
-  timezone: { timezoneName: 'Fuzz/Zone' },
-  vessel: { vesselName: { en: 'Fuzz' } },
-  sighting: { sightingMemo: 'fuzz', vessel: { vesselId: -1 }, sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-22T21:30' },
-};
+/**
+ * Valid bodies, so that a mutation of one field gets past the schema into the handlers and the database: each
+ * collection's create example in openapi.yaml (the operation's own, else its schema's), for every collection there is.
+ */
+const validBodies: Record<string, Record<string, unknown>> = Object.fromEntries(resources.map(({ name }) => {
+  const content = openApiDocument.paths[`/${name}`]!.post!.requestBody!.content!['application/json']! as { example?: Record<string, unknown>; schema?: Schema | Reference };
+  return [name, content.example ?? (content.schema && resolve(content.schema).example) as Record<string, unknown>];
+}));
 
 function body(next: () => number, resource: string, method: string): unknown {
   if (next() < 0.4) return value(next, 0);
@@ -47,9 +51,11 @@ const operations: [resource: string, method: string, path: string][] = [];
   before(async () => {
     service = await sharedService();
     // Records of this test's own to update, so the demo records other tests read stay as they are.
-    const ids = { timezone: await createTimezone(service, buildTimezone()), vessel: await createVessel(service, buildVessel()), sighting: await createSighting(service, buildSighting()) };
-    for (const [resource, id] of Object.entries(ids)) {
-      operations.push([resource, 'POST', `/${resource}`], [resource, 'POST', `/${resource}/qbe`], [resource, 'PUT', `/${resource}/${id}`]);
+    for (const { name } of resources) {
+      const created = await rawRequest(service, 'POST', `/${name}`, { user: 'admin', body: JSON.stringify(validBodies[name]), headers: { 'Content-Type': 'application/json' } });
+      const location = created.headers.get('Location');
+      expect(location, `a ${name} from its create example: ${created.status}`).to.be.a('string');
+      operations.push([name, 'POST', `/${name}`], [name, 'POST', `/${name}/qbe`], [name, 'PUT', location!.slice(new URL(service.api).pathname.length)]);
     }
   });
 
