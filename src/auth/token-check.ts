@@ -36,7 +36,9 @@ export function tokenCheck({ serverUrl, realm, audience }: TokenCheckOptions): R
   /** keycloak-connect's check (signature, expiry, `typ`, `iss`, `aud`), done once per token while it is valid. */
   const verify = async (token: string): Promise<AccessClaims> => {
     // Built only when thrown: an error captures a stack, which costs more than the rest of a good token's check.
-    const grant = await keycloak.grantManager.createGrant({ access_token: token } as never).catch(() => { throw invalidToken(realm); });
+    // The grant as JSON text, the form createGrant documents for what a client hands over.
+    const grant = await keycloak.grantManager.createGrant(JSON.stringify({ access_token: token })).catch(() => { throw invalidToken(realm); });
+    // keycloak-connect's Token keeps the verified claims in `content`, which its typings leave out.
     const content = (grant.access_token as unknown as { content: AccessClaims }).content;
     verified.set(token, content, content.exp);
     return content;
