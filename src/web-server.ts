@@ -51,7 +51,7 @@ export async function startWebServer(config: Config, options: StartOptions = {})
     replicaAcquireTimedOut: () => metrics.acquireTimedOut('replica'),
     replicasBehind: () => replicaLag.anyBehind(config.DB_REPLICA_MAX_LAG_MS),
   });
-  const orm = await openDatabase(config, { logger, router, onPool: metrics.addPool, onStatement: metrics.statementTimed });
+  const orm = await openDatabase(config, { logger, router, onPool: metrics.addPool, onStatement: metrics.statementTimed, onAcquireWait: metrics.acquireWaited });
   replicaLag.start();
   const server = createServer({
     maxHeaderSize: config.HEADER_LIMIT,

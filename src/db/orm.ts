@@ -10,6 +10,7 @@ import { migrate } from './migrate.ts';
 import { boundedWaits } from './bounded-waits.ts';
 import { pgliteSnapshot } from './pglite-snapshot.ts';
 import { timedQueries, type StatementTimer } from './timed-queries.ts';
+import { acquireWaitHooks } from './acquire-wait.ts';
 
 const common = {
   // Found, not listed: a new table is an entity file and its migration, generated (npm run migration:create).
@@ -40,6 +41,8 @@ export interface DatabaseHooks {
   onPool?(name: string, pool: Pool): void;
   /** Each statement's duration (metrics). */
   onStatement?: StatementTimer;
+  /** How long each statement waited for a pooled PostgreSQL connection, in seconds (metrics). */
+  onAcquireWait?(seconds: number): void;
 }
 
 export async function openDatabase(config: Config, hooks: DatabaseHooks): Promise<MikroORM> {
@@ -71,6 +74,7 @@ async function openPostgres(config: Config, options: Partial<Options>, hooks: Da
     ...options,
     clientUrl: config.DATABASE_URL,
     pool: { min: 0, max: config.DB_POOL_MAX },
+    ...(hooks.onAcquireWait && acquireWaitHooks(hooks.onAcquireWait)),
     driverOptions: driverOptions('primary'),
     // MikroORM's own replica support. Reads use a replica only when read-routing.ts asks for one
     // (connectionType 'read'); everything else, migrations included, stays on the primary.

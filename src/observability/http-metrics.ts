@@ -2,6 +2,8 @@
 import type { RequestHandler } from 'express';
 import type { Metrics } from './metrics.ts';
 import { routeTemplate } from './route-template.ts';
+import { recordedError } from './request-log.ts';
+import { isAcquireTimeout } from '../errors/database-unavailable.ts';
 
 export function httpMetrics(metrics: Metrics, basePath: string): RequestHandler {
   return (req, res, next) => {
@@ -11,6 +13,9 @@ export function httpMetrics(metrics: Metrics, basePath: string): RequestHandler 
     res.once('close', () => {
       metrics.requestsInFlight.dec();
       end({ route: routeTemplate(req, basePath), status: res.writableFinished ? String(res.statusCode) : 'aborted' });
+      // A 503 because no pooled connection came free in time: the pool, not the database, is the bottleneck.
+      const error = res.statusCode === 503 ? recordedError(res) : undefined;
+      if (error && isAcquireTimeout(error)) metrics.acquireTimedOut('primary');
     });
     next();
   };

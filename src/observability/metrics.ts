@@ -15,6 +15,8 @@ export interface Metrics {
   /** Reports a connection pool's counts at every scrape. */
   addPool(name: string, pool: Pool): void;
   statementTimed: StatementTimer;
+  /** A statement waited this long for a pooled PostgreSQL connection. */
+  acquireWaited(seconds: number): void;
   /** A request waited DB_ACQUIRE_TIMEOUT_MS for a pooled connection and got none. */
   acquireTimedOut(target: 'primary' | 'replica'): void;
   /** The replay lag of replica `index` (0-based), in milliseconds; NaN while it cannot be measured. */
@@ -45,6 +47,12 @@ export function createMetrics({ poolMax, commit }: MetricsSettings): Metrics {
     help: 'Time each SQL statement took, pool wait included, by operation (select, insert, …) and the database that ran it.',
     labelNames: ['operation', 'target'] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  const acquireWait = new Histogram({
+    name: 'db_acquire_wait_seconds',
+    help: 'Time each SQL statement waited for a pooled PostgreSQL connection (near 0 while the pool has one idle).',
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
   const acquireTimeouts = new Counter({
@@ -108,6 +116,7 @@ export function createMetrics({ poolMax, commit }: MetricsSettings): Metrics {
     replicaFailed: () => replicaFailures.inc(),
     addPool: (name, pool) => { pools.set(name, pool); },
     statementTimed: (operation, target, seconds) => statementDuration.observe({ operation, target }, seconds),
+    acquireWaited: (seconds) => acquireWait.observe(seconds),
     acquireTimedOut: (target) => acquireTimeouts.inc({ target }),
     replicaLag: (index, lagMs) => {
       if (Number.isNaN(lagMs)) replicaLag.remove({ replica: `replica-${index + 1}` });

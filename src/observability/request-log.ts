@@ -13,6 +13,11 @@ export function recordError(res: Response, error: unknown): void {
   failures.set(res, error instanceof Error ? error : new Error(String(error)));
 }
 
+/** The error behind this answer's 5xx, if the error handler recorded one. */
+export function recordedError(res: Response): Error | undefined {
+  return failures.get(res);
+}
+
 /**
  * Written once, when the answer is done or the connection closed first. No child logger per request: pino
  * serialises a child's bindings when it is made, which costs more than the line itself.
