@@ -24,7 +24,7 @@ describe('SIGTERM under keep-alive load', () => {
   it(`when ${clients} keep-alive clients send while SIGTERM arrives, then until the balancer has seen readiness 503 none is reset or refused, each later answer says Connection: close, and the idle connection is closed`, async () => {
     scratch = backend === 'postgresql' ? await createScratchDatabase(process.env.DATABASE_URL!) : undefined;
     service = spawnService({
-      LOG_LEVEL: 'info', SHUTDOWN_DELAY_MS: '3000', DEMO_DATA: 'true',
+      LOG_LEVEL: 'info', SHUTDOWN_DELAY_MS: '5000', DEMO_DATA: 'true',
       ...(scratch && { DATABASE_URL: scratch.url }), ...(process.env.KEYCLOAK_URL && { KEYCLOAK_URL: process.env.KEYCLOAK_URL }),
     });
     const { url, api } = await listening(service);
