@@ -2,6 +2,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Request, Response, NextFunction } from 'express';
 import { NotFoundError, OptimisticLockError, UniqueConstraintViolationException, ForeignKeyConstraintViolationException } from '@mikro-orm/core';
+import { error as validator } from 'express-openapi-validator';
 import * as errors from './app-errors.ts';
 import { isDatabaseUnavailable } from './database-unavailable.ts';
 import { pathTemplate } from '../contract/operations.ts';
@@ -85,8 +86,8 @@ function toAppError(error: unknown, req: Request): errors.AppError {
   if (type === 'entity.too.large') return new errors.PayloadTooLarge('error.payloadTooLarge');
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new errors.UnsupportedMediaType('error.unsupportedMediaType');
   if (type === 'entity.parse.failed') return new errors.BadRequest('error.malformedBody');
-  const items = (error as { errors?: ValidatorErrorItem[] })?.errors;
-  if (status && Array.isArray(items)) return fromValidator(status, items, error as { headers?: Record<string, string>; path?: string }, req);
+  const fromTheValidator = fromValidator(error, req);
+  if (fromTheValidator) return fromTheValidator;
   // Any other client error of the body parsers (http-errors marks them `expose`), e.g. a `Content-Encoding: gzip`
   // body that is not gzip: the body cannot be read, so it is not well-formed (a 400, never a 500).
   if ((error as { expose?: unknown })?.expose === true && status && status >= 400 && status < 500) {
@@ -97,24 +98,26 @@ function toAppError(error: unknown, req: Request): errors.AppError {
   return new InternalError('error.unknown');
 }
 
-/** express-openapi-validator's errors, mapped to the contract. */
-function fromValidator(status: number, items: ValidatorErrorItem[], error: { headers?: Record<string, string>; path?: string }, req: Request): errors.AppError {
-  switch (status) {
-    case 400:
-      // A path that is not a valid id, or not even decodable (`/vessel/%E0%A4%A`), names no record (contract B, Ids).
-      // (The validator names the URL itself, not a request part, when it cannot decode it.)
-      if (items.some((item) => item.path.startsWith('/params/') || /^\/(?!(body|query|headers)(\/|$))/.test(item.path))) {
-        return errors.entityNotFound();
-      }
-      // The body as a whole is not an object (an array, a string): no field is at fault, like unparsable JSON.
-      if (items.some((item) => item.path === '/body')) return new errors.BadRequest('error.malformedBody');
-      return new errors.ValidationFailed(fieldProblems(items, (req as { openapi?: { schema?: never } }).openapi?.schema));
-    case 404:
-      // `/sighting/a/b`: the greedy id `a/b` names no record. The validator's path is below the base path; req.path is not.
-      return pathTemplate(error.path ?? req.path)?.includes('{') ? errors.entityNotFound() : new errors.NotFound('error.notFound');
-    case 405: return new errors.MethodNotAllowed('error.methodNotAllowed', {}, error.headers ?? {});
-    case 413: return new errors.PayloadTooLarge('error.payloadTooLarge');
-    case 415: return new errors.UnsupportedMediaType('error.unsupportedMediaType');
-    default: return new InternalError('error.unknown');
+type ValidatorError = InstanceType<(typeof validator)[keyof typeof validator]>;
+const validatorErrors = Object.values(validator);
+const requestParts = new Set(['body', 'query', 'headers']);
+
+/** express-openapi-validator's errors, by the classes it exports, mapped to the contract; undefined for any other error. */
+function fromValidator(error: unknown, req: Request): errors.AppError | undefined {
+  if (!validatorErrors.some((type) => error instanceof type)) return undefined;
+  const { errors: items = [], headers, path } = error as ValidatorError & { errors?: ValidatorErrorItem[] };
+  if (error instanceof validator.BadRequest) {
+    // A path that is not a valid id (`/params/id`), or not even decodable (`/vessel/%E0%A4%A`: the validator then names
+    // the URL itself, not a part of the request), names no record (contract B, Ids).
+    if (items.some((item) => item.path.startsWith('/') && !requestParts.has(item.path.split('/')[1]!))) return errors.entityNotFound();
+    // The body as a whole is not an object (an array, a string): no field is at fault, like unparsable JSON.
+    if (items.some((item) => item.path === '/body')) return new errors.BadRequest('error.malformedBody');
+    return new errors.ValidationFailed(fieldProblems(items, (req as { openapi?: { schema?: never } }).openapi?.schema));
   }
+  // `/sighting/a/b`: the greedy id `a/b` names no record. The validator's path is below the base path; req.path is not.
+  if (error instanceof validator.NotFound) return pathTemplate(path ?? req.path)?.includes('{') ? errors.entityNotFound() : new errors.NotFound('error.notFound');
+  if (error instanceof validator.MethodNotAllowed) return new errors.MethodNotAllowed('error.methodNotAllowed', {}, headers?.Allow ? { Allow: headers.Allow } : {});
+  if (error instanceof validator.RequestEntityTooLarge) return new errors.PayloadTooLarge('error.payloadTooLarge');
+  if (error instanceof validator.UnsupportedMediaType) return new errors.UnsupportedMediaType('error.unsupportedMediaType');
+  return new InternalError('error.unknown');
 }
