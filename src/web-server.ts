@@ -77,7 +77,8 @@ export async function startWebServer(config: Config, options: StartOptions = {})
   const { port } = server.address() as AddressInfo;
   // With PORT=0 the origin is known only now, and the embedded provider's issuer is built from it.
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
-  const publicUrl = config.PUBLIC_URL ? config.publicUrl : `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const originAt = (listening: number) => `http://${host.includes(':') ? `[${host}]` : host}:${listening}`;
+  const publicUrl = config.PUBLIC_URL ? config.publicUrl : originAt(port);
   const resolved = { ...config, PORT: port, publicUrl };
   const web = { url: publicUrl, config: resolved, orm, server, drain, replicaLag, logger, metrics, stopping: false } as WebServer;
   const state = { stopping: () => web.stopping };
@@ -99,7 +100,7 @@ export async function startWebServer(config: Config, options: StartOptions = {})
       throw error;
     });
     const address = management.address() as AddressInfo;
-    web.management = { server: management, url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}` };
+    web.management = { server: management, url: originAt(address.port) };
   }
   // The app's last handler answers every error; should even that fail, express's final handler must not answer.
   server.on('request', (req, res) => app(req as Request, res as Response, (error?: unknown) => lastResort(res, error)));

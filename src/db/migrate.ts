@@ -27,15 +27,13 @@ export class MigrationsPending extends Error {
  * Everything a schema change does happens while the lock is held: the migrations table made, the pending list read,
  * each migration run and recorded, the demo data seeded. A second instance waits for the first, then finds nothing
  * to do (PostgreSQL's `create extension if not exists` and `create table if not exists` race otherwise).
- * Says which migrations it applied.
  */
-export async function migrate(orm: MikroORM, config: Pick<Config, 'DATABASE_URL' | 'DB_CONNECT_TIMEOUT_MS'>, { apply, seed }: MigrationPlan): Promise<string[]> {
-  return withMigrationLock(config, async () => {
+export async function migrate(orm: MikroORM, config: Pick<Config, 'DATABASE_URL' | 'DB_CONNECT_TIMEOUT_MS'>, { apply, seed }: MigrationPlan): Promise<void> {
+  await withMigrationLock(config, async () => {
     const pending = (await orm.migrator.getPending()).map((migration) => migration.name);
     if (pending.length && !apply) throw new MigrationsPending(pending);
-    const applied = pending.length ? (await orm.migrator.up()).map((migration) => migration.name) : [];
+    if (pending.length) await orm.migrator.up();
     if (seed) await seedDemoData(orm.em.fork());
-    return applied;
   });
 }
 

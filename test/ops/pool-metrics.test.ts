@@ -4,12 +4,7 @@ import { request, type ClientRequest, type IncomingMessage } from 'node:http';
 import pg from 'pg';
 import { backend, startService, type TestService } from '../support/service.ts';
 import { tokenFor } from '../support/tokens.ts';
-
-/** Every sample of a metric family's series, by its label text (`''` for none). */
-async function samples(url: string, name: string): Promise<Map<string, number>> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  return new Map([...text.matchAll(new RegExp(`^${name}(\\{[^}]*\\})? (\\S+)$`, 'gm'))].map((m) => [m[1] ?? '', Number(m[2])]));
-}
+import { samples } from '../support/scrape.ts';
 
 describe('pool metrics (PostgreSQL)', () => {
   let service: TestService;

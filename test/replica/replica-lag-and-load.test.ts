@@ -5,14 +5,9 @@ import { Agent, request, type ClientRequest, type IncomingMessage } from 'node:h
 import { createSighting } from '../support/fixtures.ts';
 import { tokenFor } from '../support/tokens.ts';
 import { replication, SKIP_REASON, startTwoInstances, waitForReplay, query, type TwoInstances } from '../support/replication.ts';
+import { samples } from '../support/scrape.ts';
 
 const setup = replication();
-
-/** Every sample of a metric family's series, by its label text: `{kind="list",target="replica"}` → value. */
-async function samples(url: string, name: string): Promise<Map<string, number>> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  return new Map([...text.matchAll(new RegExp(`^${name}(\\{[^}]*\\})? (\\S+)$`, 'gm'))].map((m) => [m[1] ?? '', Number(m[2])]));
-}
 
 async function waitUntil(check: () => Promise<boolean>): Promise<void> {
   while (!await check()) await new Promise((resolve) => setTimeout(resolve, 100));
