@@ -6,19 +6,17 @@ import type { Config } from './config.ts';
 import { openApiDocument } from './contract/document.ts';
 import { customFormats } from './validation/formats.ts';
 import { queryIntegers } from './validation/query-integers.ts';
-import { compileRouteMatchersOnce } from './validation/route-matchers.ts';
-import { settleUrlParseWarning } from './validation/url-parse-warning.ts';
 import { negotiate } from './http/negotiation.ts';
 import { bodyParsers } from './http/body-parsers.ts';
 import { errorHandler } from './errors/error-handler.ts';
 import { NotFound } from './errors/app-errors.ts';
 import { entityManagerPerRequest } from './db/request-context.ts';
-import { crudRouter } from './crud/router.ts';
+import { crudRouter, idsWithSlashes } from './crud/router.ts';
 import { idempotencyKey } from './http/idempotency-key.ts';
 import { rateLimit } from './http/rate-limit.ts';
 import { resources } from './resources/index.ts';
 import { tokenCheck } from './auth/token-check.ts';
-import { roleGate } from './auth/role-gate.ts';
+import { roleCheck } from './auth/role-check.ts';
 import { managementRouter, type ManagementState } from './management.ts';
 import { docsRouter } from './docs.ts';
 import { webPageRouter } from './web-page.ts';
@@ -52,20 +50,11 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   if (config.MANAGEMENT_PORT === undefined) app.use(managementRouter(config, orm, metrics, state));
   app.use(docsRouter({ publicUrl: config.PUBLIC_URL && config.publicUrl, basePath: config.BASE_PATH, realmUrl, implicitFlow: Boolean(config.KEYCLOAK_URL) }));
 
-  const api = express.Router();
-  api.use(negotiate);
   const tokens = tokenCheck({ serverUrl: authServerUrl, realm: config.KEYCLOAK_REALM, audience: config.TOKEN_AUDIENCE });
   // Called by startWebServer once the embedded provider (on this very server) can answer.
   app.locals.prefetchRealmKeys = tokens.prefetchKeys;
-  api.use(tokens);
-  if (config.RATE_LIMIT_PER_MINUTE) api.use(rateLimit(config.RATE_LIMIT_PER_MINUTE));
-  // Before the body is read or validated: a caller without the role gets 403, not the schema's 400s.
-  api.use(roleGate(resources));
-  api.use(bodyParsers(config.BODY_LIMIT));
-  api.use(queryIntegers);
-  compileRouteMatchersOnce();
-  settleUrlParseWarning();
-  api.use(OpenApiValidator.middleware({
+  const admitted = [negotiate, tokens, ...(config.RATE_LIMIT_PER_MINUTE ? [rateLimit(config.RATE_LIMIT_PER_MINUTE)] : [])];
+  const validator = OpenApiValidator.middleware({
     apiSpec: { ...openApiDocument, servers: [{ url: config.BASE_PATH }] } as never,
     // Bodies are not coerced (a JSON number is no memo, null is no ""); query and path parameters always are.
     validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
@@ -73,10 +62,21 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
     validateSecurity: false,
     validateFormats: true,
     formats: customFormats,
-  }));
-  api.use(entityManagerPerRequest(orm, router));
-  api.use(idempotencyKey(orm, config.IDEMPOTENCY_WINDOW_SECONDS));
-  api.use(crudRouter(resources));
+  });
+
+  const api = express.Router();
+  api.use(crudRouter(resources, [
+    ...admitted,
+    // Before the body is read or validated: a caller without the role gets 403, not the schema's 400s.
+    roleCheck,
+    ...bodyParsers(config.BODY_LIMIT),
+    queryIntegers,
+    ...validator,
+    entityManagerPerRequest(orm, router),
+    idempotencyKey(orm, config.IDEMPOTENCY_WINDOW_SECONDS),
+  ]));
+  // No operation matched: still a token first, then a record that does not exist, or the validator's 404 or 405.
+  api.use(...admitted, idsWithSlashes(resources), ...validator);
   app.use(config.BASE_PATH, api);
   // After the API: its static files must never be looked up for an API path.
   app.use(webPageRouter({ apiPath: config.BASE_PATH, issuer: realmUrl }));

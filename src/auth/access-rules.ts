@@ -16,13 +16,7 @@ export interface Principal {
   roles: ReadonlySet<string>;
 }
 
-export function requireRole(principal: Principal, role: Role): void {
-  if (!principal.roles.has(role)) throw new Forbidden('error.forbidden');
-}
-
-export function requireChange(principal: Principal, rules: AccessRules, creator: string | null | undefined): void {
-  if (rules.change !== 'creator') return requireRole(principal, rules.change);
-  if (principal.roles.has('admin')) return;
-  requireRole(principal, 'writer');
-  if (creator !== principal.subject) throw new Forbidden('error.notOwner');
+/** Whether the caller may change a record `creator` made, once its role let it ask (contract B, Authorization). */
+export function requireOwnership(principal: Principal, creator: string | null | undefined): void {
+  if (!principal.roles.has('admin') && creator !== principal.subject) throw new Forbidden('error.notOwner');
 }

@@ -7,8 +7,9 @@ import { readRow } from './view-rows.ts';
 import { etagOf, notModified, checkIfMatch } from './preconditions.ts';
 import { entityNotFound, ValidationFailed } from '../errors/app-errors.ts';
 import { listFilters } from './list-filters.ts';
+import { pathText } from './operations.ts';
 import { exampleCondition } from './query-by-example.ts';
-import { requireRole, requireChange, type Principal } from '../auth/access-rules.ts';
+import { requireOwnership, type Principal } from '../auth/access-rules.ts';
 import { requestLocale } from '../i18n/request-locale.ts';
 import { sendDocument, sendList } from '../http/send.ts';
 import { sendWritten } from './representation-preference.ts';
@@ -21,7 +22,7 @@ const principalOf = (res: Response): Principal => res.locals.principal as Princi
 
 /** Ids beyond ±(2^53−1), or not whole numbers, name no record (contract B, Ids). */
 function pathId(req: Request): number {
-  const text = String(req.params.id);
+  const text = pathText(req, 'id') ?? '';
   // Only the canonical decimal spelling names a record: `0x10`, `1e3` or `012` are other texts.
   const id = /^-?(0|[1-9]\d*)$/.test(text) ? Number(text) : NaN;
   if (!Number.isSafeInteger(id)) throw entityNotFound();
@@ -45,7 +46,7 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
   async function load(req: Request, res: Response, ctx: RequestContext): Promise<E> {
     // An id that names no record: MikroORM's NotFoundError, which the error handler answers as 404.
     const entity = await ctx.em.findOneOrFail(resource.entity, byId(pathId(req)), { populate: resource.populate as never });
-    requireChange(principalOf(res), resource.access, owner && entity[owner.property] as string | null);
+    if (owner) requireOwnership(principalOf(res), entity[owner.property] as string | null);
     checkIfMatch(req, entity.version);
     return entity;
   }
@@ -68,7 +69,6 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
 
   return {
     async list(req: Request, res: Response): Promise<void> {
-      requireRole(principalOf(res), resource.access.read);
       const ctx = context(req);
       const equalities = Object.fromEntries(filters.filter(([name]) => req.query[name] !== undefined)
         .map(([name, property]) => [property, req.query[name]]));
@@ -93,7 +93,6 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
     },
 
     async read(req: Request, res: Response): Promise<void> {
-      requireRole(principalOf(res), resource.access.read);
       const ctx = context(req);
       const row = await readRow(viewRowReader(req), resource, pathId(req));
       if (!row) throw entityNotFound();
@@ -105,7 +104,6 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
 
     async create(req: Request, res: Response): Promise<void> {
       const principal = principalOf(res);
-      requireRole(principal, resource.access.create);
       const ctx = context(req);
       // em.create, not `new`: it initialises the entity's collections (a vessel's names), which `new` leaves undefined.
       const entity = ctx.em.create(resource.entity, {} as never, { persist: false });
@@ -119,7 +117,6 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
     },
 
     async update(req: Request, res: Response): Promise<void> {
-      requireRole(principalOf(res), resource.access.read);
       const ctx = context(req);
       const body = req.body as WireRecord & Versioned;
       if (body[resource.idProperty] !== undefined && body[resource.idProperty] !== pathId(req)) {
@@ -135,7 +132,6 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
     },
 
     async remove(req: Request, res: Response): Promise<void> {
-      requireRole(principalOf(res), resource.access.read);
       const ctx = context(req);
       const entity = await load(req, res, ctx);
       ctx.em.remove(entity);
@@ -144,7 +140,6 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
     },
 
     async queryByExample(req: Request, res: Response): Promise<void> {
-      requireRole(principalOf(res), resource.access.read);
       const ctx = context(req);
       const where = exampleCondition(resource, req.body as WireRecord, ctx);
       await sendList(res, resource.name, mapAsync(viewRows(viewRowReader(req), resource, where, 'query'), (row) => resource.detailView(row, ctx.locale)), 204);

@@ -5,7 +5,6 @@ import { NotFoundError, OptimisticLockError, UniqueConstraintViolationException,
 import { error as validator } from 'express-openapi-validator';
 import * as errors from './app-errors.ts';
 import { isDatabaseUnavailable } from './database-unavailable.ts';
-import { pathTemplate } from '../contract/operations.ts';
 import { fieldProblems, type ValidatorErrorItem } from '../validation/field-problems.ts';
 import { message, type Locale } from '../i18n/messages.ts';
 import { requestLocale } from '../i18n/request-locale.ts';
@@ -75,6 +74,8 @@ function toAppError(error: unknown, req: Request): errors.AppError {
   if (error instanceof errors.AppError) return error;
   // findOneOrFail: the id names no record (contract B, Ids).
   if (error instanceof NotFoundError) return errors.entityNotFound();
+  // The router decodes a path's id (`/vessel/%E0%A4%A` cannot be): text that is not even decodable names no record.
+  if (error instanceof URIError) return errors.entityNotFound();
   if (error instanceof OptimisticLockError) return new errors.Conflict('error.entityChanged');
   if (error instanceof UniqueConstraintViolationException) return new errors.Conflict('error.entityExists');
   // PostgreSQL 16+ (and so PGlite) reports ON DELETE RESTRICT as SQLSTATE 23001, which MikroORM leaves unconverted.
@@ -105,7 +106,7 @@ const requestParts = new Set(['body', 'query', 'headers']);
 /** express-openapi-validator's errors, by the classes it exports, mapped to the contract; undefined for any other error. */
 function fromValidator(error: unknown, req: Request): errors.AppError | undefined {
   if (!validatorErrors.some((type) => error instanceof type)) return undefined;
-  const { errors: items = [], headers, path } = error as ValidatorError & { errors?: ValidatorErrorItem[] };
+  const { errors: items = [], headers } = error as ValidatorError & { errors?: ValidatorErrorItem[] };
   if (error instanceof validator.BadRequest) {
     // A path that is not a valid id (`/params/id`), or not even decodable (`/vessel/%E0%A4%A`: the validator then names
     // the URL itself, not a part of the request), names no record (contract B, Ids).
@@ -114,8 +115,7 @@ function fromValidator(error: unknown, req: Request): errors.AppError | undefine
     if (items.some((item) => item.path === '/body')) return new errors.BadRequest('error.malformedBody');
     return new errors.ValidationFailed(fieldProblems(items, (req as { openapi?: { schema?: never } }).openapi?.schema));
   }
-  // `/sighting/a/b`: the greedy id `a/b` names no record. The validator's path is below the base path; req.path is not.
-  if (error instanceof validator.NotFound) return pathTemplate(path ?? req.path)?.includes('{') ? errors.entityNotFound() : new errors.NotFound('error.notFound');
+  if (error instanceof validator.NotFound) return new errors.NotFound('error.notFound');
   if (error instanceof validator.MethodNotAllowed) return new errors.MethodNotAllowed('error.methodNotAllowed', {}, headers?.Allow ? { Allow: headers.Allow } : {});
   if (error instanceof validator.RequestEntityTooLarge) return new errors.PayloadTooLarge('error.payloadTooLarge');
   if (error instanceof validator.UnsupportedMediaType) return new errors.UnsupportedMediaType('error.unsupportedMediaType');

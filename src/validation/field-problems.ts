@@ -2,7 +2,7 @@
 import type { FieldProblem } from '../errors/app-errors.ts';
 import { boundsOf } from '../contract/bounds.ts';
 import type { Operation, Schema } from '../contract/document.ts';
-import { parametersOf } from '../contract/operations.ts';
+import { parametersOf } from '../contract/parameters.ts';
 import { resolve } from '../contract/references.ts';
 import { schemaAt } from '../contract/schemas.ts';
 

@@ -2,29 +2,12 @@
 import type { RequestHandler } from 'express';
 import { ValidationFailed, type FieldProblem } from '../errors/app-errors.ts';
 import { boundsOf } from '../contract/bounds.ts';
-import { operationFor, parametersOf } from '../contract/operations.ts';
-import { resolve } from '../contract/references.ts';
-import type { Operation, Schema } from '../contract/document.ts';
+import type { Schema } from '../contract/document.ts';
+import { operationOf } from '../crud/operations.ts';
 
 // Only the canonical decimal spelling is an integer: a number conversion would turn `Infinity`, `1e309`, `0x10`,
 // ` 5` or `1.0` into numbers that pass or dodge the schema's bounds (`?limit=1e309` became an unbounded list).
 const wholeNumber = /^-?(0|[1-9]\d*)$/;
-
-type IntegerParameter = { name: string; schema: Schema };
-const integerParameters = new WeakMap<object, IntegerParameter[]>();
-
-/** The operation's integer query parameters, worked out once per operation rather than on every request. */
-function integerParametersOf(operation: Operation | undefined): IntegerParameter[] {
-  if (!operation) return [];
-  let found = integerParameters.get(operation);
-  if (!found) {
-    found = parametersOf(operation).filter((parameter) => parameter.in === 'query')
-      .map((parameter) => ({ name: parameter.name, schema: parameter.schema && resolve(parameter.schema) }))
-      .filter((parameter): parameter is IntegerParameter => parameter.schema?.type === 'integer');
-    integerParameters.set(operation, found);
-  }
-  return found;
-}
 
 // The widest range a parameter's format allows; int64 is bounded by what a JSON number holds exactly (contract B, Ids).
 const formatRange: Record<string, [number, number]> = { int32: [-(2 ** 31), 2 ** 31 - 1] };
@@ -42,7 +25,7 @@ function inRange(value: number, schema: Schema): boolean {
 
 export const queryIntegers: RequestHandler = (req, _res, next) => {
   const problems: FieldProblem[] = [];
-  for (const { name, schema } of integerParametersOf(operationFor(req.method, req.path))) {
+  for (const { name, schema } of operationOf(req)?.integerQuery ?? []) {
     const value = req.query[name];
     if (value === undefined) continue;
     // Repeated parameters are the validator's to refuse; each of their texts must still be a whole number.

@@ -2,7 +2,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { openApiDocument } from '../../src/contract/document.ts';
-import { operationFor, pathTemplate } from '../../src/contract/operations.ts';
+import { operationFor, pathTemplate } from './contract-paths.ts';
 import { dereference, pointer } from '../../src/contract/references.ts';
 import { customFormats } from '../../src/validation/formats.ts';
 

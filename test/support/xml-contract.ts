@@ -2,7 +2,7 @@
 // Independent of the service's own XML code on purpose: it reads what openapi.yaml declares (`xml.name`, `x-xml-key-attribute`).
 import { Parser } from 'xml2js';
 import type { Schema } from '../../src/contract/document.ts';
-import { operationFor } from '../../src/contract/operations.ts';
+import { operationFor } from './contract-paths.ts';
 import { resolve } from '../../src/contract/references.ts';
 import { propertySchema } from '../../src/contract/schemas.ts';
 

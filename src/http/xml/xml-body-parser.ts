@@ -3,6 +3,7 @@ import express, { type RequestHandler } from 'express';
 import { BadRequest, UnsupportedMediaType } from '../../errors/app-errors.ts';
 import { parseXml } from './xml-document.ts';
 import { requestBodySchema } from './xml-schema.ts';
+import { operationOf } from '../../crud/operations.ts';
 import { xmlToValue, type Reviver } from './xml-to-value.ts';
 
 export const xmlMediaTypes = ['text/xml', 'application/xml'];
@@ -35,7 +36,7 @@ export function xmlBodyParser(limit: string, reviver?: Reviver): { read: Request
     } catch {
       throw new BadRequest('error.xmlCharset');
     }
-    req.body = xmlToValue(parseXml(text), requestBodySchema(req.method, req.path, mediaType), reviver);
+    req.body = xmlToValue(parseXml(text), requestBodySchema(operationOf(req)?.contract, mediaType), reviver);
     next();
   };
   return { read, toObject };

@@ -1,6 +1,5 @@
 // What openapi.yaml declares about the XML shape: root names (`xml.name`), keyed maps, and each operation's body schema.
-import { openApiDocument, type Schema } from '../../contract/document.ts';
-import { operationFor } from '../../contract/operations.ts';
+import { openApiDocument, type Operation, type Schema } from '../../contract/document.ts';
 import { resolve } from '../../contract/references.ts';
 import { propertySchema } from '../../contract/schemas.ts';
 
@@ -28,9 +27,9 @@ export function schemasNamed(name: string): Schema[] {
   return Object.values(openApiDocument.components.schemas).filter((schema) => schema.xml?.name === name);
 }
 
-/** The request body schema of the operation at `method` and `path` (below the base path), or undefined. */
-export function requestBodySchema(method: string, path: string, mediaType: string): Schema | undefined {
-  const content = operationFor(method, path)?.requestBody?.content;
+/** The operation's request body schema for `mediaType` (else its XML or JSON one), or undefined. */
+export function requestBodySchema(operation: Operation | undefined, mediaType: string): Schema | undefined {
+  const content = operation?.requestBody?.content;
   const schema = (content?.[mediaType] ?? content?.['text/xml'] ?? content?.['application/json'])?.schema;
   return schema && resolve(schema);
 }
