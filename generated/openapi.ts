@@ -79,6 +79,84 @@ export interface paths {
         delete: operations["deleteTimezone"];
         options?: never;
         head?: never;
+        /**
+         * Change some fields of a timezone (JSON Merge Patch, RFC 7396).
+         * @description A member present replaces the field, `null` clears it, an absent one stays. The merged record is checked like a replacement body: a required field set to null is a 400 on it, and so is a server-generated field other than `version`. The caller states the version it changes, as `If-Match: "<version>"` or `version` in the patch; with neither 428. A stale `version` is a 409, a stale `If-Match` a 412, and nothing is written. 204 with the new `ETag`, or 200 with the detail view with `Prefer: return=representation`. Only `application/merge-patch+json` (else 415). Roles as for a replacement.
+         */
+        patch: operations["patchTimezone"];
+        trace?: never;
+    };
+    "/timezone/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 *     any other id, or a text that is not a whole number, names no record (404).
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The timezone's history, newest first.
+         * @description One entry per create, update and delete, newest first: the version it made (a delete keeps the version the record had), `change`, `changedAt` (UTC) and `record`, the detail view as it was (null for the delete). Callers with role `admin` also see `changedBy`. Paged like lists with `limit` and `after` (a version); the history outlives a delete. A record that never existed is a 404. Role `reader`.
+         */
+        get: operations["listTimezoneVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/timezone/{id}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 *     any other id, or a text that is not a whole number, names no record (404).
+                 */
+                id: components["parameters"]["id"];
+                /** @description A version of the record; a text that is not a whole number names no version (404). */
+                version: components["parameters"]["version"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The timezone as it was at one version.
+         * @description The detail view as it was at that version; 404 when there is no such version or it is the delete. Role `reader`.
+         */
+        get: operations["getTimezoneVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/timezone/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes to time zones as they are committed (Server-Sent Events).
+         * @description A stream, one event per committed change in commit order, from every instance sharing the database, within a second. Each event has `id` (a number that only grows), `event` (`created`, `updated` or `deleted`) and `data`: `{"id": <record id>, "version": <n>, "record": <the list view after the change, null for a delete>}`. Reconnecting with `Last-Event-ID` resumes with every later event, none lost and none repeated; an id the history does not know starts the stream with `event: reset` (reload, then follow). A comment line `: keep-alive` comes at least every 15 s. An instance holds at most `EVENTS_MAX_SUBSCRIBERS` streams (503 with `Retry-After` beyond); on shutdown streams end, and clients reconnect elsewhere with `Last-Event-ID`. Role `reader`.
+         */
+        get: operations["timezoneEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -155,6 +233,110 @@ export interface paths {
          * @description Deletes the record: 204 with no body; a later read is a 404. `If-Match` naming another version is a 412. A vessel that sightings still reference is a 409 and stays. Role `admin`.
          */
         delete: operations["deleteVessel"];
+        options?: never;
+        head?: never;
+        /**
+         * Change some fields of a vessel (JSON Merge Patch, RFC 7396).
+         * @description A member present replaces the field, `null` clears it, an absent one stays. The merged record is checked like a replacement body: a required field set to null is a 400 on it, and so is a server-generated field other than `version`. The caller states the version it changes, as `If-Match: "<version>"` or `version` in the patch; with neither 428. A stale `version` is a 409, a stale `If-Match` a 412, and nothing is written. 204 with the new `ETag`, or 200 with the detail view with `Prefer: return=representation`. Only `application/merge-patch+json` (else 415). Roles as for a replacement.
+         */
+        patch: operations["patchVessel"];
+        trace?: never;
+    };
+    "/vessel/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 *     any other id, or a text that is not a whole number, names no record (404).
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The vessel's history, newest first.
+         * @description One entry per create, update and delete, newest first: the version it made (a delete keeps the version the record had), `change`, `changedAt` (UTC) and `record`, the detail view as it was (null for the delete). Callers with role `admin` also see `changedBy`. Paged like lists with `limit` and `after` (a version); the history outlives a delete. A record that never existed is a 404. Role `reader`.
+         */
+        get: operations["listVesselVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vessel/{id}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 *     any other id, or a text that is not a whole number, names no record (404).
+                 */
+                id: components["parameters"]["id"];
+                /** @description A version of the record; a text that is not a whole number names no version (404). */
+                version: components["parameters"]["version"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The vessel as it was at one version.
+         * @description The detail view as it was at that version; 404 when there is no such version or it is the delete. Role `reader`.
+         */
+        get: operations["getVesselVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vessel/{id}/observers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 *     any other id, or a text that is not a whole number, names no record (404).
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Who else sighted this vessel, in numbers.
+         * @description The vessel's sightings, the distinct people (token subjects) who recorded them, and how many of them are the caller's own. Never a name or a subject. Role `reader`; 404 for an unknown vessel.
+         */
+        get: operations["getVesselObservers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vessel/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes to vessels as they are committed (Server-Sent Events).
+         * @description A stream, one event per committed change in commit order, from every instance sharing the database, within a second. Each event has `id` (a number that only grows), `event` (`created`, `updated` or `deleted`) and `data`: `{"id": <record id>, "version": <n>, "record": <the list view after the change, null for a delete>}`. Reconnecting with `Last-Event-ID` resumes with every later event, none lost and none repeated; an id the history does not know starts the stream with `event: reset` (reload, then follow). A comment line `: keep-alive` comes at least every 15 s. An instance holds at most `EVENTS_MAX_SUBSCRIBERS` streams (503 with `Retry-After` beyond); on shutdown streams end, and clients reconnect elsewhere with `Last-Event-ID`. Role `reader`.
+         */
+        get: operations["vesselEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -235,6 +417,84 @@ export interface paths {
         delete: operations["deleteSighting"];
         options?: never;
         head?: never;
+        /**
+         * Change some fields of a sighting (JSON Merge Patch, RFC 7396).
+         * @description A member present replaces the field, `null` clears it, an absent one stays. The merged record is checked like a replacement body: a required field set to null is a 400 on it, and so is a server-generated field other than `version`. The caller states the version it changes, as `If-Match: "<version>"` or `version` in the patch; with neither 428. A stale `version` is a 409, a stale `If-Match` a 412, and nothing is written. 204 with the new `ETag`, or 200 with the detail view with `Prefer: return=representation`. Only `application/merge-patch+json` (else 415). Roles as for a replacement.
+         */
+        patch: operations["patchSighting"];
+        trace?: never;
+    };
+    "/sighting/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 *     any other id, or a text that is not a whole number, names no record (404).
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The sighting's history, newest first.
+         * @description One entry per create, update and delete, newest first: the version it made (a delete keeps the version the record had), `change`, `changedAt` (UTC) and `record`, the detail view as it was (null for the delete). Callers with role `admin` also see `changedBy`. Paged like lists with `limit` and `after` (a version); the history outlives a delete. A record that never existed is a 404. Role `reader`.
+         */
+        get: operations["listSightingVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sighting/{id}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 *     any other id, or a text that is not a whole number, names no record (404).
+                 */
+                id: components["parameters"]["id"];
+                /** @description A version of the record; a text that is not a whole number names no version (404). */
+                version: components["parameters"]["version"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The sighting as it was at one version.
+         * @description The detail view as it was at that version; 404 when there is no such version or it is the delete. Role `reader`.
+         */
+        get: operations["getSightingVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sighting/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes to sightings as they are committed (Server-Sent Events).
+         * @description A stream, one event per committed change in commit order, from every instance sharing the database, within a second. Each event has `id` (a number that only grows), `event` (`created`, `updated` or `deleted`) and `data`: `{"id": <record id>, "version": <n>, "record": <the list view after the change, null for a delete>}`. Reconnecting with `Last-Event-ID` resumes with every later event, none lost and none repeated; an id the history does not know starts the stream with `event: reset` (reload, then follow). A comment line `: keep-alive` comes at least every 15 s. An instance holds at most `EVENTS_MAX_SUBSCRIBERS` streams (503 with `Retry-After` beyond); on shutdown streams end, and clients reconnect elsewhere with `Last-Event-ID`. Role `reader`.
+         */
+        get: operations["sightingEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -278,6 +538,19 @@ export interface components {
         LanguageMap: {
             [key: string]: string;
         };
+        /**
+         * @description What a history entry records.
+         * @enum {string}
+         */
+        Change: "created" | "updated" | "deleted";
+        /**
+         * Format: date-time
+         * @description When the change was committed, UTC.
+         * @example 2026-11-25T09:30:00.000Z
+         */
+        ChangedAt: string;
+        /** @description Who made the change (the token's username); shown to callers with role `admin` only. */
+        ChangedBy: string | null;
         /** @description The vessel's name in the request's locale, else `en`, else its first text; null when it has none. */
         LocalizedName: string | null;
         TimezoneListItem: {
@@ -314,6 +587,20 @@ export interface components {
             timezoneId?: components["schemas"]["Id"];
             timezoneName?: string;
         };
+        /** @description A JSON Merge Patch (RFC 7396) of the timezone: members present replace, `null` clears, absent ones stay. */
+        TimezonePatch: {
+            version?: components["schemas"]["Version"];
+            timezoneName?: components["schemas"]["TimezoneName"];
+        };
+        TimezoneVersion: {
+            version: components["schemas"]["Version"];
+            change: components["schemas"]["Change"];
+            changedAt: components["schemas"]["ChangedAt"];
+            changedBy?: components["schemas"]["ChangedBy"];
+            /** @description The detail view as it was at this version; null for the delete. */
+            record: components["schemas"]["TimezoneDetail"] | null;
+        };
+        TimezoneVersionCollection: components["schemas"]["TimezoneVersion"][];
         TimezoneCollection: components["schemas"]["TimezoneListItem"][];
         TimezoneDetailCollection: components["schemas"]["TimezoneDetail"][];
         VesselListItem: {
@@ -361,8 +648,33 @@ export interface components {
             vesselId?: components["schemas"]["Id"];
             vesselName?: components["schemas"]["LanguageMap"];
         };
+        /** @description A JSON Merge Patch (RFC 7396) of the vessel: members present replace, `null` clears, absent ones stay. */
+        VesselPatch: {
+            version?: components["schemas"]["Version"];
+            /** @description Texts by language tag; a tag set to null removes that text (`{"de": null}`). */
+            vesselName?: {
+                [key: string]: string | null;
+            };
+        };
+        VesselVersion: {
+            version: components["schemas"]["Version"];
+            change: components["schemas"]["Change"];
+            changedAt: components["schemas"]["ChangedAt"];
+            changedBy?: components["schemas"]["ChangedBy"];
+            /** @description The detail view as it was at this version; null for the delete. */
+            record: components["schemas"]["VesselDetail"] | null;
+        };
+        VesselVersionCollection: components["schemas"]["VesselVersion"][];
         VesselCollection: components["schemas"]["VesselListItem"][];
         VesselDetailCollection: components["schemas"]["VesselDetail"][];
+        Observers: {
+            /** @description The vessel's sightings. */
+            sightings: number;
+            /** @description The distinct people who recorded them. */
+            observers: number;
+            /** @description How many of them the caller recorded. */
+            mine: number;
+        };
         SightingVesselSummary: {
             vesselId: components["schemas"]["Id"];
             vesselName: components["schemas"]["LocalizedName"];
@@ -419,6 +731,23 @@ export interface components {
             sightingTimezone?: string;
             sightingDate?: components["schemas"]["LocalDateTime"];
         };
+        /** @description A JSON Merge Patch (RFC 7396) of the sighting: members present replace, `null` clears, absent ones stay. */
+        SightingPatch: {
+            version?: components["schemas"]["Version"];
+            sightingMemo?: components["schemas"]["SightingMemo"];
+            vessel?: components["schemas"]["SightingVesselLink"];
+            sightingTimezone?: components["schemas"]["SightingTimezone"];
+            sightingDate?: components["schemas"]["LocalDateTime"];
+        };
+        SightingVersion: {
+            version: components["schemas"]["Version"];
+            change: components["schemas"]["Change"];
+            changedAt: components["schemas"]["ChangedAt"];
+            changedBy?: components["schemas"]["ChangedBy"];
+            /** @description The detail view as it was at this version; null for the delete. */
+            record: components["schemas"]["SightingDetail"] | null;
+        };
+        SightingVersionCollection: components["schemas"]["SightingVersion"][];
         SightingCollection: components["schemas"]["SightingListItem"][];
         SightingDetailCollection: components["schemas"]["SightingDetail"][];
         /** @description The body of every error but 400. */
@@ -673,6 +1002,26 @@ export interface components {
                 "text/xml": components["schemas"]["GeneralError"];
             };
         };
+        /** @description A partial update states no version: neither `If-Match` nor `version` in the patch (RFC 6585 §3). */
+        PreconditionRequired: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["GeneralError"];
+                "text/xml": components["schemas"]["GeneralError"];
+            };
+        };
+        /** @description This instance holds as many change streams as it may (`EVENTS_MAX_SUBSCRIBERS`), or the database cannot be reached; try again after `Retry-After` seconds. */
+        FeedFull: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["GeneralError"];
+            };
+        };
         /** @description The database cannot be reached; try again later. */
         Unavailable: {
             headers: {
@@ -704,11 +1053,28 @@ export interface components {
          * @example return=representation
          */
         prefer: string;
+        /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
+        cursor: string;
+        /**
+         * @description `count=exact` asks for `X-Total-Count` (the number of matches, whatever the page) and answers `Preference-Applied: count=exact`; other preferences are ignored.
+         * @example count=exact
+         */
+        countPreference: string;
+        /** @description Return only entries older than this version (the `Link` header's next page uses it). */
+        afterVersion: components["schemas"]["Version"];
+        /** @description A version of the record; a text that is not a whole number names no version (404). */
+        version: components["schemas"]["Version"];
+        /** @description The `id` of the last event received; the stream resumes after it (the browser's EventSource sends it when it reconnects). */
+        lastEventId: string;
         /** @description An entity tag; 412 unless it is the record's current one (RFC 9110 §13.1.1). */
         ifMatch: string;
     };
     requestBodies: never;
     headers: {
+        /** @description With `Prefer: count=exact`: how many records (or history entries) the filters match, whatever the page. */
+        TotalCount: number;
+        /** @description `count=exact` when `X-Total-Count` is given, as `Prefer` asked (RFC 7240 §3). */
+        CountApplied: "count=exact";
         /** @description The record's version as an entity tag, e.g. `"3"`. */
         ETag: string;
         /** @description On every page but the last: `<…?limit=N&after=ID>; rel="next"` (RFC 8288). */
@@ -741,8 +1107,18 @@ export interface operations {
                 limit?: components["parameters"]["limit"];
                 /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
                 after?: components["parameters"]["after"];
+                /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-timezoneName,timezoneId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `timezoneId`, `timezoneName`. */
+                sort?: string;
+                /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
+                cursor?: components["parameters"]["cursor"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `count=exact` asks for `X-Total-Count` (the number of matches, whatever the page) and answers `Preference-Applied: count=exact`; other preferences are ignored.
+                 * @example count=exact
+                 */
+                Prefer?: components["parameters"]["countPreference"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -752,6 +1128,8 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
+                    "Preference-Applied": components["headers"]["CountApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -960,6 +1338,170 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    patchTimezone: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An entity tag; 412 unless it is the record's current one (RFC 9110 §13.1.1). */
+                "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description `return=representation` asks for the record's detail view in the answer (RFC 7240 §4.2); other
+                 *     preferences are ignored. Without it the answer has no body.
+                 * @example return=representation
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
+            path: {
+                /**
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 *     any other id, or a text that is not a whole number, names no record (404).
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["TimezonePatch"];
+            };
+        };
+        responses: {
+            200: components["responses"]["TimezoneReplaced"];
+            204: components["responses"]["Updated"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            428: components["responses"]["PreconditionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listTimezoneVersions: {
+        parameters: {
+            query?: {
+                /** @description Page size. Without it the whole collection comes back. */
+                limit?: components["parameters"]["limit"];
+                /** @description Return only entries older than this version (the `Link` header's next page uses it). */
+                after?: components["parameters"]["afterVersion"];
+            };
+            header?: {
+                /**
+                 * @description `count=exact` asks for `X-Total-Count` (the number of matches, whatever the page) and answers `Preference-Applied: count=exact`; other preferences are ignored.
+                 * @example count=exact
+                 */
+                Prefer?: components["parameters"]["countPreference"];
+            };
+            path: {
+                /**
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 *     any other id, or a text that is not a whole number, names no record (404).
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entries (one page of them when `limit` is given). */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
+                    "Preference-Applied": components["headers"]["CountApplied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimezoneVersion"][];
+                    "text/xml": components["schemas"]["TimezoneVersionCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getTimezoneVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 *     any other id, or a text that is not a whole number, names no record (404).
+                 */
+                id: components["parameters"]["id"];
+                /** @description A version of the record; a text that is not a whole number names no version (404). */
+                version: components["parameters"]["version"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The timezone at that version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimezoneDetail"];
+                    "text/xml": components["schemas"]["TimezoneDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    timezoneEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `id` of the last event received; the stream resumes after it (the browser's EventSource sends it when it reconnects). */
+                "Last-Event-ID"?: components["parameters"]["lastEventId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream of changes; it ends only when the client or the instance goes away. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id: 42
+                     *     event: updated
+                     *     data: {"id":-1,"version":1,"record":{…}}
+                     *
+                     *     : keep-alive
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["FeedFull"];
+        };
+    };
     listVessels: {
         parameters: {
             query?: {
@@ -971,8 +1513,18 @@ export interface operations {
                 limit?: components["parameters"]["limit"];
                 /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
                 after?: components["parameters"]["after"];
+                /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-vesselId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `vesselId`. */
+                sort?: string;
+                /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
+                cursor?: components["parameters"]["cursor"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `count=exact` asks for `X-Total-Count` (the number of matches, whatever the page) and answers `Preference-Applied: count=exact`; other preferences are ignored.
+                 * @example count=exact
+                 */
+                Prefer?: components["parameters"]["countPreference"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -982,6 +1534,8 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
+                    "Preference-Applied": components["headers"]["CountApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1190,6 +1744,211 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    patchVessel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An entity tag; 412 unless it is the record's current one (RFC 9110 §13.1.1). */
+                "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description `return=representation` asks for the record's detail view in the answer (RFC 7240 §4.2); other
+                 *     preferences are ignored. Without it the answer has no body.
+                 * @example return=representation
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
+            path: {
+                /**
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 *     any other id, or a text that is not a whole number, names no record (404).
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["VesselPatch"];
+            };
+        };
+        responses: {
+            200: components["responses"]["VesselReplaced"];
+            204: components["responses"]["Updated"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            428: components["responses"]["PreconditionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listVesselVersions: {
+        parameters: {
+            query?: {
+                /** @description Page size. Without it the whole collection comes back. */
+                limit?: components["parameters"]["limit"];
+                /** @description Return only entries older than this version (the `Link` header's next page uses it). */
+                after?: components["parameters"]["afterVersion"];
+            };
+            header?: {
+                /**
+                 * @description `count=exact` asks for `X-Total-Count` (the number of matches, whatever the page) and answers `Preference-Applied: count=exact`; other preferences are ignored.
+                 * @example count=exact
+                 */
+                Prefer?: components["parameters"]["countPreference"];
+            };
+            path: {
+                /**
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 *     any other id, or a text that is not a whole number, names no record (404).
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entries (one page of them when `limit` is given). */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
+                    "Preference-Applied": components["headers"]["CountApplied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VesselVersion"][];
+                    "text/xml": components["schemas"]["VesselVersionCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getVesselVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 *     any other id, or a text that is not a whole number, names no record (404).
+                 */
+                id: components["parameters"]["id"];
+                /** @description A version of the record; a text that is not a whole number names no version (404). */
+                version: components["parameters"]["version"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The vessel at that version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VesselDetail"];
+                    "text/xml": components["schemas"]["VesselDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getVesselObservers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 *     any other id, or a text that is not a whole number, names no record (404).
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The numbers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sightings": 12,
+                     *       "observers": 5,
+                     *       "mine": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Observers"];
+                    "text/xml": components["schemas"]["Observers"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    vesselEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `id` of the last event received; the stream resumes after it (the browser's EventSource sends it when it reconnects). */
+                "Last-Event-ID"?: components["parameters"]["lastEventId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream of changes; it ends only when the client or the instance goes away. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id: 42
+                     *     event: updated
+                     *     data: {"id":-1,"version":1,"record":{…}}
+                     *
+                     *     : keep-alive
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["FeedFull"];
+        };
+    };
     listSightings: {
         parameters: {
             query?: {
@@ -1217,8 +1976,18 @@ export interface operations {
                 limit?: components["parameters"]["limit"];
                 /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
                 after?: components["parameters"]["after"];
+                /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-sightingDate,sightingId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `sightingId`, `sightingTimezone`, `sightingDate`. */
+                sort?: string;
+                /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
+                cursor?: components["parameters"]["cursor"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `count=exact` asks for `X-Total-Count` (the number of matches, whatever the page) and answers `Preference-Applied: count=exact`; other preferences are ignored.
+                 * @example count=exact
+                 */
+                Prefer?: components["parameters"]["countPreference"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1228,6 +1997,8 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
+                    "Preference-Applied": components["headers"]["CountApplied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1465,6 +2236,176 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    patchSighting: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An entity tag; 412 unless it is the record's current one (RFC 9110 §13.1.1). */
+                "If-Match"?: components["parameters"]["ifMatch"];
+                /**
+                 * @description `return=representation` asks for the record's detail view in the answer (RFC 7240 §4.2); other
+                 *     preferences are ignored. Without it the answer has no body.
+                 * @example return=representation
+                 */
+                Prefer?: components["parameters"]["prefer"];
+            };
+            path: {
+                /**
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 *     any other id, or a text that is not a whole number, names no record (404).
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["SightingPatch"];
+            };
+        };
+        responses: {
+            200: components["responses"]["SightingReplaced"];
+            204: components["responses"]["Updated"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            428: components["responses"]["PreconditionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listSightingVersions: {
+        parameters: {
+            query?: {
+                /** @description Page size. Without it the whole collection comes back. */
+                limit?: components["parameters"]["limit"];
+                /** @description Return only entries older than this version (the `Link` header's next page uses it). */
+                after?: components["parameters"]["afterVersion"];
+            };
+            header?: {
+                /**
+                 * @description `count=exact` asks for `X-Total-Count` (the number of matches, whatever the page) and answers `Preference-Applied: count=exact`; other preferences are ignored.
+                 * @example count=exact
+                 */
+                Prefer?: components["parameters"]["countPreference"];
+            };
+            path: {
+                /**
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 *     any other id, or a text that is not a whole number, names no record (404).
+                 */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entries (one page of them when `limit` is given). */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
+                    "Preference-Applied": components["headers"]["CountApplied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SightingVersion"][];
+                    "text/xml": components["schemas"]["SightingVersionCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSightingVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 *     any other id, or a text that is not a whole number, names no record (404).
+                 */
+                id: components["parameters"]["id"];
+                /** @description A version of the record; a text that is not a whole number names no version (404). */
+                version: components["parameters"]["version"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sighting at that version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SightingDetail"];
+                    "text/xml": components["schemas"]["SightingDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    sightingEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only changes of sightings of this vessel (before or after the change).
+                 * @example -1
+                 */
+                vesselId?: components["schemas"]["Id"];
+            };
+            header?: {
+                /** @description The `id` of the last event received; the stream resumes after it (the browser's EventSource sends it when it reconnects). */
+                "Last-Event-ID"?: components["parameters"]["lastEventId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream of changes; it ends only when the client or the instance goes away. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id: 42
+                     *     event: updated
+                     *     data: {"id":-1,"version":1,"record":{…}}
+                     *
+                     *     : keep-alive
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["FeedFull"];
         };
     };
 }

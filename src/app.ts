@@ -11,7 +11,13 @@ import { bodyParsers } from './http/body-parsers.ts';
 import { errorHandler } from './errors/error-handler.ts';
 import { NotFound } from './errors/app-errors.ts';
 import { entityManagerPerRequest } from './db/request-context.ts';
-import { crudRouter, idsWithSlashes } from './crud/router.ts';
+import { crudRouter, idsWithSlashes, type OperationHandlers } from './crud/router.ts';
+import { crudHandlers } from './crud/handlers.ts';
+import type { AnyResource } from './crud/resource-descriptor.ts';
+import { historyHandlers } from './history/history-handlers.ts';
+import { eventStreams } from './feed/event-stream.ts';
+import type { ChangeFeed } from './feed/change-feed.ts';
+import type { Drain } from './http/drain.ts';
 import { idempotencyKey } from './http/idempotency-key.ts';
 import { rateLimit } from './http/rate-limit.ts';
 import { resources } from './resources/index.ts';
@@ -32,9 +38,11 @@ export interface Operations {
   metrics: Metrics;
   router: ReadRouter;
   state: ManagementState;
+  feed: ChangeFeed;
+  drain: Drain;
 }
 
-export async function createApp(config: Config, orm: MikroORM, { logger, metrics, router, state }: Operations): Promise<Express> {
+export async function createApp(config: Config, orm: MikroORM, { logger, metrics, router, state, feed, drain }: Operations): Promise<Express> {
   const app = express();
   // First, so every answer is timed and logged, including the ones refused before any route.
   app.use(httpMetrics(metrics, config.BASE_PATH));
@@ -64,6 +72,9 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
     formats: customFormats,
   });
 
+  const events = eventStreams({ feed, drain, maxSubscribers: config.EVENTS_MAX_SUBSCRIBERS, keepAliveMs: config.EVENTS_KEEPALIVE_MS });
+  const handlersFor = (resource: AnyResource): OperationHandlers => ({ ...crudHandlers(resource), ...historyHandlers(resource), events: events(resource) });
+
   const api = express.Router();
   api.use(crudRouter(resources, [
     ...admitted,
@@ -74,7 +85,7 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
     ...validator,
     entityManagerPerRequest(orm, router),
     idempotencyKey(orm, config.IDEMPOTENCY_WINDOW_SECONDS),
-  ]));
+  ], handlersFor));
   // No operation matched: still a token first, then a record that does not exist, or the validator's 404 or 405.
   api.use(...admitted, idsWithSlashes(resources), ...validator);
   app.use(config.BASE_PATH, api);

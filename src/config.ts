@@ -59,6 +59,10 @@ const schema = z.object({
     .describe('Longest a client may take to send a request\'s header section (408 after; slow clients free their connection).'),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30000)
     .describe('Longest a client may take to send a whole request, body included (408 after).'),
+  EVENTS_MAX_SUBSCRIBERS: z.coerce.number().int().min(0).default(1000)
+    .describe('Most change-feed streams (GET /{resource}/events) one instance holds; 503 with Retry-After beyond.'),
+  EVENTS_KEEPALIVE_MS: z.coerce.number().int().min(100).max(15000).default(15000)
+    .describe('How often an idle change-feed stream gets a `: keep-alive` comment (proxies close silent connections).'),
   HEADER_LIMIT: z.coerce.number().int().min(1024).max(1048576).default(16384)
     .describe('Largest size in bytes of a request\'s header section (431 above).'),
 });

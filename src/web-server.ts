@@ -11,6 +11,7 @@ import { createApp } from './app.ts';
 import { lastResort } from './errors/error-handler.ts';
 import { answerClientError, answerConnect } from './http/client-errors.ts';
 import { drainable, type Drain } from './http/drain.ts';
+import { startChangeFeed } from './feed/start-change-feed.ts';
 import { createLogger, type DestinationStream, type Logger } from './observability/logger.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
 import { managementApp, managementRouter } from './management.ts';
@@ -18,6 +19,8 @@ import { ReplicaLag } from './db/replica-lag.ts';
 
 export interface WebServer {
   url: string;
+  /** Ends the change feed's notifications and polling (its streams end with the drain). */
+  stopFeed(): Promise<void>;
   config: Config;
   orm: MikroORM;
   server: Server;
@@ -67,9 +70,11 @@ export async function startWebServer(config: Config, options: StartOptions = {})
   // the request at the client's FIN, so any handler slower than that FIN would answer no one.
   (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   const drain = drainable(server);
+  const { feed, stop: stopFeed } = await startChangeFeed(orm, config, logger);
   try {
     await listen(server, config.PORT, config.HOST);
   } catch (error) {
+    await stopFeed();
     await orm.close(true);
     await replicaLag.stop();
     throw error;
@@ -80,16 +85,17 @@ export async function startWebServer(config: Config, options: StartOptions = {})
   const originAt = (listening: number) => `http://${host.includes(':') ? `[${host}]` : host}:${listening}`;
   const publicUrl = config.PUBLIC_URL ? config.publicUrl : originAt(port);
   const resolved = { ...config, PORT: port, publicUrl };
-  const web = { url: publicUrl, config: resolved, orm, server, drain, replicaLag, logger, metrics, stopping: false } as WebServer;
+  const web = { url: publicUrl, stopFeed, config: resolved, orm, server, drain, replicaLag, logger, metrics, stopping: false } as WebServer;
   const state = { stopping: () => web.stopping };
   const closeAll = async () => {
     // A service that cannot start leaves nothing open behind it.
+    await stopFeed();
     await new Promise((resolve) => server.close(resolve));
     if (web.management) await new Promise((resolve) => web.management!.server.close(resolve));
     await orm.close(true);
     await replicaLag.stop();
   };
-  const app = await createApp(resolved, orm, { logger, metrics, router, state }).catch(async (error: unknown) => {
+  const app = await createApp(resolved, orm, { logger, metrics, router, state, feed, drain }).catch(async (error: unknown) => {
     await closeAll();
     throw error;
   });
@@ -129,6 +135,7 @@ export async function stopWebServer(web: WebServer, { delayMs = 0 }: { delayMs?:
   drain.announce();
   if (delayMs > 0) await delay(delayMs);
   const result = await drain.stop(config.SHUTDOWN_TIMEOUT_MS);
+  await web.stopFeed();
   if (management) {
     management.server.closeIdleConnections();
     await new Promise((resolve) => management.server.close(resolve));

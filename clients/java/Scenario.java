@@ -19,6 +19,9 @@ import org.sighting.client.model.GeneralError;
 import org.sighting.client.model.SightingCreate;
 import org.sighting.client.model.SightingDetail;
 import org.sighting.client.model.SightingExample;
+import org.sighting.client.model.SightingListItem;
+import org.sighting.client.model.SightingPatch;
+import org.sighting.client.model.SightingVersion;
 import org.sighting.client.model.SightingUpdate;
 import org.sighting.client.model.SightingVesselLink;
 import org.sighting.client.model.VesselDetail;
@@ -40,7 +43,7 @@ public final class Scenario {
     String memo = label + " scenario " + UUID.randomUUID();
 
     step("list the vessels", () -> {
-      List<Long> ids = vessels.listVessels(null, null, null, null).stream().map(VesselListItem::getVesselId).toList();
+      List<Long> ids = vessels.listVessels(null, null, null, null, null, null, null).stream().map(VesselListItem::getVesselId).toList();
       check(ids.contains(-1L) && ids.contains(-2L), "the demo vessels -1 and -2 are listed: " + ids);
     });
     step("read sighting -1", () -> {
@@ -65,8 +68,23 @@ public final class Scenario {
       GeneralError body = Sdk.generalError(error);
       check(!body.getGeneral().isEmpty(), "the error says why");
     });
+    step("patch the memo (JSON Merge Patch) with If-Match: the other fields stay", () -> {
+      SightingDetail patched = sightings.patchSighting(created.getSightingId(), new SightingPatch().sightingMemo(memo + " (patched)"), "\"1\"", PREFER);
+      equal(List.of(patched.getVersion(), patched.getSightingMemo(), patched.getVessel().getVesselId()), List.of(2, memo + " (patched)", -1L));
+    });
+    step("the history lists every version, newest first, each record as it was", () -> {
+      List<SightingVersion> versions = sightings.listSightingVersions(created.getSightingId(), null, null, null);
+      equal(versions.stream().map(v -> v.getVersion() + " " + v.getChange().getValue()).toList(), List.of("2 updated", "1 updated", "0 created"));
+      equal(versions.get(2).getRecord().getSightingMemo(), memo);
+    });
+    step("a sorted list: the newest ids first", () -> {
+      List<Long> ids = sightings.listSightings(null, null, null, null, null, null, null, 3, null, "-sightingId", null, null)
+          .stream().map(SightingListItem::getSightingId).toList();
+      equal(ids, ids.stream().sorted(java.util.Comparator.reverseOrder()).toList());
+      check(ids.get(0) >= created.getSightingId(), "the newest first: " + ids);
+    });
     step("query by example: the memo", () -> {
-      List<SightingDetail> found = sightings.querySightingsByExample(new SightingExample().sightingMemo(memo.toUpperCase()));
+      List<SightingDetail> found = sightings.querySightingsByExample(new SightingExample().sightingMemo((memo + " (patched)").toUpperCase()));
       equal(found.stream().map(SightingDetail::getSightingId).toList(), List.of(created.getSightingId()));
     });
     step("query by example: a vessel name by language, {de: \"J\u00e4ger\"}", () -> {

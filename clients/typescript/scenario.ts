@@ -77,8 +77,24 @@ await step('a stale update is a 409, a typed error', async () => {
   strictEqual(error.status, 409);
   ok(error.general.length > 0, 'the error says why');
 });
+await step('patch the memo (JSON Merge Patch) with If-Match: the other fields stay', async () => {
+  const patched = await sightings.patchSighting({
+    id: created.sightingId, ifMatch: '"1"', prefer: 'return=representation', sightingPatch: { sightingMemo: `${memo} (patched)` },
+  });
+  deepStrictEqual([patched?.version, patched?.sightingMemo, patched?.vessel.vesselId], [2, `${memo} (patched)`, -1]);
+});
+await step('the history lists every version, newest first, each record as it was', async () => {
+  const versions = await sightings.listSightingVersions({ id: created.sightingId });
+  deepStrictEqual(versions.map((v) => [v.version, v.change]), [[2, 'updated'], [1, 'updated'], [0, 'created']]);
+  strictEqual(versions[2]?.record?.sightingMemo, memo);
+});
+await step('a sorted list: the newest ids first', async () => {
+  const ids = (await sightings.listSightings({ sort: '-sightingId', limit: 3 })).map((s) => s.sightingId);
+  deepStrictEqual(ids, [...ids].sort((a, b) => b - a));
+  ok(ids[0]! >= created.sightingId, `the newest first, got ${ids}`);
+});
 await step('query by example: the memo', async () => {
-  const found = await sightings.querySightingsByExample({ sightingExample: { sightingMemo: memo.toUpperCase() } });
+  const found = await sightings.querySightingsByExample({ sightingExample: { sightingMemo: `${memo} (patched)`.toUpperCase() } });
   deepStrictEqual(found?.map((s) => s.sightingId), [created.sightingId]);
 });
 await step('query by example: a vessel name by language, {de: "Jäger"}', async () => {

@@ -13,6 +13,8 @@ export interface AccessRules {
 /** The caller, as its access token says. */
 export interface Principal {
   subject: string;
+  /** The token's `preferred_username` (else its subject): what a record's history shows admins. */
+  username: string;
   roles: ReadonlySet<string>;
 }
 

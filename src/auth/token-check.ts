@@ -15,6 +15,7 @@ export interface TokenCheckOptions {
 
 interface AccessClaims {
   sub?: string;
+  preferred_username?: unknown;
   exp?: unknown;
   nbf?: unknown;
   realm_access?: { roles?: string[] };
@@ -49,7 +50,8 @@ export function tokenCheck({ serverUrl, realm, audience }: TokenCheckOptions): R
     // `exp` and RFC 7519 §4.1.5 forbids accepting a token before its `nbf`.
     const notYetValid = content.nbf !== undefined && !(typeof content.nbf === 'number' && content.nbf <= Date.now() / 1000);
     if (typeof content.exp !== 'number' || notYetValid || !content.sub) throw invalidToken(realm);
-    const principal: Principal = { subject: content.sub, roles: new Set(content.realm_access?.roles ?? []) };
+    const username = typeof content.preferred_username === 'string' ? content.preferred_username : content.sub;
+    const principal: Principal = { subject: content.sub, username, roles: new Set(content.realm_access?.roles ?? []) };
     res.locals.principal = principal;
     next();
   };

@@ -1,5 +1,5 @@
 // The contract's schemas: a component by name, and the schema of a property or a field path below a schema.
-import { openApiDocument, type Schema } from './document.ts';
+import { openApiDocument, type Reference, type Schema } from './document.ts';
 import { resolve } from './references.ts';
 
 export const componentSchema = (name: string): Schema | undefined => openApiDocument.components.schemas[name];
@@ -7,7 +7,14 @@ export const componentSchema = (name: string): Schema | undefined => openApiDocu
 /** A declared property's schema, else the object's `additionalProperties` one. */
 export function propertySchema(schema: Schema | undefined, name: string): Schema | undefined {
   const property = schema?.properties?.[name] ?? (typeof schema?.additionalProperties === 'object' ? schema.additionalProperties : undefined);
-  return property && resolve(property);
+  return property && nullable(resolve(property));
+}
+
+/** A nullable reference (`oneOf: [{$ref: …}, {type: 'null'}]`, a history entry's record) read as what it refers to. */
+function nullable(schema: Schema): Schema {
+  const alternatives = schema.oneOf as Array<Schema | Reference> | undefined;
+  const others = alternatives?.map((alternative) => resolve(alternative)).filter((alternative) => alternative.type !== 'null');
+  return others?.length === 1 ? others[0]! : schema;
 }
 
 /** The schema at a field path (`['vessel', 'vesselId']`) below `schema`, or undefined where it declares none. */

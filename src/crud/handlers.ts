@@ -1,33 +1,30 @@
 // The generic CRUD handlers: read the validated request, run one operation on the resource, write the answer.
 import type { Request, Response } from 'express';
+import type { SqlEntityManager } from '@mikro-orm/sql';
 import { LockMode, ForeignKeyConstraintViolationException, type FilterQuery } from '@mikro-orm/core';
 import type { ResourceDescriptor, RequestContext, WireRecord } from './resource-descriptor.ts';
 import { viewRows, mapAsync } from './row-stream.ts';
 import { readRow } from './view-rows.ts';
 import { etagOf, notModified, checkIfMatch } from './preconditions.ts';
-import { entityNotFound, ValidationFailed } from '../errors/app-errors.ts';
+import { Conflict, entityNotFound, PreconditionRequired, ValidationFailed } from '../errors/app-errors.ts';
+import { mergePatch } from './merge-patch.ts';
+import { checkAsRequestBody } from '../validation/schema-check.ts';
 import { listFilters } from './list-filters.ts';
-import { pathText } from './operations.ts';
+import { pathNumber } from './operations.ts';
 import { exampleCondition } from './query-by-example.ts';
 import { requireOwnership, type Principal } from '../auth/access-rules.ts';
 import { requestLocale } from '../i18n/request-locale.ts';
 import { sendDocument, sendList } from '../http/send.ts';
-import { sendWritten } from './representation-preference.ts';
+import { countIfPreferred, sendWritten } from './representation-preference.ts';
+import { cursorOf, cursorValues, keysetAfter, keyValues, listOrder } from './list-order.ts';
 import { requestEntityManager, viewRowReader } from '../db/request-context.ts';
-import { flushAtomically, writesSeveralRows } from '../db/atomic-flush.ts';
+import { commitWithHistory, scopeOf, type Change, type Scope } from '../history/record-history.ts';
 
 type Versioned = { version: number };
 const context = (req: Request): RequestContext => ({ get em() { return requestEntityManager(req); }, locale: requestLocale(req) });
 const principalOf = (res: Response): Principal => res.locals.principal as Principal;
 
-/** Ids beyond ±(2^53−1), or not whole numbers, name no record (contract B, Ids). */
-function pathId(req: Request): number {
-  const text = pathText(req, 'id') ?? '';
-  // Only the canonical decimal spelling names a record: `0x10`, `1e3` or `012` are other texts.
-  const id = /^-?(0|[1-9]\d*)$/.test(text) ? Number(text) : NaN;
-  if (!Number.isSafeInteger(id)) throw entityNotFound();
-  return id;
-}
+const pathId = (req: Request): number => pathNumber(req, 'id');
 
 /** PostgreSQL names the violated key's column in the detail: `Key (vessel_id)=(12) is not present in table "vessel".` */
 function referencesColumn(error: ForeignKeyConstraintViolationException, column: string): boolean {
@@ -37,9 +34,19 @@ function referencesColumn(error: ForeignKeyConstraintViolationException, column:
 
 export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E>) {
   const byId = (id: number) => ({ [resource.idProperty]: id }) as FilterQuery<E>;
-  // Whether a write may change several rows is the entity's shape: worked out on the first write, not on each.
-  let severalRows: boolean | undefined;
-  const flush = (ctx: RequestContext) => flushAtomically(ctx.em, severalRows ??= writesSeveralRows(ctx.em, resource.entity));
+  /**
+   * Writes the unit of work with its history entry. `before` is the entity's version and scope as loaded: the
+   * entry's scope holds both, and an update that changed nothing (same version) writes no entry.
+   */
+  const commit = (ctx: RequestContext, res: Response, entity: E, change: Change, before?: { version: number; scope: Scope }) =>
+    commitWithHistory(ctx.em, resource, () => (change === 'updated' && entity.version === before?.version ? undefined : {
+      id: entity[resource.idProperty] as number,
+      version: entity.version,
+      change,
+      changedBy: principalOf(res).username,
+      scopes: change === 'deleted' ? [before!.scope] : [...(before ? [before.scope] : []), scopeOf(ctx.em, resource, entity)],
+    }));
+  const stateOf = (ctx: RequestContext, entity: E) => ({ version: entity.version, scope: scopeOf(ctx.em, resource, entity) });
   const filters = listFilters(resource);
   const { owner } = resource;
 
@@ -70,25 +77,34 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
   return {
     async list(req: Request, res: Response): Promise<void> {
       const ctx = context(req);
+      const reader = viewRowReader(req);
       const equalities = Object.fromEntries(filters.filter(([name]) => req.query[name] !== undefined)
         .map(([name, property]) => [property, req.query[name]]));
       // The validator has coerced the parameter to a boolean; `false` is the same as leaving it out.
       if (owner && (req.query[owner.listParameter] as unknown) === true) equalities[owner.property] = principalOf(res).subject;
-      const after = req.query.after as number | undefined;
+      // A query builder: counting reads no entity, so the shared EntityManager may run it.
+      await countIfPreferred(req, res, () => (reader as SqlEntityManager).createQueryBuilder(resource.entity, 'r').where(equalities as never).getCount());
+      const { sort, cursor, after, limit } = req.query as { sort?: string; cursor?: string; after?: number; limit?: number };
+      const keys = listOrder(reader, resource, sort);
+      // Without `sort`, pages continue after an id (contract B); with it, after the last row's keys (an opaque cursor).
+      const continued = cursor !== undefined ? keysetAfter(keys, cursorValues(cursor, keys))
+        : after !== undefined ? { [resource.idProperty]: { $gt: after } } : undefined;
       // $and, not one object: `?sightingId=5&after=3` must keep both conditions on the id.
-      const where = after === undefined ? equalities : { $and: [equalities, { [resource.idProperty]: { $gt: after } }] };
-      const limit = req.query.limit as number | undefined;
+      const where = (continued ? { $and: [equalities, continued] } : equalities) as FilterQuery<E>;
       if (limit === undefined) {
-        return sendList(res, resource.name, mapAsync(viewRows(viewRowReader(req), resource, where as FilterQuery<E>, 'list'), (row) => resource.listView(row, ctx.locale)));
+        return sendList(res, resource.name, mapAsync(viewRows(reader, resource, where, 'list', Infinity, keys), (row) => resource.listView(row, ctx.locale)));
       }
       // One row more than asked tells whether a next page exists (RFC 8288 `rel="next"`).
-      const views = (await Array.fromAsync(viewRows(viewRowReader(req), resource, where as FilterQuery<E>, 'list', limit + 1))).map((row) => resource.listView(row, ctx.locale));
-      if (views.length > limit) {
-        views.length = limit;
+      const rows = await Array.fromAsync(viewRows(reader, resource, where, 'list', limit + 1, keys));
+      if (rows.length > limit) {
+        rows.length = limit;
         const next = new URLSearchParams(req.query as Record<string, string>);
-        next.set('after', String(views.at(-1)![resource.idProperty]));
+        next.delete(sort === undefined ? 'after' : 'cursor');
+        if (sort === undefined) next.set('after', String(rows.at(-1)![keys.at(-1)!.column]));
+        else next.set('cursor', cursorOf(keyValues(keys, rows.at(-1)!)));
         res.set('Link', `<${req.baseUrl}${req.path}?${next}>; rel="next"`);
       }
+      const views = rows.map((row) => resource.listView(row, ctx.locale));
       await sendList(res, resource.name, (async function* () { yield* views; })());
     },
 
@@ -110,7 +126,7 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       if (owner) entity[owner.property] = principal.subject as E[typeof owner.property];
       await resource.write(entity, req.body as WireRecord, ctx);
       ctx.em.persist(entity);
-      await checkedReferences(flush(ctx));
+      await checkedReferences(commit(ctx, res, entity, 'created'));
       const id = entity[resource.idProperty];
       res.set({ Location: `${req.baseUrl}${req.path.replace(/\/$/, '')}/${id}`, ETag: etagOf(entity.version) });
       await sendWritten(req, res, 201, resource.name, () => detailOf(id as number, ctx));
@@ -125,17 +141,44 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       const entity = await load(req, res, ctx);
       // The ORM compares the version now and again in the UPDATE's WHERE clause (STYLE 3): a stale one is 409.
       await ctx.em.lock(entity, LockMode.OPTIMISTIC, body.version);
+      const before = stateOf(ctx, entity);
       await resource.write(entity, body, ctx);
-      await checkedReferences(flush(ctx));
+      await checkedReferences(commit(ctx, res, entity, 'updated', before));
       res.set('ETag', etagOf(entity.version));
       await sendWritten(req, res, 204, resource.name, () => detailOf(pathId(req), ctx));
+    },
+
+    /**
+     * JSON Merge Patch onto the record's detail view, then a replacement like PUT's with the merged record, checked
+     * against PUT's body schema. The version the caller changes is required: `If-Match` (checked on load, 412) or
+     * `version` in the patch (the optimistic lock, 409).
+     */
+    async patch(req: Request, res: Response): Promise<void> {
+      const ctx = context(req);
+      const patch = req.body as WireRecord & Partial<Versioned>;
+      if (patch.version === undefined && !req.get('If-Match')) throw new PreconditionRequired('error.versionRequired');
+      const id = pathId(req);
+      // The view the patch applies to, then the entity it writes; a change in between is a conflict, as any stale version.
+      const row = await readRow(ctx.em, resource, id);
+      if (!row) throw entityNotFound();
+      const entity = await load(req, res, ctx);
+      if (entity.version !== row.version) throw new Conflict('error.entityChanged');
+      const merged = mergePatch(resource.detailView(row, ctx.locale), patch) as WireRecord & Versioned;
+      checkAsRequestBody(`/${resource.name}/{id}`, 'put', merged);
+      await ctx.em.lock(entity, LockMode.OPTIMISTIC, merged.version);
+      const before = stateOf(ctx, entity);
+      await resource.write(entity, merged, ctx);
+      await checkedReferences(commit(ctx, res, entity, 'updated', before));
+      res.set('ETag', etagOf(entity.version));
+      await sendWritten(req, res, 204, resource.name, () => detailOf(id, ctx));
     },
 
     async remove(req: Request, res: Response): Promise<void> {
       const ctx = context(req);
       const entity = await load(req, res, ctx);
+      const before = stateOf(ctx, entity);
       ctx.em.remove(entity);
-      await flush(ctx);
+      await commit(ctx, res, entity, 'deleted', before);
       res.status(204).end();
     },
 

@@ -4,11 +4,11 @@ import { openApiDocument } from '../contract/document.ts';
 import { parametersOf } from '../contract/parameters.ts';
 import type { ResourceDescriptor } from './resource-descriptor.ts';
 
-/** `[query parameter, entity property]` of each filter: every parameter but paging and the owner's. */
+/** `[query parameter, entity property]` of each filter: every parameter but paging, ordering and the owner's. */
 export function listFilters<E extends object>(resource: ResourceDescriptor<E>): ReadonlyArray<readonly [string, string]> {
   const properties = EntitySchema.REGISTRY.get(resource.entity)!.meta.properties;
   const filters = parametersOf(openApiDocument.paths[`/${resource.name}`]?.get)
-    .filter(({ name, in: where }) => where === 'query' && !['limit', 'after', resource.owner?.listParameter].includes(name))
+    .filter(({ name, in: where }) => where === 'query' && !['limit', 'after', 'sort', 'cursor', resource.owner?.listParameter].includes(name))
     .map(({ name }) => [name, resource.filterProperties?.[name] ?? name] as const);
   // Fail at start, not on the first list that uses it.
   const unmapped = filters.find(([, property]) => !(property in properties));

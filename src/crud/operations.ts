@@ -1,26 +1,41 @@
 // The generic operations every collection has, bound at start to each resource descriptor and to openapi.yaml: a
 // request is matched to one of them once (by express's router), and everything downstream reads that match.
-import type { Request } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { openApiDocument, type Operation, type Schema } from '../contract/document.ts';
 import { parametersOf } from '../contract/parameters.ts';
 import { resolve } from '../contract/references.ts';
 import type { AccessRules, Role } from '../auth/access-rules.ts';
 import type { AnyResource } from './resource-descriptor.ts';
+import { entityNotFound } from '../errors/app-errors.ts';
 
-export type OperationKind = 'list' | 'create' | 'queryByExample' | 'read' | 'update' | 'remove';
-type Method = 'get' | 'post' | 'put' | 'delete';
+export type OperationKind = 'list' | 'create' | 'queryByExample' | 'events' | 'read' | 'update' | 'patch' | 'remove' | 'versions' | 'version';
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface OperationShape {
+  method: Method;
+  /** The path below `/{resource}`: `''`, `/{id}`, `/{id}/versions`. */
+  below: string;
+  roles(access: AccessRules): Role[];
+}
 
 /** A record's creator changes it with `writer`, and `admin` changes anyone's (contract B, Authorization). */
 const changeRoles = (access: AccessRules): Role[] => (access.change === 'creator' ? ['writer', 'admin'] : [access.change]);
 
-/** The generic set, as paths below `/{resource}` and the roles any one of which lets a caller ask. */
-const genericOperations: ReadonlyArray<{ kind: OperationKind; method: Method; below: string; roles(access: AccessRules): Role[] }> = [
+/**
+ * The generic set, as paths below `/{resource}` and the roles any one of which lets a caller ask. In the order
+ * express tries them: a fixed segment (`/qbe`, `/events`) before `/{id}`.
+ */
+const genericOperations: ReadonlyArray<OperationShape & { kind: OperationKind; handle?: undefined }> = [
   { kind: 'list', method: 'get', below: '', roles: (access) => [access.read] },
   { kind: 'create', method: 'post', below: '', roles: (access) => [access.create] },
   { kind: 'queryByExample', method: 'post', below: '/qbe', roles: (access) => [access.read] },
+  { kind: 'events', method: 'get', below: '/events', roles: (access) => [access.read] },
   { kind: 'read', method: 'get', below: '/{id}', roles: (access) => [access.read] },
   { kind: 'update', method: 'put', below: '/{id}', roles: changeRoles },
+  { kind: 'patch', method: 'patch', below: '/{id}', roles: changeRoles },
   { kind: 'remove', method: 'delete', below: '/{id}', roles: changeRoles },
+  { kind: 'versions', method: 'get', below: '/{id}/versions', roles: (access) => [access.read] },
+  { kind: 'version', method: 'get', below: '/{id}/versions/{version}', roles: (access) => [access.read] },
 ];
 
 export interface IntegerParameter {
@@ -29,7 +44,9 @@ export interface IntegerParameter {
 }
 
 export interface BoundOperation {
-  kind: OperationKind;
+  /** One of the generic set, or the name of one of the resource's own operations (its handler in `own`). */
+  kind: OperationKind | string;
+  own?: RequestHandler;
   resource: AnyResource;
   method: Method;
   /** openapi.yaml's path below the base path: `/sighting/{id}`; what logs, metrics and traces name. */
@@ -40,6 +57,8 @@ export interface BoundOperation {
   /** Any one of these realm roles lets the caller ask; who owns a record is checked later, on the record. */
   roles: readonly Role[];
   integerQuery: readonly IntegerParameter[];
+  /** Its answer is a stream of Server-Sent Events (`text/event-stream`), not a JSON or XML document. */
+  streams: boolean;
 }
 
 function integerQueryOf(contract: Operation): IntegerParameter[] {
@@ -50,15 +69,16 @@ function integerQueryOf(contract: Operation): IntegerParameter[] {
 
 /** Every operation of every resource; a descriptor whose operation openapi.yaml does not declare fails the start. */
 export function boundOperations(resources: readonly AnyResource[]): BoundOperation[] {
-  return resources.flatMap((resource) => genericOperations.map(({ kind, method, below, roles }) => {
+  return resources.flatMap((resource) => [...genericOperations, ...resource.ownOperations ?? []].map(({ kind, method, below, roles, handle }) => {
     const template = `/${resource.name}${below}`;
     const contract = openApiDocument.paths[template]?.[method];
     if (!contract) throw new Error(`openapi.yaml declares no ${method.toUpperCase()} ${template} for the ${resource.name} descriptor`);
     return {
-      kind, resource, method, template, contract,
+      kind, own: handle, resource, method, template, contract,
       route: template.replace(/\{(\w+)\}/g, ':$1'),
       roles: roles(resource.access),
       integerQuery: integerQueryOf(contract),
+      streams: 'text/event-stream' in ((contract.responses?.['200'] as { content?: object } | undefined)?.content ?? {}),
     };
   }));
 }
@@ -81,7 +101,13 @@ export function operationOf(req: Request): BoundOperation | undefined {
   return matches.get(req)?.operation;
 }
 
-/** A path parameter's text as the client sent it (decoded): `0x10` stays `0x10`, never the number 16. */
-export function pathText(req: Request, name: string): string | undefined {
-  return matches.get(req)?.pathText[name];
+/**
+ * A whole-number path parameter (an id, a version) as the client sent it, not as the validator coerced it (`0x10` is
+ * not 16): only the canonical decimal spelling within ±(2^53−1) names a record (contract B, Ids); else 404.
+ */
+export function pathNumber(req: Request, name: string): number {
+  const text = matches.get(req)?.pathText[name] ?? '';
+  const value = /^-?(0|[1-9]\d*)$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(value)) throw entityNotFound();
+  return value;
 }

@@ -1,4 +1,4 @@
-// `Prefer: return=representation` (RFC 7240 §4.2) on create and update: the answer then carries the record's detail view.
+// `Prefer` (RFC 7240): `return=representation` on create and update (§4.2), `count=exact` on lists.
 import type { Request, Response } from 'express';
 import { sendDocument, sendEmpty } from '../http/send.ts';
 
@@ -6,12 +6,22 @@ import { sendDocument, sendEmpty } from '../http/send.ts';
  * RFC 7240 §2: preferences are comma-separated `token [= word] *(; parameter)`, names case-insensitive, a value
  * token or quoted; of a preference given twice only the first counts. Others (`respond-async`, `wait`) are ignored.
  */
-export function prefersRepresentation(req: Request): boolean {
+export function preference(req: Request, wanted: string): string | undefined {
   for (const preference of (req.get('Prefer') ?? '').split(',')) {
     const [name = '', value = ''] = (preference.split(';')[0] ?? '').split('=').map((part) => part.trim());
-    if (name.toLowerCase() === 'return') return value.replace(/^"(.*)"$/, '$1').toLowerCase() === 'representation';
+    if (name.toLowerCase() === wanted) return value.replace(/^"(.*)"$/, '$1').toLowerCase();
   }
-  return false;
+  return undefined;
+}
+
+export const prefersRepresentation = (req: Request): boolean => preference(req, 'return') === 'representation';
+
+/** `Prefer: count=exact` (as PostgREST has it): the answer says how many records the filters match. */
+export function countIfPreferred(req: Request, res: Response, count: () => Promise<number>): Promise<void> | undefined {
+  if (preference(req, 'count') !== 'exact') return undefined;
+  return count().then((total) => {
+    res.set({ 'X-Total-Count': String(total), 'Preference-Applied': 'count=exact' });
+  });
 }
 
 /**

@@ -1,5 +1,7 @@
 // What the generic CRUD machinery needs to know about one resource; each resource is one such descriptor.
 import type { EntityClass, EntityManager, FilterQuery, RawQueryFragment } from '@mikro-orm/core';
+import type { RequestHandler } from 'express';
+import type { OperationShape } from './operations.ts';
 import type { Locale } from '../i18n/messages.ts';
 import type { AccessRules, Role } from '../auth/access-rules.ts';
 import type { FieldProblem } from '../errors/app-errors.ts';
@@ -20,7 +22,7 @@ export interface ViewQuery {
   select(fields: Array<string | RawQueryFragment>): ViewQuery;
   join(field: string, alias: string): ViewQuery;
   where(condition: object): ViewQuery;
-  orderBy(order: Record<string, 'asc' | 'desc'>): ViewQuery;
+  orderBy(order: ReadonlyArray<Record<string, string>>): ViewQuery;
   limit(count: number): ViewQuery;
   execute(method: 'all' | 'get', mapResults: false): Promise<unknown>;
   getQuery(): string;
@@ -52,6 +54,8 @@ interface DescriptorFields<E extends object> {
    * problem a violation is reported as (a 400, since the client named a record that does not exist).
    */
   references?: Readonly<Record<string, FieldProblem>>;
+  /** Operations of this collection alone, beside the generic set (the vessel's observers); openapi.yaml declares each. */
+  ownOperations?: ReadonlyArray<OperationShape & { kind: string; handle: RequestHandler }>;
   /** Query by example for the fields the generic rule (src/crud/query-by-example.ts) does not fit. */
   exampleFields?: Readonly<Record<string, (value: unknown, context: RequestContext) => FilterQuery<E>>>;
 }

@@ -1,10 +1,11 @@
-// Reads a query's view rows in id order, in bounded memory: a cursor on PostgreSQL, keyset batches on PGlite.
+// Reads a query's view rows in order, in bounded memory: a cursor on PostgreSQL, keyset batches on PGlite.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import type { ResourceDescriptor, ViewRow } from './resource-descriptor.ts';
 import { viewQuery } from './view-rows.ts';
 import { routedRead, type ReadKind } from '../db/read-routing.ts';
 import { readsByCursor } from '../db/orm.ts';
+import { keysetAfter, keyValues, listOrder, orderBy, type SortKey } from './list-order.ts';
 
 /**
  * Rows per cursor fetch on PostgreSQL, and per keyset batch on PGlite. PGlite runs in this process and cannot
@@ -13,12 +14,15 @@ import { readsByCursor } from '../db/orm.ts';
  */
 export const batchSize = { pglite: 200, postgresql: 1000 };
 
-/** `kind` says whether a read replica may answer (src/db/read-routing.ts decides). */
-export function viewRows<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, kind: ReadKind, limit = Infinity): AsyncGenerator<ViewRow> {
+/**
+ * `kind` says whether a read replica may answer (src/db/read-routing.ts decides); `keys` is the order, by default
+ * the id's (src/crud/list-order.ts).
+ */
+export function viewRows<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, kind: ReadKind, limit = Infinity, keys: readonly SortKey[] = listOrder(em, resource)): AsyncGenerator<ViewRow> {
   // PGlite's driver has no cursors ("Streaming is not supported by PGlite").
   return readsByCursor(em)
-    ? cursor(em, resource, where, kind, limit)
-    : keysetBatches(em, resource, where, kind, batchSize.pglite, limit);
+    ? cursor(em, resource, where, kind, limit, keys)
+    : keysetBatches(em, resource, where, kind, batchSize.pglite, limit, keys);
 }
 
 /**
@@ -26,10 +30,10 @@ export function viewRows<E extends object>(em: EntityManager, resource: Resource
  * substring) instead of one `order by id limit n` per batch, which it answers by walking the primary key. Each
  * fetch is bounded in time (src/db/bounded-cursor.ts).
  */
-async function* cursor<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, kind: ReadKind, limit: number): AsyncGenerator<ViewRow> {
+async function* cursor<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, kind: ReadKind, limit: number, keys: readonly SortKey[]): AsyncGenerator<ViewRow> {
   // Opened (first fetch read) inside routedRead, so a replica that fails to answer hands the read to the primary.
   const { rows, first } = await routedRead(kind, async (connectionType) => {
-    const qb = viewQuery(em, resource, where, connectionType).orderBy({ [resource.idProperty]: 'asc' });
+    const qb = viewQuery(em, resource, where, connectionType).orderBy(orderBy(keys));
     if (Number.isFinite(limit)) qb.limit(limit);
     const rows = qb.stream({ rawResults: true, chunkSize: batchSize.postgresql })[Symbol.asyncIterator]();
     return { rows, first: await rows.next() };
@@ -39,18 +43,17 @@ async function* cursor<E extends object>(em: EntityManager, resource: ResourceDe
   yield* { [Symbol.asyncIterator]: () => rows };
 }
 
-async function* keysetBatches<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, kind: ReadKind, batch: number, limit: number): AsyncGenerator<ViewRow> {
-  const idColumn = (em.getMetadata().get(resource.entity).properties as Record<string, { fieldNames: string[] }>)[resource.idProperty]!.fieldNames[0]!;
-  let after: unknown;
+async function* keysetBatches<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, kind: ReadKind, batch: number, limit: number, keys: readonly SortKey[]): AsyncGenerator<ViewRow> {
+  let after: ViewRow | undefined;
   for (let remaining = limit; remaining > 0;) {
     const page = Math.min(batch, remaining);
-    const keyset = after === undefined ? where : { $and: [where, { [resource.idProperty]: { $gt: after } }] };
+    const keyset = after === undefined ? where : { $and: [where, keysetAfter(keys, keyValues(keys, after))] };
     const rows = await routedRead(kind, (connectionType) => viewQuery(em, resource, keyset as FilterQuery<E>, connectionType)
-      .orderBy({ [resource.idProperty]: 'asc' }).limit(page).execute('all', false)) as ViewRow[];
+      .orderBy(orderBy(keys)).limit(page).execute('all', false)) as ViewRow[];
     yield* rows;
     if (rows.length < page) return;
     remaining -= rows.length;
-    after = rows.at(-1)![idColumn];
+    after = rows.at(-1)!;
     // Let requests that arrived meanwhile run before the next batch blocks the loop again.
     await nextTurn();
   }

@@ -16,7 +16,7 @@ export function viewQuery<E extends object>(em: EntityManager, resource: Resourc
 // The by-id statement of each resource, built once: the QueryBuilder costs more than the read it builds.
 const byIdStatements = new WeakMap<object, string>();
 
-function byIdStatement<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>): string {
+export function byIdStatement<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>): string {
   let sql = byIdStatements.get(resource);
   if (sql === undefined) {
     const qb = viewQuery(em, resource, { [resource.idProperty]: 0 } as FilterQuery<E>);

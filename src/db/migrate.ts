@@ -3,6 +3,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import { seedDemoData } from './demo-data.ts';
+import { backfillHistory } from '../history/backfill.ts';
 
 /** The key of the advisory lock every migration run takes (any fixed bigint; advisory locks are per database). */
 const migrationLock = '89500628037735';
@@ -33,7 +34,8 @@ export async function migrate(orm: MikroORM, config: Pick<Config, 'DATABASE_URL'
     const pending = (await orm.migrator.getPending()).map((migration) => migration.name);
     if (pending.length && !apply) throw new MigrationsPending(pending);
     if (pending.length) await orm.migrator.up();
-    if (seed) await seedDemoData(orm.em.fork());
+    const seeded = seed && await seedDemoData(orm.em.fork());
+    if (pending.length || seeded) await backfillHistory(orm.em.fork());
   });
 }
 

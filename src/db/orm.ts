@@ -22,7 +22,7 @@ const common = {
   allowGlobalContext: false,
   // Writes happen at the handler's explicit flush only, never as a side effect of a query in between.
   flushMode: FlushMode.COMMIT,
-  // A write of several rows asks for its transaction (src/db/atomic-flush.ts); one row needs none.
+  // A write is one transaction with its history entry (src/history/record-history.ts), asked for explicitly.
   implicitTransactions: false,
 } satisfies Partial<Options>;
 

@@ -50,6 +50,7 @@ export class MethodNotAllowed extends AppError { readonly status = 405; }
 export class NotAcceptable extends AppError { readonly status = 406; }
 export class Conflict extends AppError { readonly status = 409; }
 export class PreconditionFailed extends AppError { readonly status = 412; }
+export class PreconditionRequired extends AppError { readonly status = 428; }
 export class UnprocessableContent extends AppError { readonly status = 422; }
 export class PayloadTooLarge extends AppError { readonly status = 413; }
 export class UnsupportedMediaType extends AppError { readonly status = 415; }

@@ -26,7 +26,7 @@ const jsonCharset: RequestHandler = (req, _res, next) => {
  * well-formed: a 400).
  */
 const emptyWithoutFraming: RequestHandler = (req, _res, next) => {
-  if ((req.method === 'POST' || req.method === 'PUT') && req.body === undefined) {
+  if ((req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH') && req.body === undefined) {
     // `req.is` says nothing of a request without a body: the media type is read from the header itself.
     const mediaType = req.get('Content-Type')?.split(';')[0]?.trim().toLowerCase() ?? '';
     if (mediaType === 'application/json' || /^application\/[^/]+\+json$/.test(mediaType)) req.body = {};

@@ -3,6 +3,7 @@ import type { Request, Response, NextFunction } from 'express';
 import { NotAcceptable } from '../errors/app-errors.ts';
 import { jsonRepresentation, type Representation } from './representation.ts';
 import { xmlRepresentation } from './xml/xml-representation.ts';
+import { operationOf } from '../crud/operations.ts';
 
 const representations: Record<string, Representation> = {
   'application/json': jsonRepresentation,
@@ -17,6 +18,12 @@ function acceptedRepresentation(req: Request): Representation | undefined {
 }
 
 export function negotiate(req: Request, res: Response, next: NextFunction): void {
+  // A stream of events is that or nothing; its errors are JSON.
+  if (operationOf(req)?.streams) {
+    if (!req.accepts('text/event-stream')) throw new NotAcceptable('error.notAcceptable');
+    res.vary('Accept');
+    return next();
+  }
   const representation = acceptedRepresentation(req);
   if (!representation) throw new NotAcceptable('error.notAcceptable');
   res.locals.representation = representation;

@@ -3,9 +3,10 @@ export interface Representation {
   mediaType: string;
   /** The whole body: `root` names the resource (or `errors`) for formats that need a root element. */
   document(root: string, body: unknown): string;
-  listOpen(): string;
+  /** `collection` names a list's element for formats that need one (`collection`, `versions`). */
+  listOpen(collection: string): string;
   listItem(root: string, body: unknown, first: boolean): string;
-  listClose(): string;
+  listClose(collection: string): string;
 }
 
 export const jsonRepresentation: Representation = {

@@ -40,10 +40,10 @@ export async function sendEmpty(res: Response, status: number): Promise<void> {
 }
 
 /**
- * Streams `items` as a list. With `emptyStatus` 204, an empty result is 204 with no body (query by example);
- * otherwise an empty list. Memory stays bounded by what the iterator holds, not by the result's size.
+ * Streams `items` as a list (in XML, `root` elements inside a `collection` element). With `emptyStatus` 204, an empty
+ * result is 204 with no body (query by example); otherwise an empty list. Memory stays bounded by what the iterator holds, not by the result's size.
  */
-export async function sendList(res: Response, root: string, items: AsyncIterable<unknown>, emptyStatus: 200 | 204 = 200): Promise<void> {
+export async function sendList(res: Response, root: string, items: AsyncIterable<unknown>, emptyStatus: 200 | 204 = 200, collection = 'collection'): Promise<void> {
   const representation = representationOf(res);
   const iterator = items[Symbol.asyncIterator]();
   let next = await iterator.next();
@@ -53,7 +53,7 @@ export async function sendList(res: Response, root: string, items: AsyncIterable
   }
   res.status(200).type(`${representation.mediaType}; charset=utf-8`);
   // Items are gathered into chunks of about 64 KiB: one write per item would cost a syscall each.
-  let chunk = representation.listOpen();
+  let chunk = representation.listOpen(collection);
   for (let first = true; !next.done; first = false, next = await iterator.next()) {
     chunk += representation.listItem(root, next.value, first);
     if (chunk.length >= 65536) {
@@ -65,7 +65,7 @@ export async function sendList(res: Response, root: string, items: AsyncIterable
       chunk = '';
     }
   }
-  res.end(chunk + representation.listClose());
+  res.end(chunk + representation.listClose(collection));
 }
 
 /** Waits until the socket takes more data (true) or closes (false); a closed socket never drains. */

@@ -3,6 +3,7 @@ import type { FilterQuery } from '@mikro-orm/core';
 import type { ResourceDescriptor } from '../crud/resource-descriptor.ts';
 import { matching } from '../crud/query-by-example.ts';
 import { Vessel } from '../db/entities/vessel.entity.ts';
+import { vesselObservers } from './vessel-observers.ts';
 import { languageMap, localizedName, replaceNames, normalizeLanguageKey, namesColumn } from './vessel-names.ts';
 
 export default {
@@ -18,6 +19,8 @@ export default {
     replaceNames(em, vessel, body.vesselName as Record<string, string>);
   },
   exampleFields: { vesselName: (name) => namesExample(name as string | Record<string, string>) },
+  // What the web page's "who else" shows: how many sightings, by how many people, how many the caller's.
+  ownOperations: [{ kind: 'observers', method: 'get', below: '/{id}/observers', roles: (access) => [access.read], handle: vesselObservers }],
 } satisfies ResourceDescriptor<Vessel>;
 
 /**

@@ -30,7 +30,8 @@ export function fieldProblems(items: ValidatorErrorItem[], operation: Operation 
   for (const item of items) {
     const [, location = '', ...segments] = item.path.split('/');
     const keyword = keywordOf(item, operation, location, segments);
-    const body = location === 'body' ? operation?.requestBody?.content?.['application/json']?.schema : undefined;
+    const content = operation?.requestBody?.content;
+    const body = location === 'body' ? (content?.['application/json'] ?? content?.['application/merge-patch+json'])?.schema : undefined;
     const schema = body ? schemaAt(body, segments) : parameterSchema(operation, location, segments[0]);
     // A missing property's own schema may name no key for `required`; the object that requires it may.
     const owner = keyword === 'required' && body ? schemaAt(body, segments.slice(0, -1)) : undefined;

@@ -125,10 +125,10 @@ describe('HTTP errors', () => {
 
   describe('paths and methods', () => {
     it('when the method is not one the path has, then 405 with an Allow header', async () => {
-      const answer = await send('PATCH', '/sighting/-1', { headers: json, body: '{}' });
+      const answer = await send('POST', '/sighting/-1', { headers: json, body: '{}' });
 
       expect(answer).to.deep.include({ status: 405, mediaType: 'application/json', body: { general: 'This method is not allowed here.' } });
-      expect(answer.headers.get('Allow')?.split(/,\s*/).sort()).to.deep.equal(['DELETE', 'GET', 'PUT']);
+      expect(answer.headers.get('Allow')?.split(/,\s*/).sort()).to.deep.equal(['DELETE', 'GET', 'PATCH', 'PUT']);
     });
 
     it('when the path names no collection, then 404 with a general message', async () => {

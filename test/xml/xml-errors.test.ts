@@ -50,7 +50,7 @@ describe('XML: errors', () => {
   });
 
   it('when a method is not allowed, then 405 in XML with Allow', async () => {
-    const response = await xmlCall(service, 'PATCH', '/sighting/-1', { body: sightingXml('xx') });
+    const response = await xmlCall(service, 'POST', '/sighting/-1', { body: sightingXml('xx') });
     const { headers, ...rest } = await outcome(response, ['allow']);
     expect(rest).to.deep.equal({ status: 405, type: xmlType, body: generalError('This method is not allowed here.') });
     expect(headers.allow?.split(/,\s*/).sort()).to.include.members(['DELETE', 'GET', 'PUT']);

@@ -45,8 +45,8 @@ function element(root: string, body: unknown, declareXsi: boolean): string {
 export const xmlRepresentation: Representation = {
   mediaType: 'text/xml',
   document: (root, body) => declaration + element(root, body, true),
-  // A streamed list cannot know whether a null will come: `<collection>` always declares the prefix.
-  listOpen: () => `${declaration}<collection xmlns:xsi="${xsiNamespace}">`,
+  // A streamed list cannot know whether a null will come: its element always declares the prefix.
+  listOpen: (collection) => `${declaration}<${collection} xmlns:xsi="${xsiNamespace}">`,
   listItem: (root, body) => element(root, body, false),
-  listClose: () => '</collection>',
+  listClose: (collection) => `</${collection}>`,
 };

@@ -1,0 +1,78 @@
+// The order of a list (`sort=-sightingDate,sightingId`, contract C) and the keyset that continues it after a row.
+import { QueryOrder, type EntityManager, type FilterQuery } from '@mikro-orm/core';
+import { BadRequest } from '../errors/app-errors.ts';
+import type { AnyResource, ViewRow } from './resource-descriptor.ts';
+import { localDateTimeText } from '../db/local-date-time.type.ts';
+import { normalizeLocalDateTime } from '../validation/formats.ts';
+
+type Kind = 'number' | 'timestamp' | 'text';
+
+export interface SortKey {
+  property: string;
+  /** The view row's column for it. */
+  column: string;
+  descending: boolean;
+  /** What a value of it is: a cursor's values are checked by it before they reach a query. */
+  kind: Kind;
+}
+
+const kindOf = (columnType = ''): Kind => (/int|serial|numeric/.test(columnType) ? 'number' : columnType.startsWith('timestamp') ? 'timestamp' : 'text');
+
+/** The list's order: the `sort` fields (the contract's pattern admitted them), then the id ascending to break ties. */
+export function listOrder(em: EntityManager, resource: AnyResource, sort?: string): SortKey[] {
+  const properties = em.getMetadata().get(resource.entity).properties as Record<string, { fieldNames: string[]; columnTypes: string[] }>;
+  const key = (field: string, descending: boolean): SortKey => {
+    const property = resource.filterProperties?.[field] ?? field;
+    const { fieldNames, columnTypes } = properties[property]!;
+    return { property, column: fieldNames[0]!, descending, kind: kindOf(columnTypes[0]) };
+  };
+  const keys = (sort ? sort.split(',') : []).map((field) => key(field.replace(/^-/, ''), field.startsWith('-')));
+  return [...keys.filter(({ property }) => property !== resource.idProperty), key(resource.idProperty, keys.find(({ property }) => property === resource.idProperty)?.descending ?? false)];
+}
+
+/** ORDER BY for the keys: nulls last in both directions (contract C). */
+export function orderBy(keys: readonly SortKey[]): Record<string, QueryOrder>[] {
+  return keys.map(({ property, descending }) => ({ [property]: descending ? QueryOrder.DESC_NULLS_LAST : QueryOrder.ASC_NULLS_LAST }));
+}
+
+/** A value as it travels in a cursor: numbers as numbers, a timestamp as the wire's local date-time text. */
+function portable(key: SortKey, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  if (key.kind === 'number') return Number(value);
+  return key.kind === 'timestamp' ? localDateTimeText(value) : String(value);
+}
+
+/** A cursor's value is one the key can hold; anything else never reaches SQL (a made-up cursor is a 400, not a 500). */
+function holds(key: SortKey, value: unknown): boolean {
+  if (value === null) return true;
+  if (key.kind === 'number') return Number.isSafeInteger(value);
+  if (typeof value !== 'string' || value.length > 4000 || value.includes('\0')) return false;
+  return key.kind === 'text' || normalizeLocalDateTime(value) !== undefined;
+}
+
+/** The rows after `values` (of `keys`) in the keys' order: `(k1 > v1) or (k1 = v1 and k2 > v2) or …`, nulls last. */
+export function keysetAfter(keys: readonly SortKey[], values: readonly unknown[]): FilterQuery<object> {
+  const equal = (key: SortKey, value: unknown) => ({ [key.property]: value === null ? null : value });
+  const beyond = (key: SortKey, value: unknown) => ({ $or: [{ [key.property]: { [key.descending ? '$lt' : '$gt']: value } }, { [key.property]: null }] });
+  const branches = keys.flatMap((key, i) => (values[i] === null ? [] : [{ $and: [...keys.slice(0, i).map((before, j) => equal(before, values[j])), beyond(key, values[i])] }]));
+  return { $or: branches } as FilterQuery<object>;
+}
+
+export const keyValues = (keys: readonly SortKey[], row: ViewRow): unknown[] => keys.map((key) => portable(key, row[key.column]));
+
+/** The opaque cursor of a sorted page's last row: its key values, base64url-encoded JSON. */
+export const cursorOf = (values: readonly unknown[]): string => Buffer.from(JSON.stringify(values)).toString('base64url');
+
+/** The key values a cursor holds; a cursor no `Link` gave (another sort, or made up) is a 400 on `cursor`. */
+export function cursorValues(cursor: string, keys: readonly SortKey[]): unknown[] {
+  let values: unknown;
+  try {
+    values = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    values = undefined;
+  }
+  if (!Array.isArray(values) || values.length !== keys.length || !keys.every((key, i) => holds(key, values[i]))) {
+    throw new BadRequest('error.cursor.invalid', {}, {}, 'cursor');
+  }
+  return values;
+}

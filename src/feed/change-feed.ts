@@ -1,0 +1,157 @@
+// One instance's change feed: reads committed history entries in event-id order and hands each to the streams
+// that want it. Ids grow in commit order (migration 0003), so "after id N" never skips a later commit.
+import type { MikroORM } from '@mikro-orm/core';
+import type { AnyResource, ViewRow } from '../crud/resource-descriptor.ts';
+import type { Change } from '../history/record-history.ts';
+import { onCommit } from './commit-signal.ts';
+import type { ChangeNotifications } from './change-notifications.ts';
+
+export interface ChangeEvent {
+  eventId: number;
+  collection: string;
+  recordId: number;
+  version: number;
+  change: Change;
+  row: ViewRow | null;
+  scope: Record<string, unknown[]>;
+}
+
+export interface Subscriber {
+  resource: AnyResource;
+  /** Filter values (`vesselId`): an event whose scope holds each of them. */
+  filters: Record<string, unknown>;
+  send(event: ChangeEvent): void;
+  /** The id it resumes after is unknown to the history: it gets events from now on, and should reload first. */
+  reset(): void;
+}
+
+interface Subscription extends Subscriber {
+  /** The last event id this subscriber has been given or has passed over. */
+  cursor: number;
+  /** Live subscribers get events from the feed's reads; others are still catching up from the history. */
+  live: boolean;
+}
+
+const batch = 500;
+const columns = '"event_id", "collection", "record_id", "version", "change", "row", "scope"';
+
+function eventOf(row: Record<string, unknown>): ChangeEvent {
+  return {
+    eventId: Number(row.event_id), collection: row.collection as string, recordId: Number(row.record_id), version: row.version as number,
+    change: row.change as Change, row: row.row as ViewRow | null, scope: row.scope as Record<string, unknown[]>,
+  };
+}
+
+const wants = (subscription: Subscription, event: ChangeEvent) => event.collection === subscription.resource.name
+  && Object.entries(subscription.filters).every(([name, value]) => event.scope[name]?.includes(value));
+
+export class ChangeFeed {
+  readonly #orm: MikroORM;
+  readonly #subscriptions = new Set<Subscription>();
+  /** The highest event id read; live subscribers have been given everything up to it. */
+  #position = 0;
+  #reading: Promise<void> | undefined;
+  #readAgain = false;
+  #poll: NodeJS.Timeout | undefined;
+  #forgetCommits: (() => void) | undefined;
+
+  constructor(orm: MikroORM) {
+    this.#orm = orm;
+  }
+
+  get subscribers(): number {
+    return this.#subscriptions.size;
+  }
+
+  /** Starts at the newest committed event; `notifications` (PostgreSQL) wake it, else it polls every second. */
+  async start(notifications?: ChangeNotifications): Promise<void> {
+    this.#position = await this.#newest();
+    this.#forgetCommits = onCommit(() => this.wake());
+    this.#poll = setInterval(() => { if (!notifications?.connected && this.#subscriptions.size) this.wake(); }, 1000);
+    this.#poll.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.#poll);
+    this.#forgetCommits?.();
+  }
+
+  /** Something was committed: read what is new (once more after the current read, if one is running). */
+  wake(): void {
+    if (this.#reading) {
+      this.#readAgain = true;
+      return;
+    }
+    this.#reading = this.#readNew().catch(() => {
+      // The database is unreachable: the next wake-up (or the poll) reads from the same position.
+    }).finally(() => { this.#reading = undefined; });
+  }
+
+  /**
+   * From `after` (an event id the subscriber had) or from now. Events after `after` are read from the history until
+   * the subscriber has reached the feed's position; from then on it is live. When `after` is an id the history does
+   * not know (another database's, or one from the future), the subscriber is reset and starts from now.
+   */
+  async subscribe(subscriber: Subscriber, after?: number): Promise<{ unsubscribe(): void }> {
+    const subscription: Subscription = { ...subscriber, cursor: this.#position, live: after === undefined };
+    const unsubscribe = () => { this.#subscriptions.delete(subscription); };
+    this.#subscriptions.add(subscription);
+    if (after === undefined) return { unsubscribe };
+    if (after > this.#position && after > await this.#newest()) {
+      subscriber.reset();
+      subscription.cursor = this.#position;
+      subscription.live = true;
+      return { unsubscribe };
+    }
+    subscription.cursor = after;
+    try {
+      while (!subscription.live) {
+        // Every event up to the feed's position now was committed before this read begins: the read sees it.
+        const known = this.#position;
+        const events = await this.#read(subscription.cursor, subscriber.resource.name);
+        if (!this.#subscriptions.has(subscription)) break;
+        for (const event of events) {
+          if (wants(subscription, event)) subscription.send(event);
+          subscription.cursor = event.eventId;
+        }
+        if (events.length === batch) continue;
+        subscription.cursor = Math.max(subscription.cursor, known);
+        // Checked and set in the same turn of the loop as the feed's own reads deliver: nothing falls in between.
+        if (subscription.cursor >= this.#position) subscription.live = true;
+      }
+    } catch (error) {
+      unsubscribe();
+      throw error;
+    }
+    return { unsubscribe };
+  }
+
+  async #newest(): Promise<number> {
+    const row = await this.#orm.em.getConnection('write').execute('select coalesce(max("event_id"), 0) as "newest" from "record_change"', [], 'get') as { newest: string | number };
+    return Number(row.newest);
+  }
+
+  #read(after: number, collection?: string): Promise<ChangeEvent[]> {
+    const where = collection === undefined ? '' : ' and "collection" = ?';
+    return this.#orm.em.getConnection('write')
+      .execute(`select ${columns} from "record_change" where "event_id" > ?${where} order by "event_id" limit ${batch}`,
+        [after, ...(collection === undefined ? [] : [collection])], 'all')
+      .then((rows) => (rows as Record<string, unknown>[]).map(eventOf));
+  }
+
+  async #readNew(): Promise<void> {
+    do {
+      this.#readAgain = false;
+      for (let events = await this.#read(this.#position); events.length; events = events.length < batch ? [] : await this.#read(this.#position)) {
+        for (const event of events) {
+          for (const subscription of this.#subscriptions) {
+            if (!subscription.live || event.eventId <= subscription.cursor) continue;
+            if (wants(subscription, event)) subscription.send(event);
+            subscription.cursor = event.eventId;
+          }
+          this.#position = event.eventId;
+        }
+      }
+    } while (this.#readAgain);
+  }
+}

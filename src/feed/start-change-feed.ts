@@ -1,0 +1,27 @@
+// The instance's change feed, woken by PostgreSQL's notifications when there is a server to listen to.
+import type { MikroORM } from '@mikro-orm/core';
+import type { Config } from '../config.ts';
+import type { Logger } from '../observability/logger.ts';
+import { ChangeFeed } from './change-feed.ts';
+import { listenForChanges } from './change-notifications.ts';
+
+export async function startChangeFeed(orm: MikroORM, config: Pick<Config, 'DATABASE_URL' | 'DB_CONNECT_TIMEOUT_MS'>, logger: Logger): Promise<{ feed: ChangeFeed; stop(): Promise<void> }> {
+  const feed = new ChangeFeed(orm);
+  // PGlite lives in this process, which is then its only writer: commits here wake the feed (src/feed/commit-signal.ts).
+  const notifications = config.DATABASE_URL
+    ? listenForChanges({ url: config.DATABASE_URL, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, logger }, () => feed.wake())
+    : undefined;
+  try {
+    await feed.start(notifications);
+  } catch (error) {
+    await notifications?.close();
+    throw error;
+  }
+  return {
+    feed,
+    async stop() {
+      feed.stop();
+      await notifications?.close();
+    },
+  };
+}

@@ -1,0 +1,36 @@
+// Checks a value the service builds from a request (a merge patch applied to a record) against a schema of openapi.yaml.
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { openApiDocument } from '../contract/document.ts';
+import { pointer } from '../contract/references.ts';
+import { ValidationFailed } from '../errors/app-errors.ts';
+import { customFormats } from './formats.ts';
+import { fieldProblems } from './field-problems.ts';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
+// As the request validator checks bodies: every error, no coercion, the contract's formats.
+const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
+addFormats(ajv);
+ajv.addFormat('int64', { type: 'number', validate: Number.isSafeInteger });
+ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && Math.abs(n) < 2 ** 31 });
+for (const [name, format] of Object.entries(customFormats)) ajv.addFormat(name, format);
+ajv.addSchema(openApiDocument, 'openapi');
+
+const compiled = new Map<string, ValidateFunction>();
+
+/** Where an ajv error points, as the request validator names it (`/body/vessel/vesselId`). */
+function pathOf(error: ErrorObject): string {
+  const child = (error.params as { missingProperty?: string; additionalProperty?: string });
+  const last = child.missingProperty ?? child.additionalProperty;
+  return `/body${error.instancePath}${last === undefined ? '' : `/${last}`}`;
+}
+
+/** Throws the 400 that `body` would have had as the JSON request body of the operation at `method` `template`. */
+export function checkAsRequestBody(template: string, method: string, body: unknown): void {
+  const schema = pointer('paths', template, method, 'requestBody', 'content', 'application/json', 'schema');
+  let validate = compiled.get(schema);
+  if (!validate) compiled.set(schema, validate = ajv.compile({ $ref: `openapi#${schema}` }));
+  if (validate(body)) return;
+  const items = (validate.errors ?? []).map((error) => ({ path: pathOf(error), errorCode: `${error.keyword}.openapi.validation` }));
+  throw new ValidationFailed(fieldProblems(items, openApiDocument.paths[template]![method]));
+}

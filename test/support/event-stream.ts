@@ -1,0 +1,86 @@
+// A Server-Sent Events client for the change feed's tests: the events and comments read so far, and waits for more.
+import type { TestService } from './service.ts';
+import { tokenFor, type User } from './tokens.ts';
+
+export interface StreamEvent {
+  id?: string;
+  event?: string;
+  data: string;
+}
+
+export interface EventStream {
+  response: Response;
+  events: StreamEvent[];
+  comments: string[];
+  /** Resolves once `done` holds for what was read (checked on every chunk); rejects if the stream ends first. */
+  until(done: (stream: EventStream) => boolean): Promise<void>;
+  /** Resolves when the server ends the stream. */
+  ended: Promise<void>;
+  close(): void;
+}
+
+export async function openEventStream(service: TestService, path: string, { user = 'alice', headers = {} }: { user?: User; headers?: Record<string, string> } = {}): Promise<EventStream> {
+  const abort = new AbortController();
+  const response = await fetch(`${service.api}${path}`, {
+    headers: { Accept: 'text/event-stream', Authorization: `Bearer ${await tokenFor(service.realm, user)}`, ...headers },
+    signal: abort.signal,
+  });
+  const waiters = new Set<() => void>();
+  let finished = false;
+  const stream: EventStream = {
+    response,
+    events: [],
+    comments: [],
+    until(done) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (done(stream)) {
+            waiters.delete(check);
+            resolve();
+          } else if (finished) {
+            waiters.delete(check);
+            reject(new Error(`the stream ended after ${stream.events.length} events`));
+          }
+        };
+        waiters.add(check);
+        check();
+      });
+    },
+    ended: Promise.resolve(),
+    close: () => abort.abort(),
+  };
+  stream.ended = (async () => {
+    if (!response.body || response.status !== 200) return;
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of response.body) {
+        buffer += decoder.decode(chunk, { stream: true });
+        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event: StreamEvent = { data: '' };
+          let isEvent = false;
+          for (const line of block.split('\n')) {
+            if (line.startsWith(':')) stream.comments.push(line.slice(1).trim());
+            const [, field, value = ''] = /^([a-z]+): ?(.*)$/i.exec(line) ?? [];
+            if (field === 'data') event.data += value;
+            if (field === 'id' || field === 'event') event[field] = value;
+            isEvent ||= field !== undefined;
+          }
+          if (isEvent) stream.events.push(event);
+        }
+        for (const check of [...waiters]) check();
+      }
+    } catch {
+      // Aborted by close().
+    } finally {
+      finished = true;
+      for (const check of [...waiters]) check();
+    }
+  })();
+  return stream;
+}
+
+/** An event's data as the contract writes it. */
+export const dataOf = (event: StreamEvent) => JSON.parse(event.data) as { id: number; version: number; record: Record<string, unknown> | null };
