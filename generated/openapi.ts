@@ -668,11 +668,20 @@ export interface components {
         VesselCollection: components["schemas"]["VesselListItem"][];
         VesselDetailCollection: components["schemas"]["VesselDetail"][];
         Observers: {
-            /** @description The vessel's sightings. */
+            /**
+             * Format: int64
+             * @description The vessel's sightings.
+             */
             sightings: number;
-            /** @description The distinct people who recorded them. */
+            /**
+             * Format: int64
+             * @description The distinct people who recorded them.
+             */
             observers: number;
-            /** @description How many of them the caller recorded. */
+            /**
+             * Format: int64
+             * @description How many of them the caller recorded.
+             */
             mine: number;
         };
         SightingVesselSummary: {
@@ -694,7 +703,7 @@ export interface components {
             sightingId: components["schemas"]["Id"];
             vessel: components["schemas"]["SightingVesselSummary"];
             sightingTimezone: string | null;
-            sightingDate: string | null;
+            sightingDate: components["schemas"]["LocalDateTime"];
         };
         SightingDetail: {
             version: components["schemas"]["Version"];
@@ -702,7 +711,7 @@ export interface components {
             sightingMemo: string;
             vessel: components["schemas"]["SightingVesselDetail"];
             sightingTimezone: string | null;
-            sightingDate: string | null;
+            sightingDate: components["schemas"]["LocalDateTime"];
         };
         SightingCreate: {
             sightingMemo: components["schemas"]["SightingMemo"];
@@ -776,6 +785,9 @@ export interface components {
                 Location: components["headers"]["Location"];
                 ETag: components["headers"]["ETag"];
                 "Preference-Applied": components["headers"]["PreferenceApplied"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -788,6 +800,9 @@ export interface components {
             headers: {
                 ETag: components["headers"]["ETag"];
                 "Preference-Applied": components["headers"]["PreferenceApplied"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -801,6 +816,9 @@ export interface components {
                 Location: components["headers"]["Location"];
                 ETag: components["headers"]["ETag"];
                 "Preference-Applied": components["headers"]["PreferenceApplied"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -813,6 +831,9 @@ export interface components {
             headers: {
                 ETag: components["headers"]["ETag"];
                 "Preference-Applied": components["headers"]["PreferenceApplied"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -826,6 +847,9 @@ export interface components {
                 Location: components["headers"]["Location"];
                 ETag: components["headers"]["ETag"];
                 "Preference-Applied": components["headers"]["PreferenceApplied"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -838,6 +862,9 @@ export interface components {
             headers: {
                 ETag: components["headers"]["ETag"];
                 "Preference-Applied": components["headers"]["PreferenceApplied"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -849,6 +876,9 @@ export interface components {
         Updated: {
             headers: {
                 ETag: components["headers"]["ETag"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content?: never;
@@ -857,6 +887,9 @@ export interface components {
         NotModified: {
             headers: {
                 ETag: components["headers"]["ETag"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content?: never;
@@ -864,6 +897,9 @@ export interface components {
         /** @description No record matches the example (the specification's empty result). */
         NoMatch: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content?: never;
@@ -874,6 +910,9 @@ export interface components {
          */
         BadRequest: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -898,6 +937,9 @@ export interface components {
             headers: {
                 /** @description RFC 6750 §3, e.g. `Bearer realm="sighting", error="invalid_token"`. */
                 "WWW-Authenticate"?: string;
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -908,6 +950,9 @@ export interface components {
         /** @description The token lacks the role, or the sighting is someone else's. */
         Forbidden: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -918,6 +963,9 @@ export interface components {
         /** @description No record has this id. */
         NotFound: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -933,6 +981,9 @@ export interface components {
         /** @description The `Accept` header allows neither JSON nor XML; the body is JSON. */
         NotAcceptable: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -942,6 +993,9 @@ export interface components {
         /** @description The `version` is stale, a unique value is taken, or the record is still referenced. */
         Conflict: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -952,6 +1006,9 @@ export interface components {
         /** @description The `Idempotency-Key` was already used with another request. */
         KeyReused: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -962,6 +1019,9 @@ export interface components {
         /** @description `If-Match` names another version. */
         PreconditionFailed: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -972,6 +1032,9 @@ export interface components {
         /** @description The body is larger than the configured limit. */
         TooLarge: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -982,6 +1045,9 @@ export interface components {
         /** @description The body is neither JSON nor XML. */
         UnsupportedMediaType: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -995,6 +1061,7 @@ export interface components {
                 "Retry-After": components["headers"]["RetryAfter"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -1005,6 +1072,9 @@ export interface components {
         /** @description A partial update states no version: neither `If-Match` nor `version` in the patch (RFC 6585 §3). */
         PreconditionRequired: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -1016,15 +1086,34 @@ export interface components {
         FeedFull: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["GeneralError"];
             };
         };
+        /** @description An unexpected failure; the body says nothing of its cause (no stack, no statement), the log has it under the answer's `X-Request-Id`. */
+        ServerError: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["GeneralError"];
+                "text/xml": components["schemas"]["GeneralError"];
+            };
+        };
         /** @description The database cannot be reached; try again later. */
         Unavailable: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -1071,6 +1160,8 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description Only for a request whose `Origin` is one of `CORS_ORIGINS`: that origin (the Fetch standard's CORS); absent otherwise. */
+        "Access-Control-Allow-Origin": string;
         /** @description With `Prefer: count=exact`: how many records (or history entries) the filters match, whatever the page. */
         TotalCount: number;
         /** @description `count=exact` when `X-Total-Count` is given, as `Prefer` asked (RFC 7240 §3). */
@@ -1130,6 +1221,9 @@ export interface operations {
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1142,6 +1236,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1179,6 +1274,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["KeyReused"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1200,6 +1296,9 @@ export interface operations {
             /** @description The matching time zones, ordered by id. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1215,6 +1314,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1240,6 +1340,9 @@ export interface operations {
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1254,6 +1357,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1299,6 +1403,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1323,6 +1428,9 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1335,6 +1443,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1379,6 +1488,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1414,6 +1524,9 @@ export interface operations {
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1427,6 +1540,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1450,6 +1564,9 @@ export interface operations {
             /** @description The timezone at that version. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1463,6 +1580,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1481,6 +1599,9 @@ export interface operations {
             /** @description The stream of changes; it ends only when the client or the instance goes away. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1499,6 +1620,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["FeedFull"];
         };
     };
@@ -1536,6 +1658,9 @@ export interface operations {
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1548,6 +1673,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1585,6 +1711,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["KeyReused"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1606,6 +1733,9 @@ export interface operations {
             /** @description The matching vessels, ordered by id. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1621,6 +1751,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1646,6 +1777,9 @@ export interface operations {
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1660,6 +1794,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1705,6 +1840,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1729,6 +1865,9 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1741,6 +1880,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1785,6 +1925,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1820,6 +1961,9 @@ export interface operations {
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1833,6 +1977,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1856,6 +2001,9 @@ export interface operations {
             /** @description The vessel at that version. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1869,6 +2017,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1890,6 +2039,9 @@ export interface operations {
             /** @description The numbers. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1910,6 +2062,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -1928,6 +2081,9 @@ export interface operations {
             /** @description The stream of changes; it ends only when the client or the instance goes away. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1946,6 +2102,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["FeedFull"];
         };
     };
@@ -1999,6 +2156,9 @@ export interface operations {
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2011,6 +2171,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2058,6 +2219,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["KeyReused"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2087,6 +2249,9 @@ export interface operations {
             /** @description The matching sightings, ordered by id. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2102,6 +2267,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2127,6 +2293,9 @@ export interface operations {
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2155,6 +2324,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2200,6 +2370,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2224,6 +2395,9 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2235,6 +2409,7 @@ export interface operations {
             406: components["responses"]["NotAcceptable"];
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2279,6 +2454,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2314,6 +2490,9 @@ export interface operations {
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2327,6 +2506,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2350,6 +2530,9 @@ export interface operations {
             /** @description The sighting at that version. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2363,6 +2546,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2387,6 +2571,9 @@ export interface operations {
             /** @description The stream of changes; it ends only when the client or the instance goes away. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2405,6 +2592,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["FeedFull"];
         };
     };

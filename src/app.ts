@@ -20,6 +20,7 @@ import type { ChangeFeed } from './feed/change-feed.ts';
 import type { Drain } from './http/drain.ts';
 import { idempotencyKey } from './http/idempotency-key.ts';
 import { rateLimit } from './http/rate-limit.ts';
+import { cors } from './http/cors.ts';
 import { resources } from './resources/index.ts';
 import { tokenCheck } from './auth/token-check.ts';
 import { roleCheck } from './auth/role-check.ts';
@@ -72,10 +73,11 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
     formats: customFormats,
   });
 
-  const events = eventStreams({ feed, drain, maxSubscribers: config.EVENTS_MAX_SUBSCRIBERS, keepAliveMs: config.EVENTS_KEEPALIVE_MS });
+  const events = eventStreams({ feed, drain, maxSubscribers: config.EVENTS_MAX_SUBSCRIBERS, keepAliveMs: config.EVENTS_KEEPALIVE_MS, delivered: metrics.eventDelivered });
   const handlersFor = (resource: AnyResource): OperationHandlers => ({ ...crudHandlers(resource), ...historyHandlers(resource), events: events(resource) });
 
   const api = express.Router();
+  api.use(cors(config.CORS_ORIGINS));
   api.use(crudRouter(resources, [
     ...admitted,
     // Before the body is read or validated: a caller without the role gets 403, not the schema's 400s.

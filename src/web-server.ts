@@ -71,6 +71,7 @@ export async function startWebServer(config: Config, options: StartOptions = {})
   (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   const drain = drainable(server);
   const { feed, stop: stopFeed } = await startChangeFeed(orm, config, logger);
+  metrics.addFeed(feed);
   try {
     await listen(server, config.PORT, config.HOST);
   } catch (error) {

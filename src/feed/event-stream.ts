@@ -12,6 +12,8 @@ export interface EventStreamSettings {
   drain: Drain;
   maxSubscribers: number;
   keepAliveMs: number;
+  /** Counts each event written (metrics). */
+  delivered(): void;
 }
 
 /** A stream whose client reads slower than changes come is ended; it reconnects with Last-Event-ID and catches up. */
@@ -25,7 +27,7 @@ function lastEventId(req: Request): number | undefined | 'unknown' {
   return Number.isSafeInteger(id) ? id : 'unknown';
 }
 
-export function eventStreams({ feed, drain, maxSubscribers, keepAliveMs }: EventStreamSettings) {
+export function eventStreams({ feed, drain, maxSubscribers, keepAliveMs, delivered }: EventStreamSettings) {
   return (resource: AnyResource) => async (req: Request, res: Response): Promise<void> => {
     if (feed.subscribers >= maxSubscribers) throw new ServiceUnavailable('error.feedFull', {}, { 'Retry-After': '5' });
     const locale = requestLocale(req);
@@ -45,9 +47,12 @@ export function eventStreams({ feed, drain, maxSubscribers, keepAliveMs }: Event
       res.write(text);
       if (res.writableLength > maxBuffered) end();
     };
-    const send = (event: ChangeEvent) => write(`id: ${event.eventId}\nevent: ${event.change}\ndata: ${JSON.stringify({
-      id: event.recordId, version: event.version, record: event.row && resource.listView(event.row, locale),
-    })}\n\n`);
+    const send = (event: ChangeEvent) => {
+      write(`id: ${event.eventId}\nevent: ${event.change}\ndata: ${JSON.stringify({
+        id: event.recordId, version: event.version, record: event.row && resource.listView(event.row, locale),
+      })}\n\n`);
+      delivered();
+    };
 
     // Sent with the first event, or once subscribed: until then a failure (the database is down) is still a 503.
     res.status(200).set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' });

@@ -21,6 +21,10 @@ export interface Metrics {
   acquireTimedOut(target: 'primary' | 'replica'): void;
   /** The replay lag of replica `index` (0-based), in milliseconds; NaN while it cannot be measured. */
   replicaLag(index: number, lagMs: number): void;
+  /** Reports the change feed's open streams at every scrape. */
+  addFeed(feed: { readonly subscribers: number }): void;
+  /** One change-feed event was written to a stream. */
+  eventDelivered(): void;
 }
 
 export interface MetricsSettings {
@@ -108,6 +112,15 @@ export function createMetrics({ poolMax, commit }: MetricsSettings): Metrics {
     },
   });
 
+  let feed: { readonly subscribers: number } | undefined;
+  new Gauge({
+    name: 'change_feed_streams',
+    help: 'Change-feed streams (GET /{resource}/events) this instance holds open.',
+    registers: [registry],
+    collect() { this.set(feed?.subscribers ?? 0); },
+  });
+  const eventsDelivered = new Counter({ name: 'change_feed_events_delivered_total', help: 'Change-feed events written to streams.', registers: [registry] });
+
   return {
     registry,
     requestDuration,
@@ -118,6 +131,8 @@ export function createMetrics({ poolMax, commit }: MetricsSettings): Metrics {
     statementTimed: (operation, target, seconds) => statementDuration.observe({ operation, target }, seconds),
     acquireWaited: (seconds) => acquireWait.observe(seconds),
     acquireTimedOut: (target) => acquireTimeouts.inc({ target }),
+    addFeed: (changeFeed) => { feed = changeFeed; },
+    eventDelivered: () => eventsDelivered.inc(),
     replicaLag: (index, lagMs) => {
       if (Number.isNaN(lagMs)) replicaLag.remove({ replica: `replica-${index + 1}` });
       else replicaLag.set({ replica: `replica-${index + 1}` }, lagMs / 1000);

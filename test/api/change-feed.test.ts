@@ -4,6 +4,7 @@ import { sharedService, startService, type TestService } from '../support/servic
 import { apiClient, rawRequest } from '../support/api-client.ts';
 import { buildSighting, createSighting, createVessel, unique } from '../support/fixtures.ts';
 import { dataOf, openEventStream } from '../support/event-stream.ts';
+import { samples } from '../support/scrape.ts';
 
 describe('change feed', () => {
   let service: TestService;
@@ -20,7 +21,9 @@ describe('change feed', () => {
       const api = await apiClient(service);
       await api.PUT('/sighting/{id}', { params: { path: { id } }, body: { ...body, version: 0, sightingMemo: unique('changed'), sightingTimezone: 'UTC' } });
       await api.DELETE('/sighting/{id}', { params: { path: { id } } });
+      const delivered = async () => (await samples(service.url, 'change_feed_events_delivered_total')).get('') ?? 0;
       await stream.until(({ events }) => events.length >= 3);
+      expect(await delivered()).to.be.at.least(3);
       expect(stream.events.map((event) => event.event)).to.deep.equal(['created', 'updated', 'deleted']);
       const ids = stream.events.map((event) => Number(event.id));
       expect(ids).to.deep.equal([...ids].sort((a, b) => a - b));
@@ -87,6 +90,7 @@ describe('change feed', () => {
 
     it('when the instance holds its most streams, then the next is 503 with Retry-After; a quiet stream gets keep-alive comments; a stop ends it', async () => {
       const stream = await openEventStream(own, '/timezone/events');
+      expect((await samples(own.url, 'change_feed_streams')).get('')).to.equal(1);
       const refused = await rawRequest(own, 'GET', '/timezone/events', { headers: { Accept: 'text/event-stream' } });
       expect(refused.status).to.equal(503);
       expect(refused.headers.get('retry-after')).to.equal('5');

@@ -40,7 +40,7 @@ describe('the served contract', () => {
     before(async () => { service = await sharedService(); });
 
     it('when /openapi.yaml is fetched, then servers names the origin it was fetched from plus the base path', async () => {
-      expect((await fetchContract(service)).servers).to.deep.equal([{ url: `${service.api}`, description: 'This service.' }]);
+      expect((await fetchContract(service)).servers).to.deep.equal([{ url: `${service.api}`, 'x-internal': false, description: 'This service.' }]);
     });
 
     it('when it is fetched under another host name, then servers names that one', async () => {
