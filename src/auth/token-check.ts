@@ -63,5 +63,5 @@ export function tokenCheck({ serverUrl, realm, audience }: TokenCheckOptions): R
     if (known) return admit(known, res, next);
     return verify(token).then((content) => admit(content, res, next));
   };
-  return Object.assign(check, { prefetchKeys: () => prefetchRealmKeys(keycloak) });
+  return Object.assign(check, { prefetchKeys: () => prefetchRealmKeys(keycloak, `${serverUrl}/realms/${realm}`, audience) });
 }
