@@ -7,6 +7,7 @@ import { buildSighting } from '../support/fixtures.ts';
 import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 import pg from 'pg';
+import { samples } from '../support/scrape.ts';
 
 const unavailable = { general: 'The database is not available; please try again later.' };
 // Each bound 1 s. The longest path: waiting for a free connection (1 s), then a statement on it that gets no answer
@@ -46,6 +47,15 @@ describe('database partition', function () {
     return { status: response.status, retryAfter: response.headers.get('Retry-After'), body: text ? JSON.parse(text) as unknown : undefined, ms: performance.now() - started };
   }
 
+  async function recovered() {
+    let last: { status: number } | undefined;
+    for (let attempt = 0; attempt < 40 && last?.status !== 200; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 250));
+      last = await timed('GET', '/sighting/-1');
+    }
+    return last;
+  }
+
   it(`when the network to PostgreSQL is partitioned, then reads, lists and creates, 12 at once, are each 503 with Retry-After within ${within} ms, and the service recovers`, async () => {
     // Warm the pool: several open connections that will go silent, and some requests that must open new ones.
     await Promise.all(Array.from({ length: 4 }, () => timed('GET', '/sighting/-1')));
@@ -63,12 +73,7 @@ describe('database partition', function () {
     }
     expect(ready.status).to.equal(503);
 
-    let last: { status: number } | undefined;
-    for (let attempt = 0; attempt < 40 && last?.status !== 200; attempt++) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 250));
-      last = await timed('GET', '/sighting/-1');
-    }
-    expect(last).to.deep.include({ status: 200 });
+    expect(await recovered()).to.deep.include({ status: 200 });
   });
 
   it('when the network to PostgreSQL is partitioned while a long list streams, then the answer is cut within the bound instead of hanging, and the service recovers', async () => {
@@ -99,11 +104,22 @@ describe('database partition', function () {
 
     console.log(`      list ${ended} ${Math.round(ms)} ms after the partition`);
     expect({ ended, inTime: ms < within }).to.deep.equal({ ended: 'cut', inTime: true });
-    let last: { status: number } | undefined;
-    for (let attempt = 0; attempt < 40 && last?.status !== 200; attempt++) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 250));
-      last = await timed('GET', '/sighting/-1');
-    }
-    expect(last).to.deep.include({ status: 200 });
+    expect(await recovered()).to.deep.include({ status: 200 });
+  });
+
+  it('when a statement gets no answer, then its connection is closed at once, not handed out again with the answer still owed', async () => {
+    const connections = async () => [...(await samples(service.url, 'db_pool_connections')).entries()]
+      .filter(([labels]) => labels.includes('pool="primary"')).reduce((sum, [, count]) => sum + count, 0);
+    expect(await recovered()).to.deep.include({ status: 200 });
+    const before = await connections();
+
+    proxy.partition();
+    const answer = await timed('GET', '/sighting/-1');
+    // Still partitioned: the connection the read used must be gone from the pool, not idle in it.
+    const after = await connections();
+    await proxy.restore();
+
+    expect({ status: answer.status, closed: before - after }).to.deep.equal({ status: 503, closed: 1 });
+    expect(await recovered()).to.deep.include({ status: 200 });
   });
 });
