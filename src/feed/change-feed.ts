@@ -4,7 +4,6 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { AnyResource, ViewRow } from '../crud/resource-descriptor.ts';
 import type { Change } from '../history/record-history.ts';
 import { onCommit } from './commit-signal.ts';
-import type { ChangeNotifications } from './change-notifications.ts';
 
 export interface ChangeEvent {
   eventId: number;
@@ -63,11 +62,14 @@ export class ChangeFeed {
     return this.#subscriptions.size;
   }
 
-  /** Starts at the newest committed event; `notifications` (PostgreSQL) wake it, else it polls every second. */
-  async start(notifications?: ChangeNotifications): Promise<void> {
+  /**
+   * Starts at the newest committed event. Woken by this process's commits and PostgreSQL's notifications, and every
+   * second while it has streams: a lost notification delays an event by a second at most.
+   */
+  async start(): Promise<void> {
     this.#position = await this.#newest();
     this.#forgetCommits = onCommit(() => this.wake());
-    this.#poll = setInterval(() => { if (!notifications?.connected && this.#subscriptions.size) this.wake(); }, 1000);
+    this.#poll = setInterval(() => { if (this.#subscriptions.size) this.wake(); }, 1000);
     this.#poll.unref();
   }
 

@@ -12,16 +12,16 @@ export async function startChangeFeed(orm: MikroORM, config: Pick<Config, 'DATAB
     ? listenForChanges({ url: config.DATABASE_URL, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, logger }, () => feed.wake())
     : undefined;
   try {
-    await feed.start(notifications);
+    await feed.start();
   } catch (error) {
-    await notifications?.close();
+    notifications?.close();
     throw error;
   }
   return {
     feed,
     async stop() {
       feed.stop();
-      await notifications?.close();
+      notifications?.close();
     },
   };
 }

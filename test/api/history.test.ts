@@ -35,6 +35,12 @@ describe('record history', () => {
     expect(first).to.deep.include({ version: 1, sightingMemo: memos[0] });
   });
 
+  it('when a record is older than the history (the demo data, seeded), then it has its created entry', async () => {
+    const { data } = await (await apiClient(service)).GET('/vessel/{id}/versions', { params: { path: { id: -1 } } });
+    expect(data!.at(-1)).to.deep.include({ version: 0, change: 'created' });
+    expect(data!.at(-1)!.record?.vesselName).to.deep.include({ en: 'Klingon Warbird' });
+  });
+
   it('when an admin reads a history, then each entry names who changed it', async () => {
     const id = await createSighting(service, buildSighting(), 'alice');
     const { data } = await (await apiClient(service, { user: 'admin' })).GET('/sighting/{id}/versions', { params: { path: { id } } });
