@@ -1168,7 +1168,7 @@ export interface components {
         CountApplied: "count=exact";
         /** @description The record's version as an entity tag, e.g. `"3"`. */
         ETag: string;
-        /** @description On every page but the last: `<…?limit=N&after=ID>; rel="next"` (RFC 8288). */
+        /** @description On every page but the last: `<…?limit=N&after=ID>; rel="next"` (RFC 8288). It repeats the request's filters, so it is about as long as the request's target, which `HEADER_LIMIT` bounds (16 KiB by default, 1 MiB at most), plus a cursor. */
         Link: string;
         /** @description The new record's URL, the collection path + `/` + the new id. */
         Location: string;

@@ -61,7 +61,7 @@ const schema = z.object({
     .describe('Longest a client may take to send a whole request, body included (408 after).'),
   CORS_ORIGINS: z.string().optional()
     .transform((text) => text?.split(',').map((origin) => origin.trim()).filter(Boolean) ?? [])
-    .pipe(z.array(z.url().refine((url) => new URL(url).origin === url, 'each must be an origin: scheme, host and port, no path')))
+    .pipe(z.array(z.url().refine((url) => URL.canParse(url) && new URL(url).origin === url, 'each must be an origin as a browser sends it: scheme://host[:port], lower-case, no path')))
     .describe('Comma-separated origins (e.g. https://app.example.org) whose browser pages may call the API; unset: none.'),
   EVENTS_MAX_SUBSCRIBERS: z.coerce.number().int().min(0).default(1000)
     .describe('Most change-feed streams (GET /{resource}/events) one instance holds; 503 with Retry-After beyond.'),

@@ -183,6 +183,15 @@ describe('list', () => {
       expect(past.data).to.deep.equal([]);
     });
 
+    it('when the filter is long, then the Link repeats it whole and stays within the contract\'s bound on Link', async () => {
+      // 2500 characters of two UTF-8 bytes each: a 15 000-character target, within HEADER_LIMIT's default.
+      const long = `${unique('paged')}${'é'.repeat(2500)}`;
+      const longIds = [await createSighting(service, buildSighting({ sightingMemo: long })), await createSighting(service, buildSighting({ sightingMemo: long }))];
+      const { items, links } = await allPages(`/sighting?sightingMemo=${encodeURIComponent(long)}&limit=1`);
+      expect(items).to.deep.equal(longIds.map((id) => [id]));
+      expect(links[0]!.length).to.be.above(15000);
+    });
+
     it('when limit is 1, then each record is one page', async () => {
       const { items } = await allPages(`/sighting?sightingMemo=${encodeURIComponent(memo)}&limit=1`);
       expect(items).to.deep.equal(ids.map((id) => [id]));

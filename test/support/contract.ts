@@ -51,8 +51,9 @@ export function contractProblems(response: ObservedResponse, bodyFormat: 'json' 
   }
   for (const name of Object.keys(node.headers ?? {})) {
     const value = response.headers.get(name);
-    const header = dereference(`${at}${pointer('headers', name)}`).node as { schema?: { pattern?: string } } | undefined;
+    const header = dereference(`${at}${pointer('headers', name)}`).node as { schema?: { pattern?: string; maxLength?: number } } | undefined;
     if (value !== null && header?.schema?.pattern && !new RegExp(header.schema.pattern).test(value)) problems.push(`${where}: header ${name}: ${value}`);
+    if (value !== null && value.length > (header?.schema?.maxLength ?? Infinity)) problems.push(`${where}: header ${name} longer than ${header?.schema?.maxLength}: ${value.length}`);
   }
   return problems;
 }
