@@ -1,9 +1,10 @@
-// One instance's change feed: reads committed history entries in event-id order and hands each to the streams
-// that want it. Ids grow in commit order (migration 0003), so "after id N" never skips a later commit.
+// One instance's change feed: places committed history entries in commit order (src/feed/sequencer.ts), reads them in
+// that order and hands each to the streams that want it: "after event N" never skips a later commit.
 import type { MikroORM } from '@mikro-orm/core';
 import type { AnyResource, ViewRow } from '../crud/resource-descriptor.ts';
 import type { Change } from '../history/record-history.ts';
 import { onCommit } from './commit-signal.ts';
+import { placeCommitted } from './sequencer.ts';
 
 export interface ChangeEvent {
   eventId: number;
@@ -32,11 +33,11 @@ interface Subscription extends Subscriber {
 }
 
 const batch = 500;
-const columns = '"event_id", "collection", "record_id", "version", "change", "row", "scope"';
+const columns = '"position", "collection", "record_id", "version", "change", "row", "scope"';
 
 function eventOf(row: Record<string, unknown>): ChangeEvent {
   return {
-    eventId: Number(row.event_id), collection: row.collection as string, recordId: Number(row.record_id), version: row.version as number,
+    eventId: Number(row.position), collection: row.collection as string, recordId: Number(row.record_id), version: row.version as number,
     change: row.change as Change, row: row.row as ViewRow | null, scope: row.scope as Record<string, unknown[]>,
   };
 }
@@ -129,14 +130,14 @@ export class ChangeFeed {
   }
 
   async #newest(): Promise<number> {
-    const row = await this.#orm.em.getConnection('write').execute('select coalesce(max("event_id"), 0) as "newest" from "record_change"', [], 'get') as { newest: string | number };
+    const row = await this.#orm.em.getConnection('write').execute('select coalesce(max("position"), 0) as "newest" from "record_change"', [], 'get') as { newest: string | number };
     return Number(row.newest);
   }
 
   #read(after: number, collection?: string): Promise<ChangeEvent[]> {
     const where = collection === undefined ? '' : ' and "collection" = ?';
     return this.#orm.em.getConnection('write')
-      .execute(`select ${columns} from "record_change" where "event_id" > ?${where} order by "event_id" limit ${batch}`,
+      .execute(`select ${columns} from "record_change" where "position" > ?${where} order by "position" limit ${batch}`,
         [after, ...(collection === undefined ? [] : [collection])], 'all')
       .then((rows) => (rows as Record<string, unknown>[]).map(eventOf));
   }
@@ -144,6 +145,7 @@ export class ChangeFeed {
   async #readNew(): Promise<void> {
     do {
       this.#readAgain = false;
+      await placeCommitted(this.#orm.em);
       for (let events = await this.#read(this.#position); events.length; events = events.length < batch ? [] : await this.#read(this.#position)) {
         for (const event of events) {
           for (const subscription of this.#subscriptions) {

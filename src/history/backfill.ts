@@ -4,6 +4,7 @@ import type { SqlEntityManager } from '@mikro-orm/sql';
 import { resources } from '../resources/index.ts';
 import { viewQuery } from '../crud/view-rows.ts';
 import { feedFilters } from './record-history.ts';
+import { placeCommitted } from '../feed/sequencer.ts';
 
 /** Records per statement: each statement stays well inside DB_STATEMENT_TIMEOUT_MS, whatever the table's size. */
 const batch = 5000;
@@ -36,4 +37,6 @@ export async function backfillHistory(em: EntityManager): Promise<void> {
       after = last;
     }
   }
+  // Placed now, before any feed starts from the newest place: a stream never gets them as new changes.
+  await placeCommitted(em);
 }
