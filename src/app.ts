@@ -3,7 +3,7 @@ import express, { type Express } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { MikroORM } from '@mikro-orm/core';
 import type { Config } from './config.ts';
-import { openApiDocument } from './contract/document.ts';
+import { openApiDocument, type OpenApiDocument } from './contract/document.ts';
 import { customFormats } from './validation/formats.ts';
 import { queryIntegers } from './validation/query-integers.ts';
 import { negotiate } from './http/negotiation.ts';
@@ -63,8 +63,10 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   // Called by startWebServer once the embedded provider (on this very server) can answer.
   app.locals.prefetchRealmKeys = tokens.prefetchKeys;
   const admitted = [negotiate, tokens, ...(config.RATE_LIMIT_PER_MINUTE ? [rateLimit(config.RATE_LIMIT_PER_MINUTE)] : [])];
-  const validator = OpenApiValidator.middleware({
-    apiSpec: { ...openApiDocument, servers: [{ url: config.BASE_PATH }] } as never,
+  // express-openapi-validator compiles the route of every path of its document on every request, to find the one
+  // asked for: each collection's operations get a validator of their own, with only that collection's paths.
+  const validatorOf = (paths: OpenApiDocument['paths']) => OpenApiValidator.middleware({
+    apiSpec: { ...openApiDocument, paths, servers: [{ url: config.BASE_PATH }] } as never,
     // Bodies are not coerced (a JSON number is no memo, null is no ""); query and path parameters always are.
     validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
     validateResponses: false,
@@ -72,24 +74,26 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
     validateFormats: true,
     formats: customFormats,
   });
-
+  const validators = new Map(resources.map((resource) => [resource, validatorOf(Object.fromEntries(Object.entries(openApiDocument.paths)
+    .filter(([path]) => path === `/${resource.name}` || path.startsWith(`/${resource.name}/`))))]));
   const events = eventStreams({ feed, drain, maxSubscribers: config.EVENTS_MAX_SUBSCRIBERS, keepAliveMs: config.EVENTS_KEEPALIVE_MS, delivered: metrics.eventDelivered });
   const handlersFor = (resource: AnyResource): OperationHandlers => ({ ...crudHandlers(resource), ...historyHandlers(resource), events: events(resource) });
 
   const api = express.Router();
   api.use(cors(config.CORS_ORIGINS));
-  api.use(crudRouter(resources, [
+  const [parsers, perRequestManager, idempotency] = [bodyParsers(config.BODY_LIMIT), entityManagerPerRequest(orm, router), idempotencyKey(orm, config.IDEMPOTENCY_WINDOW_SECONDS)];
+  api.use(crudRouter(resources, (operation) => [
     ...admitted,
     // Before the body is read or validated: a caller without the role gets 403, not the schema's 400s.
     roleCheck,
-    ...bodyParsers(config.BODY_LIMIT),
+    ...parsers,
     queryIntegers,
-    ...validator,
-    entityManagerPerRequest(orm, router),
-    idempotencyKey(orm, config.IDEMPOTENCY_WINDOW_SECONDS),
+    ...validators.get(operation.resource)!,
+    perRequestManager,
+    idempotency,
   ], handlersFor));
   // No operation matched: still a token first, then a record that does not exist, or the validator's 404 or 405.
-  api.use(...admitted, idsWithSlashes(resources), ...validator);
+  api.use(...admitted, idsWithSlashes(resources), ...validatorOf(openApiDocument.paths));
   app.use(config.BASE_PATH, api);
   // After the API: its static files must never be looked up for an API path.
   app.use(webPageRouter({ apiPath: config.BASE_PATH, issuer: realmUrl }));

@@ -20,4 +20,5 @@ export type Operation = {
 };
 
 export const openApiText = readFileSync(new URL('../../openapi.yaml', import.meta.url), 'utf8');
-export const openApiDocument = parse(openApiText) as { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
+export type OpenApiDocument = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
+export const openApiDocument = parse(openApiText) as OpenApiDocument;

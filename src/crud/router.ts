@@ -2,13 +2,13 @@
 // each route runs the same per-request steps before the operation's generic handler.
 import { Router, type RequestHandler } from 'express';
 import type { AnyResource } from './resource-descriptor.ts';
-import { boundOperations, matchedTo, type OperationKind } from './operations.ts';
+import { boundOperations, matchedTo, type BoundOperation, type OperationKind } from './operations.ts';
 import { entityNotFound } from '../errors/app-errors.ts';
 
 /** What answers each kind of operation of one resource. */
 export type OperationHandlers = Record<OperationKind, RequestHandler>;
 
-export function crudRouter(resources: readonly AnyResource[], steps: readonly RequestHandler[], handlersFor: (resource: AnyResource) => OperationHandlers): Router {
+export function crudRouter(resources: readonly AnyResource[], stepsFor: (operation: BoundOperation) => readonly RequestHandler[], handlersFor: (resource: AnyResource) => OperationHandlers): Router {
   const router = Router();
   const handlersOf = new Map(resources.map((resource) => [resource, handlersFor(resource)]));
   for (const operation of boundOperations(resources)) {
@@ -16,7 +16,7 @@ export function crudRouter(resources: readonly AnyResource[], steps: readonly Re
       matchedTo(req, operation);
       next();
     };
-    router[operation.method](operation.route, match, ...steps, operation.own ?? handlersOf.get(operation.resource)![operation.kind as OperationKind]);
+    router[operation.method](operation.route, match, ...stepsFor(operation), operation.own ?? handlersOf.get(operation.resource)![operation.kind as OperationKind]);
   }
   return router;
 }
