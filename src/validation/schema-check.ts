@@ -8,8 +8,9 @@ import { customFormats } from './formats.ts';
 import { fieldProblems } from './field-problems.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
-// As the request validator checks bodies: every error, no coercion, the contract's formats.
-const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
+/** openapi.yaml as ajv reads it (`openapi#/components/…`), checking as the request validator does: every error, no coercion, the contract's formats. */
+export const contractSchemas = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
+const ajv = contractSchemas;
 addFormats(ajv);
 ajv.addFormat('int64', { type: 'number', validate: Number.isSafeInteger });
 ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && Math.abs(n) < 2 ** 31 });

@@ -79,9 +79,9 @@ describe('web page: admin manages vessels', () => {
     this.timeout(60_000);
     const alice = await signedIn(browser, service, 'alice');
     people.push(alice);
-    expect(await alice.page.locator('header nav a').allInnerTexts()).to.deep.equal(['Record', 'By vessel', 'Search']);
+    expect(await alice.page.locator('header nav a').allInnerTexts()).to.deep.equal(['Mine', 'Record', 'By vessel', 'Search']);
     await alice.page.goto(`${service.url}/#admin`);
-    await alice.page.getByRole('heading', { name: 'Record a sighting' }).waitFor();
+    await alice.page.getByRole('heading', { name: 'My sightings' }).waitFor();
     expect(await alice.page.getByRole('heading', { name: 'Manage vessels' }).count()).to.equal(0);
   });
 });

@@ -73,12 +73,12 @@ describe('web page: edit with a conflict, then delete', () => {
     // The page is still on the vessel's list from the edit; reload it to see bob's new sighting.
     expect(new URL(page.url()).hash).to.equal(`#vessel/${vesselId}`);
     await page.reload();
-    await page.getByText('Sightings of this vessel: 2, yours: 1').waitFor();
+    await page.getByText('Sightings of this vessel: 2, people who sighted it: 2, yours: 1').waitFor();
     await page.getByRole('button', { name: `Delete #${sightingId}` }).click();
     await page.getByRole('status').filter({ hasText: 'The sighting is deleted.' }).waitFor();
     const screen = await vesselScreen(page);
     expect({ summary: screen.summary, rows: screen.rows.map((row) => row.slice(1)) })
-      .to.deep.equal({ summary: 'Sightings of this vessel: 1, yours: 0', rows: [['–', (await api()).vesselName, '']] });
+      .to.deep.equal({ summary: 'Sightings of this vessel: 1, people who sighted it: 1, yours: 0', rows: [['–', (await api()).vesselName, '']] });
     const gone = await (await apiClient(service, { user: 'alice' })).GET('/sighting/{id}', { params: { path: { id: sightingId } } });
     expect(gone.response.status).to.equal(404);
     expect(await page.locator(`tr[data-sighting-id="${other}"]`).count()).to.equal(1);

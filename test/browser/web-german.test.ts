@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { closeBrowser, launchBrowser, screenshotPath } from '../support/browser.ts';
 import { sharedService, type TestService } from '../support/service.ts';
-import { signedIn, unexpectedProblems, type Person } from '../support/web-page.ts';
+import { openScreen, signedIn, unexpectedProblems, type Person } from '../support/web-page.ts';
 
 describe('web page: German', () => {
   let browser: Browser;
@@ -23,9 +23,10 @@ describe('web page: German', () => {
     this.timeout(60_000);
     person = await signedIn(browser, service, 'alice', { locale: 'de-DE' });
     const page = person.page;
-    await page.getByRole('heading', { name: 'Sichtung erfassen' }).waitFor();
+    await page.getByRole('heading', { name: 'Meine Sichtungen' }).waitFor();
     expect(await page.locator('html').getAttribute('lang')).to.equal('de');
-    expect(await page.locator('header nav a').allInnerTexts()).to.deep.equal(['Erfassen', 'Nach Schiff', 'Suchen']);
+    expect(await page.locator('header nav a').allInnerTexts()).to.deep.equal(['Meine', 'Erfassen', 'Nach Schiff', 'Suchen']);
+    await openScreen(page, 'Erfassen', 'Sichtung erfassen');
     await page.getByLabel('Schiff', { exact: true }).selectOption('-1');
     expect(await page.getByLabel('Schiff', { exact: true }).locator('option:checked').innerText()).to.equal('Klingonischer Jäger');
     await page.getByLabel('Memo', { exact: true }).fill('x');

@@ -30,6 +30,7 @@ describe('web page: keyboard only', () => {
     this.timeout(60_000);
     person = await signedIn(browser, service, 'alice');
     const page = person.page;
+    await page.goto(`${service.url}/#record`);
     await page.getByRole('heading', { name: 'Record a sighting' }).waitFor();
     const unlabelled = await page.evaluate<number>(`[...document.querySelectorAll('main input, main select, main textarea')].filter((c) => c.labels.length === 0).length`);
     expect(unlabelled).to.equal(0);

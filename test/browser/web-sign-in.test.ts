@@ -34,9 +34,11 @@ describe('web page: sign-in, token refresh and sign-out, under a non-default BAS
   it('when alice signs in, then the page calls the API under BASE_PATH with her token', async function () {
     this.timeout(60_000);
     person = await signedIn(browser, service, 'alice');
-    await person.page.getByLabel('Vessel', { exact: true }).locator('option[value="-1"]').waitFor({ state: 'attached' });
-    const apiCalls = person.watch.requests.filter((url) => url.startsWith(service.url) && /\/(vessel|timezone)$/.test(url));
-    expect(apiCalls.sort()).to.deep.equal([`${service.api}/timezone`, `${service.api}/vessel`]);
+    // The landing screen: her own sightings, newest first, read under the configured base path.
+    await person.page.getByRole('heading', { name: 'My sightings' }).waitFor();
+    await person.page.getByText('You have not recorded a sighting yet.').waitFor();
+    const apiCalls = person.watch.requests.filter((url) => url.startsWith(service.url) && /\/sighting\?/.test(url));
+    expect(apiCalls.sort()).to.deep.equal([`${service.api}/sighting?mine=true`, `${service.api}/sighting?mine=true&sort=-sightingId&limit=50`]);
     await person.page.screenshot({ path: screenshotPath('web-signed-in'), fullPage: true });
     expect(unexpectedProblems(person.watch)).to.deep.equal([]);
   });

@@ -29,7 +29,9 @@ describe('web page: alice records a sighting, bob sees it under the same vessel'
     const alice = await signedIn(browser, service, 'alice');
     people.push(alice);
     const page = alice.page;
-    await page.getByRole('heading', { name: 'Record a sighting' }).waitFor();
+    // The landing screen is her own sightings; recording is one link away.
+    await page.getByRole('heading', { name: 'My sightings' }).waitFor();
+    await openScreen(page, 'Record', 'Record a sighting');
     await page.getByLabel('Vessel', { exact: true }).selectOption({ label: vesselName });
     await page.getByLabel('Date and time (local)', { exact: true }).fill('2026-11-22T21:30');
     await page.getByLabel('Time zone', { exact: true }).selectOption('Europe/Berlin');
@@ -43,7 +45,7 @@ describe('web page: alice records a sighting, bob sees it under the same vessel'
     await page.getByTestId('vessel-summary').waitFor();
     expect(await page.getByRole('status').innerText()).to.equal('Your sighting is recorded.');
     const seenByAlice = await vesselScreen(page);
-    expect(seenByAlice.summary).to.equal('Sightings of this vessel: 1, yours: 1');
+    expect(seenByAlice.summary).to.equal('Sightings of this vessel: 1, people who sighted it: 1, yours: 1');
     expect(seenByAlice.rows).to.have.length(1);
     expect(seenByAlice.rows[0]!.slice(1)).to.deep.equal(['Europe/Berlin', vesselName, 'yours\nEdit\nDelete']);
     expect(seenByAlice.rows[0]![0]).to.match(/Nov 22, 2026/);
@@ -55,24 +57,28 @@ describe('web page: alice records a sighting, bob sees it under the same vessel'
     await bob.page.getByLabel('Vessel', { exact: true }).selectOption({ label: vesselName });
     await bob.page.getByTestId('vessel-summary').waitFor();
     const seenByBob = await vesselScreen(bob.page);
-    expect(seenByBob).to.deep.equal({ summary: 'Sightings of this vessel: 1, yours: 0', rows: [[seenByAlice.rows[0]![0]!, 'Europe/Berlin', vesselName, '']] });
+    expect(seenByBob).to.deep.equal({ summary: 'Sightings of this vessel: 1, people who sighted it: 1, yours: 0', rows: [[seenByAlice.rows[0]![0]!, 'Europe/Berlin', vesselName, '']] });
     expect(await bob.page.getByRole('button', { name: /Delete/ }).count()).to.equal(0);
     expect(unexpectedProblems(alice.watch)).to.deep.equal([]);
     expect(unexpectedProblems(bob.watch)).to.deep.equal([]);
   });
 
-  it('when bob then records his own sighting of it, then each of them sees 2 sightings, 1 of them theirs', async function () {
+  it('when bob then records his own sighting of it, then alice\'s open screen counts it at once and offers it as "1 new", newest first', async function () {
     this.timeout(60_000);
     const [alice, bob] = people;
     await openScreen(bob!.page, 'Record', 'Record a sighting');
     await bob!.page.getByLabel('Vessel', { exact: true }).selectOption({ label: vesselName });
     await bob!.page.getByLabel('Memo', { exact: true }).fill('Saw it too');
     await bob!.page.getByRole('button', { name: 'Record sighting' }).click();
-    await bob!.page.getByText('Sightings of this vessel: 2, yours: 1').waitFor();
-    await alice!.page.reload();
-    await alice!.page.getByText('Sightings of this vessel: 2, yours: 1').waitFor();
+    await bob!.page.getByText('Sightings of this vessel: 2, people who sighted it: 2, yours: 1').waitFor();
+    // No reload: the change feed brings it to alice's screen, the rows stay put until she asks for the new one.
+    await alice!.page.getByText('Sightings of this vessel: 2, people who sighted it: 2, yours: 1').waitFor();
+    expect((await vesselScreen(alice!.page)).rows).to.have.length(1);
+    await alice!.page.getByRole('button', { name: '1 new — show' }).click();
+    await alice!.page.locator('table.sightings tbody tr').nth(1).waitFor();
     const rows = (await vesselScreen(alice!.page)).rows.map((row) => row.at(-1));
-    expect(rows).to.deep.equal(['yours\nEdit\nDelete', '']);
+    expect(rows).to.deep.equal(['', 'yours\nEdit\nDelete']);
+    expect(unexpectedProblems(alice!.watch)).to.deep.equal([]);
   });
 
   it('when the vessel\'s sightings are shown on a phone, then they fit the screen without sideways scrolling', async function () {

@@ -61,8 +61,9 @@ export async function watchContext(context: BrowserContext, allowedOrigins: stri
     page.on('request', (request) => watch.requests.push(request.url()));
     page.on('requestfailed', (request) => {
       const reason = request.failure()?.errorText ?? 'failed';
-      // Aborted on purpose above, already reported.
-      if (!reason.includes('BLOCKED_BY_CLIENT')) watch.problems.push(`request failed: ${request.method()} ${request.url()}: ${reason}`);
+      // Aborted on purpose above, already reported; or a change feed the page ends as the person leaves its screen.
+      const feedLeft = reason.includes('ERR_ABORTED') && request.headers().accept === 'text/event-stream';
+      if (!reason.includes('BLOCKED_BY_CLIENT') && !feedLeft) watch.problems.push(`request failed: ${request.method()} ${request.url()}: ${reason}`);
     });
     page.on('response', (response) => {
       if (response.status() >= 400) watch.problems.push(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`);

@@ -1,18 +1,7 @@
 // Checks a response against openapi.yaml: documented status, media type, body schema and headers.
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-import { openApiDocument } from '../../src/contract/document.ts';
 import { operationFor, pathTemplate } from './contract-paths.ts';
 import { dereference, pointer } from '../../src/contract/references.ts';
-import { customFormats } from '../../src/validation/formats.ts';
-
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
-const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
-addFormats(ajv);
-ajv.addFormat('int64', { type: 'number', validate: Number.isSafeInteger });
-ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && Math.abs(n) < 2 ** 31 });
-for (const [name, format] of Object.entries(customFormats)) ajv.addFormat(name, format);
-ajv.addSchema(openApiDocument, 'openapi');
+import { contractSchemas as ajv } from '../../src/validation/schema-check.ts';
 
 type DocumentedResponse = { content?: Record<string, unknown>; headers?: Record<string, unknown> };
 

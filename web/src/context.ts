@@ -20,4 +20,6 @@ export interface Context {
   timezones(): Promise<string[]>;
   /** The ids of the caller's own sightings (`?mine=true`), to offer edit and delete on them. */
   mine(): Promise<Set<number>>;
+  /** Aborts when the person leaves the screen being shown: what it follows live stops. */
+  screen: AbortSignal;
 }

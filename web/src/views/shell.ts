@@ -3,6 +3,7 @@ import type { Context } from '../context.ts';
 import { h } from '../dom.ts';
 import { locale, locales, setLocale, t, type Locale } from '../i18n.ts';
 import { recordView } from './record.ts';
+import { mineView } from './mine.ts';
 import { vesselSightingsView } from './vessel-sightings.ts';
 import { searchView } from './search.ts';
 import { editView } from './edit.ts';
@@ -28,15 +29,20 @@ async function screen(ctx: Context, route: string): Promise<HTMLElement> {
   if (name === 'search') return searchView(ctx);
   if (name === 'edit' && id !== undefined) return editView(ctx, id);
   if (name === 'admin' && ctx.isAdmin) return adminVesselsView(ctx, id);
-  return recordView(ctx);
+  if (name === 'record') return recordView(ctx);
+  return mineView(ctx);
 }
 
 export function shell(root: HTMLElement, ctx: Context, onNavigate: () => void) {
   let pendingNotice: string | undefined;
   let rendering = 0;
+  let shown = new AbortController();
 
   async function render(): Promise<void> {
     const turn = ++rendering;
+    shown.abort();
+    shown = new AbortController();
+    ctx.screen = shown.signal;
     onNavigate();
     document.documentElement.lang = locale();
     document.title = t('web.title');
@@ -56,9 +62,9 @@ export function shell(root: HTMLElement, ctx: Context, onNavigate: () => void) {
     const language = h('select', { id: 'language', 'aria-label': t('web.language') },
       ...locales.map((l) => h('option', { value: l, selected: l === locale() }, languageNames[l])));
     language.addEventListener('change', () => { setLocale(language.value as Locale); void render(); });
-    const links: [string, string][] = [['#record', t('web.nav.record')], ['#vessel', t('web.nav.vessel')], ['#search', t('web.nav.search')],
+    const links: [string, string][] = [['#mine', t('web.nav.mine')], ['#record', t('web.nav.record')], ['#vessel', t('web.nav.vessel')], ['#search', t('web.nav.search')],
       ...(ctx.isAdmin ? [['#admin', t('web.nav.admin')] as [string, string]] : [])];
-    const current = parse(location.hash)[0] || 'record';
+    const current = parse(location.hash)[0] || 'mine';
     const user = ctx.session.claims.preferred_username;
     return h('header', {},
       // Not a `#main` link: the fragment is the route here.

@@ -1,8 +1,11 @@
-// "Who else saw it": the sightings of one vessel (`?vesselId=`), how many there are and how many are yours (`&mine=true`).
+// "Who else saw it": one vessel's sightings, newest first a page at a time, how many people sighted it and how many
+// of them are yours, and new sightings announced as they happen (the change feed) without moving the rows.
+import type { Schemas } from '../api.ts';
 import type { Context } from '../context.ts';
+import { followChanges } from '../change-feed.ts';
 import { field, h } from '../dom.ts';
 import { t } from '../i18n.ts';
-import { sightingTable } from './sighting-table.ts';
+import { pagedSightings } from './paged-sightings.ts';
 
 export async function vesselSightingsView(ctx: Context, vesselId: number | undefined): Promise<HTMLElement> {
   const vessels = await ctx.vessels();
@@ -14,20 +17,33 @@ export async function vesselSightingsView(ctx: Context, vesselId: number | undef
     field(t('web.sighting.vessel'), picker).wrapper);
   if (vesselId === undefined) return section;
 
-  const [all, own] = await Promise.all([
-    ctx.api.GET('/sighting', { params: { query: { vesselId } } }),
-    ctx.api.GET('/sighting', { params: { query: { vesselId, mine: true } } }),
-  ]);
-  if (!all.data || !own.data) {
-    const error = (all.error ?? own.error) as { general?: string } | undefined;
-    section.append(h('p', { role: 'alert' }, error?.general ?? t('error.unknown')));
+  const observers = () => ctx.api.GET('/vessel/{id}/observers', { params: { path: { id: vesselId } } });
+  const status = h('p', { class: 'form-error', role: 'alert' });
+  const reload = (notice?: string) => ctx.navigate(`#vessel/${vesselId}`, notice);
+  const [numbers, list] = await Promise.all([observers(), pagedSightings(ctx, { vesselId }, t('web.vessel.none'), () => reload(t('web.sighting.deleted')), status)]);
+  if (!numbers.data || typeof list === 'string') {
+    section.append(h('p', { role: 'alert' }, typeof list === 'string' ? list : (numbers.error as { general?: string } | undefined)?.general ?? t('error.unknown')));
     return section;
   }
-  const mine = new Set(own.data.map((s) => s.sightingId));
-  const status = h('p', { class: 'form-error', role: 'alert' });
-  const summary = h('p', { class: 'summary', 'data-testid': 'vessel-summary' }, t('web.vessel.count', { count: all.data.length, mine: mine.size }));
-  const table = sightingTable(ctx, all.data, mine, () => ctx.navigate(`#vessel/${vesselId}`, t('web.sighting.deleted')), status);
-  section.append(summary, status, all.data.length ? table : h('p', {}, t('web.vessel.none')),
+  const summaryText = (n: Schemas['Observers']) => t('web.vessel.count', { count: n.sightings, observers: n.observers, mine: n.mine });
+  const summary = h('p', { class: 'summary', 'data-testid': 'vessel-summary' }, summaryText(numbers.data));
+
+  // Live: each change of this vessel's sightings updates the numbers; new rows wait behind a marker the person follows.
+  let fresh = 0;
+  const marker = h('button', { type: 'button', class: 'fresh', hidden: true, onclick: () => reload() });
+  // Read out when it changes, without taking the focus.
+  const live = h('div', { 'aria-live': 'polite' }, marker);
+  void followChanges(`${location.origin}${ctx.settings.apiPath}/sighting/events?vesselId=${vesselId}`, ctx.session, ctx.screen, async ({ event }) => {
+    if (event === 'created') {
+      fresh += 1;
+      marker.textContent = t('web.vessel.fresh', { count: fresh });
+      marker.hidden = false;
+    }
+    const { data } = await observers();
+    if (data) summary.textContent = summaryText(data);
+  });
+
+  section.append(summary, live, status, list,
     h('p', {}, h('a', { href: '#record', class: 'button' }, t('web.record.title'))));
   return section;
 }

@@ -1,0 +1,37 @@
+// A list of sightings newest first, a page at a time: the first page now, older ones on demand from the `Link` header.
+import type { Schemas } from '../api.ts';
+import type { Context } from '../context.ts';
+import { h } from '../dom.ts';
+import { t } from '../i18n.ts';
+import { sightingTable } from './sighting-table.ts';
+
+const pageSize = 50;
+type Query = { vesselId?: number; mine?: boolean };
+
+/** The `rel="next"` target of a list answer's `Link` header (RFC 8288), if there is a next page. */
+function nextLink(response: Response): string | undefined {
+  return /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('Link') ?? '')?.[1];
+}
+
+/** The table and its "older" button, or undefined with the error's text when the first page could not be read. */
+export async function pagedSightings(ctx: Context, query: Query, empty: string, onDeleted: () => void, status: HTMLElement): Promise<HTMLElement | string> {
+  const [first, mine] = await Promise.all([ctx.api.GET('/sighting', { params: { query: { ...query, sort: '-sightingId', limit: pageSize } } }), ctx.mine()]);
+  if (!first.data) return (first.error as { general?: string } | undefined)?.general ?? t('error.unknown');
+  const rows: Schemas['SightingListItem'][] = [...first.data];
+  const table = h('div', {}, rows.length ? sightingTable(ctx, rows, mine, onDeleted, status) : h('p', {}, empty));
+  const more = h('button', { type: 'button', class: 'more' }, t('web.list.more'));
+  let next = nextLink(first.response);
+  more.hidden = !next;
+  more.addEventListener('click', async () => {
+    if (!next) return;
+    more.disabled = true;
+    const { data, response } = await ctx.api.GET('/sighting', { params: { query: Object.fromEntries(new URL(next, location.href).searchParams) as never } });
+    more.disabled = false;
+    if (!data) return;
+    rows.push(...data);
+    table.replaceChildren(sightingTable(ctx, rows, mine, onDeleted, status));
+    next = nextLink(response);
+    more.hidden = !next;
+  });
+  return h('div', {}, table, more);
+}
