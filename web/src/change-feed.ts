@@ -21,8 +21,10 @@ export async function followChanges(url: string, session: Session, signal: Abort
         wait = 1000;
         const decoder = new TextDecoder();
         let buffer = '';
-        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-          buffer += decoder.decode(chunk, { stream: true });
+        // A reader, not `for await`: not every browser iterates a ReadableStream.
+        const reader = response.body.getReader();
+        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+          buffer += decoder.decode(chunk.value, { stream: true });
           for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
             const fields = Object.fromEntries(buffer.slice(0, end).split('\n').filter((line) => !line.startsWith(':'))
               .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trimStart()]));
