@@ -5,7 +5,6 @@ import type { ResourceDescriptor, ViewRow } from './resource-descriptor.ts';
 import { viewQuery } from './view-rows.ts';
 import { routedRead, type ReadKind } from '../db/read-routing.ts';
 import { readsByCursor } from '../db/orm.ts';
-import { longRead } from '../db/long-read.ts';
 import { keysetAfter, keyValues, listOrder, orderBy, type SortKey } from './list-order.ts';
 
 /**
@@ -28,15 +27,15 @@ export function viewRows<E extends object>(em: EntityManager, resource: Resource
 
 /**
  * One statement read through a `pg` cursor: the planner sees the whole query (and takes the trigram index for a
- * substring) instead of one `order by id limit n` per batch, which it answers by walking the primary key. It may
- * stream for longer than a statement may run; each fetch is bounded in time (src/db/long-read.ts).
+ * substring) instead of one `order by id limit n` per batch, which it answers by walking the primary key. Each
+ * fetch is bounded in time (src/db/bounded-cursor.ts).
  */
 async function* cursor<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, kind: ReadKind, limit: number, keys: readonly SortKey[]): AsyncGenerator<ViewRow> {
   // Opened (first fetch read) inside routedRead, so a replica that fails to answer hands the read to the primary.
   const { rows, first } = await routedRead(kind, async (connectionType) => {
     const qb = viewQuery(em, resource, where, connectionType).orderBy(orderBy(keys));
     if (Number.isFinite(limit)) qb.limit(limit);
-    const rows = longRead(em, connectionType, qb.getQuery(), qb.getParams(), batchSize.postgresql) as AsyncGenerator<ViewRow>;
+    const rows = qb.stream({ rawResults: true, chunkSize: batchSize.postgresql })[Symbol.asyncIterator]();
     return { rows, first: await rows.next() };
   });
   if (first.done) return;

@@ -1,14 +1,21 @@
 // A `pg` cursor (a list's stream) whose every fetch, and its close, is bounded in time.
-import type Cursor from 'pg-cursor';
+
+export interface Cursor {
+  submit(connection: unknown): void;
+  read(rows: number): Promise<unknown[]>;
+  close(): Promise<void>;
+}
+
+export const isCursor = (value: unknown): value is Cursor =>
+  typeof (value as Cursor | undefined)?.read === 'function' && typeof (value as Cursor).submit === 'function';
 
 /**
  * Each fetch that gets no answer in time tears the connection down and fails as `pg`'s own `query_timeout` does.
  * Closing waits for the server too, so it is bounded as well; a connection torn down has nothing left to close.
- * Only the cursor's public `read` and `close` are wrapped, on this one instance.
  */
-export function boundedCursor(cursor: Cursor, ms: number, tearDown: () => void): Cursor {
-  const read = cursor.read.bind(cursor) as (rows: number) => Promise<unknown[]>;
-  const close = cursor.close.bind(cursor) as () => Promise<void>;
+export function boundedCursor(cursor: Cursor, opened: Promise<void>, ms: number, tearDown: () => void, reset: () => Promise<void>): Cursor {
+  const read = cursor.read.bind(cursor);
+  const close = cursor.close.bind(cursor);
   let torn = false;
   const within = <T>(start: () => Promise<T>, onTimeout: () => T | Promise<T>): Promise<T> => {
     // Nothing more is asked of a connection torn down.
@@ -20,7 +27,9 @@ export function boundedCursor(cursor: Cursor, ms: number, tearDown: () => void):
     });
     return Promise.race([wait, late]).finally(() => clearTimeout(timer));
   };
-  cursor.read = ((rows: number) => within(() => read(rows), () => Promise.reject(new Error('Query read timeout')))) as Cursor['read'];
-  cursor.close = (() => within(() => close(), () => undefined)) as Cursor['close'];
+  // A cursor that could not be opened fails its first read with the reason, and has nothing to close.
+  cursor.read = (rows) => within(() => opened.then(() => read(rows)), () => Promise.reject(new Error('Query read timeout')));
+  // Done before the connection goes back to the pool: its next statement is bounded again.
+  cursor.close = () => within(() => opened.then(() => close().then(reset), () => {}), () => undefined);
   return cursor;
 }

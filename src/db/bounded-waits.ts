@@ -1,23 +1,67 @@
 // Bounds every wait on PostgreSQL (a free connection, a new connection, a statement), so a lost database is a 503 in seconds.
+import { Socket } from 'node:net';
+import pg from 'pg';
 import type { Config } from '../config.ts';
-import { boundedClientClass } from './bounded-client.ts';
+import { boundedCursor, isCursor } from './bounded-cursor.ts';
 
 type Settings = Pick<Config, 'DB_ACQUIRE_TIMEOUT_MS' | 'DB_CONNECT_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS'>;
 
+/** Settles as `answer` does, or rejects as `pg`'s own read timeout does after `ms`, calling `late` then. */
+function within<T>(answer: Promise<T>, ms: number, late: () => void): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      late();
+      reject(new Error('Query read timeout'));
+    }, ms);
+  });
+  // The answer that loses the race (its connection torn down under it) is nobody's to report.
+  answer.catch(() => {});
+  return Promise.race([answer, timeout]).finally(() => clearTimeout(timer));
+}
+
 /**
- * MikroORM hands these `driverOptions` to pg-pool (`new Pool(options)`), which hands them on to each client it makes.
- * pg-pool's `connectionTimeoutMillis` bounds the wait for a free connection; each client gets its own connect bound
- * (src/db/bounded-client.ts). A statement is bounded twice: by the server (`statement_timeout`, SQLSTATE 57014) and,
- * for a network that is cut rather than refusing, where no answer ever comes, by the client. A streamed list lifts
- * the server's bound for its own transaction (src/crud/row-stream.ts); the client bounds each of its fetches.
+ * MikroORM's driver options for one pg-pool, through the pool's and the client's public options:
+ * `connectionTimeoutMillis` bounds the wait for a free connection; the pool's `Client` (pg-pool's documented `Client`
+ * option) is a `pg.Client` that bounds its own connect, and each statement twice: by the server (`statement_timeout`,
+ * SQLSTATE 57014) and, for a network that is cut rather than refusing, where no answer ever comes, by itself, a little
+ * later. It owns the socket it talks over (pg's `stream` option), so a connection whose answer never came is torn down
+ * at once and never handed out again with the late answer still in flight. A cursor (the lists' stream) runs from its
+ * first fetch to its close: the server's bound is lifted while it is open, and each fetch is bounded instead
+ * (src/db/bounded-cursor.ts). `onPool` sees each pool as it is made (metrics count its connections).
  */
-/** `onPool` sees each pool as it is made (metrics count its connections). */
 export function boundedWaits(settings: Settings, onPool: (pool: object) => void = () => {}): Record<string, unknown> {
+  // Slightly later than the server's own bound, so a reachable server answers 57014 first.
+  const clientBound = settings.DB_STATEMENT_TIMEOUT_MS + 1000;
+  class BoundedClient extends pg.Client {
+    readonly #socket: Socket;
+
+    constructor(options: pg.ClientConfig) {
+      const socket = new Socket();
+      super({ ...options, connectionTimeoutMillis: settings.DB_CONNECT_TIMEOUT_MS, stream: () => socket });
+      this.#socket = socket;
+    }
+
+    override query(...args: unknown[]): never {
+      const query = (super.query as (...parts: unknown[]) => unknown).bind(this);
+      const tearDown = () => this.#socket.destroy();
+      if (isCursor(args[0])) {
+        // One statement at a time: the cursor is submitted once the server's bound is lifted.
+        const cursor = args[0];
+        const opened = (query('set statement_timeout = 0') as Promise<unknown>).then(() => { query(cursor); });
+        // Its failure is the first read's to report.
+        opened.catch(() => {});
+        const reset = () => (query('reset statement_timeout') as Promise<unknown>).then(() => {}, () => {});
+        return boundedCursor(cursor, opened, clientBound, tearDown, reset) as never;
+      }
+      const result = query(...args);
+      return (result instanceof Promise ? within(result, clientBound, tearDown) : result) as never;
+    }
+  }
   return {
+    Client: BoundedClient,
     connectionTimeoutMillis: settings.DB_ACQUIRE_TIMEOUT_MS,
     statement_timeout: settings.DB_STATEMENT_TIMEOUT_MS,
-    // The client's bound is slightly later than the server's own, so a reachable server answers 57014 first.
-    Client: boundedClientClass({ connectMs: settings.DB_CONNECT_TIMEOUT_MS, answerMs: settings.DB_STATEMENT_TIMEOUT_MS + 1000 }),
     onPoolCreated: onPool,
   };
 }
