@@ -14,6 +14,8 @@ export interface Context {
   session: Session;
   api: Api;
   isAdmin: boolean;
+  /** Whether the token carries the `writer` role, which recording a sighting needs. */
+  isWriter: boolean;
   /** Shows another screen (a `#…` route), with an optional message announced there. */
   navigate(route: string, notice?: string): void;
   vessels(): Promise<Schemas['VesselListItem'][]>;

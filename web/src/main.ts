@@ -28,6 +28,7 @@ async function start(): Promise<void> {
   const ctx: Context = {
     settings, session, api,
     get isAdmin() { return session.claims.realm_access?.roles?.includes('admin') ?? false; },
+    get isWriter() { return session.claims.realm_access?.roles?.includes('writer') ?? false; },
     navigate: (route, notice) => app.show(route, notice),
     vessels: () => cached('vessels', async () => (await api.GET('/vessel')).data ?? []),
     timezones: () => cached('timezones', async () => ((await api.GET('/timezone')).data ?? []).map((z) => z.timezoneName).sort()),

@@ -8,6 +8,6 @@ export async function mineView(ctx: Context): Promise<HTMLElement> {
   const status = h('p', { class: 'form-error', role: 'alert' });
   const list = await pagedSightings(ctx, { mine: true }, t('web.mine.none'), () => ctx.navigate('#mine', t('web.sighting.deleted')), status);
   return h('section', { 'aria-labelledby': 'mine-title' }, h('h1', { id: 'mine-title' }, t('web.mine.title')),
-    h('p', {}, h('a', { href: '#record', class: 'button primary' }, t('web.record.title'))),
+    ctx.isWriter && h('p', {}, h('a', { href: '#record', class: 'button primary' }, t('web.record.title'))),
     status, typeof list === 'string' ? h('p', { role: 'alert' }, list) : list);
 }

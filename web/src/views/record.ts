@@ -6,6 +6,11 @@ import { t } from '../i18n.ts';
 import { sightingForm } from './sighting-form.ts';
 
 export async function recordView(ctx: Context): Promise<HTMLElement> {
+  // Said before anything is typed: the API would refuse the form with 403 only once it is sent.
+  if (!ctx.isWriter) {
+    return h('section', { 'aria-labelledby': 'record-title' }, h('h1', { id: 'record-title' }, t('web.record.title')),
+      h('p', { role: 'note' }, t('web.record.needsWriter')));
+  }
   const form = await sightingForm(ctx, t('web.action.record'), async (fields) => {
     const { response, error } = await ctx.api.POST('/sighting', { body: fields });
     if (response.status === 201) return ctx.navigate(`#vessel/${fields.vessel.vesselId}`, t('web.sighting.recorded'));

@@ -62,7 +62,7 @@ export function shell(root: HTMLElement, ctx: Context, onNavigate: () => void) {
     const language = h('select', { id: 'language', 'aria-label': t('web.language') },
       ...locales.map((l) => h('option', { value: l, selected: l === locale() }, languageNames[l])));
     language.addEventListener('change', () => { setLocale(language.value as Locale); void render(); });
-    const links: [string, string][] = [['#mine', t('web.nav.mine')], ['#record', t('web.nav.record')], ['#vessel', t('web.nav.vessel')], ['#search', t('web.nav.search')],
+    const links: [string, string][] = [['#mine', t('web.nav.mine')], ...(ctx.isWriter ? [['#record', t('web.nav.record')] as [string, string]] : []), ['#vessel', t('web.nav.vessel')], ['#search', t('web.nav.search')],
       ...(ctx.isAdmin ? [['#admin', t('web.nav.admin')] as [string, string]] : [])];
     const current = parse(location.hash)[0] || 'mine';
     const user = ctx.session.claims.preferred_username;

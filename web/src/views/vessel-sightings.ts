@@ -44,6 +44,6 @@ export async function vesselSightingsView(ctx: Context, vesselId: number | undef
   });
 
   section.append(summary, live, status, list,
-    h('p', {}, h('a', { href: '#record', class: 'button' }, t('web.record.title'))));
+    ...(ctx.isWriter ? [h('p', {}, h('a', { href: '#record', class: 'button' }, t('web.record.title')))] : []));
   return section;
 }
