@@ -10,12 +10,12 @@ import { fieldProblems } from './field-problems.ts';
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 /** openapi.yaml as ajv reads it (`openapi#/components/…`), checking as the request validator does: every error, no coercion, the contract's formats. */
 export const contractSchemas = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
-const ajv = contractSchemas;
-addFormats(ajv);
-ajv.addFormat('int64', { type: 'number', validate: Number.isSafeInteger });
-ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && Math.abs(n) < 2 ** 31 });
-for (const [name, format] of Object.entries(customFormats)) ajv.addFormat(name, format);
-ajv.addSchema(openApiDocument, 'openapi');
+
+addFormats(contractSchemas);
+contractSchemas.addFormat('int64', { type: 'number', validate: Number.isSafeInteger });
+contractSchemas.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && Math.abs(n) < 2 ** 31 });
+for (const [name, format] of Object.entries(customFormats)) contractSchemas.addFormat(name, format);
+contractSchemas.addSchema(openApiDocument, 'openapi');
 
 const compiled = new Map<string, ValidateFunction>();
 
@@ -30,7 +30,7 @@ function pathOf(error: ErrorObject): string {
 export function checkAsRequestBody(template: string, method: string, body: unknown): void {
   const schema = pointer('paths', template, method, 'requestBody', 'content', 'application/json', 'schema');
   let validate = compiled.get(schema);
-  if (!validate) compiled.set(schema, validate = ajv.compile({ $ref: `openapi#${schema}` }));
+  if (!validate) compiled.set(schema, validate = contractSchemas.compile({ $ref: `openapi#${schema}` }));
   if (validate(body)) return;
   const items = (validate.errors ?? []).map((error) => ({ path: pathOf(error), errorCode: `${error.keyword}.openapi.validation` }));
   throw new ValidationFailed(fieldProblems(items, openApiDocument.paths[template]![method]));

@@ -1,27 +1,15 @@
 // The web page in German: chosen from the browser's language like the API's locale, switchable, API errors in German by the field.
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
-import { closeBrowser, launchBrowser, screenshotPath } from '../support/browser.ts';
-import { sharedService, type TestService } from '../support/service.ts';
-import { openScreen, signedIn, unexpectedProblems, type Person } from '../support/web-page.ts';
+import { screenshotPath } from '../support/browser.ts';
+import { browserSuite, openScreen, unexpectedProblems, type Person } from '../support/web-page.ts';
 
 describe('web page: German', () => {
-  let browser: Browser;
-  let service: TestService;
+  const suite = browserSuite();
   let person: Person | undefined;
-
-  before(async function () {
-    browser = await launchBrowser(this);
-    service = await sharedService();
-  });
-  after(async () => {
-    await person?.close();
-    await closeBrowser(browser);
-  });
 
   it('when the browser prefers German, then the page and the vessel names are German, and a too short memo gets the API\'s German message next to the field', async function () {
     this.timeout(60_000);
-    person = await signedIn(browser, service, 'alice', { locale: 'de-DE' });
+    person = await suite.signIn('alice', { locale: 'de-DE' });
     const page = person.page;
     await page.getByRole('heading', { name: 'Meine Sichtungen' }).waitFor();
     expect(await page.locator('html').getAttribute('lang')).to.equal('de');
@@ -48,7 +36,7 @@ describe('web page: German', () => {
     await page.getByLabel('Sprache').selectOption('en');
     await page.getByRole('heading', { name: 'Record a sighting' }).waitFor();
     expect(await page.getByLabel('Vessel', { exact: true }).locator('option[value="-1"]').innerText()).to.equal('Klingon Warbird');
-    const cookies = await person!.context.cookies(service.url);
+    const cookies = await person!.context.cookies(suite.service.url);
     expect(cookies.filter((c) => c.name === 'i18next').map((c) => c.value)).to.deep.equal(['en']);
     await page.getByLabel('Memo', { exact: true }).fill('y');
     await page.getByRole('button', { name: 'Record sighting' }).click();

@@ -1,10 +1,8 @@
 // The web page with the keyboard alone: every control labelled, a sensible Tab order, errors take the focus, Enter records.
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
-import { closeBrowser, launchBrowser } from '../support/browser.ts';
-import { sharedService, type TestService } from '../support/service.ts';
+import type { Page } from 'playwright-core';
 import { unique } from '../support/fixtures.ts';
-import { signedIn, unexpectedProblems, type Person } from '../support/web-page.ts';
+import { browserSuite, unexpectedProblems, type Person } from '../support/web-page.ts';
 
 /** What has the focus: a control's name, a button's text, or the tag name. */
 const focused = (page: Page) => page.evaluate<string>(`(() => {
@@ -13,24 +11,14 @@ const focused = (page: Page) => page.evaluate<string>(`(() => {
 })()`);
 
 describe('web page: keyboard only', () => {
-  let browser: Browser;
-  let service: TestService;
+  const suite = browserSuite();
   let person: Person | undefined;
-
-  before(async function () {
-    browser = await launchBrowser(this);
-    service = await sharedService();
-  });
-  after(async () => {
-    await person?.close();
-    await closeBrowser(browser);
-  });
 
   it('when alice records a sighting with the keyboard alone, then Tab walks the form in order, a missing memo takes the focus, and Enter records', async function () {
     this.timeout(60_000);
-    person = await signedIn(browser, service, 'alice');
+    person = await suite.signIn('alice');
     const page = person.page;
-    await page.goto(`${service.url}/#record`);
+    await page.goto(`${suite.service.url}/#record`);
     await page.getByRole('heading', { name: 'Record a sighting' }).waitFor();
     const unlabelled = await page.evaluate<number>(`[...document.querySelectorAll('main input, main select, main textarea')].filter((c) => c.labels.length === 0).length`);
     expect(unlabelled).to.equal(0);

@@ -1,32 +1,20 @@
 // Long lists on the page: a vessel's sightings newest first, a page at a time; the signed-in landing is "My sightings".
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
-import { closeBrowser, launchBrowser } from '../support/browser.ts';
-import { sharedService, type TestService } from '../support/service.ts';
 import { buildSighting, createSighting, createVessel } from '../support/fixtures.ts';
-import { signedIn, unexpectedProblems, vesselScreen, type Person } from '../support/web-page.ts';
+import { browserSuite, unexpectedProblems, vesselScreen, type Person } from '../support/web-page.ts';
 
 describe('web page: long lists', () => {
-  let browser: Browser;
-  let service: TestService;
+  const suite = browserSuite();
   let person: Person | undefined;
-  before(async function () {
-    browser = await launchBrowser(this);
-    service = await sharedService();
-  });
-  after(async () => {
-    await person?.close();
-    await closeBrowser(browser);
-  });
 
   it('when a vessel has 55 sightings, then its screen shows the newest 50 first, and the rest after "Show older sightings"', async function () {
     this.timeout(90_000);
-    const vesselId = await createVessel(service);
+    const vesselId = await createVessel(suite.service);
     const ids: number[] = [];
-    for (let i = 0; i < 55; i++) ids.push(await createSighting(service, buildSighting({ vessel: { vesselId } }), i % 2 ? 'alice' : 'bob'));
-    person = await signedIn(browser, service, 'bob');
+    for (let i = 0; i < 55; i++) ids.push(await createSighting(suite.service, buildSighting({ vessel: { vesselId } }), i % 2 ? 'alice' : 'bob'));
+    person = await suite.signIn('bob');
     const page = person.page;
-    await page.goto(`${service.url}/#vessel/${vesselId}`);
+    await page.goto(`${suite.service.url}/#vessel/${vesselId}`);
     await page.getByTestId('vessel-summary').waitFor();
     const shown = async () => page.locator('table.sightings tbody tr').evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-sighting-id'))));
     expect((await vesselScreen(page)).summary).to.equal('Sightings of this vessel: 55, people who sighted it: 2, yours: 28');
@@ -41,7 +29,7 @@ describe('web page: long lists', () => {
   it('when bob signs in, then he lands on his own sightings, newest first', async function () {
     this.timeout(60_000);
     const page = person!.page;
-    await page.goto(`${service.url}/`);
+    await page.goto(`${suite.service.url}/`);
     await page.getByRole('heading', { name: 'My sightings' }).waitFor();
     await page.locator('table.sightings tbody tr').first().waitFor();
     const ids = await page.locator('table.sightings tbody tr').evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-sighting-id'))));

@@ -1,31 +1,19 @@
 // Screens for roles the person lacks: a reader (viewer) is not offered recording, and its address says which role it needs.
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
-import { closeBrowser, launchBrowser } from '../support/browser.ts';
-import { sharedService, type TestService } from '../support/service.ts';
-import { signedIn, unexpectedProblems, type Person } from '../support/web-page.ts';
+import { browserSuite, unexpectedProblems, type Person } from '../support/web-page.ts';
 
 describe('web page: roles the person lacks', () => {
-  let browser: Browser;
-  let service: TestService;
+  const suite = browserSuite();
   let person: Person | undefined;
-  before(async function () {
-    browser = await launchBrowser(this);
-    service = await sharedService();
-  });
-  after(async () => {
-    await person?.close();
-    await closeBrowser(browser);
-  });
 
   it('when viewer (reader only) signs in, then recording is not offered, and its address says the writer role is needed', async function () {
     this.timeout(60_000);
-    person = await signedIn(browser, service, 'viewer');
+    person = await suite.signIn('viewer');
     const page = person.page;
     await page.getByRole('heading', { name: 'My sightings' }).waitFor();
     expect(await page.locator('header nav a').allInnerTexts()).to.deep.equal(['Mine', 'By vessel', 'Search']);
     expect(await page.getByRole('link', { name: 'Record a sighting' }).count()).to.equal(0);
-    await page.goto(`${service.url}/#record`);
+    await page.goto(`${suite.service.url}/#record`);
     await page.getByRole('heading', { name: 'Record a sighting' }).waitFor();
     expect(await page.getByRole('note').innerText()).to.equal('Recording a sighting needs the writer role; ask an administrator of the realm for it.');
     expect(await page.getByLabel('Memo', { exact: true }).count()).to.equal(0);

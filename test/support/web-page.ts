@@ -1,7 +1,7 @@
 // Drives the web page at `/` as a person would: one browser context per person, signing in on the realm's login page.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { watchContext, type PageWatch } from './browser.ts';
-import type { TestService } from './service.ts';
+import { closeBrowser, launchBrowser, watchContext, type PageWatch } from './browser.ts';
+import { sharedService, type TestService } from './service.ts';
 import type { User } from './tokens.ts';
 
 export interface Person {
@@ -54,4 +54,30 @@ export async function vesselScreen(page: Page): Promise<{ summary: string; rows:
 export async function openScreen(page: Page, link: string, heading: string): Promise<void> {
   await page.getByRole('navigation').getByRole('link', { name: link, exact: true }).click();
   await page.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
+}
+
+/**
+ * A suite of the page against the shared service: the browser is launched before its tests and closed after them,
+ * with everyone `signIn` signed in. Call it in the `describe` body; the fields are set once its `before` has run.
+ */
+export function browserSuite(): { browser: Browser; service: TestService; signIn(user: User, options?: PersonOptions): Promise<Person> } {
+  const people: Person[] = [];
+  const suite = {
+    browser: undefined as unknown as Browser,
+    service: undefined as unknown as TestService,
+    async signIn(user: User, options: PersonOptions = {}) {
+      const person = await signedIn(suite.browser, suite.service, user, options);
+      people.push(person);
+      return person;
+    },
+  };
+  before(async function () {
+    suite.browser = await launchBrowser(this);
+    suite.service = await sharedService();
+  });
+  after(async () => {
+    await Promise.all(people.map((person) => person.close()));
+    await closeBrowser(suite.browser);
+  });
+  return suite;
 }
