@@ -779,7 +779,12 @@ export interface components {
         };
     };
     responses: {
-        /** @description Created. The body is the new timezone's detail view with `Prefer: return=representation`, else empty. */
+        /**
+         * @description Created; `Location` names the new timezone (its id is the last path segment). The body is empty, as a
+         *     generated client expects. Asked with `Prefer: return=representation`, the body is the new timezone's
+         *     detail view (the schema of `GET /timezone/{id}`) with `Preference-Applied`; that body is not declared here
+         *     because OpenAPI cannot tie a body to a request header under one status.
+         */
         TimezoneCreated: {
             headers: {
                 Location: components["headers"]["Location"];
@@ -790,10 +795,7 @@ export interface components {
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
-            content: {
-                "application/json": components["schemas"]["TimezoneDetail"];
-                "text/xml": components["schemas"]["TimezoneDetail"];
-            };
+            content?: never;
         };
         /** @description Replaced, asked with `Prefer: return=representation`; the body is the timezone's detail view. */
         TimezoneReplaced: {
@@ -810,7 +812,12 @@ export interface components {
                 "text/xml": components["schemas"]["TimezoneDetail"];
             };
         };
-        /** @description Created. The body is the new vessel's detail view with `Prefer: return=representation`, else empty. */
+        /**
+         * @description Created; `Location` names the new vessel (its id is the last path segment). The body is empty, as a
+         *     generated client expects. Asked with `Prefer: return=representation`, the body is the new vessel's
+         *     detail view (the schema of `GET /vessel/{id}`) with `Preference-Applied`; that body is not declared here
+         *     because OpenAPI cannot tie a body to a request header under one status.
+         */
         VesselCreated: {
             headers: {
                 Location: components["headers"]["Location"];
@@ -821,10 +828,7 @@ export interface components {
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
-            content: {
-                "application/json": components["schemas"]["VesselDetail"];
-                "text/xml": components["schemas"]["VesselDetail"];
-            };
+            content?: never;
         };
         /** @description Replaced, asked with `Prefer: return=representation`; the body is the vessel's detail view. */
         VesselReplaced: {
@@ -841,7 +845,12 @@ export interface components {
                 "text/xml": components["schemas"]["VesselDetail"];
             };
         };
-        /** @description Created. The body is the new sighting's detail view with `Prefer: return=representation`, else empty. */
+        /**
+         * @description Created; `Location` names the new sighting (its id is the last path segment). The body is empty, as a
+         *     generated client expects. Asked with `Prefer: return=representation`, the body is the new sighting's
+         *     detail view (the schema of `GET /sighting/{id}`) with `Preference-Applied`; that body is not declared here
+         *     because OpenAPI cannot tie a body to a request header under one status.
+         */
         SightingCreated: {
             headers: {
                 Location: components["headers"]["Location"];
@@ -852,10 +861,7 @@ export interface components {
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
-            content: {
-                "application/json": components["schemas"]["SightingDetail"];
-                "text/xml": components["schemas"]["SightingDetail"];
-            };
+            content?: never;
         };
         /** @description Replaced, asked with `Prefer: return=representation`; the body is the sighting's detail view. */
         SightingReplaced: {

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import org.sighting.client.ApiException;
+import org.sighting.client.ApiResponse;
 import org.sighting.client.api.SightingApi;
 import org.sighting.client.api.VesselApi;
 import org.sighting.client.model.GeneralError;
@@ -50,11 +51,14 @@ public final class Scenario {
       SightingDetail sighting = sightings.getSighting(-1L, null);
       equal(List.of(sighting.getSightingId(), sighting.getSightingMemo(), sighting.getVessel().getVesselId()), List.of(-1L, "unheimlich!", -1L));
     });
-    step("create with Prefer: return=representation, the id from the returned record", () -> {
-      created = sightings.createSighting(new SightingCreate().sightingMemo(memo).vessel(new SightingVesselLink().vesselId(-1L))
-          .sightingTimezone("Europe/Berlin").sightingDate("2026-11-22T21:30"), PREFER, java.util.UUID.randomUUID().toString());
-      check(created != null && created.getSightingId() > 0, "a record with a new positive id: " + created);
-      equal(List.of(created.getVersion(), created.getSightingMemo(), created.getSightingDate()), List.of(0, memo, "2026-11-22T21:30:00.000"));
+    step("create without Prefer: 201, the new id in Location", () -> {
+      ApiResponse<Void> answer = sightings.createSightingWithHttpInfo(new SightingCreate().sightingMemo(memo).vessel(new SightingVesselLink().vesselId(-1L))
+          .sightingTimezone("Europe/Berlin").sightingDate("2026-11-22T21:30"), null, UUID.randomUUID().toString());
+      String location = header(answer.getHeaders(), "Location");
+      long id = Long.parseLong(location.substring(location.lastIndexOf('/') + 1));
+      equal(List.of(answer.getStatusCode(), id > 0), List.of(201, true));
+      created = sightings.getSighting(id, null);
+      equal(List.of(created.getSightingId(), created.getVersion(), created.getSightingMemo(), created.getSightingDate()), List.of(id, 0, memo, "2026-11-22T21:30:00.000"));
     });
     step("read it back", () -> equal(sightings.getSighting(created.getSightingId(), null), created));
     step("update with the version read", () -> {
@@ -117,6 +121,12 @@ public final class Scenario {
   }
 
   /** The update body for a record as read: its version, memo and vessel link. */
+  /** A response header by name; the two libraries spell header names differently. */
+  private static String header(Map<String, List<String>> headers, String name) {
+    return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name)).map(e -> e.getValue().get(0)).findFirst()
+        .orElseThrow(() -> new AssertionError("no " + name + " header in " + headers.keySet()));
+  }
+
   private static SightingUpdate update(SightingDetail sighting) {
     return new SightingUpdate().version(sighting.getVersion()).sightingMemo(sighting.getSightingMemo())
         .vessel(new SightingVesselLink().vesselId(sighting.getVessel().getVesselId()));

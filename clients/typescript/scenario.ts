@@ -56,13 +56,16 @@ await step('read sighting -1', async () => {
   const sighting = await sightings.getSighting({ id: -1 });
   deepStrictEqual({ id: sighting.sightingId, memo: sighting.sightingMemo, vessel: sighting.vessel.vesselId }, { id: -1, memo: 'unheimlich!', vessel: -1 });
 });
-await step('create with Prefer: return=representation, the id from the returned record', async () => {
-  created = await sightings.createSighting({
-    prefer: 'return=representation',
+await step('create without Prefer: 201, the new id in Location', async () => {
+  const answer = await sightings.createSightingRaw({
     sightingCreate: { sightingMemo: memo, vessel: { vesselId: -1 }, sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-22T21:30' },
   });
-  ok(created.sightingId > 0, `a new positive id, got ${created.sightingId}`);
-  deepStrictEqual([created.version, created.sightingMemo, created.sightingDate], [0, memo, '2026-11-22T21:30:00.000']);
+  const location = answer.raw.headers.get('Location') ?? '';
+  const id = Number(location.slice(location.lastIndexOf('/') + 1));
+  deepStrictEqual([answer.raw.status, await answer.value()], [201, undefined]);
+  ok(id > 0, `a new positive id in Location, got ${location}`);
+  created = await sightings.getSighting({ id });
+  deepStrictEqual([created.sightingId, created.version, created.sightingMemo, created.sightingDate], [id, 0, memo, '2026-11-22T21:30:00.000']);
 });
 await step('read it back', async () => {
   deepStrictEqual(await sightings.getSighting({ id: created.sightingId }), created);

@@ -20,7 +20,7 @@ export interface CallOptions {
 export function contractCheckedFetch(service: TestService, { viaContractProxy = false } = {}): typeof fetch {
   return async (input, init) => {
     const request = new Request(input, init);
-    const response = viaContractProxy && service.proxy && passesContractProxy(request, service.api) ? await throughContractProxy(service.proxy, service.api, request) : await fetch(request);
+    const response = viaContractProxy && service.proxy && passesContractProxy(request) ? await throughContractProxy(service.proxy, service.api, request) : await fetch(request);
     const path = new URL(request.url).pathname.slice(new URL(service.api).pathname.length);
     const mediaType = response.headers.get('content-type')?.split(';')[0]?.trim();
     const text = await response.clone().text();
