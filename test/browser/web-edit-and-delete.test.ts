@@ -1,6 +1,6 @@
-// The web page: a person edits their own sighting, a stale edit shows the 409 conflict and offers to reload, then deletes it.
+// The web page: a person edits their own sighting; a stale edit keeps her change beside the current version; a delete can be undone.
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import { closeBrowser, launchBrowser, screenshotPath } from '../support/browser.ts';
 import { sharedService, type TestService } from '../support/service.ts';
 import { apiClient } from '../support/api-client.ts';
@@ -29,7 +29,7 @@ describe('web page: edit with a conflict, then delete', () => {
     await closeBrowser(browser);
   });
 
-  it('when alice saves an edit after someone changed the sighting, then the page shows the conflict, and reloading shows the current record to edit again', async function () {
+  it('when alice saves an edit after someone changed the sighting, then her edit stays, beside the current version, and one action saves it on that version', async function () {
     this.timeout(60_000);
     const page = alice.page;
     await page.goto(`${service.url}/#edit/${sightingId}`);
@@ -43,30 +43,52 @@ describe('web page: edit with a conflict, then delete', () => {
     const changed = await api.PUT('/sighting/{id}', { params: { path: { id: sightingId } }, body: { version: 0, sightingMemo: 'changed elsewhere', vessel: { vesselId } } });
     expect(changed.response.status).to.equal(204);
 
-    await page.getByLabel('Memo', { exact: true }).fill('my stale words');
+    await page.getByLabel('Memo', { exact: true }).fill('my own words');
     await page.getByRole('button', { name: 'Save' }).click();
     const conflict = page.locator('.conflict');
-    await conflict.waitFor();
-    expect((await conflict.innerText()).split('\n').filter(Boolean)).to.deep.equal(
-      ['The record was changed by someone else in the meantime; read it again and repeat your change.', 'Load the current version']);
+    await conflict.getByRole('table').waitFor();
+    expect(await conflict.locator('p').innerText()).to.match(/^This sighting was changed in the meantime \(version 1, saved .+\)\. Your change is still in the form\.$/);
+    // Only what differs: her memo against theirs, and the date and zone the other change cleared.
+    expect(await tableRows(conflict.getByRole('table'))).to.deep.equal([
+      ['Field', 'Your change', 'Current version'],
+      ['Date and time (local)', '2026-11-20T08:15', '–'],
+      ['Time zone', 'Europe/Paris', '–'],
+      ['Memo', 'my own words', 'changed elsewhere'],
+    ]);
     expect(await conflict.evaluate((element) => element === element.ownerDocument.activeElement)).to.equal(true);
+    expect(await page.getByLabel('Memo', { exact: true }).inputValue()).to.equal('my own words');
     await page.screenshot({ path: screenshotPath('web-edit-conflict'), fullPage: true });
 
-    await conflict.getByRole('button', { name: 'Load the current version' }).click();
-    await conflict.waitFor({ state: 'hidden' });
-    expect(await page.getByLabel('Memo', { exact: true }).inputValue()).to.equal('changed elsewhere');
-    expect(await page.getByLabel('Time zone', { exact: true }).inputValue()).to.equal('');
-    await page.getByLabel('Memo', { exact: true }).fill('my words, on top of theirs');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await conflict.getByRole('button', { name: 'Save my change on the current version' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     expect(new URL(page.url()).hash).to.equal(`#vessel/${vesselId}`);
-
     const { data } = await api.GET('/sighting/{id}', { params: { path: { id: sightingId } } });
-    expect(data).to.deep.include({ version: 2, sightingMemo: 'my words, on top of theirs', sightingTimezone: null, sightingDate: null });
+    expect(data).to.deep.include({ version: 2, sightingMemo: 'my own words', sightingTimezone: 'Europe/Paris', sightingDate: '2026-11-20T08:15:00.000' });
     expect(unexpectedProblems(alice.watch, expectedConflict)).to.deep.equal([]);
   });
 
-  it('when alice deletes her sighting from the vessel\'s list, then it is gone and the count drops', async function () {
+  it('when the person takes the current version instead, then the form holds it and her edit is dropped', async function () {
+    this.timeout(60_000);
+    const page = alice.page;
+    await page.goto(`${service.url}/#edit/${sightingId}`);
+    await page.getByRole('heading', { name: `Edit sighting #${sightingId}` }).waitFor();
+    const api = await apiClient(service, { user: 'alice' });
+    const changed = await api.PUT('/sighting/{id}', { params: { path: { id: sightingId } }, body: { version: 2, sightingMemo: 'theirs again', vessel: { vesselId } } });
+    expect(changed.response.status).to.equal(204);
+    await page.getByLabel('Memo', { exact: true }).fill('mine again');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.locator('.conflict').getByRole('button', { name: 'Take the current version' }).click();
+    await page.locator('.conflict').waitFor({ state: 'hidden' });
+    expect(await page.getByLabel('Memo', { exact: true }).inputValue()).to.equal('theirs again');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    const { data } = await api.GET('/sighting/{id}', { params: { path: { id: sightingId } } });
+    // Saved unchanged: a replacement that changes nothing keeps the version.
+    expect(data).to.deep.include({ version: 3, sightingMemo: 'theirs again' });
+    expect(unexpectedProblems(alice.watch, expectedConflict)).to.deep.equal([]);
+  });
+
+  it('when alice deletes her sighting and undoes it, then it stays; when she lets the delete happen, then it is gone and the count drops', async function () {
     this.timeout(60_000);
     const page = alice.page;
     const other = await createSighting(service, buildSighting({ vessel: { vesselId }, sightingMemo: unique('stays') }), 'bob');
@@ -74,14 +96,30 @@ describe('web page: edit with a conflict, then delete', () => {
     expect(new URL(page.url()).hash).to.equal(`#vessel/${vesselId}`);
     await page.reload();
     await page.getByText('Sightings of this vessel: 2, people who sighted it: 2, yours: 1').waitFor();
+    const row = page.locator(`tr[data-sighting-id="${sightingId}"]`);
+    const deletes: string[] = [];
+    page.on('request', (request) => { if (request.method() === 'DELETE') deletes.push(request.url()); });
+
     await page.getByRole('button', { name: `Delete #${sightingId}` }).click();
-    await page.getByRole('status').filter({ hasText: 'The sighting is deleted.' }).waitFor();
+    await row.waitFor({ state: 'hidden' });
+    expect(await page.locator('.undo').innerText()).to.equal(`Sighting #${sightingId} is deleted in 6 seconds. Undo`);
+    await page.screenshot({ path: screenshotPath('web-delete-undo'), fullPage: true });
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await row.waitFor();
+    expect(await page.locator('.undo').innerText()).to.equal(`Sighting #${sightingId} is kept.`);
+    const kept = await (await apiClient(service, { user: 'alice' })).GET('/sighting/{id}', { params: { path: { id: sightingId } } });
+    expect(kept.response.status).to.equal(200);
+
+    await page.getByRole('button', { name: `Delete #${sightingId}` }).click();
+    await page.getByRole('status').filter({ hasText: 'The sighting is deleted.' }).waitFor({ timeout: 30_000 });
     const screen = await vesselScreen(page);
     expect({ summary: screen.summary, rows: screen.rows.map((row) => row.slice(1)) })
       .to.deep.equal({ summary: 'Sightings of this vessel: 1, people who sighted it: 1, yours: 0', rows: [['–', (await api()).vesselName, '']] });
     const gone = await (await apiClient(service, { user: 'alice' })).GET('/sighting/{id}', { params: { path: { id: sightingId } } });
     expect(gone.response.status).to.equal(404);
     expect(await page.locator(`tr[data-sighting-id="${other}"]`).count()).to.equal(1);
+    // One DELETE in all: the undone one was never sent.
+    expect(deletes).to.deep.equal([`${service.api}/sighting/${sightingId}`]);
     // The reload above cancels the list fetches the previous page load still had in flight: the browser's own abort.
     expect(unexpectedProblems(alice.watch, [...expectedConflict, /net::ERR_ABORTED/])).to.deep.equal([]);
 
@@ -91,3 +129,8 @@ describe('web page: edit with a conflict, then delete', () => {
     }
   });
 });
+
+/** A table's rows as cell texts, the header row first. */
+function tableRows(table: Locator): Promise<string[][]> {
+  return table.locator('tr').evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => (cell as unknown as { innerText: string }).innerText)));
+}

@@ -14,7 +14,7 @@ describe('web page: keyboard only', () => {
   const suite = browserSuite();
   let person: Person | undefined;
 
-  it('when alice records a sighting with the keyboard alone, then Tab walks the form in order, a missing memo takes the focus, and Enter records', async function () {
+  it('when alice records a sighting with the keyboard alone, then Tab walks the form in order, the first missing field takes the focus, and Enter records', async function () {
     this.timeout(60_000);
     person = await suite.signIn('alice');
     const page = person.page;
@@ -33,9 +33,14 @@ describe('web page: keyboard only', () => {
     }
     expect(order).to.deep.equal(['vessel', 'sightingDate', 'sightingTimezone', 'sightingMemo', 'Record sighting']);
 
+    // Nothing chosen yet: the first field in error (the vessel) takes the focus, the memo's error is shown too.
     await page.keyboard.press('Enter');
-    await page.locator('.field-error:not([hidden])').waitFor();
-    expect(await focused(page)).to.equal('sightingMemo');
+    await page.locator('.field-error:not([hidden])').nth(1).waitFor();
+    expect(await focused(page)).to.equal('vessel');
+    expect(await page.getByLabel('Vessel', { exact: true }).inputValue()).to.equal('');
+    await page.keyboard.press('ArrowDown');
+    expect(await page.getByLabel('Vessel', { exact: true }).inputValue()).to.not.equal('');
+    for (let i = 0; i < 20 && await focused(page) !== 'sightingMemo'; i++) await page.keyboard.press('Tab');
     const memo = unique('typed');
     await page.keyboard.type(memo);
     await page.keyboard.press('Tab');

@@ -1,8 +1,9 @@
-// A table of sightings: when, where, which vessel, whether it is yours; edit and delete on your own.
+// A table of sightings: when, where, which vessel, whether it is yours; edit and delete (with undo) on your own.
 import type { Schemas } from '../api.ts';
 import type { Context } from '../context.ts';
 import { h } from '../dom.ts';
 import { t } from '../i18n.ts';
+import { deleteSoon, undoSeconds } from '../undoable-delete.ts';
 
 type Row = Schemas['SightingListItem'] & { sightingMemo?: string };
 
@@ -15,12 +16,29 @@ function when(date: string | null): string {
 
 export function sightingTable(ctx: Context, rows: Row[], mine: Set<number>, onDeleted: (id: number) => void, status: HTMLElement): HTMLElement {
   const withMemo = rows.some((row) => row.sightingMemo !== undefined);
-  const remove = async (id: number, button: HTMLButtonElement) => {
-    button.disabled = true;
-    const { response, error } = await ctx.api.DELETE('/sighting/{id}', { params: { path: { id } } });
-    button.disabled = false;
-    if (response.status === 204) return onDeleted(id);
-    status.textContent = (error as { general?: string } | undefined)?.general ?? t('error.unknown');
+  const undoBar = h('div', { class: 'undo', role: 'status' });
+  // The row disappears at once; the delete is sent when the undo window closes.
+  const remove = (id: number) => {
+    const row = table.querySelector<HTMLTableRowElement>(`tr[data-sighting-id="${id}"]`)!;
+    row.hidden = true;
+    const undo = deleteSoon(ctx.api, id, ({ ok, error }) => {
+      if (ok) {
+        undoBar.replaceChildren();
+        if (!ctx.screen.aborted) onDeleted(id);
+        return;
+      }
+      row.hidden = false;
+      status.textContent = error?.general ?? t('error.unknown');
+    });
+    const undoButton = h('button', {
+      type: 'button', onclick: () => {
+        undo();
+        row.hidden = false;
+        undoBar.replaceChildren(t('web.sighting.restored', { id }));
+      },
+    }, t('web.action.undo'));
+    undoBar.replaceChildren(t('web.sighting.deleting', { id, seconds: undoSeconds }), ' ', undoButton);
+    undoButton.focus();
   };
   const body = rows.map((row) => h('tr', { 'data-sighting-id': row.sightingId },
     h('td', {}, when(row.sightingDate)),
@@ -33,13 +51,14 @@ export function sightingTable(ctx: Context, rows: Row[], mine: Set<number>, onDe
         h('a', { href: `#edit/${row.sightingId}`, class: 'button', 'aria-label': `${t('web.action.edit')} #${row.sightingId}` }, t('web.action.edit')),
         h('button', {
           type: 'button', class: 'danger', 'aria-label': `${t('web.action.delete')} #${row.sightingId}`,
-          onclick: (event: Event) => void remove(row.sightingId, event.currentTarget as HTMLButtonElement),
+          onclick: () => remove(row.sightingId),
         }, t('web.action.delete')))
       : '')));
-  return h('table', { class: 'sightings' },
+  const table = h('table', { class: 'sightings' },
     h('thead', {}, h('tr', {},
       h('th', { scope: 'col' }, t('web.sighting.date')), h('th', { scope: 'col' }, t('web.sighting.timezone')),
       h('th', { scope: 'col' }, t('web.sighting.vessel')), withMemo && h('th', { scope: 'col' }, t('web.sighting.memo')),
       h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, t('web.sighting.actions'))))),
     h('tbody', {}, ...body));
+  return h('div', {}, undoBar, table);
 }
