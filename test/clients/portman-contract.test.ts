@@ -75,9 +75,10 @@ function contractWithOnly(kept: string[]): OpenApiDocument {
   return document;
 }
 
-function portman(args: string[]): Promise<{ code: number; output: string }> {
+/** Runs Portman in `cwd`: it writes its working files (`tmp/`) there. */
+function portman(cwd: string, args: string[]): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [`${root}node_modules/@apideck/portman/bin/portman`, ...args], { cwd: root, maxBuffer: 32 * 1024 * 1024 });
+    const child = execFile(process.execPath, [`${root}node_modules/@apideck/portman/bin/portman`, ...args], { cwd, maxBuffer: 32 * 1024 * 1024 });
     let output = '';
     child.stdout!.on('data', (chunk: string) => { output += chunk; });
     child.stderr!.on('data', (chunk: string) => { output += chunk; });
@@ -97,7 +98,7 @@ describe('Portman contract tests, run by newman', function () {
     await writeFile(files.config, JSON.stringify(portmanConfig(await tokenFor(service.realm, 'alice'))));
     await writeFile(files.contract, JSON.stringify(contractWithOnly(operations)));
     await writeFile(files.newman, JSON.stringify({ reporters: ['cli', 'json'], reporter: { json: { export: files.report } } }));
-    const { code, output } = await portman([
+    const { code, output } = await portman(dir, [
       '--local', files.contract, '--baseUrl', service.api, '--portmanConfigFile', files.config,
       // The contract's own formats: ajv in newman knows only the standard ones.
       '--extraUnknownFormats', 'local-date-time', 'sighting', 'time-zone',
