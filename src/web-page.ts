@@ -3,6 +3,7 @@ import express, { Router } from 'express';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { textLength } from './contract/bounds.ts';
+import { precompressedFiles } from './http/precompressed-files.ts';
 
 const distDir = fileURLToPath(new URL('../web/dist', import.meta.url));
 
@@ -24,8 +25,10 @@ export function webPageRouter({ apiPath, issuer }: WebPageSettings): Router {
     return router;
   }
   // Vite names assets by content hash, so they never change; the page itself must be revalidated.
-  router.use('/assets', express.static(`${distDir}/assets`, { immutable: true, maxAge: '1y' }));
-  router.get(['/', '/index.html'], (_req, res) => { res.set('Cache-Control', 'no-cache').sendFile(`${distDir}/index.html`); });
-  router.use(express.static(distDir, { index: false }));
+  const assets = { immutable: true, maxAge: '1y' };
+  router.use('/assets', precompressedFiles(`${distDir}/assets`, assets), express.static(`${distDir}/assets`, assets));
+  router.get('/', (req, _res, next) => { req.url = '/index.html'; next(); });
+  const page = { headers: { 'Cache-Control': 'no-cache' } };
+  router.use(precompressedFiles(distDir, page), express.static(distDir, { index: false, setHeaders: (res) => res.set(page.headers) }));
   return router;
 }

@@ -1,0 +1,34 @@
+// Serves the `.br`/`.gz` files the web build writes beside each text file (scripts/build-web.ts), when the request
+// accepts them: compressed once at build time at the best level, never per request.
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { readdirSync } from 'node:fs';
+import { extname, join } from 'node:path';
+
+const encodings = [['br', '.br'], ['gzip', '.gz']] as const;
+
+interface Served { headers?: Record<string, string>; maxAge?: string; immutable?: boolean }
+
+/**
+ * For the files under `dir` that have compressed variants: the variant the request's `Accept-Encoding` prefers, with
+ * the original's media type and `Vary: Accept-Encoding`; other paths go on to `next`. Only names found at start are
+ * served, so no request path is ever joined onto the file system unchecked.
+ */
+export function precompressedFiles(dir: string, served: Served = {}): RequestHandler {
+  const names = new Set(readdirSync(dir, { recursive: true, encoding: 'utf8' }));
+  const variants = new Map<string, string[]>();
+  for (const name of names) {
+    const available = encodings.filter(([, suffix]) => names.has(`${name}${suffix}`)).map(([encoding]) => encoding);
+    if (available.length) variants.set(`/${name.split('\\').join('/')}`, available);
+  }
+  return (req: Request, res: Response, next: NextFunction) => {
+    const available = (req.method === 'GET' || req.method === 'HEAD') ? variants.get(req.path) : undefined;
+    if (!available) return next();
+    res.vary('Accept-Encoding');
+    const encoding = req.acceptsEncodings([...available, 'identity']);
+    const file = join(dir, req.path);
+    if (!encoding || encoding === 'identity') return res.sendFile(file, served, (error) => error && next(error));
+    res.type(extname(req.path)).set('Content-Encoding', encoding);
+    const suffix = encodings.find(([name]) => name === encoding)![1];
+    res.sendFile(`${file}${suffix}`, served, (error) => error && next(error));
+  };
+}
