@@ -1,4 +1,5 @@
-// The web page's search: sightings whose memo contains a text (query by example), yours marked; nothing found says so.
+// The web page's search: sightings whose memo contains a text (query by example), yours marked; nothing found says so;
+// the text is kept in the address (reload, Back).
 import { expect } from 'chai';
 import { screenshotPath } from '../support/browser.ts';
 import { buildSighting, createSighting, unique } from '../support/fixtures.ts';
@@ -24,10 +25,18 @@ describe('web page: search by text', () => {
     ]));
     expect(rows).to.deep.equal([[alices, `A ${word} at dawn`, ''], [bobs, `${word.toUpperCase()} again`, 'yours\nEdit\nDelete']]);
     await page.screenshot({ path: screenshotPath('web-search'), fullPage: true });
+    // The text is in the address: a reload shows the same search.
+    expect(new URL(page.url()).hash).to.equal(`#search?${new URLSearchParams({ q: word.slice(3, -3) })}`);
+    await page.reload();
+    await page.getByText('Matching sightings: 2').waitFor();
+    expect(await page.getByLabel('Text in the memo').inputValue()).to.equal(word.slice(3, -3));
 
     await page.getByLabel('Text in the memo').fill(unique('nothing like it'));
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByText('No sighting matches.').waitFor();
+    // Back is the search before.
+    await page.goBack();
+    await page.getByText('Matching sightings: 2').waitFor();
     expect(unexpectedProblems(person.watch)).to.deep.equal([]);
   });
 });

@@ -1,12 +1,14 @@
 // Search sightings by the text of their memo: query by example (`POST /sighting/qbe`), a case-insensitive substring.
+// The text lives in the address (`#search?q=…`): a reload, Back and a shared link show the same search.
 import type { Context } from '../context.ts';
 import { field, h } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { showErrors } from '../errors.ts';
 import { sightingTable } from './sighting-table.ts';
 
-export function searchView(ctx: Context): HTMLElement {
-  const text = h('input', { type: 'search', name: 'sightingMemo', autocomplete: 'off' });
+export function searchView(ctx: Context, query: URLSearchParams): HTMLElement {
+  const asked = query.get('q');
+  const text = h('input', { type: 'search', name: 'sightingMemo', autocomplete: 'off', value: asked ?? '' });
   const memo = field(t('web.search.label'), text);
   const general = h('div', { class: 'form-error', role: 'alert', tabindex: -1, hidden: true });
   const results = h('div', { class: 'results', 'aria-live': 'polite' });
@@ -20,6 +22,10 @@ export function searchView(ctx: Context): HTMLElement {
   };
   const form = h('form', { role: 'search', class: 'search-form' }, general, memo.wrapper,
     h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, t('web.action.search'))));
-  form.addEventListener('submit', (event) => { event.preventDefault(); void search(); });
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    ctx.navigate(`#search?${new URLSearchParams({ q: text.value })}`);
+  });
+  if (asked !== null) void search();
   return h('section', { 'aria-labelledby': 'search-title' }, h('h1', { id: 'search-title' }, t('web.search.title')), form, results);
 }

@@ -11,22 +11,23 @@ import { adminVesselsView } from './admin-vessels.ts';
 
 const languageNames: Record<Locale, string> = { en: 'English', de: 'Deutsch' };
 
-/** `#vessel/-1` -> ['vessel', -1]; an id that is not a number counts as none. */
-function parse(route: string): [string, number | undefined] {
-  const [name = '', id] = route.replace(/^#/, '').split('/');
+/** `#vessel/-1` -> ['vessel', -1]; an id that is not a number counts as none. `#search?q=…` keeps its query apart. */
+function parse(route: string): [string, number | undefined, URLSearchParams] {
+  const [path = '', query = ''] = route.replace(/^#/, '').split('?');
+  const [name = '', id] = path.split('/');
   const number = id === undefined || id === '' ? undefined : Number(id);
-  return [name, Number.isSafeInteger(number) ? number : undefined];
+  return [name, Number.isSafeInteger(number) ? number : undefined, new URLSearchParams(query)];
 }
 
 async function screen(ctx: Context, route: string): Promise<HTMLElement> {
-  const [name, id] = parse(route);
+  const [name, id, query] = parse(route);
   if (!ctx.session.signedIn) {
     return h('section', { class: 'welcome', 'aria-labelledby': 'welcome-title' }, h('h1', { id: 'welcome-title' }, t('web.title')),
       h('p', {}, t('web.welcome')),
       h('button', { type: 'button', class: 'primary', onclick: () => void ctx.session.signIn(route) }, t('web.signIn')));
   }
   if (name === 'vessel') return vesselSightingsView(ctx, id);
-  if (name === 'search') return searchView(ctx);
+  if (name === 'search') return searchView(ctx, query);
   if (name === 'edit' && id !== undefined) return editView(ctx, id);
   if (name === 'admin' && ctx.isAdmin) return adminVesselsView(ctx, id);
   if (name === 'record') return recordView(ctx);
