@@ -51,7 +51,7 @@ describe('web page: edit with a conflict, then delete', () => {
     // Only what differs: her memo against theirs, and the date and zone the other change cleared.
     expect(await tableRows(conflict.getByRole('table'))).to.deep.equal([
       ['Field', 'Your change', 'Current version'],
-      ['Date and time (local)', '2026-11-20T08:15', '–'],
+      ['Date and time (local)', 'Nov 20, 2026, 8:15 AM', '–'],
       ['Time zone', 'Europe/Paris', '–'],
       ['Memo', 'my own words', 'changed elsewhere'],
     ]);

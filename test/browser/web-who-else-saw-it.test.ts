@@ -89,14 +89,29 @@ describe('web page: alice records a sighting, bob sees it under the same vessel'
     expect(unexpectedProblems(alice!.watch)).to.deep.equal([]);
   });
 
-  it('when the vessel\'s sightings are shown on a phone, then they fit the screen without sideways scrolling', async function () {
+  it('when the vessel\'s sightings are shown on a phone, then they fit the screen, the header is compact and each card names its fields', async function () {
     this.timeout(60_000);
     const phone = await signedIn(browser, service, 'alice', { viewport: { width: 390, height: 844 } });
     people.push(phone);
-    await phone.page.goto(`${service.url}/#vessel/${vesselId}`);
-    await phone.page.getByTestId('vessel-summary').waitFor();
-    const overflow = await phone.page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
-    await phone.page.screenshot({ path: screenshotPath('web-vessel-sightings-phone'), fullPage: true });
+    const page = phone.page;
+    await page.goto(`${service.url}/#vessel/${vesselId}`);
+    await page.getByTestId('vessel-summary').waitFor();
+    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+    await page.screenshot({ path: screenshotPath('web-vessel-sightings-phone'), fullPage: true });
     expect(overflow).to.equal(0);
+    expect((await page.locator('header').boundingBox())!.height).to.be.lessThan(120);
+    const labels = await page.locator('table.sightings tbody tr').first().locator('td[data-label]')
+      .evaluateAll((cells) => cells.map((cell) => cell.ownerDocument.defaultView!.getComputedStyle(cell, '::before').content));
+    expect(labels).to.deep.equal(['"Date and time (local)"', '"Time zone"', '"Vessel"']);
+
+    // The record form: the date-time picker whole, on a line of its own, inside the screen.
+    await page.goto(`${service.url}/#record`);
+    const date = page.getByLabel('Date and time (local)', { exact: true });
+    await date.waitFor();
+    const [dateBox, zoneBox] = [(await date.boundingBox())!, (await page.getByLabel('Time zone', { exact: true }).boundingBox())!];
+    expect(dateBox.x + dateBox.width).to.be.at.most(390);
+    expect(zoneBox.y).to.be.greaterThan(dateBox.y + dateBox.height);
+    expect(await date.evaluate((input) => input.scrollWidth <= input.clientWidth)).to.equal(true);
+    await page.screenshot({ path: screenshotPath('web-record-phone'), fullPage: true });
   });
 });

@@ -5,6 +5,7 @@ import type { Context } from '../context.ts';
 import { h } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { sightingForm, type SightingFields, type SightingForm } from './sighting-form.ts';
+import { when } from './sighting-table.ts';
 
 type Sighting = Schemas['SightingDetail'];
 
@@ -59,7 +60,7 @@ function differingFields(vessels: Schemas['VesselListItem'][], mine: SightingFie
   const vesselName = (vesselId: number | undefined) => vessels.find((v) => v.vesselId === vesselId)?.vesselName ?? (vesselId === undefined ? '–' : `#${vesselId}`);
   const rows: [string, string, string][] = [
     [t('web.sighting.vessel'), vesselName(mine.vessel?.vesselId), vesselName(current.vessel.vesselId)],
-    [t('web.sighting.date'), mine.sightingDate?.slice(0, 16) ?? '–', current.sightingDate?.slice(0, 16) ?? '–'],
+    [t('web.sighting.date'), mine.sightingDate ? when(mine.sightingDate) : '–', current.sightingDate ? when(current.sightingDate) : '–'],
     [t('web.sighting.timezone'), mine.sightingTimezone ?? '–', current.sightingTimezone ?? '–'],
     [t('web.sighting.memo'), mine.sightingMemo, current.sightingMemo],
   ];

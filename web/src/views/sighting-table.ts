@@ -8,7 +8,7 @@ import { deleteSoon, undoSeconds } from '../undoable-delete.ts';
 type Row = Schemas['SightingListItem'] & { sightingMemo?: string };
 
 /** `yyyy-MM-ddTHH:mm:ss.SSS` as the person's locale writes a date and time; a local date-time, so no zone conversion. */
-function when(date: string | null): string {
+export function when(date: string | null | undefined): string {
   if (!date) return t('web.sighting.noDate');
   const [y, mo, d, hh, mm, ss] = date.split(/[-T:.]/).map(Number);
   return new Date(y!, mo! - 1, d!, hh!, mm!, ss ?? 0).toLocaleString(document.documentElement.lang, { dateStyle: 'medium', timeStyle: 'short' });
@@ -41,10 +41,10 @@ export function sightingTable(ctx: Context, rows: Row[], mine: Set<number>, onDe
     undoButton.focus();
   };
   const body = rows.map((row) => h('tr', { 'data-sighting-id': row.sightingId },
-    h('td', {}, when(row.sightingDate)),
-    h('td', {}, row.sightingTimezone ?? '–'),
-    h('td', {}, row.vessel.vesselName ?? `#${row.vessel.vesselId}`),
-    withMemo && h('td', { class: 'memo' }, row.sightingMemo ?? ''),
+    h('td', { 'data-label': t('web.sighting.date') }, when(row.sightingDate)),
+    h('td', { 'data-label': t('web.sighting.timezone') }, row.sightingTimezone ?? '–'),
+    h('td', { 'data-label': t('web.sighting.vessel') }, row.vessel.vesselName ?? `#${row.vessel.vesselId}`),
+    withMemo && h('td', { class: 'memo', 'data-label': t('web.sighting.memo') }, row.sightingMemo ?? ''),
     h('td', { class: 'row-actions' }, mine.has(row.sightingId)
       ? h('span', { class: 'own' },
         h('span', { class: 'badge' }, t('web.sighting.yours')),
