@@ -1,6 +1,8 @@
 // Koa middleware that adjusts oidc-provider's answers where Keycloak (and RFC 6749) answer differently.
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { ROUTES } from './configuration.ts';
+import type { Request } from 'express';
+import { uiLocale } from '../i18n/request-locale.ts';
 import { LOGIN_PATH, loginPage } from './login-page.ts';
 
 export function keycloakResponses(realm: string) {
@@ -25,7 +27,7 @@ export function keycloakResponses(realm: string) {
       ctx.remove('Location');
       ctx.status = 200;
       ctx.type = 'html';
-      ctx.body = loginPage({ realm, action: location });
+      ctx.body = loginPage({ realm, action: location, locale: uiLocale(ctx.query.ui_locales, ctx.req as Request) });
     }
   };
 }

@@ -2,6 +2,9 @@
 import express from 'express';
 import type { Response } from 'express';
 import type Provider from 'oidc-provider';
+import type { Request } from 'express';
+import { message, type Locale } from '../i18n/messages.ts';
+import { uiLocale } from '../i18n/request-locale.ts';
 import type { UserDirectory } from './users.ts';
 
 export const LOGIN_PATH = '/login-actions/authenticate';
@@ -10,37 +13,42 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-export function loginPage(options: { realm: string; action: string; username?: string; error?: string }): string {
-  const error = options.error ? `<p class="error" id="login-error" role="alert">${escapeHtml(options.error)}</p>` : '';
+/** In the language the application asked for (`ui_locales`), else the browser's; `error` is a message key. */
+export function loginPage(options: { realm: string; action: string; locale: Locale; username?: string; error?: string }): string {
+  const say = (key: string) => escapeHtml(message(options.locale, key, { realm: options.realm }));
+  const error = options.error ? `<p class="error" id="login-error" role="alert">${say(options.error)}</p>` : '';
   // After a failed attempt: the fields point at the message, and the password (cleared) gets the focus.
   const invalid = options.error ? ' aria-invalid="true" aria-describedby="login-error"' : '';
   const focusUsername = options.username ? '' : ' autofocus';
   const focusPassword = options.username ? ' autofocus' : '';
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${options.locale}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Sign in to ${escapeHtml(options.realm)}</title>
+<title>${say('login.title')}</title>
 <link rel="icon" href="data:,">
 <style>
-body { font-family: system-ui, sans-serif; background: #f3f4f6; display: grid; place-items: center; min-height: 100vh; margin: 0; }
+body { font-family: system-ui, sans-serif; background: #f3f4f6; margin: 0; }
+main { display: grid; place-items: center; min-height: 100vh; }
 form { background: #fff; padding: 2rem; border-radius: 8px; box-shadow: 0 1px 4px #0002; display: grid; gap: .75rem; min-width: 18rem; }
 label { display: grid; gap: .25rem; }
 input, button { font: inherit; padding: .5rem; }
 .error { color: #b91c1c; margin: 0; }
-.note { color: #6b7280; font-size: .85rem; margin: 0; }
+.note { color: #4b5563; font-size: .85rem; margin: 0; }
 </style>
 </head>
 <body>
+<main>
 <form method="post" action="${escapeHtml(options.action)}">
-<h1>Sign in to ${escapeHtml(options.realm)}</h1>
+<h1>${say('login.title')}</h1>
 ${error}
-<label>Username <input name="username" autocomplete="username" value="${escapeHtml(options.username ?? '')}" required${focusUsername}${invalid}></label>
-<label>Password <input name="password" type="password" autocomplete="current-password" required${focusPassword}${invalid}></label>
-<button type="submit">Sign in</button>
-<p class="note">Embedded development provider: not for production.</p>
+<label>${say('login.username')} <input name="username" autocomplete="username" value="${escapeHtml(options.username ?? '')}" required${focusUsername}${invalid}></label>
+<label>${say('login.password')} <input name="password" type="password" autocomplete="current-password" required${focusPassword}${invalid}></label>
+<button type="submit">${say('login.submit')}</button>
+<p class="note">${say('login.note')}</p>
 </form>
+</main>
 </body>
 </html>`;
 }
@@ -52,8 +60,9 @@ export function loginRouter(provider: Provider, users: UserDirectory, realm: str
   };
   return express.Router().post(`${LOGIN_PATH}/:uid`, express.urlencoded({ extended: false }), async (req, res) => {
     const details = await provider.interactionDetails(req, res).catch(() => undefined);
+    const locale = uiLocale(details?.params.ui_locales, req);
     if (details?.uid !== req.params.uid) {
-      send(res, '<!DOCTYPE html><title>Login expired</title><p>Your login attempt timed out. Start again from the application.</p>', 400);
+      send(res, `<!DOCTYPE html><html lang="${locale}"><title>${escapeHtml(message(locale, 'login.expired'))}</title><main><p>${escapeHtml(message(locale, 'login.expired'))}</p></main></html>`, 400);
       return;
     }
     const body = (req.body ?? {}) as Record<string, unknown>;
@@ -61,7 +70,7 @@ export function loginRouter(provider: Provider, users: UserDirectory, realm: str
     const user = users.authenticate(username, typeof body.password === 'string' ? body.password : '');
     if (!user) {
       // Keycloak re-renders the form with 200 and a generic message.
-      send(res, loginPage({ realm, action: req.originalUrl, username, error: 'Invalid username or password.' }));
+      send(res, loginPage({ realm, action: req.originalUrl, locale, username, error: 'login.invalid' }));
       return;
     }
     await provider.interactionFinished(req, res, { login: { accountId: user.id } }, { mergeWithLastSubmission: false });

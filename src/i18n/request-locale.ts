@@ -29,3 +29,13 @@ export function requestLocale(req: Request): Locale {
   }
   return locale;
 }
+
+/**
+ * The first supported language of an OpenID Connect `ui_locales` list (space-separated tags, most preferred first),
+ * else the request's locale as above: the login page speaks what the application asked for.
+ */
+export function uiLocale(uiLocales: unknown, req: Request): Locale {
+  const tags = typeof uiLocales === 'string' ? uiLocales.split(' ') : [];
+  const asked = tags.map((tag) => tag.split(/[-_]/)[0]!.toLowerCase()).find((tag) => supportedLocales.includes(tag as Locale));
+  return (asked as Locale | undefined) ?? requestLocale(req);
+}

@@ -7,6 +7,23 @@ describe('web page: German', () => {
   const suite = browserSuite();
   let person: Person | undefined;
 
+  it('when a person with an English browser chooses Deutsch before signing in, then the realm\'s login page is German too, with its landmarks', async function () {
+    this.timeout(60_000);
+    const embedded = !process.env.KEYCLOAK_URL;
+    const seen = await suite.signIn('bob', {
+      language: 'de',
+      onLoginPage: async (page) => {
+        expect(await page.locator('html').getAttribute('lang')).to.equal('de');
+        expect(await page.getByLabel(/^\s*passwort\s*$/i).count()).to.equal(1);
+        // Ours has a main landmark and its heading; Keycloak's page is Keycloak's own.
+        if (embedded) expect(await page.getByRole('main').getByRole('heading', { level: 1 }).innerText()).to.equal('Bei Sighting registry anmelden');
+        await page.screenshot({ path: screenshotPath('login-german') });
+      },
+    });
+    await seen.page.getByRole('heading', { name: 'Meine Sichtungen' }).waitFor();
+    expect(unexpectedProblems(seen.watch)).to.deep.equal([]);
+  });
+
   it('when the browser prefers German, then the page and the vessel names are German, and a too short memo gets the API\'s German message next to the field', async function () {
     this.timeout(60_000);
     person = await suite.signIn('alice', { locale: 'de-DE' });

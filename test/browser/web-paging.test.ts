@@ -19,9 +19,11 @@ describe('web page: long lists', () => {
     const shown = async () => page.locator('table.sightings tbody tr').evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-sighting-id'))));
     expect((await vesselScreen(page)).summary).to.equal('Sightings of this vessel: 55, people who sighted it: 2, yours: 28');
     expect(await shown()).to.deep.equal(ids.toReversed().slice(0, 50));
+    await page.getByText('Showing 50 of 55, newest first.').waitFor();
     await page.getByRole('button', { name: 'Show older sightings' }).click();
     await page.locator('table.sightings tbody tr').nth(54).waitFor();
     expect(await shown()).to.deep.equal(ids.toReversed());
+    await page.getByText('Showing 55 of 55, newest first.').waitFor();
     expect(await page.getByRole('button', { name: 'Show older sightings' }).isHidden()).to.equal(true);
     expect(unexpectedProblems(person.watch)).to.deep.equal([]);
   });

@@ -16,6 +16,10 @@ export interface PersonOptions {
   locale?: string;
   /** Default a desktop window; a phone is 390 x 844. */
   viewport?: { width: number; height: number };
+  /** Chosen in the page's language menu before signing in (else the browser's language counts). */
+  language?: string;
+  /** Called on the realm's login page, before the person types. */
+  onLoginPage?: (page: Page) => Promise<void>;
 }
 
 /** A fresh browser context (no cookies, no storage) with the page open at `/` and signed in as `user`. */
@@ -25,11 +29,14 @@ export async function signedIn(browser: Browser, service: TestService, user: Use
   const watch = await watchContext(context, [service.url, new URL(service.realm).origin]);
   const page = await context.newPage();
   await page.goto(`${service.url}/`);
+  if (options.language) await page.locator('#language').selectOption(options.language);
   await page.locator('header button', { hasText: /^(Sign in|Anmelden)$/ }).click();
-  // The realm's login page: the embedded provider's or Keycloak's, both label their fields in English.
-  await page.getByLabel(/username/i).fill(user);
-  await page.getByLabel(/^\s*password\s*$/i).fill(user);
-  await page.getByRole('button', { name: /^\s*sign in\s*$/i }).click();
+  // The realm's login page, the embedded provider's or Keycloak's, in English or German as the page asked.
+  await page.getByLabel(/username|benutzername/i).waitFor();
+  await options.onLoginPage?.(page);
+  await page.getByLabel(/username|benutzername/i).fill(user);
+  await page.getByLabel(/^\s*(password|passwort)\s*$/i).fill(user);
+  await page.getByRole('button', { name: /^\s*(sign in|anmelden)\s*$/i }).click();
   await page.waitForURL((url) => url.origin === service.url && !url.searchParams.has('code'));
   await page.locator('header .user', { hasText: user }).waitFor();
   return { context, page, watch, close: () => context.close() };

@@ -1,4 +1,6 @@
 // Signs in with the authorization code flow and PKCE (RFC 7636, S256) against the realm the service names, and refreshes tokens.
+import { locale } from './i18n.ts';
+
 export interface Settings {
   issuer: string;
   clientId: string;
@@ -71,6 +73,8 @@ export class Session {
     url.search = new URLSearchParams({
       client_id: this.settings.clientId, response_type: 'code', redirect_uri: this.redirectUri, scope: 'openid',
       state, code_challenge: challenge, code_challenge_method: 'S256',
+      // The login page in the page's language (OpenID Connect Core §3.1.2.1), which may be the menu's, not the browser's.
+      ui_locales: locale(),
       // After "sign out" the next person must type a password even if the provider's own session lives on.
       ...(sessionStorage.getItem(SIGNED_OUT) && { prompt: 'login' }),
     }).toString();

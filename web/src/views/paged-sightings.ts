@@ -15,9 +15,16 @@ function nextLink(response: Response): string | undefined {
 
 /** The table and its "older" button, or undefined with the error's text when the first page could not be read. */
 export async function pagedSightings(ctx: Context, query: Query, empty: string, onDeleted: () => void, status: HTMLElement): Promise<HTMLElement | string> {
-  const [first, mine] = await Promise.all([ctx.api.GET('/sighting', { params: { query: { ...query, sort: '-sightingId', limit: pageSize } } }), ctx.mine()]);
+  const [first, mine] = await Promise.all([
+    ctx.api.GET('/sighting', { params: { query: { ...query, sort: '-sightingId', limit: pageSize }, header: { Prefer: 'count=exact' } } }),
+    ctx.mine(),
+  ]);
   if (!first.data) return (first.error as { general?: string } | undefined)?.general ?? t('error.unknown');
   const rows: Schemas['SightingListItem'][] = [...first.data];
+  const total = Number(first.response.headers.get('X-Total-Count') ?? rows.length);
+  const shown = h('p', { class: 'hint', 'aria-live': 'polite' });
+  const count = () => { shown.textContent = rows.length ? t('web.list.shown', { shown: rows.length, total }) : ''; };
+  count();
   const table = h('div', {}, rows.length ? sightingTable(ctx, rows, mine, onDeleted, status) : h('p', {}, empty));
   const more = h('button', { type: 'button', class: 'more' }, t('web.list.more'));
   let next = nextLink(first.response);
@@ -30,8 +37,9 @@ export async function pagedSightings(ctx: Context, query: Query, empty: string, 
     if (!data) return;
     rows.push(...data);
     table.replaceChildren(sightingTable(ctx, rows, mine, onDeleted, status));
+    count();
     next = nextLink(response);
     more.hidden = !next;
   });
-  return h('div', {}, table, more);
+  return h('div', {}, shown, table, more);
 }
