@@ -60,6 +60,19 @@ describe('web page: sign-in, token refresh and sign-out, under a non-default BAS
     expect(unexpectedProblems(person!.watch)).to.deep.equal([]);
   });
 
+  it('when alice opens the page in a new tab while her provider session lives, then the tab signs in by itself, without the login page', async function () {
+    this.timeout(60_000);
+    const tab = await person!.context.newPage();
+    const authorizations: string[] = [];
+    tab.on('request', (request) => { if (/\/protocol\/openid-connect\/auth\?/.test(request.url())) authorizations.push(request.url()); });
+    await tab.goto(`${service.url}/#search`);
+    await tab.getByRole('heading', { name: 'Search sightings' }).waitFor();
+    await tab.locator('header .user', { hasText: 'alice' }).waitFor();
+    expect(authorizations.map((url) => new URL(url).searchParams.get('prompt'))).to.deep.equal(['none']);
+    expect(await tab.getByLabel(/^\s*password\s*$/i).count()).to.equal(0);
+    await tab.close();
+  });
+
   it('when alice signs out, then the page forgets her tokens, and signing in again asks for a password', async function () {
     this.timeout(60_000);
     const page = person!.page;
@@ -72,5 +85,26 @@ describe('web page: sign-in, token refresh and sign-out, under a non-default BAS
     // prompt=login: the provider's own session must not sign the next person in silently (OpenID Connect Core §3.1.2.1).
     expect(new URL((await authorization).url()).searchParams.get('prompt')).to.equal('login');
     await page.getByLabel(/^\s*password\s*$/i).waitFor();
+
+    // Signed out here, so a new tab does not sign her in silently either: it shows the signed-out screen.
+    const tab = await person!.context.newPage();
+    await tab.goto(`${service.url}/`);
+    await tab.locator('main').getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await tab.locator('header .user').count()).to.equal(0);
+    await tab.close();
+  });
+
+  it('when a person without a provider session opens the page, then one silent attempt comes back signed out, with no error shown', async function () {
+    this.timeout(60_000);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const prompts: (string | null)[] = [];
+    page.on('request', (request) => { if (/\/protocol\/openid-connect\/auth\?/.test(request.url())) prompts.push(new URL(request.url()).searchParams.get('prompt')); });
+    await page.goto(`${service.url}/`);
+    await page.locator('main').getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.reload();
+    await page.locator('main').getByRole('button', { name: 'Sign in' }).waitFor();
+    expect({ prompts, notice: await page.locator('.notice').innerText() }).to.deep.equal({ prompts: ['none'], notice: '' });
+    await context.close();
   });
 });

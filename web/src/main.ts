@@ -19,6 +19,7 @@ async function start(): Promise<void> {
     // E.g. the person cancelled at the provider (error=access_denied): say so on the signed-out screen.
     failure = `${t('web.signIn.failed')} ${(error as Error).message}`;
   }
+  if (returnTo === undefined && failure === undefined && session.shouldTrySilently()) return session.signIn(location.hash, { silent: true });
   const api = apiClient(settings.apiPath, session);
   const cache = new Map<string, Promise<unknown>>();
   const cached = <T>(key: string, load: () => Promise<T>): Promise<T> => {

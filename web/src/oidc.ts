@@ -21,7 +21,12 @@ interface Endpoints {
 
 const STORE = 'sighting.tokens';
 const PENDING = 'sighting.pending-sign-in';
+/** In localStorage: a sign-out in any tab stops silent sign-in in every new tab, and the next sign-in asks for a password. */
 const SIGNED_OUT = 'sighting.signed-out';
+/** In sessionStorage: a tab tries silent sign-in once. */
+const SILENT_TRIED = 'sighting.silent-sign-in';
+/** What a provider answers to `prompt=none` when it would have to show a page (OpenID Connect Core §3.1.2.6). */
+const NEEDS_INTERACTION = ['login_required', 'interaction_required', 'consent_required', 'account_selection_required'];
 
 const base64url = (bytes: Uint8Array): string => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 const random = (): string => base64url(crypto.getRandomValues(new Uint8Array(32)));
@@ -63,12 +68,22 @@ export class Session {
     return JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(payload), (c) => c.charCodeAt(0)))) as never;
   }
 
-  async signIn(returnTo: string): Promise<void> {
+  /**
+   * Whether this tab should first ask the provider without showing anything: a new tab while the provider's session
+   * lives on signs in by itself (no password), unless the person signed out.
+   */
+  shouldTrySilently(): boolean {
+    if (this.signedIn || localStorage.getItem(SIGNED_OUT) || sessionStorage.getItem(SILENT_TRIED)) return false;
+    sessionStorage.setItem(SILENT_TRIED, '1');
+    return true;
+  }
+
+  async signIn(returnTo: string, { silent = false } = {}): Promise<void> {
     const { authorization_endpoint } = await this.discover();
     const verifier = random();
     const state = random();
     const challenge = base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))));
-    sessionStorage.setItem(PENDING, JSON.stringify({ verifier, state, returnTo }));
+    sessionStorage.setItem(PENDING, JSON.stringify({ verifier, state, returnTo, silent }));
     const url = new URL(authorization_endpoint);
     url.search = new URLSearchParams({
       client_id: this.settings.clientId, response_type: 'code', redirect_uri: this.redirectUri, scope: 'openid',
@@ -76,7 +91,8 @@ export class Session {
       // The login page in the page's language (OpenID Connect Core §3.1.2.1), which may be the menu's, not the browser's.
       ui_locales: locale(),
       // After "sign out" the next person must type a password even if the provider's own session lives on.
-      ...(sessionStorage.getItem(SIGNED_OUT) && { prompt: 'login' }),
+      ...(localStorage.getItem(SIGNED_OUT) && { prompt: 'login' }),
+      ...(silent && { prompt: 'none' }),
     }).toString();
     location.assign(url.href);
   }
@@ -88,14 +104,16 @@ export class Session {
     if (!pending || !(params.has('code') || params.has('error'))) return undefined;
     sessionStorage.removeItem(PENDING);
     history.replaceState(null, '', this.redirectUri);
-    const { verifier, state, returnTo } = JSON.parse(pending) as { verifier: string; state: string; returnTo: string };
+    const { verifier, state, returnTo, silent } = JSON.parse(pending) as { verifier: string; state: string; returnTo: string; silent: boolean };
     // RFC 6749 §10.12: the state ties the answer to the request this page made.
     if (params.get('state') !== state) throw new Error('sign-in answer does not match the request (state)');
+    // No provider session: the silent attempt ends signed out, with nothing to report.
+    if (silent && NEEDS_INTERACTION.includes(params.get('error') ?? '')) return returnTo;
     const code = params.get('code');
     if (!code) throw new Error(params.get('error_description') ?? params.get('error') ?? 'sign-in failed');
     const ok = await this.tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: this.redirectUri, code_verifier: verifier });
     if (!ok) throw new Error('the provider refused the sign-in code');
-    sessionStorage.removeItem(SIGNED_OUT);
+    localStorage.removeItem(SIGNED_OUT);
     return returnTo;
   }
 
@@ -119,7 +137,7 @@ export class Session {
   async signOut(): Promise<void> {
     const refresh = this.tokens?.refresh;
     const { revocation_endpoint } = await this.discover();
-    sessionStorage.setItem(SIGNED_OUT, '1');
+    localStorage.setItem(SIGNED_OUT, '1');
     this.clear();
     // RFC 7009: the refresh token dies with the session here; best effort, the page is signed out either way.
     if (refresh && revocation_endpoint) {
