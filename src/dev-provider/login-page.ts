@@ -2,7 +2,6 @@
 import express from 'express';
 import type { Response } from 'express';
 import type Provider from 'oidc-provider';
-import type { Request } from 'express';
 import { message, type Locale } from '../i18n/messages.ts';
 import { uiLocale } from '../i18n/request-locale.ts';
 import type { UserDirectory } from './users.ts';
