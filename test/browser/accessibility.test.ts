@@ -1,0 +1,76 @@
+// axe-core on every screen of the web page and on the realm's login page: no violation of its WCAG 2.x A/AA rules,
+// in English and German, on a desktop window and on a phone.
+import { createRequire } from 'node:module';
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import { buildSighting, createSighting, unique } from '../support/fixtures.ts';
+import { browserSuite, type Person, type PersonOptions } from '../support/web-page.ts';
+
+const axeScript = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+interface AxeViolation { id: string; nodes: { target: string[] }[] }
+
+/** axe's violations on what the page shows now, one line each: the rule and where. */
+async function violations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: axeScript });
+  const found = await page.evaluate<AxeViolation[]>(`axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations)`);
+  return found.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+/** Goes to `route` and waits until the screen's heading is there and nothing is loading. */
+async function screen(page: Page, route: string, heading: string | RegExp): Promise<void> {
+  await page.goto(`${new URL(page.url()).origin}/${route}`);
+  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+  await page.locator('main .loading').waitFor({ state: 'detached' });
+}
+
+describe('web page: accessibility (axe-core)', () => {
+  const suite = browserSuite();
+  let ownSighting: number;
+  before(async () => {
+    ownSighting = await createSighting(suite.service, buildSighting({ vessel: { vesselId: -1 }, sightingMemo: unique('axe') }), 'admin');
+  });
+
+  for (const [label, options] of [['desktop, English', {}], ['phone, German', { locale: 'de-DE', viewport: { width: 390, height: 844 } }]] as [string, PersonOptions][]) {
+    it(`when each screen is shown (${label}), then axe finds no violation, the login page included`, async function () {
+      this.timeout(180_000);
+      const found: Record<string, string[]> = {};
+      const german = options.locale === 'de-DE';
+      const person: Person = await suite.signIn('admin', { ...options, onLoginPage: async (page) => { found.login = await violations(page); } });
+      const page = person.page;
+      const screens: [string, string, RegExp][] = [
+        ['mine', '#mine', german ? /Meine Sichtungen/ : /My sightings/],
+        ['record', '#record', german ? /Sichtung erfassen/ : /Record a sighting/],
+        ['vessels', '#vessel', german ? /Sichtungen nach Schiff/ : /Sightings by vessel/],
+        ['vessel', '#vessel/-1', german ? /Sichtungen nach Schiff/ : /Sightings by vessel/],
+        ['search', `#search?q=${encodeURIComponent('e')}`, german ? /Sichtungen suchen/ : /Search sightings/],
+        ['edit', `#edit/${ownSighting}`, new RegExp(`#${ownSighting}`)],
+        ['admin', '#admin', /.+/],
+        ['admin vessel', '#admin/-1', /.+/],
+      ];
+      for (const [name, route, heading] of screens) {
+        await screen(page, route, heading);
+        found[name] = await violations(page);
+      }
+      // States within screens: a form's errors, the undo notice after a delete.
+      await screen(page, '#record', german ? /Sichtung erfassen/ : /Record a sighting/);
+      await page.locator('form.sighting-form button[type="submit"]').click();
+      await page.locator('.field-error:not([hidden])').first().waitFor();
+      found['record with errors'] = await violations(page);
+      await screen(page, '#vessel/-1', german ? /Sichtungen nach Schiff/ : /Sightings by vessel/);
+      await page.locator(`tr[data-sighting-id="${ownSighting}"] button.danger`).click();
+      await page.locator('.undo button').waitFor();
+      found['delete with undo'] = await violations(page);
+      await page.locator('.undo button').click();
+      await page.getByRole('button', { name: german ? 'Abmelden' : 'Sign out' }).click();
+      await page.locator('main').getByRole('button', { name: german ? 'Anmelden' : 'Sign in' }).waitFor();
+      found['signed out'] = await violations(page);
+      // The check can fail: an input without a label is found.
+      await page.evaluate(`document.querySelector('main').append(Object.assign(document.createElement('input'), { id: 'unlabelled' }))`);
+      expect((await violations(page)).join('\n')).to.match(/^label: #unlabelled$/m);
+
+      expect(Object.keys(found)).to.have.length(screens.length + 4);
+      expect(Object.entries(found).filter(([, list]) => list.length)).to.deep.equal([]);
+    });
+  }
+});
