@@ -20,8 +20,6 @@ export interface Context {
   navigate(route: string, notice?: string): void;
   vessels(): Promise<Schemas['VesselListItem'][]>;
   timezones(): Promise<string[]>;
-  /** The ids of the caller's own sightings (`?mine=true`), to offer edit and delete on them. */
-  mine(): Promise<Set<number>>;
   /** Aborts when the person leaves the screen being shown: what it follows live stops. */
   screen: AbortSignal;
 }

@@ -34,7 +34,6 @@ async function start(): Promise<void> {
     vessels: () => cached('vessels', async () => (await api.GET('/vessel')).data ?? []),
     timezones: () => cached('timezones', async () => ((await api.GET('/timezone')).data ?? []).map((z) => z.timezoneName).sort()),
     screen: new AbortController().signal,
-    mine: async () => new Set(((await api.GET('/sighting', { params: { query: { mine: true } } })).data ?? []).map((s) => s.sightingId)),
   };
   // Vessel names are localized and vessels change under admin: look them up afresh on every screen change.
   const app = shell(root, ctx, () => cache.delete('vessels'));

@@ -4,6 +4,7 @@ import type { Context } from '../context.ts';
 import { h } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { sightingTable } from './sighting-table.ts';
+import { ownAmong } from '../own-sightings.ts';
 
 const pageSize = 50;
 type Query = { vesselId?: number; mine?: boolean };
@@ -15,12 +16,12 @@ function nextLink(response: Response): string | undefined {
 
 /** The table and its "older" button, or undefined with the error's text when the first page could not be read. */
 export async function pagedSightings(ctx: Context, query: Query, empty: string, onDeleted: () => void, status: HTMLElement): Promise<HTMLElement | string> {
-  const [first, mine] = await Promise.all([
-    ctx.api.GET('/sighting', { params: { query: { ...query, sort: '-sightingId', limit: pageSize }, header: { Prefer: 'count=exact' } } }),
-    ctx.mine(),
-  ]);
+  const first = await ctx.api.GET('/sighting', { params: { query: { ...query, sort: '-sightingId', limit: pageSize }, header: { Prefer: 'count=exact' } } });
   if (!first.data) return (first.error as { general?: string } | undefined)?.general ?? t('error.unknown');
   const rows: Schemas['SightingListItem'][] = [...first.data];
+  // My own list is all mine; another list asks which of its shown rows are.
+  const ownOf = async (page: Schemas['SightingListItem'][]) => query.mine ? page.map((row) => row.sightingId) : ownAmong(ctx, page.map((row) => row.sightingId), { vesselId: query.vesselId });
+  const mine = new Set(await ownOf(rows));
   const total = Number(first.response.headers.get('X-Total-Count') ?? rows.length);
   const shown = h('p', { class: 'hint', 'aria-live': 'polite' });
   const count = () => { shown.textContent = rows.length ? t('web.list.shown', { shown: rows.length, total }) : ''; };
@@ -36,6 +37,7 @@ export async function pagedSightings(ctx: Context, query: Query, empty: string, 
     more.disabled = false;
     if (!data) return;
     rows.push(...data);
+    for (const id of await ownOf(data)) mine.add(id);
     table.replaceChildren(sightingTable(ctx, rows, mine, onDeleted, status));
     count();
     next = nextLink(response);

@@ -5,6 +5,7 @@ import { field, h } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { showErrors } from '../errors.ts';
 import { sightingTable } from './sighting-table.ts';
+import { ownAmong } from '../own-sightings.ts';
 
 export function searchView(ctx: Context, query: URLSearchParams): HTMLElement {
   const asked = query.get('q');
@@ -18,7 +19,7 @@ export function searchView(ctx: Context, query: URLSearchParams): HTMLElement {
     if (!data) return showErrors({ general, fields: new Map([['sightingMemo', { error: memo.error, control: text }]]) }, error as never, t('error.unknown'));
     const status = h('p', { class: 'form-error', role: 'alert' });
     results.replaceChildren(h('p', { class: 'summary' }, t('web.search.count', { count: data.length })), status,
-      sightingTable(ctx, data, await ctx.mine(), () => void search(), status));
+      sightingTable(ctx, data, await ownAmong(ctx, data.map((row) => row.sightingId), {}, false), () => void search(), status));
   };
   const form = h('form', { role: 'search', class: 'search-form' }, general, memo.wrapper,
     h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, t('web.action.search'))));

@@ -1,0 +1,112 @@
+// The web page as a person meets it, measured: Lighthouse (mobile, its default throttling) on the signed-in vessel
+// screen, and how long a vessel with 2,000 sightings takes from the route change to its first page on screen.
+// Prints figures, asserts nothing. Run: `npm run bench:web` (PGlite in memory, the embedded provider), or with
+// DATABASE_URL set (a scratch database of its own is not made: use a database you can fill).
+// Settings: WEB_BENCH_SIGHTINGS (2000), WEB_BENCH_RUNS (5), CHROMIUM_PATH (/usr/bin/chromium).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { navigation } from 'lighthouse';
+import puppeteer from 'puppeteer-core';
+import { chromium, type Page } from 'playwright-core';
+import { loadConfig } from '../src/config.ts';
+import { startWebServer, stopWebServer } from '../src/web-server.ts';
+
+const sightings = Number(process.env.WEB_BENCH_SIGHTINGS ?? 2000);
+const runs = Number(process.env.WEB_BENCH_RUNS ?? 5);
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const debuggingPort = 9300 + Math.floor(Math.random() * 500);
+
+const web = await startWebServer(loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', DEMO_DATA: 'true', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000' }));
+const profile = await mkdtemp(join(tmpdir(), 'web-bench-'));
+// Chromium with a debugging port: Playwright signs in and fills the database, Lighthouse (through Puppeteer) then
+// measures in that same signed-in tab.
+const browser = await chromium.launchPersistentContext(profile, {
+  executablePath: chromiumPath, headless: true, viewport: { width: 1100, height: 900 },
+  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', `--remote-debugging-port=${debuggingPort}`],
+});
+
+try {
+  const page = browser.pages()[0] ?? await browser.newPage();
+  await signIn(page, 'alice');
+  const vesselId = await vesselWithSightings(page, sightings);
+  console.log(`web page, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, Chromium ${browser.browser()?.version()}, node ${process.version}\n`);
+
+  const times: number[] = [];
+  for (let run = 0; run < runs; run++) times.push(await firstPageMs(page, vesselId));
+  times.sort((a, b) => a - b);
+  console.log(`vessel with ${sightings} sightings, route change to first page shown (${runs} runs): median ${times[Math.floor(runs / 2)]!.toFixed(0)} ms, min ${times[0]!.toFixed(0)}, max ${times.at(-1)!.toFixed(0)}`);
+
+  // The tab keeps its session storage (the tokens) across navigations: leave the page, then let Lighthouse load it
+  // afresh, as a person's reload of the vessel screen.
+  await page.goto('about:blank');
+  const puppeteerBrowser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${debuggingPort}` });
+  const signedInTab = (await puppeteerBrowser.pages()).find((tab) => tab.url() === 'about:blank')!;
+  const result = await navigation(signedInTab, `${web.url}/#vessel/${vesselId}`, {
+    flags: { disableStorageReset: true, logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'] },
+  });
+  await puppeteerBrowser.disconnect();
+  // Measured signed in: the tab shows alice's vessel screen with its rows.
+  await page.locator('table.sightings tbody tr').first().waitFor();
+  const shownRows = await page.locator('table.sightings tbody tr').count();
+  console.log(`measured signed in as ${await page.locator('header .user').innerText()}, ${shownRows} rows on screen`);
+  const categories = result!.lhr.categories;
+  console.log(`Lighthouse ${result!.lhr.lighthouseVersion} (mobile) on the signed-in vessel screen: ${Object.values(categories).map((c) => `${c.title} ${Math.round((c.score ?? 0) * 100)}`).join(', ')}`);
+  for (const audit of Object.values(result!.lhr.audits).filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'notApplicable')) {
+    const items = (audit.details as { items?: { url?: string }[] } | undefined)?.items?.map((item) => item.url).filter(Boolean) ?? [];
+    console.log(`  below 0.9: ${audit.id} (${audit.score}) ${audit.displayValue ?? ''}${items.length ? ` — ${items.join(', ')}` : ''}`);
+  }
+} finally {
+  await browser.close();
+  await rm(profile, { recursive: true, force: true });
+  await stopWebServer(web);
+}
+
+async function signIn(page: Page, user: string): Promise<void> {
+  await page.goto(`${web.url}/`);
+  await page.locator('main').getByRole('button', { name: 'Sign in' }).click();
+  await page.getByLabel('Username').fill(user);
+  await page.getByLabel('Password').fill(user);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.locator('header .user', { hasText: user }).waitFor();
+}
+
+/** A new vessel and `count` sightings of it, recorded through the API with the page's own token. */
+async function vesselWithSightings(page: Page, count: number): Promise<number> {
+  const token = await page.evaluate<string>('JSON.parse(sessionStorage.getItem("sighting.tokens")).access');
+  const admin = await passwordToken('admin');
+  const post = (path: string, body: unknown, bearer: string) => fetch(`${web.url}/api${path}`, {
+    method: 'POST', headers: { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+  });
+  const created = await post('/vessel', { vesselName: { en: `Benchmark ${Date.now()}` } }, admin);
+  const vesselId = Number(created.headers.get('Location')!.split('/').pop());
+  for (let done = 0; done < count; done += 50) {
+    await Promise.all(Array.from({ length: Math.min(50, count - done) }, (_, i) =>
+      post('/sighting', { sightingMemo: `sighting ${done + i}`, vessel: { vesselId }, sightingDate: '2026-11-25T10:00' }, token)));
+  }
+  return vesselId;
+}
+
+async function passwordToken(user: string): Promise<string> {
+  const answer = await fetch(`${web.url}/realms/sighting/protocol/openid-connect/token`, {
+    method: 'POST', body: new URLSearchParams({ grant_type: 'password', client_id: 'sighting-cli', username: user, password: user }),
+  });
+  return (await answer.json() as { access_token: string }).access_token;
+}
+
+/** From the route change in the open page to the first page's rows in the document, measured by the page's clock. */
+async function firstPageMs(page: Page, vesselId: number): Promise<number> {
+  await page.goto(`${web.url}/#mine`);
+  await page.getByRole('heading', { name: 'My sightings' }).waitFor();
+  return page.evaluate<number>(`new Promise((resolve) => {
+    const start = performance.now();
+    const observer = new MutationObserver(() => {
+      if (document.querySelectorAll('table.sightings tbody tr').length >= 50 && document.querySelector('[data-testid="vessel-summary"]')) {
+        observer.disconnect();
+        resolve(performance.now() - start);
+      }
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+    location.hash = '#vessel/${vesselId}';
+  })`);
+}
