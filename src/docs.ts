@@ -9,7 +9,8 @@ const swaggerUiDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-
 const page = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Sighting registry API</title>
 <link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
-<link rel="stylesheet" href="/docs/swagger-ui.css"></head>
+<link rel="stylesheet" href="/docs/swagger-ui.css">
+<link rel="stylesheet" href="/docs/docs-contrast.css"></head>
 <body><div id="swagger-ui"></div>
 <script src="/docs/swagger-ui-bundle.js"></script>
 <script src="/docs/docs-init.js"></script></body></html>`;
@@ -34,7 +35,37 @@ window.ui = SwaggerUIBundle({
   oauth2RedirectUrl: window.location.origin + '/docs/oauth2-redirect.html',
   requestInterceptor: bearerFromOAuth,
 });
-window.ui.initOAuth({ clientId: 'sighting-web', usePkceWithAuthorizationCodeGrant: true, scopes: ['openid'] });`;
+window.ui.initOAuth({ clientId: 'sighting-web', usePkceWithAuthorizationCodeGrant: true, scopes: ['openid'] });
+// Swagger UI renders some controls without a name (WCAG 4.1.2): the server picker, a parameter's value picker, and its
+// responses tables, each a region of the same name. Name them as they appear.
+new MutationObserver(function () {
+  var servers = document.getElementById('servers');
+  if (servers && !servers.getAttribute('aria-label')) servers.setAttribute('aria-label', 'Server');
+  document.querySelectorAll('tr[data-param-name] select:not([aria-label])').forEach(function (select) {
+    select.setAttribute('aria-label', select.closest('tr').getAttribute('data-param-name'));
+  });
+  document.querySelectorAll('table.responses-table[role=region]:not([aria-label])').forEach(function (table) {
+    table.setAttribute('aria-label', 'Responses of ' + table.id.replace(/_responses$/, '').replace(/_/g, ' '));
+  });
+}).observe(document.getElementById('swagger-ui'), { childList: true, subtree: true });`;
+
+// Swagger UI's own colours, darkened where text on them falls below WCAG 1.4.3's 4.5:1; its layout is untouched.
+const contrast = `.swagger-ui .info .title small { background: #4b5563; }
+.swagger-ui .info .title small.version-stamp { background: #3f6b00; }
+.swagger-ui .info a, .swagger-ui .info .url, .swagger-ui a.link { color: #1d4ed8; }
+.swagger-ui .opblock.opblock-get .opblock-summary-method { background: #1d5fa8; }
+.swagger-ui .opblock.opblock-post .opblock-summary-method { background: #17734a; }
+.swagger-ui .opblock.opblock-put .opblock-summary-method { background: #9a4a00; }
+.swagger-ui .opblock.opblock-delete .opblock-summary-method { background: #b91c1c; }
+.swagger-ui .opblock.opblock-patch .opblock-summary-method { background: #0f6b63; }
+.swagger-ui .btn.authorize { color: #17734a; border-color: #17734a; }
+.swagger-ui .btn.authorize svg { fill: #17734a; }
+.swagger-ui .json-schema-2020-12-expand-deep-button { color: #4b5563; }
+.swagger-ui .json-schema-2020-12__constraint { background: #8a5a00; }
+.swagger-ui .parameter__in { color: #4b5563; }
+.swagger-ui .markdown code, .swagger-ui .renderedMarkdown code { color: #6b0fc0; }
+/* The example highlighter colours by inline style: lighter on its dark background. */
+.swagger-ui .microlight span[style*="211, 99, 99"] { color: #f2a0a0 !important; }`;
 
 /** The contract as served names this instance: the origin it was fetched from (or PUBLIC_URL) and its provider. */
 export function docsRouter(options: ServedContractOptions): Router {
@@ -43,5 +74,6 @@ export function docsRouter(options: ServedContractOptions): Router {
     .get('/openapi.yaml', (req, res) => { res.type('application/yaml').send(served(`${req.protocol}://${req.host}`)); })
     .get(['/docs', '/docs/'], (_req, res) => { res.type('html').send(page); })
     .get('/docs/docs-init.js', (_req, res) => { res.type('js').send(init); })
+    .get('/docs/docs-contrast.css', (_req, res) => { res.type('css').send(contrast); })
     .use('/docs', express.static(swaggerUiDir, { index: false }));
 }

@@ -1,21 +1,10 @@
 // axe-core on every screen of the web page and on the realm's login page: no violation of its WCAG 2.x A/AA rules,
 // in English and German, on a desktop window and on a phone.
-import { createRequire } from 'node:module';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
+import { axeViolations as violations } from '../support/axe.ts';
 import { buildSighting, createSighting, unique } from '../support/fixtures.ts';
 import { browserSuite, type Person, type PersonOptions } from '../support/web-page.ts';
-
-const axeScript = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-interface AxeViolation { id: string; nodes: { target: string[] }[] }
-
-/** axe's violations on what the page shows now, one line each: the rule and where. */
-async function violations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: axeScript });
-  const found = await page.evaluate<AxeViolation[]>(`axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations)`);
-  return found.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
 
 /** Goes to `route` and waits until the screen's heading is there and nothing is loading. */
 async function screen(page: Page, route: string, heading: string | RegExp): Promise<void> {
