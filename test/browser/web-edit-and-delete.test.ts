@@ -91,7 +91,8 @@ describe('web page: edit with a conflict, then delete', () => {
   it('when alice deletes her sighting and undoes it, then it stays; when she lets the delete happen, then it is gone and the count drops', async function () {
     this.timeout(60_000);
     const page = alice.page;
-    const other = await createSighting(service, buildSighting({ vessel: { vesselId }, sightingMemo: unique('stays') }), 'bob');
+    const othersMemo = unique('stays');
+    const other = await createSighting(service, buildSighting({ vessel: { vesselId }, sightingMemo: othersMemo }), 'bob');
     // The page is still on the vessel's list from the edit; reload it to see bob's new sighting.
     expect(new URL(page.url()).hash).to.equal(`#vessel/${vesselId}`);
     await page.reload();
@@ -114,7 +115,7 @@ describe('web page: edit with a conflict, then delete', () => {
     await page.getByRole('status').filter({ hasText: 'The sighting is deleted.' }).waitFor({ timeout: 30_000 });
     const screen = await vesselScreen(page);
     expect({ summary: screen.summary, rows: screen.rows.map((row) => row.slice(1)) })
-      .to.deep.equal({ summary: 'Sightings of this vessel: 1, people who sighted it: 1, yours: 0', rows: [['–', (await api()).vesselName, '']] });
+      .to.deep.equal({ summary: 'Sightings of this vessel: 1, people who sighted it: 1, yours: 0', rows: [['–', (await api()).vesselName, othersMemo, '']] });
     const gone = await (await apiClient(service, { user: 'alice' })).GET('/sighting/{id}', { params: { path: { id: sightingId } } });
     expect(gone.response.status).to.equal(404);
     expect(await page.locator(`tr[data-sighting-id="${other}"]`).count()).to.equal(1);

@@ -24,6 +24,11 @@ describe('web page: long lists', () => {
     await page.locator('table.sightings tbody tr').nth(54).waitFor();
     expect(await shown()).to.deep.equal(ids.toReversed());
     await page.getByText('Showing 55 of 55, newest first.').waitFor();
+    // Every row, the older page's too, shows its memo (read from the detail view: the list view has none).
+    await page.locator('main [aria-busy="true"]').waitFor({ state: 'detached' });
+    const memos = await page.locator('table.sightings tbody td.memo').allInnerTexts();
+    expect(memos).to.have.length(55);
+    expect(memos.filter((memo) => memo.trim() === '')).to.deep.equal([]);
     expect(await page.getByRole('button', { name: 'Show older sightings' }).isHidden()).to.equal(true);
     expect(unexpectedProblems(person.watch)).to.deep.equal([]);
   });

@@ -55,7 +55,8 @@ describe('web page: alice records a sighting, bob sees it under the same vessel'
     const seenByAlice = await vesselScreen(page);
     expect(seenByAlice.summary).to.equal('Sightings of this vessel: 1, people who sighted it: 1, yours: 1');
     expect(seenByAlice.rows).to.have.length(1);
-    expect(seenByAlice.rows[0]!.slice(1)).to.deep.equal(['Europe/Berlin', vesselName, 'yours\nEdit\nDelete']);
+    // The memo too, though the list view has none: the page reads it from the detail view.
+    expect(seenByAlice.rows[0]!.slice(1)).to.deep.equal(['Europe/Berlin', vesselName, 'Decloaked over the harbour', 'yours\nEdit\nDelete']);
     expect(seenByAlice.rows[0]![0]).to.match(/Nov 22, 2026/);
     await page.screenshot({ path: screenshotPath('web-vessel-sightings'), fullPage: true });
 
@@ -65,7 +66,7 @@ describe('web page: alice records a sighting, bob sees it under the same vessel'
     await bob.page.getByLabel('Vessel', { exact: true }).selectOption({ label: vesselName });
     await bob.page.getByTestId('vessel-summary').waitFor();
     const seenByBob = await vesselScreen(bob.page);
-    expect(seenByBob).to.deep.equal({ summary: 'Sightings of this vessel: 1, people who sighted it: 1, yours: 0', rows: [[seenByAlice.rows[0]![0]!, 'Europe/Berlin', vesselName, '']] });
+    expect(seenByBob).to.deep.equal({ summary: 'Sightings of this vessel: 1, people who sighted it: 1, yours: 0', rows: [[seenByAlice.rows[0]![0]!, 'Europe/Berlin', vesselName, 'Decloaked over the harbour', '']] });
     expect(await bob.page.getByRole('button', { name: /Delete/ }).count()).to.equal(0);
     expect(unexpectedProblems(alice.watch)).to.deep.equal([]);
     expect(unexpectedProblems(bob.watch)).to.deep.equal([]);
@@ -102,7 +103,7 @@ describe('web page: alice records a sighting, bob sees it under the same vessel'
     expect((await page.locator('header').boundingBox())!.height).to.be.lessThan(120);
     const labels = await page.locator('table.sightings tbody tr').first().locator('td[data-label]')
       .evaluateAll((cells) => cells.map((cell) => cell.ownerDocument.defaultView!.getComputedStyle(cell, '::before').content));
-    expect(labels).to.deep.equal(['"Date and time (local)"', '"Time zone"', '"Vessel"']);
+    expect(labels).to.deep.equal(['"Date and time (local)"', '"Time zone"', '"Vessel"', '"Memo"']);
 
     // The record form: the date-time picker whole, on a line of its own, inside the screen.
     await page.goto(`${service.url}/#record`);

@@ -49,6 +49,8 @@ export function unexpectedProblems(watch: PageWatch, expected: RegExp[] = []): s
 
 /** The vessel screen's summary line and its table, one array of cell texts per row. */
 export async function vesselScreen(page: Page): Promise<{ summary: string; rows: string[][] }> {
+  // The memos fill in after the rows (each from its detail view): read the rows once they are all there.
+  await page.locator('main [aria-busy="true"]').waitFor({ state: 'detached' });
   const summary = await page.getByTestId('vessel-summary').innerText();
   const rows = await Promise.all((await page.locator('table.sightings tbody tr').all()).map(async (tr) => (await tr.locator('td').allInnerTexts()).map((text) => text.trim())));
   return { summary, rows };

@@ -5,6 +5,7 @@ import { h } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { sightingTable } from './sighting-table.ts';
 import { ownAmong } from '../own-sightings.ts';
+import { fillMemos } from '../memos.ts';
 
 const pageSize = 50;
 type Query = { vesselId?: number; mine?: boolean };
@@ -26,7 +27,9 @@ export async function pagedSightings(ctx: Context, query: Query, empty: string, 
   const shown = h('p', { class: 'hint', 'aria-live': 'polite' });
   const count = () => { shown.textContent = rows.length ? t('web.list.shown', { shown: rows.length, total }) : ''; };
   count();
-  const table = h('div', {}, rows.length ? sightingTable(ctx, rows, mine, onDeleted, status) : h('p', {}, empty));
+  const memos = new Map<number, string>();
+  const table = h('div', {}, rows.length ? sightingTable(ctx, rows, mine, onDeleted, status, memos) : h('p', {}, empty));
+  void fillMemos(ctx, rows.map((row) => row.sightingId), memos, table);
   const more = h('button', { type: 'button', class: 'more' }, t('web.list.more'));
   let next = nextLink(first.response);
   more.hidden = !next;
@@ -38,7 +41,8 @@ export async function pagedSightings(ctx: Context, query: Query, empty: string, 
     if (!data) return;
     rows.push(...data);
     for (const id of await ownOf(data)) mine.add(id);
-    table.replaceChildren(sightingTable(ctx, rows, mine, onDeleted, status));
+    table.replaceChildren(sightingTable(ctx, rows, mine, onDeleted, status, memos));
+    void fillMemos(ctx, data.map((row) => row.sightingId), memos, table);
     count();
     next = nextLink(response);
     more.hidden = !next;

@@ -14,8 +14,9 @@ export function when(date: string | null | undefined): string {
   return new Date(y!, mo! - 1, d!, hh!, mm!, ss ?? 0).toLocaleString(document.documentElement.lang, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-export function sightingTable(ctx: Context, rows: Row[], mine: Set<number>, onDeleted: (id: number) => void, status: HTMLElement): HTMLElement {
-  const withMemo = rows.some((row) => row.sightingMemo !== undefined);
+/** `memos`: the memo column for rows that come without one (list views), filled in as the memos arrive. */
+export function sightingTable(ctx: Context, rows: Row[], mine: Set<number>, onDeleted: (id: number) => void, status: HTMLElement, memos?: Map<number, string>): HTMLElement {
+  const withMemo = memos !== undefined || rows.some((row) => row.sightingMemo !== undefined);
   const undoBar = h('div', { class: 'undo', role: 'status' });
   // The row disappears at once; the delete is sent when the undo window closes.
   const remove = (id: number) => {
@@ -44,7 +45,7 @@ export function sightingTable(ctx: Context, rows: Row[], mine: Set<number>, onDe
     h('td', { 'data-label': t('web.sighting.date') }, when(row.sightingDate)),
     h('td', { 'data-label': t('web.sighting.timezone') }, row.sightingTimezone ?? '–'),
     h('td', { 'data-label': t('web.sighting.vessel') }, row.vessel.vesselName ?? `#${row.vessel.vesselId}`),
-    withMemo && h('td', { class: 'memo', 'data-label': t('web.sighting.memo') }, row.sightingMemo ?? ''),
+    withMemo && h('td', { class: 'memo', 'data-label': t('web.sighting.memo') }, row.sightingMemo ?? memos?.get(row.sightingId) ?? ''),
     h('td', { class: 'row-actions' }, mine.has(row.sightingId)
       ? h('span', { class: 'own' },
         h('span', { class: 'badge' }, t('web.sighting.yours')),
