@@ -5,7 +5,7 @@ import { closeBrowser, launchBrowser, screenshotPath } from '../support/browser.
 import { sharedService, type TestService } from '../support/service.ts';
 import { apiClient } from '../support/api-client.ts';
 import { buildSighting, buildVessel, createSighting, createVessel, unique } from '../support/fixtures.ts';
-import { signedIn, unexpectedProblems, vesselScreen, type Person } from '../support/web-page.ts';
+import { openScreen, signedIn, unexpectedProblems, vesselScreen, type Person } from '../support/web-page.ts';
 
 // The stale save is answered 409 on purpose; the browser logs that as a console error too.
 const expectedConflict = [/HTTP 409: PUT .*\/api\/sighting\/\d+$/, /status of 409 \(Conflict\) \(.*\/api\/sighting\/\d+\)$/];
@@ -128,6 +128,22 @@ describe('web page: edit with a conflict, then delete', () => {
       const { data } = await (await apiClient(service)).GET('/vessel/{id}', { params: { path: { id: vesselId } } });
       return { vesselName: data!.vesselName.en! };
     }
+  });
+
+  it('when alice deletes a sighting and moves on to another screen before it is sent, then it is deleted and she stays where she went', async function () {
+    this.timeout(60_000);
+    const page = alice.page;
+    const id = await createSighting(service, buildSighting({ vessel: { vesselId }, sightingMemo: unique('leaving') }), 'alice');
+    await page.goto(`${service.url}/#vessel/${vesselId}`);
+    await page.reload();
+    await page.getByRole('button', { name: `Delete #${id}` }).click();
+    const sent = page.waitForResponse((response) => response.request().method() === 'DELETE' && response.url().endsWith(`/sighting/${id}`), { timeout: 30_000 });
+    await openScreen(page, 'Search', 'Search sightings');
+    expect((await sent).status()).to.equal(204);
+    // The answer came for a screen that is gone: it must not take her back to it. Let the page run what the answer
+    // queued (its promise callbacks, then a render a navigation would start) before looking.
+    for (let turn = 0; turn < 3; turn++) await page.evaluate('new Promise((resolve) => setTimeout(resolve, 0))');
+    expect([new URL(page.url()).hash, await page.getByRole('heading', { level: 1 }).innerText()]).to.deep.equal(['#search', 'Search sightings']);
   });
 });
 

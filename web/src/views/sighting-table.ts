@@ -18,6 +18,8 @@ export function when(date: string | null | undefined): string {
 export function sightingTable(ctx: Context, rows: Row[], mine: Set<number>, onDeleted: (id: number) => void, status: HTMLElement, memos?: Map<number, string>): HTMLElement {
   const withMemo = memos !== undefined || rows.some((row) => row.sightingMemo !== undefined);
   const undoBar = h('div', { class: 'undo', role: 'status' });
+  // This screen's signal: `ctx.screen` is the next screen's once the person moves on.
+  const screen = ctx.screen;
   // The row disappears at once; the delete is sent when the undo window closes.
   const remove = (id: number) => {
     const row = table.querySelector<HTMLTableRowElement>(`tr[data-sighting-id="${id}"]`)!;
@@ -25,7 +27,7 @@ export function sightingTable(ctx: Context, rows: Row[], mine: Set<number>, onDe
     const undo = deleteSoon(ctx.api, id, ({ ok, error }) => {
       if (ok) {
         undoBar.replaceChildren();
-        if (!ctx.screen.aborted) onDeleted(id);
+        if (!screen.aborted) onDeleted(id);
         return;
       }
       row.hidden = false;
