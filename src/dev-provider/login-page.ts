@@ -61,7 +61,8 @@ export function loginRouter(provider: Provider, users: UserDirectory, realm: str
     const details = await provider.interactionDetails(req, res).catch(() => undefined);
     const locale = uiLocale(details?.params.ui_locales, req);
     if (details?.uid !== req.params.uid) {
-      send(res, `<!DOCTYPE html><html lang="${locale}"><title>${escapeHtml(message(locale, 'login.expired'))}</title><main><p>${escapeHtml(message(locale, 'login.expired'))}</p></main></html>`, 400);
+      const expired = escapeHtml(message(locale, 'login.expired'));
+      send(res, `<!DOCTYPE html><html lang="${locale}"><title>${expired}</title><main><p>${expired}</p></main></html>`, 400);
       return;
     }
     const body = (req.body ?? {}) as Record<string, unknown>;

@@ -4,7 +4,8 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { readdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
 
-const encodings = [['br', '.br'], ['gzip', '.gz']] as const;
+/** Each content coding and the suffix of its file, in the order offered. */
+const suffixes = new Map([['br', '.br'], ['gzip', '.gz']]);
 
 interface Served { headers?: Record<string, string>; maxAge?: string; immutable?: boolean }
 
@@ -17,7 +18,7 @@ export function precompressedFiles(dir: string, served: Served = {}): RequestHan
   const names = new Set(readdirSync(dir, { recursive: true, encoding: 'utf8' }));
   const variants = new Map<string, string[]>();
   for (const name of names) {
-    const available = encodings.filter(([, suffix]) => names.has(`${name}${suffix}`)).map(([encoding]) => encoding);
+    const available = [...suffixes].filter(([, suffix]) => names.has(`${name}${suffix}`)).map(([encoding]) => encoding);
     if (available.length) variants.set(`/${name.split('\\').join('/')}`, available);
   }
   return (req: Request, res: Response, next: NextFunction) => {
@@ -28,7 +29,6 @@ export function precompressedFiles(dir: string, served: Served = {}): RequestHan
     const file = join(dir, req.path);
     if (!encoding || encoding === 'identity') return res.sendFile(file, served, (error) => error && next(error));
     res.type(extname(req.path)).set('Content-Encoding', encoding);
-    const suffix = encodings.find(([name]) => name === encoding)![1];
-    res.sendFile(`${file}${suffix}`, served, (error) => error && next(error));
+    res.sendFile(`${file}${suffixes.get(encoding)}`, served, (error) => error && next(error));
   };
 }
