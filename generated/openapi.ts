@@ -351,7 +351,7 @@ export interface paths {
         };
         /**
          * List sightings in the list view, ordered by id.
-         * @description Every record in the list view, ordered by id, streamed. A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. The vessel's `vesselName` is the text for the request's locale, else `en`, else the first one. Role `reader`.
+         * @description Every record in the list view, ordered by id, streamed. A query parameter naming a field is an equality filter; `sightingDateFrom` and `sightingDateBefore` bound `sightingDate`; several are AND-ed; an unknown parameter is a 400. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. The vessel's `vesselName` is the text for the request's locale, else `en`, else the first one. Role `reader`.
          */
         get: operations["listSightings"];
         put?: never;
@@ -2128,6 +2128,16 @@ export interface operations {
                 sightingTimezone?: components["schemas"]["PlainText"];
                 /** @description Equality filter; `:` need not be encoded (RFC 3986 §3.4). */
                 sightingDate?: components["schemas"]["LocalDateTime"];
+                /**
+                 * @description Range filter: only sightings whose `sightingDate` is at or after this local date-time. Dates are compared as written (each sighting's wall-clock time, whatever its `sightingTimezone`); sightings without a date are left out. `:` need not be encoded.
+                 * @example 2026-11-01T00:00
+                 */
+                sightingDateFrom?: components["schemas"]["LocalDateTime"];
+                /**
+                 * @description Range filter: only sightings whose `sightingDate` is before this local date-time (exclusive, so that `sightingDateFrom` of the next range starts where this one ends). Compared as `sightingDateFrom` is.
+                 * @example 2026-12-01T00:00
+                 */
+                sightingDateBefore?: components["schemas"]["LocalDateTime"];
                 /**
                  * @description Equality filter on the sighted vessel's id: the sightings of one vessel.
                  * @example -1

@@ -9,7 +9,7 @@ import { etagOf, notModified, checkIfMatch } from './preconditions.ts';
 import { Conflict, entityNotFound, PreconditionRequired, ValidationFailed } from '../errors/app-errors.ts';
 import { mergePatch } from './merge-patch.ts';
 import { checkAsRequestBody } from '../validation/schema-check.ts';
-import { listFilters } from './list-filters.ts';
+import { listConditions, listFilters } from './list-filters.ts';
 import { pathNumber } from './operations.ts';
 import { exampleCondition } from './query-by-example.ts';
 import { requireOwnership, type Principal } from '../auth/access-rules.ts';
@@ -18,7 +18,7 @@ import { sendDocument, sendList } from '../http/send.ts';
 import { countIfPreferred, sendWritten } from './representation-preference.ts';
 import { cursorOf, cursorValues, keysetAfter, keyValues, listOrder } from './list-order.ts';
 import { requestEntityManager, viewRowReader } from '../db/request-context.ts';
-import { commitWithHistory, scopeOf, type Change, type Scope } from '../history/record-history.ts';
+import { commitWithHistory, createWithHistory, isOneRow, scopeOf, type Change, type Scope } from '../history/record-history.ts';
 
 type Versioned = { version: number };
 const context = (req: Request): RequestContext => ({ get em() { return requestEntityManager(req); }, locale: requestLocale(req) });
@@ -59,14 +59,21 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
   }
 
   /** A write that violates one of the resource's `references` named a record that does not exist: 400 on that field. */
-  async function checkedReferences(write: Promise<void>): Promise<void> {
+  async function checkedReferences<T>(write: Promise<T>): Promise<T> {
     try {
-      await write;
+      return await write;
     } catch (error) {
       const problem = error instanceof ForeignKeyConstraintViolationException
         && Object.entries(resource.references ?? {}).find(([column]) => referencesColumn(error, column))?.[1];
       throw problem ? new ValidationFailed([problem]) : error;
     }
+  }
+
+  /** A record of several tables (a vessel and its names): the unit of work and its history entry, in one transaction. */
+  async function createInUnitOfWork(ctx: RequestContext, res: Response, entity: E): Promise<{ id: number; version: number }> {
+    ctx.em.persist(entity);
+    await commit(ctx, res, entity, 'created');
+    return { id: entity[resource.idProperty] as number, version: entity.version };
   }
 
   /** The detail view of a record just written (`Prefer: return=representation`), read back as the views read it. */
@@ -78,19 +85,18 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
     async list(req: Request, res: Response): Promise<void> {
       const ctx = context(req);
       const reader = viewRowReader(req);
-      const equalities = Object.fromEntries(filters.filter(([name]) => req.query[name] !== undefined)
-        .map(([name, property]) => [property, req.query[name]]));
+      const conditions: Record<string, unknown> = listConditions(filters, req.query);
       // The validator has coerced the parameter to a boolean; `false` is the same as leaving it out.
-      if (owner && (req.query[owner.listParameter] as unknown) === true) equalities[owner.property] = principalOf(res).subject;
+      if (owner && (req.query[owner.listParameter] as unknown) === true) conditions[owner.property] = principalOf(res).subject;
       // A query builder: counting reads no entity, so the shared EntityManager may run it.
-      await countIfPreferred(req, res, () => (reader as SqlEntityManager).createQueryBuilder(resource.entity, 'r').where(equalities as never).getCount());
+      await countIfPreferred(req, res, () => (reader as SqlEntityManager).createQueryBuilder(resource.entity, 'r').where(conditions as never).getCount());
       const { sort, cursor, after, limit } = req.query as { sort?: string; cursor?: string; after?: number; limit?: number };
       const keys = listOrder(reader, resource, sort);
       // Without `sort`, pages continue after an id (contract B); with it, after the last row's keys (an opaque cursor).
       const continued = cursor !== undefined ? keysetAfter(keys, cursorValues(cursor, keys))
         : after !== undefined ? { [resource.idProperty]: { $gt: after } } : undefined;
       // $and, not one object: `?sightingId=5&after=3` must keep both conditions on the id.
-      const where = (continued ? { $and: [equalities, continued] } : equalities) as FilterQuery<E>;
+      const where = (continued ? { $and: [conditions, continued] } : conditions) as FilterQuery<E>;
       if (limit === undefined) {
         return sendList(res, resource.name, mapAsync(viewRows(reader, resource, where, 'list', Infinity, keys), (row) => resource.listView(row, ctx.locale)));
       }
@@ -125,11 +131,11 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       const entity = ctx.em.create(resource.entity, {} as never, { persist: false });
       if (owner) entity[owner.property] = principal.subject as E[typeof owner.property];
       await resource.write(entity, req.body as WireRecord, ctx);
-      ctx.em.persist(entity);
-      await checkedReferences(commit(ctx, res, entity, 'created'));
-      const id = entity[resource.idProperty];
-      res.set({ Location: `${req.baseUrl}${req.path.replace(/\/$/, '')}/${id}`, ETag: etagOf(entity.version) });
-      await sendWritten(req, res, 201, resource.name, () => detailOf(id as number, ctx));
+      const { id, version } = await checkedReferences(isOneRow(ctx.em, resource)
+        ? createWithHistory(ctx.em, resource, entity, principal.username)
+        : createInUnitOfWork(ctx, res, entity));
+      res.set({ Location: `${req.baseUrl}${req.path.replace(/\/$/, '')}/${id}`, ETag: etagOf(version) });
+      await sendWritten(req, res, 201, resource.name, () => detailOf(id, ctx));
     },
 
     async update(req: Request, res: Response): Promise<void> {

@@ -89,6 +89,51 @@ describe('list', () => {
     });
   });
 
+  describe('date range', () => {
+    let memo: string;
+    let ids: Record<string, number>;
+    const dates = ['2026-10-31T23:59:59.999', '2026-11-01T00:00:00.000', '2026-11-15T12:00:00.000', '2026-11-30T23:59:59.999', '2026-12-01T00:00:00.000'];
+    before(async () => {
+      memo = unique('ranged');
+      ids = {};
+      for (const sightingDate of dates) ids[sightingDate] = await createSighting(service, buildSighting({ sightingMemo: memo, sightingDate }));
+      await createSighting(service, buildSighting({ sightingMemo: memo, sightingDate: null }));
+    });
+    const datesOf = (body: unknown) => (body as { sightingDate: string }[]).map((s) => s.sightingDate);
+    const ranged = (query: string) => get(`/sighting?sightingMemo=${encodeURIComponent(memo)}&${query}`);
+
+    it('when both bounds are given, then the sightings from the first (inclusive) to before the second come back, and none without a date', async () => {
+      const { status, body } = await ranged('sightingDateFrom=2026-11-01T00:00&sightingDateBefore=2026-12-01T00:00');
+      expect({ status, dates: datesOf(body) }).to.deep.equal({ status: 200, dates: dates.slice(1, 4) });
+    });
+
+    it('when one bound is given, then the range is open on the other side', async () => {
+      expect(datesOf((await ranged('sightingDateFrom=2026-11-30T23:59:59.999')).body)).to.deep.equal(dates.slice(3));
+      expect(datesOf((await ranged('sightingDateBefore=2026-11-01T00:00:00.000')).body)).to.deep.equal(dates.slice(0, 1));
+    });
+
+    it('when the range is combined with sort, paging and a count, then the count and every page keep the range', async () => {
+      const first = await rawRequest(service, 'GET', `/sighting?sightingMemo=${encodeURIComponent(memo)}&sightingDateFrom=2026-11-01T00:00&sightingDateBefore=2026-12-01T00:00&sort=-sightingDate&limit=2`, { headers: { Prefer: 'count=exact' } });
+      expect(first.headers.get('x-total-count')).to.equal('3');
+      expect(datesOf(await first.json())).to.deep.equal([dates[3], dates[2]]);
+      const next = /<([^>]+)>; rel="next"/.exec(first.headers.get('link') ?? '')![1]!;
+      expect(next).to.include('sightingDateFrom=2026-11-01T00%3A00').and.to.include('sightingDateBefore=2026-12-01T00%3A00');
+      const second = await rawRequest(service, 'GET', next.replace(/^\/api/, ''));
+      expect(datesOf(await second.json())).to.deep.equal([dates[1]]);
+    });
+
+    it('when the bounds are crossed, then nothing matches: 200 with []', async () => {
+      expect(await ranged('sightingDateFrom=2026-12-01T00:00&sightingDateBefore=2026-11-01T00:00')).to.deep.equal({ status: 200, body: [], link: null });
+    });
+
+    for (const [parameter, value] of [['sightingDateFrom', '2026-02-30T00:00'], ['sightingDateBefore', '2026-11-01T00:00Z'], ['sightingDateFrom', '2026-11-01'], ['sightingDateBefore', '']]) {
+      it(`when ${parameter} is ${JSON.stringify(value)}, then it is a 400 on that parameter`, async () => {
+        const { status, body } = await ranged(`${parameter}=${encodeURIComponent(value!)}`);
+        expect({ status, keys: Object.keys(body as object) }).to.deep.equal({ status: 400, keys: [parameter] });
+      });
+    }
+  });
+
   describe('refused parameters', () => {
     const unknownParameter = { message: 'This query parameter is unknown.', key: 'error.parameter.unknown' };
 

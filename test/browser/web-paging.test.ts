@@ -33,6 +33,34 @@ describe('web page: long lists', () => {
     expect(unexpectedProblems(person.watch)).to.deep.equal([]);
   });
 
+  it('when bob picks a date range on a vessel\'s screen, then only its days\' sightings show, the range stays in the address, and "All dates" lifts it', async function () {
+    this.timeout(90_000);
+    const vesselId = await createVessel(suite.service);
+    const on = async (sightingDate: string, user: 'alice' | 'bob') => createSighting(suite.service, buildSighting({ vessel: { vesselId }, sightingDate }), user);
+    const [, first, mid, last] = [await on('2026-10-31T23:59', 'bob'), await on('2026-11-01T00:00', 'alice'), await on('2026-11-15T12:00', 'bob'),
+      await on('2026-11-30T23:59:59.999', 'bob'), await on('2026-12-01T00:00', 'alice')];
+    person ??= await suite.signIn('bob');
+    const page = person.page;
+    const shown = async () => page.locator('table.sightings tbody tr').evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-sighting-id'))));
+    await page.goto(`${suite.service.url}/#vessel/${vesselId}`);
+    await page.getByText('Showing 5 of 5, newest first.').waitFor();
+    await page.getByLabel('From').fill('2026-11-01');
+    await page.getByLabel('To').fill('2026-11-30');
+    await page.getByRole('button', { name: 'Show', exact: true }).click();
+    await page.getByText('Showing 3 of 3, newest first.').waitFor();
+    expect(await shown()).to.deep.equal([last, mid, first]);
+    expect(new URL(page.url()).hash).to.equal(`#vessel/${vesselId}?from=2026-11-01&to=2026-11-30`);
+    // Only bob's rows in the range are marked his; the range is asked of "which are mine" too.
+    expect(await page.locator('table.sightings tbody tr:has(.badge)').evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-sighting-id'))))).to.deep.equal([last, mid]);
+    await page.reload();
+    await page.getByText('Showing 3 of 3, newest first.').waitFor();
+    expect(await page.getByLabel('From').inputValue()).to.equal('2026-11-01');
+    await page.getByRole('button', { name: 'All dates' }).click();
+    await page.getByText('Showing 5 of 5, newest first.').waitFor();
+    expect(new URL(page.url()).hash).to.equal(`#vessel/${vesselId}`);
+    expect(unexpectedProblems(person.watch)).to.deep.equal([]);
+  });
+
   it('when bob signs in, then he lands on his own sightings, newest first', async function () {
     this.timeout(60_000);
     const page = person!.page;

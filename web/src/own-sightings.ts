@@ -6,7 +6,7 @@ import type { Context } from './context.ts';
  * shown upwards, at most as many as are shown (a page of a filtered list is a run of that list's ids), or up to 1000
  * for rows that are not a run (search results).
  */
-export async function ownAmong(ctx: Context, ids: number[], filters: { vesselId?: number } = {}, run = true): Promise<Set<number>> {
+export async function ownAmong(ctx: Context, ids: number[], filters: { vesselId?: number; sightingDateFrom?: string; sightingDateBefore?: string } = {}, run = true): Promise<Set<number>> {
   if (!ids.length) return new Set();
   const after = Math.min(...ids) - 1;
   const limit = run ? Math.min(ids.length, 1000) : 1000;

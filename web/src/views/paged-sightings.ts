@@ -8,7 +8,7 @@ import { ownAmong } from '../own-sightings.ts';
 import { fillMemos } from '../memos.ts';
 
 const pageSize = 50;
-type Query = { vesselId?: number; mine?: boolean };
+type Query = { vesselId?: number; mine?: boolean; sightingDateFrom?: string; sightingDateBefore?: string };
 
 /** The `rel="next"` target of a list answer's `Link` header (RFC 8288), if there is a next page. */
 function nextLink(response: Response): string | undefined {
@@ -21,7 +21,7 @@ export async function pagedSightings(ctx: Context, query: Query, empty: string, 
   if (!first.data) return (first.error as { general?: string } | undefined)?.general ?? t('error.unknown');
   const rows: Schemas['SightingListItem'][] = [...first.data];
   // My own list is all mine; another list asks which of its shown rows are.
-  const ownOf = async (page: Schemas['SightingListItem'][]) => query.mine ? page.map((row) => row.sightingId) : ownAmong(ctx, page.map((row) => row.sightingId), { vesselId: query.vesselId });
+  const ownOf = async (page: Schemas['SightingListItem'][]) => query.mine ? page.map((row) => row.sightingId) : ownAmong(ctx, page.map((row) => row.sightingId), { vesselId: query.vesselId, sightingDateFrom: query.sightingDateFrom, sightingDateBefore: query.sightingDateBefore });
   const mine = new Set(await ownOf(rows));
   const total = Number(first.response.headers.get('X-Total-Count') ?? rows.length);
   const shown = h('p', { class: 'hint', 'aria-live': 'polite' });

@@ -8,10 +8,11 @@ import { vesselSightingsView } from './vessel-sightings.ts';
 import { searchView } from './search.ts';
 import { editView } from './edit.ts';
 import { adminVesselsView } from './admin-vessels.ts';
+import { dateRangeOf } from './date-range.ts';
 
 const languageNames: Record<Locale, string> = { en: 'English', de: 'Deutsch' };
 
-/** `#vessel/-1` -> ['vessel', -1]; an id that is not a number counts as none. `#search?q=…` keeps its query apart. */
+/** `#vessel/-1` -> ['vessel', -1]; an id that is not a number counts as none. `#search?q=…`, `#mine?from=…` keep their query apart. */
 function parse(route: string): [string, number | undefined, URLSearchParams] {
   const [path = '', query = ''] = route.replace(/^#/, '').split('?');
   const [name = '', id] = path.split('/');
@@ -26,12 +27,12 @@ async function screen(ctx: Context, route: string): Promise<HTMLElement> {
       h('p', {}, t('web.welcome')),
       h('button', { type: 'button', class: 'primary', onclick: () => void ctx.session.signIn(route) }, t('web.signIn')));
   }
-  if (name === 'vessel') return vesselSightingsView(ctx, id);
+  if (name === 'vessel') return vesselSightingsView(ctx, id, dateRangeOf(query));
   if (name === 'search') return searchView(ctx, query);
   if (name === 'edit' && id !== undefined) return editView(ctx, id);
   if (name === 'admin' && ctx.isAdmin) return adminVesselsView(ctx, id);
   if (name === 'record') return recordView(ctx);
-  return mineView(ctx);
+  return mineView(ctx, dateRangeOf(query));
 }
 
 export function shell(root: HTMLElement, ctx: Context, onNavigate: () => void) {

@@ -6,8 +6,9 @@ import { followChanges } from '../change-feed.ts';
 import { field, h } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { pagedSightings } from './paged-sightings.ts';
+import { dateRangeForm, rangeParameters, routeQuery, type DateRange } from './date-range.ts';
 
-export async function vesselSightingsView(ctx: Context, vesselId: number | undefined): Promise<HTMLElement> {
+export async function vesselSightingsView(ctx: Context, vesselId: number | undefined, range: DateRange): Promise<HTMLElement> {
   const vessels = await ctx.vessels();
   const picker = h('select', { name: 'vessel' }, h('option', { value: '' }, t('web.vessel.choose')),
     ...vessels.map((v) => h('option', { value: v.vesselId }, v.vesselName ?? `#${v.vesselId}`)));
@@ -19,8 +20,8 @@ export async function vesselSightingsView(ctx: Context, vesselId: number | undef
 
   const observers = () => ctx.api.GET('/vessel/{id}/observers', { params: { path: { id: vesselId } } });
   const status = h('p', { class: 'form-error', role: 'alert' });
-  const reload = (notice?: string) => ctx.navigate(`#vessel/${vesselId}`, notice);
-  const [numbers, list] = await Promise.all([observers(), pagedSightings(ctx, { vesselId }, t('web.vessel.none'), () => reload(t('web.sighting.deleted')), status)]);
+  const reload = (notice?: string) => ctx.navigate(`#vessel/${vesselId}${routeQuery(range)}`, notice);
+  const [numbers, list] = await Promise.all([observers(), pagedSightings(ctx, { vesselId, ...rangeParameters(range) }, t(range.from || range.to ? 'web.range.none' : 'web.vessel.none'), () => reload(t('web.sighting.deleted')), status)]);
   if (!numbers.data || typeof list === 'string') {
     section.append(h('p', { role: 'alert' }, typeof list === 'string' ? list : (numbers.error as { general?: string } | undefined)?.general ?? t('error.unknown')));
     return section;
@@ -43,7 +44,7 @@ export async function vesselSightingsView(ctx: Context, vesselId: number | undef
     if (data) summary.textContent = summaryText(data);
   });
 
-  section.append(summary, live, status, list,
+  section.append(summary, dateRangeForm(range, (asked) => ctx.navigate(`#vessel/${vesselId}${routeQuery(asked)}`)), live, status, list,
     ...(ctx.isWriter ? [h('p', {}, h('a', { href: '#record', class: 'button' }, t('web.record.title')))] : []));
   return section;
 }
