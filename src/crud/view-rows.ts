@@ -13,18 +13,28 @@ export function viewQuery<E extends object>(em: EntityManager, resource: Resourc
   return resource.selectView(qb).where(where as object);
 }
 
-// The by-id statement of each resource, built once: the QueryBuilder costs more than the read it builds.
-const byIdStatements = new WeakMap<object, string>();
+// Each resource's fixed statements, built once: the QueryBuilder costs more than the read it builds.
+const statements = { byId: new WeakMap<object, string>(), all: new WeakMap<object, string>() };
 
-export function byIdStatement<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>): string {
-  let sql = byIdStatements.get(resource);
+function cachedStatement<E extends object>(cache: WeakMap<object, string>, em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, parameters: number): string {
+  let sql = cache.get(resource);
   if (sql === undefined) {
-    const qb = viewQuery(em, resource, { [resource.idProperty]: 0 } as FilterQuery<E>);
-    if (qb.getParams().length !== 1) throw new Error(`the ${resource.name} view query has parameters besides the id`);
+    const qb = viewQuery(em, resource, where);
+    if (qb.getParams().length !== parameters) throw new Error(`the ${resource.name} view query has parameters of its own`);
     sql = qb.getQuery();
-    byIdStatements.set(resource, sql);
+    cache.set(resource, sql);
   }
   return sql;
+}
+
+/** The view of one record: the id is its one parameter. */
+export function byIdStatement<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>): string {
+  return cachedStatement(statements.byId, em, resource, { [resource.idProperty]: 0 } as FilterQuery<E>, 1);
+}
+
+/** The view of every row of the resource's table, without parameters. */
+export function wholeViewStatement<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>): string {
+  return cachedStatement(statements.all, em, resource, {} as FilterQuery<E>, 0);
 }
 
 /** One record's view row, read from the primary (a record and its ETag must be the latest committed version). */

@@ -1,10 +1,10 @@
 // A record's change and its history entry, written in one transaction: no change without its entry, none without its change.
-import type { EntityManager } from '@mikro-orm/core';
+import { ReferenceKind, type EntityManager } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/sql';
 import { openApiDocument } from '../contract/document.ts';
 import { parametersOf } from '../contract/parameters.ts';
 import type { AnyResource } from '../crud/resource-descriptor.ts';
-import { byIdStatement } from '../crud/view-rows.ts';
+import { byIdStatement, wholeViewStatement } from '../crud/view-rows.ts';
 import { signalCommit } from '../feed/commit-signal.ts';
 
 export type Change = 'created' | 'updated' | 'deleted';
@@ -87,4 +87,36 @@ export async function commitWithHistory(em: EntityManager, resource: AnyResource
     await em.rollback();
     throw error;
   }
+}
+
+const oneRowRecords = new WeakMap<AnyResource, boolean>();
+
+/** Whether a record is one row of its table alone (no collection of rows in other tables, as a vessel's names are). */
+export function isOneRow(em: EntityManager, resource: AnyResource): boolean {
+  let oneRow = oneRowRecords.get(resource);
+  if (oneRow === undefined) {
+    const collections = [ReferenceKind.ONE_TO_MANY, ReferenceKind.MANY_TO_MANY] as string[];
+    oneRow = !em.getMetadata().get(resource.entity).relations.some((relation) => collections.includes(relation.kind));
+    oneRowRecords.set(resource, oneRow);
+  }
+  return oneRow;
+}
+
+/**
+ * Creates a one-row record (isOneRow) and its history entry in one statement, one round trip and no transaction to
+ * open and commit: the row is inserted by a WITH query named as its table, which hides the table from the rest of the
+ * statement, so the resource's own view query, as it is, reads the new row for the entry.
+ */
+export async function createWithHistory(em: EntityManager, resource: AnyResource, entity: object, changedBy: string | null): Promise<{ id: number; version: number }> {
+  const meta = em.getMetadata().get(resource.entity);
+  const [id, version] = [resource.idProperty, meta.versionProperty].map((property) => meta.properties[property]!.fieldNames[0]!);
+  const insert = (em as SqlEntityManager).createQueryBuilder(resource.entity).insert(entity).returning('*' as never);
+  const scope = JSON.stringify(scopeValues([scopeOf(em, resource, entity)]));
+  const [row] = await (em as SqlEntityManager).execute<Array<{ id: string | number; version: number }>>(
+    `with "${meta.tableName}" as (${insert.getQuery()}), "entry" as (insert into "record_change" (${columns}) `
+    + `select ?, "v"."${id}", "v"."${version}", 'created', clock_timestamp(), ?, ?, to_jsonb("v") from (${wholeViewStatement(em, resource)}) as "v") `
+    + `select "${id}" as "id", "${version}" as "version" from "${meta.tableName}"`,
+    [...insert.getParams(), resource.name, changedBy, scope]);
+  signalCommit();
+  return { id: Number(row!.id), version: row!.version };
 }
