@@ -44,6 +44,18 @@ const detail = (r: Row) => JSON.stringify({
   vessel: { version: vessel(r.vessel_id).version, vesselId: r.vessel_id, vesselName: vessel(r.vessel_id).name },
   sightingTimezone: r.sighting_timezone, sightingDate: localDateTime(r.sighting_date),
 });
+// A history entry's record is the view row as it was then: its vessel's version and names too.
+const historyEntry = (e: Row) => {
+  const r = e.row as Row | null;
+  return JSON.stringify({
+    version: e.version, change: e.change, changedAt: e.changed_at,
+    record: r && {
+      version: r.version, sightingId: r.sighting_id, sightingMemo: r.sighting_memo,
+      vessel: { version: r.vessel_version, vesselId: r.vessel_id, vesselName: name(r.vessel_names) },
+      sightingTimezone: r.sighting_timezone, sightingDate: localDateTime(r.sighting_date),
+    },
+  });
+};
 const listItem = (r: Row) => JSON.stringify({
   sightingId: r.sighting_id, vessel: { vesselId: r.vessel_id, vesselName: vessel(r.vessel_id).name },
   sightingTimezone: r.sighting_timezone, sightingDate: localDateTime(r.sighting_date),
@@ -83,6 +95,16 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     const [row] = await db.query(sql.readSql, [Number(id)]);
     if (!row) return void res.writeHead(404).end();
     return void res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', ETag: `"${row.version}"` }).end(detail(row));
+  }
+  const historyOf = /^\/api\/sighting\/(-?\d+)\/versions$/.exec(url.pathname)?.[1];
+  if (req.method === 'GET' && historyOf) {
+    const entries = await db.query(sql.historySql, [Number(historyOf), Number(url.searchParams.get('limit') ?? 1000)]);
+    return void res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' }).end(`[${entries.map(historyEntry).join(',')}]`);
+  }
+  if (req.method === 'PATCH' && id) {
+    const [row] = await db.query(sql.patchMemoSql, [(await body(req)).sightingMemo, Number(id)]);
+    if (!row) return void res.writeHead(404).end();
+    return void res.writeHead(204, { ETag: `"${row.version}"` }).end();
   }
   if (req.method === 'GET' && url.pathname === '/api/sighting') {
     return streamList(res, db.chunks(sql.listSql, sql.listBatchSql, [], chunkSize), listItem, 200);

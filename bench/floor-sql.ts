@@ -10,6 +10,14 @@ export const vesselsSql = `select "v"."vessel_id", "v"."version", (select json_a
 
 export const readSql = `${columns} where "sighting_id" = $1`;
 
+/** A merge patch of the memo alone, with `If-Match: *`: one UPDATE … RETURNING the version (new only if the memo changed). */
+export const patchMemoSql = `update "sighting" set "sighting_memo" = $1::varchar, `
+  + `"version" = "version" + ("sighting_memo" is distinct from $1::varchar)::int where "sighting_id" = $2 returning "version"`;
+
+/** A page of one record's history, newest first: $1 the id, $2 the page size. */
+export const historySql = `select "version", "change", "row", to_char("changed_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "changed_at" `
+  + `from "record_change" where "collection" = 'sighting' and "record_id" = $1 order by "event_id" desc limit $2`;
+
 export const createSql = `insert into "sighting" ("sighting_memo", "vessel_id", "sighting_timezone", "sighting_date", "creator") `
   + `values ($1, $2, $3, $4, $5) returning "sighting_id", "version"`;
 

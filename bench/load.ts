@@ -7,9 +7,11 @@ import { cpuMs, type ServerProcess } from './processes.ts';
 const autocannon = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 
 export interface LoadRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   path: string;
   body?: string;
+  /** Besides the token's: a merge patch's content type, `If-Match`. */
+  headers?: Record<string, string>;
   connections: number;
 }
 
@@ -22,8 +24,10 @@ export interface LoadResult {
 
 export async function load(server: ServerProcess, request: LoadRequest, headers: Record<string, string>, seconds: number, core: string): Promise<LoadResult> {
   const args = ['-c', core, process.execPath, autocannon, '--json', '-d', String(seconds), '-c', String(request.connections), '-m', request.method];
-  for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}=${value}`);
+  for (const [name, value] of Object.entries({ ...headers, ...request.headers })) args.push('-H', `${name}=${value}`);
   if (request.body) args.push('-b', request.body);
+  // autocannon replaces each `[<id>]` with a fresh random id: a PATCH that changes something every time.
+  if (request.body?.includes('[<id>]')) args.push('-I');
   args.push(`${server.url}${request.path}`);
   const cpuBefore = cpuMs(server.child.pid!);
   const { stdout } = await promisify(execFile)('taskset', args, { maxBuffer: 1 << 24 });

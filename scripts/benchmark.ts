@@ -17,6 +17,10 @@ const poolMax = process.env.DB_POOL_MAX ?? '10';
 const [serverCore, loadCore] = ['0', '1'];
 const patterns = { rare: 'needle', common: 'comet' };
 const tokens = new Map<string, { token: string; at: number }>();
+// Sighting -1 is demo data: an administrator may change it, alice (who makes every other request) may not.
+const patcher = 'admin';
+const patchMemo: LoadRequest = { method: 'PATCH', path: '/api/sighting/-1', body: JSON.stringify({ sightingMemo: 'patched [<id>]' }), headers: { 'Content-Type': 'application/merge-patch+json', 'If-Match': '*' }, connections: 1 };
+const history = '/api/sighting/-1/versions?limit=50';
 // This process (and the list downloads it makes) runs beside the load generator, away from the servers.
 execFileSync('taskset', ['-cp', loadCore, String(process.pid)], { stdio: 'ignore' });
 
@@ -31,21 +35,34 @@ const floor = await startServer('floor', 'bench/floor-server.ts', { ...common, .
 const servers = [service, floor];
 
 try {
+  // Sighting -1 gets a history of 51 entries to list. On PostgreSQL the service writes them and both servers read them;
+  // on PGlite each copy gets the same changes through its own server (the floor's write no history, so no history line).
+  for (let i = 0; i < 50; i++) {
+    for (const server of process.env.DATABASE_URL ? [service] : servers) {
+      const response = await fetch(`${server.url}${patchMemo.path}`, {
+        method: 'PATCH', headers: { ...await headersFor(issuer, patcher), ...patchMemo.headers }, body: JSON.stringify({ sightingMemo: `patched ${i}` }) });
+      if (!response.ok) throw new Error(`${server.name}: warm-up PATCH answered ${response.status}: ${await response.text()}`);
+    }
+  }
   await sameAnswers(await headersFor(issuer));
   console.log(`backend ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${rows} rows, ${rounds} rounds of ${seconds} s, pool ${poolMax}, node ${process.version}\n`);
   console.log(`${'operation'.padEnd(30)} ${'service req/s'.padStart(14)} ${'floor req/s'.padStart(12)}  ratio   p50 ms svc/floor   p99 ms svc/floor   CPU ms/req svc/floor`);
   const create = JSON.stringify({ sightingMemo: 'benchmark', vessel: { vesselId: -1 }, sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-22T21:30' });
-  const operations: [string, LoadRequest][] = [
+  const operations: [string, LoadRequest, string?][] = [
     ['GET /sighting/-1 c16', { method: 'GET', path: '/api/sighting/-1', connections: 16 }],
     ['GET /sighting/-1 c64', { method: 'GET', path: '/api/sighting/-1', connections: 64 }],
     ['POST /sighting c16', { method: 'POST', path: '/api/sighting', body: create, connections: 16 }],
+    // History and PATCH after the create, each against its own least SQL; the history before the PATCH rounds lengthen it.
+    ...process.env.DATABASE_URL ? [['GET /sighting/-1/versions c16', { method: 'GET', path: history, connections: 16 }] as [string, LoadRequest]] : [],
+    // One connection: PATCHes of one record at once would conflict (409/412), which is not the cost measured here.
+    ['PATCH /sighting/-1 c1', patchMemo, patcher],
     ['POST /sighting/qbe rare c4', { method: 'POST', path: '/api/sighting/qbe', body: JSON.stringify({ sightingMemo: patterns.rare }), connections: 4 }],
   ];
-  for (const [name, request] of operations) {
+  for (const [name, request, user] of operations) {
     const results = new Map<ServerProcess, LoadResult[]>(servers.map((s) => [s, []]));
     for (let round = 0; round < rounds; round++) {
       // A/B, then B/A: neither server always runs first on a warmer (or busier) machine.
-      for (const server of round % 2 ? [floor, service] : [service, floor]) results.get(server)!.push(await load(server, request, await headersFor(issuer), seconds, loadCore));
+      for (const server of round % 2 ? [floor, service] : [service, floor]) results.get(server)!.push(await load(server, request, await headersFor(issuer, user), seconds, loadCore));
     }
     const [s, f] = servers.map((server) => median(results.get(server)!));
     console.log(`${name.padEnd(30)} ${s!.reqPerSec.toFixed(0).padStart(14)} ${f!.reqPerSec.toFixed(0).padStart(12)}  ${(s!.reqPerSec / f!.reqPerSec).toFixed(2)}×   `
@@ -90,7 +107,7 @@ try {
  * The zero-setup default against production: the service itself on PGlite (in memory, demo data) and on
  * PostgreSQL, loaded alternately like the rest. PGlite runs in the service's own process, on its core.
  */
-async function compareWithPglite([name, request]: [string, LoadRequest]): Promise<void> {
+async function compareWithPglite([name, request]: [string, LoadRequest, string?]): Promise<void> {
   const pglite = await startServer('service on PGlite', 'src/server.ts', { ...common, DATABASE_URL: '', DATA_DIR: '' }, serverCore);
   try {
     const runs: { pglite: LoadResult[]; postgresql: LoadResult[] } = { pglite: [], postgresql: [] };
@@ -112,22 +129,24 @@ async function compareWithPglite([name, request]: [string, LoadRequest]): Promis
 }
 
 /** Request headers with a token of alice's, fetched anew every minute: a run outlasts a token (5 minutes). */
-async function headersFor(realm: string): Promise<Record<string, string>> {
-  let entry = tokens.get(realm);
-  if (!entry || Date.now() - entry.at > 60_000) tokens.set(realm, entry = { token: await tokenFor(realm), at: Date.now() });
+async function headersFor(realm: string, user = 'alice'): Promise<Record<string, string>> {
+  let entry = tokens.get(`${realm} ${user}`);
+  if (!entry || Date.now() - entry.at > 60_000) tokens.set(`${realm} ${user}`, entry = { token: await tokenFor(realm, user), at: Date.now() });
   return { Authorization: `Bearer ${entry.token}`, 'Content-Type': 'application/json' };
 }
 
-async function tokenFor(realm: string): Promise<string> {
+async function tokenFor(realm: string, user: string): Promise<string> {
   const response = await fetch(`${realm}/protocol/openid-connect/token`, {
-    method: 'POST', body: new URLSearchParams({ grant_type: 'password', client_id: 'sighting-cli', username: 'alice', password: 'alice' }),
+    method: 'POST', body: new URLSearchParams({ grant_type: 'password', client_id: 'sighting-cli', username: user, password: user }),
   });
   return ((await response.json()) as { access_token: string }).access_token;
 }
 
 /** The floor is only a floor if it does the same work: both must answer the same bytes. */
 async function sameAnswers(headers: Record<string, string>): Promise<void> {
-  for (const [path, body] of [['/api/sighting/-1', undefined], ['/api/sighting/qbe', JSON.stringify({ sightingMemo: patterns.rare })]] as const) {
+  const paths: [string, string | undefined][] = [['/api/sighting/-1', undefined], ['/api/sighting/qbe', JSON.stringify({ sightingMemo: patterns.rare })]];
+  if (process.env.DATABASE_URL) paths.push([history, undefined]);
+  for (const [path, body] of paths) {
     const [a, b] = await Promise.all(servers.map(async (s) => (await fetch(`${s.url}${path}`, { method: body ? 'POST' : 'GET', headers, body })).text()));
     if (a !== b) throw new Error(`service and floor answer ${path} differently:\n${a}\n${b}`);
   }
