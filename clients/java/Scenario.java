@@ -82,7 +82,7 @@ public final class Scenario {
       equal(versions.get(2).getRecord().getSightingMemo(), memo);
     });
     step("a sorted list: the newest ids first", () -> {
-      List<Long> ids = sightings.listSightings(null, null, null, null, null, null, null, 3, null, "-sightingId", null, null)
+      List<Long> ids = sightings.listSightings(null, null, null, null, null, null, null, null, null, 3, null, "-sightingId", null, null)
           .stream().map(SightingListItem::getSightingId).toList();
       equal(ids, ids.stream().sorted(java.util.Comparator.reverseOrder()).toList());
       check(ids.get(0) >= created.getSightingId(), "the newest first: " + ids);
