@@ -1,6 +1,6 @@
 // The least SQL that gives the benchmarked answers: a plain select of the sighting's own columns (the vessel's name and
-// version come from a map the floor loads once), one INSERT … RETURNING for a create. The service's own SQL (a join
-// and a names subquery per row, a history entry per write) is what the ratio then shows the cost of.
+// version come from a map the floor loads once), one INSERT … RETURNING for a create, one UPDATE for a PATCH. The
+// service's own SQL (the vessel's join and names, a history entry per write) is what the ratio then shows the cost of.
 
 const columns = `select "version", "sighting_id", "sighting_memo", "vessel_id", "sighting_timezone", "sighting_date" from "sighting"`;
 

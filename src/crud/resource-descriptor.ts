@@ -21,6 +21,7 @@ export type ViewRow = Record<string, unknown>;
 export interface ViewQuery {
   select(fields: Array<string | RawQueryFragment>): ViewQuery;
   join(field: string, alias: string): ViewQuery;
+  leftJoinLateral(subquery: RawQueryFragment, alias: string, condition: object): ViewQuery;
   where(condition: object): ViewQuery;
   orderBy(order: ReadonlyArray<Record<string, string>>): ViewQuery;
   limit(count: number): ViewQuery;

@@ -3,7 +3,7 @@ import type { ResourceDescriptor } from '../crud/resource-descriptor.ts';
 import { exampleCondition } from '../crud/query-by-example.ts';
 import { Sighting } from '../db/entities/sighting.entity.ts';
 import { Vessel } from '../db/entities/vessel.entity.ts';
-import { localizedName, namesColumn } from './vessel-names.ts';
+import { joinNames, localizedName, namesColumn } from './vessel-names.ts';
 import vesselResource from './vessel.resource.ts';
 import { localDateTime, timeZone } from './sighting-fields.ts';
 import { localDateTimeText } from '../db/local-date-time.type.ts';
@@ -17,9 +17,9 @@ export default {
   access: { read: 'reader', create: 'writer', change: 'creator' },
   // `?mine=true`: the caller's own sightings (contract B, List); the creator itself is never part of a view.
   owner: { property: 'creator', listParameter: 'mine' },
-  selectView: (qb) => qb
-    .select(['r.version', 'r.sightingId', 'r.sightingMemo', 'r.vessel_id', 'r.sightingTimezone', 'r.sightingDate', 'v.version as vessel_version', namesColumn('"r"."vessel_id"')])
-    .join('r.vessel', 'v'),
+  selectView: (qb) => joinNames(qb
+    .select(['r.version', 'r.sightingId', 'r.sightingMemo', 'r.vessel_id', 'r.sightingTimezone', 'r.sightingDate', 'v.version as vessel_version', namesColumn])
+    .join('r.vessel', 'v'), '"r"."vessel_id"'),
   listView: (row, locale) => ({
     sightingId: Number(row.sighting_id),
     vessel: { vesselId: Number(row.vessel_id), vesselName: localizedName(row.vessel_names, locale) },

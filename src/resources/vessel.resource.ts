@@ -4,7 +4,7 @@ import type { ResourceDescriptor } from '../crud/resource-descriptor.ts';
 import { matching } from '../crud/query-by-example.ts';
 import { Vessel } from '../db/entities/vessel.entity.ts';
 import { vesselObservers } from './vessel-observers.ts';
-import { languageMap, localizedName, replaceNames, normalizeLanguageKey, namesColumn } from './vessel-names.ts';
+import { languageMap, localizedName, replaceNames, normalizeLanguageKey, namesColumn, joinNames } from './vessel-names.ts';
 
 export default {
   name: 'vessel',
@@ -12,7 +12,7 @@ export default {
   idProperty: 'vesselId',
   populate: ['translations'],
   access: { read: 'reader', create: 'admin', change: 'admin' },
-  selectView: (qb) => qb.select(['r.version', 'r.vesselId', namesColumn('"r"."vessel_id"')]),
+  selectView: (qb) => joinNames(qb.select(['r.version', 'r.vesselId', namesColumn]), '"r"."vessel_id"'),
   listView: (row, locale) => ({ vesselId: Number(row.vessel_id), vesselName: localizedName(row.vessel_names, locale) }),
   detailView: (row) => ({ version: row.version, vesselId: Number(row.vessel_id), vesselName: languageMap(row.vessel_names) }),
   async write(vessel, body, { em }) {

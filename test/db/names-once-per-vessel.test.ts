@@ -1,0 +1,44 @@
+// A long list of sightings aggregates each vessel's names once per distinct vessel, not once per row: the view joins
+// them laterally, which the planner memoizes by vessel id. Asserted on the executed plan, where the count is exact.
+import { expect } from 'chai';
+import type { MikroORM } from '@mikro-orm/core';
+import type { SqlEntityManager } from '@mikro-orm/sql';
+import { loadConfig } from '../../src/config.ts';
+import { openDatabase } from '../../src/db/orm.ts';
+import { ReadRouter } from '../../src/db/read-routing.ts';
+import { createLogger } from '../../src/observability/logger.ts';
+import { wholeViewStatement } from '../../src/crud/view-rows.ts';
+import sighting from '../../src/resources/sighting.resource.ts';
+import { backend } from '../support/service.ts';
+import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
+
+interface PlanNode { 'Node Type': string; 'Actual Loops': number; 'Relation Name'?: string; Plans?: PlanNode[] }
+
+const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+
+describe(`the names of a list's vessels (${backend})`, () => {
+  let orm: MikroORM;
+  let scratch: ScratchDatabase | undefined;
+  before(async () => {
+    scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
+    const config = loadConfig({ DATABASE_URL: scratch?.url, DEMO_DATA: 'true', LOG_LEVEL: 'warn' });
+    orm = await openDatabase(config, { logger: createLogger(config), router: new ReadRouter(0, 1000) });
+  });
+  after(async () => {
+    await orm?.close(true);
+    await scratch?.drop();
+  });
+
+  const query = (sql: string) => (orm.em as SqlEntityManager).getConnection().execute(sql);
+
+  it('when 5,000 sightings of the two demo vessels are listed, then the names table is read twice, not 5,000 times', async () => {
+    await query(`insert into "sighting" ("sighting_memo", "vessel_id", "creator") select 'row ' || g, case when g % 2 = 0 then -1 else -2 end, 'bench' from generate_series(1, 5000) g`);
+    await query('analyze');
+    const [result] = await query(`explain (analyze, format json) ${wholeViewStatement(orm.em, sighting)} order by "r"."sighting_id"`);
+    const plan = nodes((Object.values(result!)[0] as Array<{ Plan: PlanNode }>)[0]!.Plan);
+    const namesScans = plan.filter((node) => node['Relation Name'] === 'vessel_name');
+    expect(namesScans, 'a scan of vessel_name').to.have.length.greaterThan(0);
+    expect(plan.filter((node) => node['Node Type'] === 'Memoize')).to.have.length.greaterThan(0);
+    for (const scan of namesScans) expect(scan['Actual Loops']).to.be.at.most(2);
+  });
+});
