@@ -1,6 +1,6 @@
 // A record's change and its history entry, written in one transaction: no change without its entry, none without its change.
-import { ReferenceKind, type EntityManager } from '@mikro-orm/core';
-import type { SqlEntityManager } from '@mikro-orm/sql';
+import { OptimisticLockError, raw, ReferenceKind, type EntityManager } from '@mikro-orm/core';
+import type { QueryBuilder, SqlEntityManager } from '@mikro-orm/sql';
 import { openApiDocument } from '../contract/document.ts';
 import { parametersOf } from '../contract/parameters.ts';
 import type { AnyResource } from '../crud/resource-descriptor.ts';
@@ -103,20 +103,49 @@ export function isOneRow(em: EntityManager, resource: AnyResource): boolean {
 }
 
 /**
- * Creates a one-row record (isOneRow) and its history entry in one statement, one round trip and no transaction to
- * open and commit: the row is inserted by a WITH query named as its table, which hides the table from the rest of the
- * statement, so the resource's own view query, as it is, reads the new row for the entry.
+ * Runs `write` (an INSERT or UPDATE … RETURNING * of a one-row record) and writes its history entry in the same
+ * statement: one round trip and no transaction to open and commit. The write is a WITH query named as the table,
+ * which hides the table from the rest of the statement, so the resource's own view query, as it is, reads the
+ * written row for the entry. Nothing is returned when the write matched no row.
  */
-export async function createWithHistory(em: EntityManager, resource: AnyResource, entity: object, changedBy: string | null): Promise<{ id: number; version: number }> {
+async function writeWithHistory(em: EntityManager, resource: AnyResource, write: QueryBuilder<object>, change: Change, changedBy: string | null, scopes: Scope[]): Promise<{ id: number; version: number } | undefined> {
   const meta = em.getMetadata().get(resource.entity);
   const [id, version] = [resource.idProperty, meta.versionProperty].map((property) => meta.properties[property]!.fieldNames[0]!);
-  const insert = (em as SqlEntityManager).createQueryBuilder(resource.entity).insert(entity).returning('*' as never);
-  const scope = JSON.stringify(scopeValues([scopeOf(em, resource, entity)]));
   const [row] = await (em as SqlEntityManager).execute<Array<{ id: string | number; version: number }>>(
-    `with "${meta.tableName}" as (${insert.getQuery()}), "entry" as (insert into "record_change" (${columns}) `
-    + `select ?, "v"."${id}", "v"."${version}", 'created', clock_timestamp(), ?, ?, to_jsonb("v") from (${wholeViewStatement(em, resource)}) as "v") `
+    `with "${meta.tableName}" as (${write.getQuery()}), "entry" as (insert into "record_change" (${columns}) `
+    + `select ?, "v"."${id}", "v"."${version}", ?, clock_timestamp(), ?, ?, to_jsonb("v") from (${wholeViewStatement(em, resource)}) as "v") `
     + `select "${id}" as "id", "${version}" as "version" from "${meta.tableName}"`,
-    [...insert.getParams(), resource.name, changedBy, scope]);
+    [...write.getParams(), resource.name, change, changedBy, JSON.stringify(scopeValues(scopes))]);
+  if (!row) return undefined;
   signalCommit();
-  return { id: Number(row!.id), version: row!.version };
+  return { id: Number(row.id), version: row.version };
+}
+
+/** Creates a one-row record (isOneRow) and its history entry in one statement. */
+export async function createWithHistory(em: EntityManager, resource: AnyResource, entity: object, changedBy: string | null): Promise<{ id: number; version: number }> {
+  const insert = (em as SqlEntityManager).createQueryBuilder(resource.entity).insert(entity).returning('*' as never);
+  return (await writeWithHistory(em, resource, insert, 'created', changedBy, [scopeOf(em, resource, entity)]))!;
+}
+
+/**
+ * Updates a loaded one-row record (isOneRow) and writes its history entry in one statement: the columns the unit of
+ * work finds changed, the version raised where it is still the loaded one (the optimistic lock: a concurrent change
+ * is MikroORM's OptimisticLockError, as a flush would throw). Returns the new version, or the loaded one when
+ * nothing changed (no statement, no entry).
+ */
+export async function updateWithHistory(em: EntityManager, resource: AnyResource, entity: object, changedBy: string | null, before: { version: number; scope: Scope }): Promise<number> {
+  const uow = em.getUnitOfWork();
+  uow.computeChangeSets();
+  const payload = uow.getChangeSets().find((changeSet) => changeSet.entity === entity)?.payload;
+  if (!payload || Object.keys(payload).length === 0) return before.version;
+  const meta = em.getMetadata().get(resource.entity);
+  const versionColumn = meta.properties[meta.versionProperty]!.fieldNames[0]!;
+  const id = (entity as Record<string, unknown>)[resource.idProperty];
+  const update = (em as SqlEntityManager).createQueryBuilder(resource.entity)
+    .update({ ...payload, [meta.versionProperty]: raw(`"${versionColumn}" + 1`) } as never)
+    .where({ [resource.idProperty]: id, [meta.versionProperty]: before.version } as never)
+    .returning('*' as never);
+  const written = await writeWithHistory(em, resource, update as unknown as QueryBuilder<object>, 'updated', changedBy, [before.scope, scopeOf(em, resource, entity)]);
+  if (!written) throw OptimisticLockError.lockFailed(entity);
+  return written.version;
 }
