@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import type { SqlEntityManager } from '@mikro-orm/sql';
 import { LockMode, ForeignKeyConstraintViolationException, type FilterQuery } from '@mikro-orm/core';
 import type { ResourceDescriptor, RequestContext, WireRecord } from './resource-descriptor.ts';
-import { viewRows, mapAsync } from './row-stream.ts';
+import { viewRowBatches, mapBatches } from './row-stream.ts';
 import { readRow } from './view-rows.ts';
 import { etagOf, notModified, checkIfMatch } from './preconditions.ts';
 import { Conflict, entityNotFound, PreconditionRequired, ValidationFailed } from '../errors/app-errors.ts';
@@ -105,10 +105,10 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       // $and, not one object: `?sightingId=5&after=3` must keep both conditions on the id.
       const where = (continued ? { $and: [conditions, continued] } : conditions) as FilterQuery<E>;
       if (limit === undefined) {
-        return sendList(res, resource.name, mapAsync(viewRows(reader, resource, where, 'list', Infinity, keys), (row) => resource.listView(row, ctx.locale)));
+        return sendList(res, resource.name, mapBatches(viewRowBatches(reader, resource, where, 'list', Infinity, keys), (row) => resource.listView(row, ctx.locale)));
       }
       // One row more than asked tells whether a next page exists (RFC 8288 `rel="next"`).
-      const rows = await Array.fromAsync(viewRows(reader, resource, where, 'list', limit + 1, keys));
+      const rows = (await Array.fromAsync(viewRowBatches(reader, resource, where, 'list', limit + 1, keys))).flat();
       if (rows.length > limit) {
         rows.length = limit;
         const next = new URLSearchParams(req.query as Record<string, string>);
@@ -117,8 +117,7 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
         else next.set('cursor', cursorOf(keyValues(keys, rows.at(-1)!)));
         res.set('Link', `<${req.baseUrl}${req.path}?${next}>; rel="next"`);
       }
-      const views = rows.map((row) => resource.listView(row, ctx.locale));
-      await sendList(res, resource.name, (async function* () { yield* views; })());
+      await sendList(res, resource.name, [rows.map((row) => resource.listView(row, ctx.locale))]);
     },
 
     async read(req: Request, res: Response): Promise<void> {
@@ -196,7 +195,7 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
     async queryByExample(req: Request, res: Response): Promise<void> {
       const ctx = context(req);
       const where = exampleCondition(resource, req.body as WireRecord, ctx);
-      await sendList(res, resource.name, mapAsync(viewRows(viewRowReader(req), resource, where, 'query'), (row) => resource.detailView(row, ctx.locale)), 204);
+      await sendList(res, resource.name, mapBatches(viewRowBatches(viewRowReader(req), resource, where, 'query'), (row) => resource.detailView(row, ctx.locale)), 204);
     },
   };
 }

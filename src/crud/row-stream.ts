@@ -1,4 +1,5 @@
-// Reads a query's view rows in order, in bounded memory: a cursor on PostgreSQL, keyset batches on PGlite.
+// Reads a query's view rows in order, in batches and bounded memory: a cursor on PostgreSQL, keyset batches on PGlite.
+// Batches, not rows, travel on to the views and the writer: a row costs no promise of its own past the driver.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import type { ResourceDescriptor, ViewRow } from './resource-descriptor.ts';
@@ -18,7 +19,7 @@ export const batchSize = { pglite: 200, postgresql: 1000 };
  * `kind` says whether a read replica may answer (src/db/read-routing.ts decides); `keys` is the order, by default
  * the id's (src/crud/list-order.ts).
  */
-export function viewRows<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, kind: ReadKind, limit = Infinity, keys: readonly SortKey[] = listOrder(em, resource)): AsyncGenerator<ViewRow> {
+export function viewRowBatches<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, kind: ReadKind, limit = Infinity, keys: readonly SortKey[] = listOrder(em, resource)): AsyncGenerator<ViewRow[]> {
   // PGlite's driver has no cursors ("Streaming is not supported by PGlite").
   return readsByCursor(em)
     ? cursor(em, resource, where, kind, limit, keys)
@@ -30,7 +31,7 @@ export function viewRows<E extends object>(em: EntityManager, resource: Resource
  * substring) instead of one `order by id limit n` per batch, which it answers by walking the primary key. Each
  * fetch is bounded in time (src/db/bounded-cursor.ts).
  */
-async function* cursor<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, kind: ReadKind, limit: number, keys: readonly SortKey[]): AsyncGenerator<ViewRow> {
+async function* cursor<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, kind: ReadKind, limit: number, keys: readonly SortKey[]): AsyncGenerator<ViewRow[]> {
   // Opened (first fetch read) inside routedRead, so a replica that fails to answer hands the read to the primary.
   const { rows, first } = await routedRead(kind, async (connectionType) => {
     const qb = viewQuery(em, resource, where, connectionType).orderBy(orderBy(keys));
@@ -39,18 +40,26 @@ async function* cursor<E extends object>(em: EntityManager, resource: ResourceDe
     return { rows, first: await rows.next() };
   });
   if (first.done) return;
-  yield first.value;
-  yield* { [Symbol.asyncIterator]: () => rows };
+  // The driver hands over rows one at a time; they travel on as the batches it fetched them in.
+  let batch = [first.value];
+  for (let next = await rows.next(); !next.done; next = await rows.next()) {
+    batch.push(next.value);
+    if (batch.length === batchSize.postgresql) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
 }
 
-async function* keysetBatches<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, kind: ReadKind, batch: number, limit: number, keys: readonly SortKey[]): AsyncGenerator<ViewRow> {
+async function* keysetBatches<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, kind: ReadKind, batch: number, limit: number, keys: readonly SortKey[]): AsyncGenerator<ViewRow[]> {
   let after: ViewRow | undefined;
   for (let remaining = limit; remaining > 0;) {
     const page = Math.min(batch, remaining);
     const keyset = after === undefined ? where : { $and: [where, keysetAfter(keys, keyValues(keys, after))] };
     const rows = await routedRead(kind, (connectionType) => viewQuery(em, resource, keyset as FilterQuery<E>, connectionType)
       .orderBy(orderBy(keys)).limit(page).execute('all', false)) as ViewRow[];
-    yield* rows;
+    if (rows.length > 0) yield rows;
     if (rows.length < page) return;
     remaining -= rows.length;
     after = rows.at(-1)!;
@@ -59,6 +68,6 @@ async function* keysetBatches<E extends object>(em: EntityManager, resource: Res
   }
 }
 
-export async function* mapAsync<T, U>(items: AsyncIterable<T>, map: (item: T) => U): AsyncGenerator<U> {
-  for await (const item of items) yield map(item);
+export async function* mapBatches<T, U>(batches: AsyncIterable<readonly T[]>, map: (item: T) => U): AsyncGenerator<U[]> {
+  for await (const batch of batches) yield batch.map(map);
 }

@@ -40,13 +40,15 @@ export async function sendEmpty(res: Response, status: number): Promise<void> {
 }
 
 /**
- * Streams `items` as a list (in XML, `root` elements inside a `collection` element). With `emptyStatus` 204, an empty
- * result is 204 with no body (query by example); otherwise an empty list. Memory stays bounded by what the iterator holds, not by the result's size.
+ * Streams `batches` of items as a list (in XML, `root` elements inside a `collection` element). With `emptyStatus`
+ * 204, an empty result is 204 with no body (query by example); otherwise an empty list. Memory stays bounded by what
+ * the iterator holds, not by the result's size.
  */
-export async function sendList(res: Response, root: string, items: AsyncIterable<unknown>, emptyStatus: 200 | 204 = 200, collection = 'collection'): Promise<void> {
+export async function sendList(res: Response, root: string, batches: AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]>, emptyStatus: 200 | 204 = 200, collection = 'collection'): Promise<void> {
   const representation = representationOf(res);
-  const iterator = items[Symbol.asyncIterator]();
+  const iterator = Symbol.asyncIterator in batches ? batches[Symbol.asyncIterator]() : batches[Symbol.iterator]();
   let next = await iterator.next();
+  while (!next.done && next.value.length === 0) next = await iterator.next();
   if (next.done && emptyStatus === 204) {
     res.status(204).end();
     return;
@@ -54,9 +56,12 @@ export async function sendList(res: Response, root: string, items: AsyncIterable
   res.status(200).type(`${representation.mediaType}; charset=utf-8`);
   // Items are gathered into chunks of about 64 KiB: one write per item would cost a syscall each.
   let chunk = representation.listOpen(collection);
-  for (let first = true; !next.done; first = false, next = await iterator.next()) {
-    chunk += representation.listItem(root, next.value, first);
-    if (chunk.length >= 65536) {
+  let first = true;
+  for (; !next.done; next = await iterator.next()) {
+    for (const item of next.value) {
+      chunk += representation.listItem(root, item, first);
+      first = false;
+      if (chunk.length < 65536) continue;
       if (!res.write(chunk) && !await drained(res)) {
         // The client went away: stop reading, which closes the database cursor the iterator holds.
         await iterator.return?.();
