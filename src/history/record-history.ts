@@ -1,4 +1,4 @@
-// A record's change and its history entry, written in one transaction: no change without its entry, none without its change.
+// A record's change and its history entry, written together (one statement, or one transaction): no change without its entry, none without its change.
 import { OptimisticLockError, raw, ReferenceKind, type EntityManager } from '@mikro-orm/core';
 import type { QueryBuilder, SqlEntityManager } from '@mikro-orm/sql';
 import { openApiDocument } from '../contract/document.ts';

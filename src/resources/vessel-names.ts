@@ -19,6 +19,7 @@ export function joinNames(qb: ViewQuery, vesselId: string): ViewQuery {
   // A lateral join of one aggregate row: one row per record still, so results stream and page unchanged; and unlike
   // a subquery in the select list, PostgreSQL memoizes it per distinct vessel, so a list of a million sightings of
   // two vessels aggregates names twice, not a million times (and its estimate stays below the JIT's threshold).
+  // `on true`: an aggregate without GROUP BY is always one row (null when the vessel has no names).
   return qb.leftJoinLateral(raw(`select json_agg(json_build_array("n"."language_key", "n"."text") order by "n"."translation_id") `
     + `as "vessel_names" from "vessel_name" as "n" where "n"."vessel_id" = ${vesselId}`), 'names', { [raw('true')]: [] });
 }
