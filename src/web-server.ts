@@ -1,5 +1,5 @@
 // Starts and stops the whole service, so tests run the real thing in-process on an ephemeral port.
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { MikroORM } from '@mikro-orm/core';
@@ -10,6 +10,7 @@ import { ReadRouter } from './db/read-routing.ts';
 import { createApp } from './app.ts';
 import { lastResort } from './errors/error-handler.ts';
 import { answerClientError, answerConnect } from './http/client-errors.ts';
+import { answerStarting } from './http/starting.ts';
 import { drainable, type Drain } from './http/drain.ts';
 import { startChangeFeed } from './feed/start-change-feed.ts';
 import { createLogger, type DestinationStream, type Logger } from './observability/logger.ts';
@@ -70,6 +71,9 @@ export async function startWebServer(config: Config, options: StartOptions = {})
   // the request at the client's FIN, so any handler slower than that FIN would answer no one.
   (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   const drain = drainable(server);
+  // Until the application is mounted below; then it answers everything.
+  let answer: (req: IncomingMessage, res: ServerResponse) => void = answerStarting;
+  server.on('request', (req, res) => answer(req, res));
   const { feed, stop: stopFeed } = await startChangeFeed(orm, config, logger);
   metrics.addFeed(feed);
   try {
@@ -110,7 +114,7 @@ export async function startWebServer(config: Config, options: StartOptions = {})
     web.management = { server: management, url: originAt(address.port) };
   }
   // The app's last handler answers every error; should even that fail, express's final handler must not answer.
-  server.on('request', (req, res) => app(req as Request, res as Response, (error?: unknown) => lastResort(res, error)));
+  answer = (req, res) => app(req as Request, res as Response, (error?: unknown) => lastResort(res, error));
   // The realm's keys before the first request is let in (health/ready included), so no valid token is refused.
   await (app.locals.prefetchRealmKeys as () => Promise<void>)().catch((error: unknown) => {
     logger.warn({ err: error }, 'the realm\'s signing keys could not be fetched yet; the first token will fetch them');

@@ -1,6 +1,7 @@
 // The request's locale: the `i18next` cookie, then Accept-Language by q-value, then `en` (contract B, Views), found
 // by i18next's own HTTP language detector.
-import type { Request } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Request, Response } from 'express';
 import { LanguageDetector } from 'i18next-http-middleware';
 import { messageServices, supportedLocales, type Locale } from './messages.ts';
 
@@ -23,11 +24,16 @@ const detected = new WeakMap<Request, Locale>();
 export function requestLocale(req: Request): Locale {
   let locale = detected.get(req);
   if (!locale) {
-    const found = String(detector.detect(req, req.res!, order) ?? 'en').split('-')[0]!.toLowerCase();
-    locale = supportedLocales.find((candidate) => candidate === found) ?? 'en';
+    locale = detectLocale(req, req.res!);
     detected.set(req, locale);
   }
   return locale;
+}
+
+/** The locale of a request node's HTTP server hands over, before (or without) express. */
+export function detectLocale(req: IncomingMessage, res: ServerResponse): Locale {
+  const found = String(detector.detect(req as Request, res as Response, order) ?? 'en').split('-')[0]!.toLowerCase();
+  return supportedLocales.find((candidate) => candidate === found) ?? 'en';
 }
 
 /**

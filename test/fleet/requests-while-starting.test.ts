@@ -1,0 +1,72 @@
+// A request that reaches an instance while it starts (a balancer's probe, an eager client) gets an answer: 503 with
+// Retry-After and the contract's error body until the application is mounted, never a connection left hanging.
+import { expect } from 'chai';
+import { createServer, request } from 'node:http';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { backend } from '../support/service.ts';
+import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
+import { spawnService } from '../support/service-process.ts';
+
+interface Answer { status: number; retryAfter?: string; body: string }
+
+/** One GET that resolves with its answer, rejects when the port refuses, and fails the test if no answer comes. */
+function get(port: number, path: string, headers: Record<string, string>): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, headers, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => { body += chunk; }).on('end', () => {
+        resolve({ status: res.statusCode!, retryAfter: res.headers['retry-after'], body });
+      });
+    });
+    // Far above any answer's time, far below the 10 s a hanging request was held until the instance stopped.
+    req.setTimeout(8000, () => req.destroy(new Error(`no answer to GET ${path} within 8 s`)));
+    req.on('error', reject).end();
+  });
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+describe(`requests while an instance starts (${backend})`, () => {
+  let scratch: ScratchDatabase | undefined;
+  before(async () => {
+    scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
+  });
+  after(async () => {
+    await scratch?.drop();
+  });
+
+  it('when requests arrive from the moment the port opens, then each gets an answer: 503 with Retry-After in the caller\'s language while starting, then the service\'s', async function () {
+    this.timeout(120_000);
+    const port = await freePort();
+    const service = spawnService({ PORT: String(port), LOG_LEVEL: 'warn', DEMO_DATA: 'true', ...(scratch && { DATABASE_URL: scratch.url }) });
+    const answers: Answer[] = [];
+    try {
+      // As soon as the port takes connections; until then each attempt is refused at once.
+      for (;;) {
+        const answer = await get(port, '/health/ready', { 'Accept-Language': 'de' }).catch((error: NodeJS.ErrnoException) => {
+          if (error.code === 'ECONNREFUSED') return undefined;
+          throw error;
+        });
+        if (answer) answers.push(answer);
+        if (answer?.status === 200) break;
+      }
+    } finally {
+      service.child.kill('SIGINT');
+      await service.exited;
+    }
+    const starting = answers.filter((answer) => answer.status === 503);
+    expect(answers.map((answer) => answer.status).filter((status) => status !== 503 && status !== 200)).to.deep.equal([]);
+    for (const answer of starting) {
+      expect(answer.retryAfter).to.equal('1');
+      expect(JSON.parse(answer.body)).to.deep.equal({ general: 'Der Dienst startet gerade; bitte gleich erneut versuchen.' });
+    }
+  });
+});
