@@ -56,10 +56,19 @@ const historyEntry = (e: Row) => {
     },
   });
 };
-const listItem = (r: Row) => JSON.stringify({
+const listRecord = (r: Row) => ({
   sightingId: r.sighting_id, vessel: { vesselId: r.vessel_id, vesselName: vessel(r.vessel_id).name },
   sightingTimezone: r.sighting_timezone, sightingDate: localDateTime(r.sighting_date),
 });
+const listItem = (r: Row) => JSON.stringify(listRecord(r));
+
+// The change feed's least work: the streams open on this process, each create written to them once it is inserted
+// (no history, no other instance to hear of it; the event id is the record's id, having no feed position).
+const feedStreams = new Set<ServerResponse>();
+function announceCreated(row: Row): void {
+  const event = `id: ${row.sighting_id}\nevent: created\ndata: ${JSON.stringify({ id: row.sighting_id, version: row.version, record: listRecord(row) })}\n\n`;
+  for (const stream of feedStreams) stream.write(event);
+}
 
 async function body(req: IncomingMessage): Promise<Record<string, unknown>> {
   let text = '';
@@ -111,8 +120,15 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   }
   if (req.method === 'POST' && url.pathname === '/api/sighting') {
     const b = await body(req);
-    const [row] = await db.query(sql.createSql, [b.sightingMemo, (b.vessel as { vesselId: number }).vesselId, b.sightingTimezone ?? null, b.sightingDate ?? null, sub]);
-    return void res.writeHead(201, { Location: `/api/sighting/${row!.sighting_id}`, ETag: `"${row!.version}"` }).end();
+    const fields = { vessel_id: (b.vessel as { vesselId: number }).vesselId, sighting_timezone: b.sightingTimezone ?? null, sighting_date: b.sightingDate ?? null };
+    const [row] = await db.query(sql.createSql, [b.sightingMemo, fields.vessel_id, fields.sighting_timezone, fields.sighting_date, sub]);
+    res.writeHead(201, { Location: `/api/sighting/${row!.sighting_id}`, ETag: `"${row!.version}"` }).end();
+    return announceCreated({ ...row, ...fields });
+  }
+  if (req.method === 'GET' && url.pathname === '/api/sighting/events') {
+    res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store' }).flushHeaders();
+    feedStreams.add(res);
+    return void res.once('close', () => feedStreams.delete(res));
   }
   if (req.method === 'POST' && url.pathname === '/api/sighting/qbe') {
     const pattern = `%${String((await body(req)).sightingMemo).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

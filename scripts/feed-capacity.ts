@@ -1,67 +1,86 @@
-// The change feed under many subscribers, measured: the service's memory per open stream, and how long a create
-// takes to reach every stream (from sending the create to the last stream's event). Prints figures, asserts nothing.
-// Run: `npm run bench:feed` (PGlite in memory) or with DATABASE_URL (a scratch database made there and dropped after).
-// Settings: FEED_STREAMS (1000), FEED_CREATES (30). The service runs on core 0, this process on core 1.
+// The change feed under many subscribers, measured side by side with the floor (bench/floor-server.ts: each create
+// written to the streams it holds as soon as it is inserted, the least work that delivers it): each server's memory
+// per open stream, and how long a create takes to reach every stream (from sending the create to the last stream's
+// event), creates sent to the two servers in turn. Prints figures, asserts nothing.
+// Run: `npm run bench:feed` (PGlite) or with DATABASE_URL (a scratch database made there and dropped after).
+// Settings: FEED_STREAMS (1000), FEED_CREATES (30). The servers run on core 0, this process on core 1.
 import { execFileSync } from 'node:child_process';
 import { request, type ClientRequest } from 'node:http';
-import { startServer, rssBytes } from '../bench/processes.ts';
-import { createScratchDatabase } from '../test/support/scratch-database.ts';
+import { startServer, rssBytes, type ServerProcess } from '../bench/processes.ts';
+import { prepareDatabase } from '../bench/seed.ts';
 
 const streams = Number(process.env.FEED_STREAMS ?? 1000);
 const creates = Number(process.env.FEED_CREATES ?? 30);
 execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
 
-const scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
-const service = await startServer('service', 'src/server.ts', {
-  DATABASE_URL: scratch?.url ?? '', PORT: '0', HOST: '127.0.0.1', DEMO_DATA: 'true', EVENTS_MAX_SUBSCRIBERS: String(streams), RATE_LIMIT_PER_MINUTE: '1000000',
-}, '0');
+const db = await prepareDatabase(0, []);
+const common = { PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '1000000' };
+const service = await startServer('service', 'src/server.ts', { ...common, ...db.serviceEnv, DEMO_DATA: 'false', EVENTS_MAX_SUBSCRIBERS: String(streams) }, '0');
+const issuer = `${service.url}/realms/sighting`;
+const floor = await startServer('floor', 'bench/floor-server.ts', { ...common, ...db.floorEnv, ISSUER: issuer, AUDIENCE: 'sighting-api' }, '0');
+const servers = [service, floor];
 const token = await passwordToken('alice');
 const open: ClientRequest[] = [];
-/** Per record id: how many streams have read its `created` event, and when the last of them did. */
-const seen = new Map<number, { streams: number; lastAt: number }>();
+/** Per server and record id: how many streams have read its `created` event, and when the last of them did. */
+const seen = new Map<ServerProcess, Map<number, { streams: number; lastAt: number }>>(servers.map((server) => [server, new Map()]));
 
 try {
-  const before = await settledRss();
-  await Promise.all(Array.from({ length: streams }, () => subscribe()));
-  const after = await settledRss();
   console.log(`change feed, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, node ${process.version}\n`);
-  console.log(`${streams} open streams: RSS ${mib(before)} → ${mib(after)} MiB, ${((after - before) / streams / 1024).toFixed(1)} KiB per stream`);
-
-  const delivery: number[] = [];
-  for (let i = 0; i < creates; i++) {
-    const sent = performance.now();
-    const answer = await fetch(`${service.url}/api/sighting`, {
-      method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ sightingMemo: `feed capacity ${i}`, vessel: { vesselId: -1 } }),
-    });
-    const id = Number(answer.headers.get('Location')!.split('/').pop());
-    while ((seen.get(id)?.streams ?? 0) < streams) await new Promise((resolve) => setTimeout(resolve, 1));
-    delivery.push(seen.get(id)!.lastAt - sent);
+  for (const server of servers) {
+    const before = await settledRss(server);
+    await Promise.all(Array.from({ length: streams }, () => subscribe(server)));
+    const after = await settledRss(server);
+    console.log(`${server.name.padEnd(7)} ${streams} open streams: RSS ${mib(before)} → ${mib(after)} MiB, ${((after - before) / streams / 1024).toFixed(1)} KiB per stream`);
   }
-  delivery.sort((a, b) => a - b);
-  const at = (q: number) => delivery[Math.min(delivery.length - 1, Math.floor(q * delivery.length))]!.toFixed(0);
-  console.log(`a create reaching all ${streams} streams (${creates} creates, one at a time): p50 ${at(0.5)} ms, p90 ${at(0.9)} ms, max ${at(1)} ms from sending it`);
+
+  const delivery = new Map<ServerProcess, number[]>(servers.map((server) => [server, []]));
+  for (let i = 0; i < creates; i++) {
+    // A/B, then B/A: neither server always goes first.
+    for (const server of i % 2 ? [floor, service] : [service, floor]) delivery.get(server)!.push(await deliver(server, i));
+  }
+  const at = (times: number[], q: number) => [...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor(q * times.length))]!;
+  console.log(`\na create reaching all ${streams} streams (${creates} creates per server, one at a time), from sending it:`);
+  for (const server of servers) {
+    const times = delivery.get(server)!;
+    console.log(`${server.name.padEnd(7)} p50 ${at(times, 0.5).toFixed(0)} ms, p90 ${at(times, 0.9).toFixed(0)} ms, max ${at(times, 1).toFixed(0)} ms`);
+  }
+  console.log(`ratio service / floor: p50 ${(at(delivery.get(service)!, 0.5) / at(delivery.get(floor)!, 0.5)).toFixed(2)}×`);
 } finally {
   for (const stream of open) stream.destroy();
-  await service.stop();
-  await scratch?.drop();
+  for (const server of servers) await server.stop();
+  await db.drop();
+}
+
+/** Sends one create and waits until every stream on that server has read its event. */
+async function deliver(server: ServerProcess, i: number): Promise<number> {
+  const sent = performance.now();
+  const answer = await fetch(`${server.url}/api/sighting`, {
+    method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ sightingMemo: `feed capacity ${i}`, vessel: { vesselId: -1 } }),
+  });
+  if (answer.status !== 201) throw new Error(`${server.name}: create answered ${answer.status}`);
+  const id = Number(answer.headers.get('Location')!.split('/').pop());
+  const counts = seen.get(server)!;
+  while ((counts.get(id)?.streams ?? 0) < streams) await new Promise((resolve) => setTimeout(resolve, 1));
+  return counts.get(id)!.lastAt - sent;
 }
 
 /** The smallest of ten readings a second apart: start-up's and garbage's peaks left out. */
-async function settledRss(): Promise<number> {
+async function settledRss(server: ServerProcess): Promise<number> {
   const readings: number[] = [];
   for (let i = 0; i < 10; i++) {
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    readings.push(rssBytes(service.child.pid!));
+    readings.push(rssBytes(server.child.pid!));
   }
   return Math.min(...readings);
 }
 
 /** Opens one stream and counts, per record id, the streams that have read its `created` event. */
-function subscribe(): Promise<void> {
+function subscribe(server: ServerProcess): Promise<void> {
+  const counts = seen.get(server)!;
   return new Promise((resolve, reject) => {
-    const req = request(`${service.url}/api/sighting/events`, { headers: { Authorization: `Bearer ${token}`, Accept: 'text/event-stream' }, agent: false }, (res) => {
-      if (res.statusCode !== 200) return reject(new Error(`stream answered ${res.statusCode}`));
+    const req = request(`${server.url}/api/sighting/events`, { headers: { Authorization: `Bearer ${token}`, Accept: 'text/event-stream' }, agent: false }, (res) => {
+      if (res.statusCode !== 200) return reject(new Error(`${server.name}: stream answered ${res.statusCode}`));
       resolve();
       let buffer = '';
       res.setEncoding('utf8');
@@ -74,8 +93,8 @@ function subscribe(): Promise<void> {
           const data = /^data: (.*)$/m.exec(event)?.[1];
           if (!data || !/^event: created$/m.test(event)) continue;
           const id = (JSON.parse(data) as { id: number }).id;
-          const entry = seen.get(id) ?? { streams: 0, lastAt: 0 };
-          seen.set(id, { streams: entry.streams + 1, lastAt: performance.now() });
+          const entry = counts.get(id) ?? { streams: 0, lastAt: 0 };
+          counts.set(id, { streams: entry.streams + 1, lastAt: performance.now() });
         }
       });
     });
@@ -86,7 +105,7 @@ function subscribe(): Promise<void> {
 }
 
 async function passwordToken(user: string): Promise<string> {
-  const answer = await fetch(`${service.url}/realms/sighting/protocol/openid-connect/token`, {
+  const answer = await fetch(`${issuer}/protocol/openid-connect/token`, {
     method: 'POST', body: new URLSearchParams({ grant_type: 'password', client_id: 'sighting-cli', username: user, password: user }),
   });
   return (await answer.json() as { access_token: string }).access_token;
