@@ -9,6 +9,7 @@ import { load, type LoadRequest, type LoadResult } from '../bench/load.ts';
 import { wholeList, latencies, type ListResult } from '../bench/requests.ts';
 import { batchSize } from '../src/crud/row-stream.ts';
 import { selectOneCpuMs } from '../bench/statement-cost.ts';
+import { passwordToken } from '../bench/tokens.ts';
 
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const seconds = Number(process.env.BENCH_DURATION ?? 10);
@@ -131,15 +132,8 @@ async function compareWithPglite([name, request]: [string, LoadRequest, string?]
 /** Request headers with a token of alice's, fetched anew every minute: a run outlasts a token (5 minutes). */
 async function headersFor(realm: string, user = 'alice'): Promise<Record<string, string>> {
   let entry = tokens.get(`${realm} ${user}`);
-  if (!entry || Date.now() - entry.at > 60_000) tokens.set(`${realm} ${user}`, entry = { token: await tokenFor(realm, user), at: Date.now() });
+  if (!entry || Date.now() - entry.at > 60_000) tokens.set(`${realm} ${user}`, entry = { token: await passwordToken(realm, user), at: Date.now() });
   return { Authorization: `Bearer ${entry.token}`, 'Content-Type': 'application/json' };
-}
-
-async function tokenFor(realm: string, user: string): Promise<string> {
-  const response = await fetch(`${realm}/protocol/openid-connect/token`, {
-    method: 'POST', body: new URLSearchParams({ grant_type: 'password', client_id: 'sighting-cli', username: user, password: user }),
-  });
-  return ((await response.json()) as { access_token: string }).access_token;
 }
 
 /** The floor is only a floor if it does the same work: both must answer the same bytes. */

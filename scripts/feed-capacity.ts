@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { request, type ClientRequest } from 'node:http';
 import { startServer, rssBytes, type ServerProcess } from '../bench/processes.ts';
 import { prepareDatabase } from '../bench/seed.ts';
+import { passwordToken } from '../bench/tokens.ts';
 
 const streams = Number(process.env.FEED_STREAMS ?? 1000);
 const creates = Number(process.env.FEED_CREATES ?? 30);
@@ -19,7 +20,7 @@ const service = await startServer('service', 'src/server.ts', { ...common, ...db
 const issuer = `${service.url}/realms/sighting`;
 const floor = await startServer('floor', 'bench/floor-server.ts', { ...common, ...db.floorEnv, ISSUER: issuer, AUDIENCE: 'sighting-api' }, '0');
 const servers = [service, floor];
-const token = await passwordToken('alice');
+const token = await passwordToken(issuer, 'alice');
 const open: ClientRequest[] = [];
 /** Per server and record id: how many streams have read its `created` event, and when the last of them did. */
 const seen = new Map<ServerProcess, Map<number, { streams: number; lastAt: number }>>(servers.map((server) => [server, new Map()]));
@@ -102,13 +103,6 @@ function subscribe(server: ServerProcess): Promise<void> {
     req.end();
     open.push(req);
   });
-}
-
-async function passwordToken(user: string): Promise<string> {
-  const answer = await fetch(`${issuer}/protocol/openid-connect/token`, {
-    method: 'POST', body: new URLSearchParams({ grant_type: 'password', client_id: 'sighting-cli', username: user, password: user }),
-  });
-  return (await answer.json() as { access_token: string }).access_token;
 }
 
 function mib(bytes: number): string {
