@@ -4,7 +4,6 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { join } from 'node:path';
-import { build } from 'vite';
 
 const root = join(import.meta.dirname, '..');
 /** The page's sources, the messages and API types it imports, and the installed build tools. */
@@ -25,6 +24,8 @@ const built = (() => {
 })();
 // `npm start` runs this every time: an up-to-date page costs a few stat calls instead of a build.
 if (process.argv.includes('--force') || Math.max(...inputs.map((input) => newest(join(root, input)))) > built) {
+  // Loaded only to build: `npm start` with an up-to-date page should not pay for loading vite.
+  const { build } = await import('vite');
   await build({ configFile: join(root, 'web/vite.config.ts') });
   await precompress(join(root, 'web/dist'));
 }
