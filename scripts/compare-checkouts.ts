@@ -17,7 +17,7 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
 
 const databases = [await createScratchDatabase(process.env.DATABASE_URL), await createScratchDatabase(process.env.DATABASE_URL)];
-const common = { PORT: '0', HOST: '127.0.0.1', DEMO_DATA: 'true', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000' };
+const common = { PORT: '0', HOST: '127.0.0.1', DEMO_DATA: 'true', RATE_LIMIT_PER_MINUTE: '100000000' };
 // Each build runs from its own folder, with its own node_modules, on the node this checkout pins.
 const other = await startServer('base', join(base, 'src/server.ts'), { ...common, DATABASE_URL: databases[0]!.url }, '0');
 const current = await startServer('this', 'src/server.ts', { ...common, DATABASE_URL: databases[1]!.url }, '0');
