@@ -20,24 +20,55 @@ export function joinNames(qb: ViewQuery, vesselId: string): ViewQuery {
   // a subquery in the select list, PostgreSQL memoizes it per distinct vessel, so a list of a million sightings of
   // two vessels aggregates names twice, not a million times (and its estimate stays below the JIT's threshold).
   // `on true`: an aggregate without GROUP BY is always one row (null when the vessel has no names).
-  return qb.leftJoinLateral(raw(`select json_agg(json_build_array("n"."language_key", "n"."text") order by "n"."translation_id") `
+  // As JSON text, which `pg` hands over unparsed: a long list parses and localizes each distinct text once (below).
+  return qb.leftJoinLateral(raw(`select json_agg(json_build_array("n"."language_key", "n"."text") order by "n"."translation_id")::text `
     + `as "vessel_names" from "vessel_name" as "n" where "n"."vessel_id" = ${vesselId}`), 'names', { [raw('true')]: [] });
 }
 
+// Per distinct names text: a list of a million sightings of a few vessels parses and localizes a few texts. Bounded:
+// emptied when full, so a list over very many vessels costs a parse per row, never unbounded memory.
+const bound = 10_000;
+const parsedNames = new Map<string, Names>();
+const localizedNames = new Map<string, Map<string, string | null>>();
+
+/** A view row's `vessel_names`: the JSON text of the view query, or the array itself (history entries written before). */
+function viewNames(value: unknown): Names {
+  if (typeof value !== 'string') return (value ?? []) as Names;
+  let names = parsedNames.get(value);
+  if (names === undefined) {
+    if (parsedNames.size >= bound) parsedNames.clear();
+    names = JSON.parse(value) as Names;
+    parsedNames.set(value, names);
+  }
+  return names;
+}
+
 /** The text for the locale, then `en`, then the first key in order; null when there is none. */
-export function localizedName(names: unknown, locale: string): string | null {
-  const items = (names ?? []) as Names;
+export function localizedName(value: unknown, locale: string): string | null {
+  if (typeof value !== 'string') return pickName(viewNames(value), locale);
+  let forLocale = localizedNames.get(locale);
+  if (!forLocale) localizedNames.set(locale, forLocale = new Map());
+  let name = forLocale.get(value);
+  if (name === undefined) {
+    if (forLocale.size >= bound) forLocale.clear();
+    name = pickName(viewNames(value), locale);
+    forLocale.set(value, name);
+  }
+  return name;
+}
+
+function pickName(items: Names, locale: string): string | null {
   const forLanguage = (language: string) =>
     items.find(([key]) => normalizeLanguageKey(key) === language)
     ?? items.find(([key]) => normalizeLanguageKey(key).split('-')[0] === language);
   return (forLanguage(locale) ?? forLanguage('en') ?? items[0])?.[1] ?? null;
 }
 
-export function languageMap(names: unknown): Record<string, string> {
-  return Object.fromEntries((names ?? []) as Names);
+export function languageMap(value: unknown): Record<string, string> {
+  return Object.fromEntries(viewNames(value));
 }
 
-const namesOf = (vessel: Vessel): Names => vessel.translations.getItems().map((t) => [t.languageKey, t.text] as const);
+const entityNames = (vessel: Vessel): Names => vessel.translations.getItems().map((t) => [t.languageKey, t.text] as const);
 
 /** Replaces the names: changed texts are updated, new ones added, and ones left out deleted (orphan removal). */
 export function replaceNames(em: EntityManager, vessel: Vessel, names: Record<string, string>): void {
@@ -47,7 +78,7 @@ export function replaceNames(em: EntityManager, vessel: Vessel, names: Record<st
     if (seen.has(normalized)) throw new ValidationFailed([{ field: `vesselName.${key}`, key: 'vessel.name.duplicateKey' }]);
     seen.set(normalized, key);
   }
-  const before = JSON.stringify(namesOf(vessel));
+  const before = JSON.stringify(entityNames(vessel));
   for (const translation of vessel.translations.getItems()) {
     if (!(translation.languageKey in names)) vessel.translations.remove(translation);
   }
@@ -57,5 +88,5 @@ export function replaceNames(em: EntityManager, vessel: Vessel, names: Record<st
     else vessel.translations.add(em.create(Translation, { vessel, languageKey, text }));
   }
   // The names are part of the vessel: changing them must change (and version-check) the vessel row.
-  if (JSON.stringify(namesOf(vessel)) !== before) vessel.modifiedAt = new Date();
+  if (JSON.stringify(entityNames(vessel)) !== before) vessel.modifiedAt = new Date();
 }

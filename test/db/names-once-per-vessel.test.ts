@@ -9,6 +9,7 @@ import { ReadRouter } from '../../src/db/read-routing.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { wholeViewStatement } from '../../src/crud/view-rows.ts';
 import sighting from '../../src/resources/sighting.resource.ts';
+import { languageMap, localizedName } from '../../src/resources/vessel-names.ts';
 import { backend } from '../support/service.ts';
 import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
 
@@ -40,5 +41,16 @@ describe(`the names of a list's vessels (${backend})`, () => {
     expect(namesScans, 'a scan of vessel_name').to.have.length.greaterThan(0);
     expect(plan.filter((node) => node['Node Type'] === 'Memoize')).to.have.length.greaterThan(0);
     for (const scan of namesScans) expect(scan['Actual Loops']).to.be.at.most(2);
+  });
+
+  it('when a view row holds the names as the view query reads them (JSON text) or as an older history entry holds them (an array), then both render alike', async () => {
+    const [row] = await query(`select "vessel_names" from (${wholeViewStatement(orm.em, sighting)}) as "v" where "v"."vessel_id" = -1 limit 1`);
+    const text = row!.vessel_names as string;
+    expect(text).to.be.a('string');
+    const array = JSON.parse(text) as unknown;
+    for (const locale of ['en', 'de', 'fr']) expect(localizedName(text, locale)).to.equal(localizedName(array, locale)).and.to.be.a('string');
+    expect(localizedName(text, 'de')).to.not.equal(localizedName(text, 'en'));
+    expect(languageMap(text)).to.deep.equal(languageMap(array));
+    expect(localizedName(null, 'en')).to.equal(null);
   });
 });
