@@ -25,9 +25,10 @@ export function joinNames(qb: ViewQuery, vesselId: string): ViewQuery {
     + `as "vessel_names" from "vessel_name" as "n" where "n"."vessel_id" = ${vesselId}`), 'names', { [raw('true')]: [] });
 }
 
-// Per distinct names text: a list of a million sightings of a few vessels parses and localizes a few texts. Bounded:
-// emptied when full, so a list over very many vessels costs a parse per row, never unbounded memory.
-const bound = 10_000;
+// Per distinct names text: a list of a million sightings of a few vessels parses and localizes a few texts. Bounded
+// (a text of 50 long names is some 15 KiB) and emptied when full: a list over very many vessels costs a parse per
+// row, never unbounded memory. One map per supported locale.
+const bound = 1000;
 const parsedNames = new Map<string, Names>();
 const localizedNames = new Map<string, Map<string, string | null>>();
 
