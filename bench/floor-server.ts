@@ -51,7 +51,8 @@ const historyEntry = (e: Row) => {
     version: e.version, change: e.change, changedAt: e.changed_at,
     record: r && {
       version: r.version, sightingId: r.sighting_id, sightingMemo: r.sighting_memo,
-      vessel: { version: r.vessel_version, vesselId: r.vessel_id, vesselName: name(r.vessel_names) },
+      // The entry holds the view row as the service's view query read it: the names as their JSON text.
+      vessel: { version: r.vessel_version, vesselId: r.vessel_id, vesselName: name(typeof r.vessel_names === 'string' ? JSON.parse(r.vessel_names) : r.vessel_names) },
       sightingTimezone: r.sighting_timezone, sightingDate: localDateTime(r.sighting_date),
     },
   });
