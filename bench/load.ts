@@ -36,3 +36,14 @@ export async function load(server: ServerProcess, request: LoadRequest, headers:
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${server.name} ${request.method} ${request.path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { reqPerSec: result['2xx'] / result.duration, p50: result.latency.p50, p99: result.latency.p99, cpuPerRequestMs: cpu / Math.max(1, result['2xx']) };
 }
+
+/** The per-figure median of rounds of one server (each figure's own middle value). */
+export function median(results: LoadResult[]): LoadResult {
+  const mid = (pick: (r: LoadResult) => number) => percentile(results.map(pick), 0.5);
+  return { reqPerSec: mid((r) => r.reqPerSec), p50: mid((r) => r.p50), p99: mid((r) => r.p99), cpuPerRequestMs: mid((r) => r.cpuPerRequestMs) };
+}
+
+export function percentile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { prepareDatabase } from '../bench/seed.ts';
 import { startServer, type ServerProcess } from '../bench/processes.ts';
-import { load, type LoadRequest, type LoadResult } from '../bench/load.ts';
+import { load, median, percentile, type LoadRequest, type LoadResult } from '../bench/load.ts';
 import { wholeList, latencies, type ListResult } from '../bench/requests.ts';
 import { batchSize } from '../src/crud/row-stream.ts';
 import { selectOneCpuMs } from '../bench/statement-cost.ts';
@@ -154,13 +154,4 @@ function mb(bytes: number): string {
   return (bytes / 1e6).toFixed(0);
 }
 
-function median(results: LoadResult[]): LoadResult {
-  const mid = (pick: (r: LoadResult) => number) => percentile(results.map(pick), 0.5);
-  return { reqPerSec: mid((r) => r.reqPerSec), p50: mid((r) => r.p50), p99: mid((r) => r.p99), cpuPerRequestMs: mid((r) => r.cpuPerRequestMs) };
-}
-
-function percentile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-}
 

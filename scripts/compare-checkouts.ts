@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { startServer, type ServerProcess } from '../bench/processes.ts';
-import { load, type LoadRequest, type LoadResult } from '../bench/load.ts';
+import { load, median, type LoadRequest, type LoadResult } from '../bench/load.ts';
 import { createScratchDatabase } from '../test/support/scratch-database.ts';
 import { passwordToken } from '../bench/tokens.ts';
 
@@ -46,9 +46,4 @@ try {
 } finally {
   for (const server of servers) await server.stop();
   for (const database of databases) await database.drop();
-}
-
-/** The run with the median req/s: its latencies and CPU belong to the same run. */
-function median(results: LoadResult[]): LoadResult {
-  return [...results].sort((a, b) => a.reqPerSec - b.reqPerSec)[Math.floor(results.length / 2)]!;
 }

@@ -1,6 +1,6 @@
 // A record's change and its history entry, written together (one statement, or one transaction): no change without its entry, none without its change.
 import { OptimisticLockError, raw, ReferenceKind, type EntityManager } from '@mikro-orm/core';
-import type { QueryBuilder, SqlEntityManager } from '@mikro-orm/sql';
+import type { SqlEntityManager } from '@mikro-orm/sql';
 import { openApiDocument } from '../contract/document.ts';
 import { parametersOf } from '../contract/parameters.ts';
 import type { AnyResource } from '../crud/resource-descriptor.ts';
@@ -89,6 +89,9 @@ export async function commitWithHistory(em: EntityManager, resource: AnyResource
   }
 }
 
+/** A query builder's statement as it is about to run. */
+interface Statement { getQuery(): string; getParams(): readonly unknown[] }
+
 const oneRowRecords = new WeakMap<AnyResource, boolean>();
 
 /** Whether a record is one row of its table alone (no collection of rows in other tables, as a vessel's names are). */
@@ -108,7 +111,7 @@ export function isOneRow(em: EntityManager, resource: AnyResource): boolean {
  * which hides the table from the rest of the statement, so the resource's own view query, as it is, reads the
  * written row for the entry. Nothing is returned when the write matched no row.
  */
-async function writeWithHistory(em: EntityManager, resource: AnyResource, write: QueryBuilder<object>, change: Change, changedBy: string | null, scopes: Scope[]): Promise<{ id: number; version: number } | undefined> {
+async function writeWithHistory(em: EntityManager, resource: AnyResource, write: Statement, change: Change, changedBy: string | null, scopes: Scope[]): Promise<{ id: number; version: number } | undefined> {
   const meta = em.getMetadata().get(resource.entity);
   const [id, version] = [resource.idProperty, meta.versionProperty].map((property) => meta.properties[property]!.fieldNames[0]!);
   const [row] = await (em as SqlEntityManager).execute<Array<{ id: string | number; version: number }>>(
@@ -145,7 +148,7 @@ export async function updateWithHistory(em: EntityManager, resource: AnyResource
     .update({ ...payload, [meta.versionProperty]: raw(`"${versionColumn}" + 1`) } as never)
     .where({ [resource.idProperty]: id, [meta.versionProperty]: before.version } as never)
     .returning('*' as never);
-  const written = await writeWithHistory(em, resource, update as unknown as QueryBuilder<object>, 'updated', changedBy, [before.scope, scopeOf(em, resource, entity)]);
+  const written = await writeWithHistory(em, resource, update, 'updated', changedBy, [before.scope, scopeOf(em, resource, entity)]);
   if (!written) throw OptimisticLockError.lockFailed(entity);
   return written.version;
 }

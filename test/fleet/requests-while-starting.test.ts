@@ -1,12 +1,11 @@
 // A request that reaches an instance while it starts (a balancer's probe, an eager client) gets an answer: 503 with
 // Retry-After and the contract's error body until the application is mounted, never a connection left hanging.
 import { expect } from 'chai';
-import { createServer, request } from 'node:http';
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
+import { request } from 'node:http';
 import { backend } from '../support/service.ts';
 import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
 import { spawnService } from '../support/service-process.ts';
+import { freePort } from '../support/free-port.ts';
 
 interface Answer { status: number; retryAfter?: string; body: string }
 
@@ -23,15 +22,6 @@ function get(port: number, path: string, headers: Record<string, string>): Promi
     req.setTimeout(8000, () => req.destroy(new Error(`no answer to GET ${path} within 8 s`)));
     req.on('error', reject).end();
   });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 describe(`requests while an instance starts (${backend})`, () => {

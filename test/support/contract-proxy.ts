@@ -1,6 +1,6 @@
 // Prism in proxy mode with --errors in front of a test service: a second, independent reader of openapi.yaml checks the typed client's JSON traffic.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
+import { freePort } from './free-port.ts';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -87,13 +87,4 @@ function withoutProxyHeaders(response: Response): Response {
   for (const name of [...headers.keys()]) if (name.startsWith('access-control-')) headers.delete(name);
   const body = [101, 204, 205, 304].includes(response.status) ? null : response.body;
   return new Response(body, { status: response.status, statusText: response.statusText, headers });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -4,11 +4,11 @@ import type { Context } from '../context.ts';
 import { h } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { sightingTable } from './sighting-table.ts';
-import { ownAmong } from '../own-sightings.ts';
+import { ownAmong, type SightingFilters } from '../own-sightings.ts';
 import { fillMemos } from '../memos.ts';
 
 const pageSize = 50;
-type Query = { vesselId?: number; mine?: boolean; sightingDateFrom?: string; sightingDateBefore?: string };
+type Query = SightingFilters & { mine?: boolean };
 
 /** The `rel="next"` target of a list answer's `Link` header (RFC 8288), if there is a next page. */
 function nextLink(response: Response): string | undefined {
@@ -21,7 +21,8 @@ export async function pagedSightings(ctx: Context, query: Query, empty: string, 
   if (!first.data) return (first.error as { general?: string } | undefined)?.general ?? t('error.unknown');
   const rows: Schemas['SightingListItem'][] = [...first.data];
   // My own list is all mine; another list asks which of its shown rows are.
-  const ownOf = async (page: Schemas['SightingListItem'][]) => query.mine ? page.map((row) => row.sightingId) : ownAmong(ctx, page.map((row) => row.sightingId), { vesselId: query.vesselId, sightingDateFrom: query.sightingDateFrom, sightingDateBefore: query.sightingDateBefore });
+  const { mine: own, ...filters } = query;
+  const ownOf = async (page: Schemas['SightingListItem'][]) => own ? page.map((row) => row.sightingId) : ownAmong(ctx, page.map((row) => row.sightingId), filters);
   const mine = new Set(await ownOf(rows));
   const total = Number(first.response.headers.get('X-Total-Count') ?? rows.length);
   const shown = h('p', { class: 'hint', 'aria-live': 'polite' });
