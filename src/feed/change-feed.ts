@@ -50,8 +50,14 @@ export class ChangeFeed {
   readonly #subscriptions = new Set<Subscription>();
   /** The highest event id read; live subscribers have been given everything up to it. */
   #position = 0;
+  /** The run placing or reading now; runs never overlap. */
   #reading: Promise<void> | undefined;
   #readAgain = false;
+  /**
+   * Commits may have come while no stream listened (or before this instance started, from instances where none did):
+   * nothing has been placed or read since, and #position may be behind.
+   */
+  #asleep = true;
   #poll: NodeJS.Timeout | undefined;
   #forgetCommits: (() => void) | undefined;
 
@@ -79,15 +85,50 @@ export class ChangeFeed {
     this.#forgetCommits?.();
   }
 
-  /** Something was committed: read what is new (once more after the current read, if one is running). */
+  /**
+   * Something was committed: read what is new (once more after the current read, if one is running). Placing and
+   * reading serve streams only: while there are none, commits cost the feed nothing, and the first stream wakes it.
+   */
   wake(): void {
     if (this.#reading) {
       this.#readAgain = true;
       return;
     }
-    this.#reading = this.#readNew().catch(() => {
+    if (!this.#subscriptions.size) {
+      this.#asleep = true;
+      return;
+    }
+    this.#alone(() => this.#readNew()).catch(() => {
       // The database is unreachable: the next wake-up (or the poll) reads from the same position.
-    }).finally(() => { this.#reading = undefined; });
+    });
+  }
+
+  /** Runs one placing or reading run at a time; a wake-up that came meanwhile reads after it. */
+  #alone(run: () => Promise<void>): Promise<void> {
+    const running = run().finally(() => {
+      this.#reading = undefined;
+      if (this.#readAgain) this.wake();
+    });
+    this.#reading = running.catch(() => undefined);
+    return running;
+  }
+
+  /**
+   * Before a stream subscribes to a feed that slept: places what was committed meanwhile and, when no stream is live
+   * to be given those events, starts from the newest instead of reading through them.
+   */
+  async #awaken(): Promise<void> {
+    while (this.#reading) await this.#reading;
+    if (!this.#asleep) return;
+    this.#asleep = false;
+    await this.#alone(async () => {
+      await placeCommitted(this.#orm.em);
+      const newest = await this.#newest();
+      if (![...this.#subscriptions].some(({ live }) => live)) this.#position = Math.max(this.#position, newest);
+    }).catch((error: unknown) => {
+      this.#asleep = true;
+      throw error;
+    });
   }
 
   /**
@@ -96,9 +137,12 @@ export class ChangeFeed {
    * not know (another database's, or one from the future), the subscriber is reset and starts from now.
    */
   async subscribe(subscriber: Subscriber, after?: number): Promise<{ unsubscribe(): void }> {
+    await this.#awaken();
     const subscription: Subscription = { ...subscriber, cursor: this.#position, live: after === undefined };
     const unsubscribe = () => { this.#subscriptions.delete(subscription); };
     this.#subscriptions.add(subscription);
+    // A commit while it subscribed found no stream yet: read it now, not at the next poll.
+    if (this.#asleep) this.wake();
     if (after === undefined) return { unsubscribe };
     if (after > this.#position && after > await this.#newest()) {
       subscriber.reset();
@@ -145,6 +189,7 @@ export class ChangeFeed {
   async #readNew(): Promise<void> {
     do {
       this.#readAgain = false;
+      this.#asleep = false;
       await placeCommitted(this.#orm.em);
       for (let events = await this.#read(this.#position); events.length; events = events.length < batch ? [] : await this.#read(this.#position)) {
         for (const event of events) {

@@ -1,0 +1,81 @@
+// The change feed costs writes nothing while no stream listens: commits place and read nothing until one subscribes,
+// and then a stream resuming gets every event committed meanwhile, and a stream from now none of them.
+import { expect } from 'chai';
+import type { MikroORM } from '@mikro-orm/core';
+import { loadConfig } from '../../src/config.ts';
+import { openDatabase } from '../../src/db/orm.ts';
+import { ReadRouter } from '../../src/db/read-routing.ts';
+import { createLogger } from '../../src/observability/logger.ts';
+import { createWithHistory } from '../../src/history/record-history.ts';
+import { ChangeFeed, type ChangeEvent } from '../../src/feed/change-feed.ts';
+import { Sighting } from '../../src/db/entities/sighting.entity.ts';
+import sighting from '../../src/resources/sighting.resource.ts';
+import { backend } from '../support/service.ts';
+import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
+
+describe(`the change feed while no stream listens (${backend})`, () => {
+  let orm: MikroORM;
+  let feed: ChangeFeed;
+  let scratch: ScratchDatabase | undefined;
+  const statements: string[] = [];
+  before(async () => {
+    scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
+    const config = loadConfig({ DATABASE_URL: scratch?.url, DEMO_DATA: 'true', LOG_LEVEL: 'warn' });
+    orm = await openDatabase(config, { logger: createLogger(config), router: new ReadRouter(0, 1000), onStatement: (operation) => statements.push(operation) });
+    feed = new ChangeFeed(orm);
+    await feed.start();
+  });
+  after(async () => {
+    feed?.stop();
+    await orm?.close(true);
+    await scratch?.drop();
+  });
+
+  async function create(memo: string): Promise<number> {
+    const em = orm.em.fork();
+    const entity = em.create(Sighting, {} as never, { persist: false });
+    await sighting.write(entity, { sightingMemo: memo, vessel: { vesselId: -1 }, sightingTimezone: 'UTC', sightingDate: null }, { em, locale: 'en' });
+    return (await createWithHistory(em, sighting, entity, 'alice')).id;
+  }
+
+  function listen(after?: number) {
+    const events: ChangeEvent[] = [];
+    let arrived = () => {};
+    const subscription = feed.subscribe({ resource: sighting, filters: {}, send: (event) => { events.push(event); arrived(); }, reset: () => {} }, after);
+    const until = (count: number) => new Promise<void>((resolve) => {
+      arrived = () => { if (events.length >= count) resolve(); };
+      arrived();
+    });
+    return { events, until, subscription };
+  }
+
+  it('when records are created with no stream, then only their statements run, and a stream resuming from before gets each of them once', async () => {
+    const marker = listen();
+    const markerId = await create('before the feed sleeps');
+    await marker.until(1);
+    (await marker.subscription).unsubscribe();
+
+    statements.length = 0;
+    const made = [await create('asleep 1'), await create('asleep 2'), await create('asleep 3')];
+    // No placing run and no read: a wake-up with no stream starts none (one in flight would have logged its BEGIN).
+    expect(statements).to.deep.equal(['with', 'with', 'with']);
+
+    const resumed = listen(marker.events[0]!.eventId);
+    await resumed.until(3);
+    (await resumed.subscription).unsubscribe();
+    expect(resumed.events.map(({ recordId }) => recordId)).to.deep.equal(made);
+    expect(made).to.not.include(markerId);
+    const ids = resumed.events.map(({ eventId }) => eventId);
+    expect(ids).to.deep.equal([...ids].sort((a, b) => a - b)).and.satisfy((all: number[]) => all.every((id) => id > marker.events[0]!.eventId));
+  });
+
+  it('when a stream from now subscribes to a feed that slept, then it gets the changes made after it, none from before', async () => {
+    await create('while asleep');
+    const fromNow = listen();
+    await fromNow.subscription;
+    const after = await create('after the stream');
+    await fromNow.until(1);
+    (await fromNow.subscription).unsubscribe();
+    expect(fromNow.events.map(({ recordId }) => recordId)).to.deep.equal([after]);
+  });
+});
