@@ -53,16 +53,6 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   app.set('etag', false);
   app.set('query parser', 'simple');
 
-  const authServerUrl = await mountAuthorizationServer(app, config);
-  const realmUrl = `${authServerUrl}/realms/${config.KEYCLOAK_REALM}`;
-  // With a management port of their own, health and metrics are not on the public one.
-  if (config.MANAGEMENT_PORT === undefined) app.use(managementRouter(config, orm, metrics, state));
-  app.use(docsRouter({ publicUrl: config.PUBLIC_URL && config.publicUrl, basePath: config.BASE_PATH, realmUrl, implicitFlow: Boolean(config.KEYCLOAK_URL) }));
-
-  const tokens = tokenCheck({ serverUrl: authServerUrl, realm: config.KEYCLOAK_REALM, audience: config.TOKEN_AUDIENCE });
-  // Called by startWebServer once the embedded provider (on this very server) can answer.
-  app.locals.prefetchRealmKeys = tokens.prefetchKeys;
-  const admitted = [negotiate, tokens, ...(config.RATE_LIMIT_PER_MINUTE ? [rateLimit(config.RATE_LIMIT_PER_MINUTE)] : [])];
   // express-openapi-validator compiles the route of every path of its document on every request, to find the one
   // asked for: each collection's operations get a validator of their own, with only that collection's paths.
   const validatorOf = (paths: OpenApiDocument['paths']) => OpenApiValidator.middleware({
@@ -76,6 +66,17 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   });
   const validators = new Map(resources.map((resource) => [resource, validatorOf(Object.fromEntries(Object.entries(openApiDocument.paths)
     .filter(([path]) => path === `/${resource.name}` || path.startsWith(`/${resource.name}/`))))]));
+  // Meanwhile the validators above load their documents: the embedded provider makes its key on another thread.
+  const authServerUrl = await mountAuthorizationServer(app, config);
+  const realmUrl = `${authServerUrl}/realms/${config.KEYCLOAK_REALM}`;
+  // With a management port of their own, health and metrics are not on the public one.
+  if (config.MANAGEMENT_PORT === undefined) app.use(managementRouter(config, orm, metrics, state));
+  app.use(docsRouter({ publicUrl: config.PUBLIC_URL && config.publicUrl, basePath: config.BASE_PATH, realmUrl, implicitFlow: Boolean(config.KEYCLOAK_URL) }));
+
+  const tokens = tokenCheck({ serverUrl: authServerUrl, realm: config.KEYCLOAK_REALM, audience: config.TOKEN_AUDIENCE });
+  // Called by startWebServer once the embedded provider (on this very server) can answer.
+  app.locals.prefetchRealmKeys = tokens.prefetchKeys;
+  const admitted = [negotiate, tokens, ...(config.RATE_LIMIT_PER_MINUTE ? [rateLimit(config.RATE_LIMIT_PER_MINUTE)] : [])];
   const events = eventStreams({ feed, drain, maxSubscribers: config.EVENTS_MAX_SUBSCRIBERS, keepAliveMs: config.EVENTS_KEEPALIVE_MS, delivered: metrics.eventDelivered });
   const handlersFor = (resource: AnyResource): OperationHandlers => ({ ...crudHandlers(resource), ...historyHandlers(resource), events: events(resource) });
 
@@ -93,7 +94,12 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
     idempotency,
   ], handlersFor));
   // No operation matched: still a token first, then a record that does not exist, or the validator's 404 or 405.
-  api.use(...admitted, idsWithSlashes(resources), ...validatorOf(openApiDocument.paths));
+  // Built on first use: a validator costs about 0.2 s of CPU to build, and most instances never need this one.
+  let unmatched: express.Router | undefined;
+  api.use(...admitted, idsWithSlashes(resources), (req, res, next) => {
+    unmatched ??= express.Router().use(...validatorOf(openApiDocument.paths));
+    unmatched(req, res, next);
+  });
   app.use(config.BASE_PATH, api);
   // After the API: its static files must never be looked up for an API path.
   app.use(webPageRouter({ apiPath: config.BASE_PATH, issuer: realmUrl }));

@@ -1,5 +1,5 @@
 // The contract as served at /openapi.yaml: this instance's origin and base path, its provider's URLs and flows.
-import { parseDocument } from 'yaml';
+import { parseDocument, type Document } from 'yaml';
 import { openApiText } from './contract/document.ts';
 
 export interface ServedContractOptions {
@@ -19,17 +19,23 @@ const cacheLimit = 16;
 
 /** Returns the served text for the origin a request was sent to (contract: servers and flows name this instance). */
 export function servedContract({ publicUrl, basePath, realmUrl, implicitFlow }: ServedContractOptions): (origin: string) => string {
-  // The committed realm's URL is in the oauth2 flows only.
-  const template = parseDocument(openApiText.replaceAll(committedRealm, () => realmUrl));
-  if (implicitFlow) {
-    template.setIn(['components', 'securitySchemes', 'oauth2', 'flows', 'implicit'], template.createNode({ authorizationUrl: `${realmUrl}/protocol/openid-connect/auth`, scopes: {} }));
-  }
+  // Parsed when first asked for, not at start: few instances are asked for their contract, and parsing takes 0.1 s.
+  let template: Document | undefined;
+  const templateOf = () => {
+    // The committed realm's URL is in the oauth2 flows only.
+    const parsed = parseDocument(openApiText.replaceAll(committedRealm, () => realmUrl));
+    if (implicitFlow) {
+      parsed.setIn(['components', 'securitySchemes', 'oauth2', 'flows', 'implicit'], parsed.createNode({ authorizationUrl: `${realmUrl}/protocol/openid-connect/auth`, scopes: {} }));
+    }
+    return parsed;
+  };
 
   const cache = new Map<string, string>();
   return (origin) => {
     const server = `${publicUrl ?? origin}${basePath}`;
     let text = cache.get(server);
     if (text === undefined) {
+      template ??= templateOf();
       const document = template.clone();
       document.setIn(['servers', 0, 'url'], server);
       document.setIn(['servers', 0, 'description'], 'This service.');

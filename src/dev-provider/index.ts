@@ -1,5 +1,6 @@
 // Zero-setup development authorization server: an embedded oidc-provider serving the Keycloak realm export.
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { generateKeyPair, randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
 import express from 'express';
 import Provider from 'oidc-provider';
 import type { Client } from 'oidc-provider';
@@ -37,6 +38,9 @@ export async function createDevProvider(options: DevProviderOptions): Promise<De
   if (env.NODE_ENV === 'production') {
     throw new Error('The embedded authorization server is for development only and refuses to run with NODE_ENV=production; configure Keycloak instead.');
   }
+  // A fresh RSA key per start: tokens die with the process, which is fine for development. Made on another thread
+  // while the rest of the start goes on.
+  const keyPair = promisify(generateKeyPair)('rsa', { modulusLength: 2048 });
   const issuer = options.issuer.replace(/\/+$/, '');
   const issuerPath = new URL(issuer).pathname;
   const realm = await loadRealm(options.realmFile, env);
@@ -50,8 +54,7 @@ export async function createDevProvider(options: DevProviderOptions): Promise<De
     jwt: { sign: { alg: 'RS256' } },
   } as const;
 
-  // A fresh RSA key per start: tokens die with the process, which is fine for development.
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const { privateKey, publicKey } = await keyPair;
   const provider = new Provider(issuer, providerConfiguration({
     signingKey: { ...privateKey.export({ format: 'jwk' }), kid: randomUUID(), alg: 'RS256', use: 'sig' },
     clients,
