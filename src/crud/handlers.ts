@@ -105,10 +105,10 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       // $and, not one object: `?sightingId=5&after=3` must keep both conditions on the id.
       const where = (continued ? { $and: [conditions, continued] } : conditions) as FilterQuery<E>;
       if (limit === undefined) {
-        return sendList(res, resource.name, mapBatches(viewRowBatches(reader, resource, where, 'list', Infinity, keys), (row) => resource.listView(row, ctx.locale)));
+        return sendList(res, resource.name, mapBatches(viewRowBatches(reader, resource, where, { kind: 'list', view: 'list', keys }), (row) => resource.listView(row, ctx.locale)));
       }
       // One row more than asked tells whether a next page exists (RFC 8288 `rel="next"`).
-      const rows = (await Array.fromAsync(viewRowBatches(reader, resource, where, 'list', limit + 1, keys))).flat();
+      const rows = (await Array.fromAsync(viewRowBatches(reader, resource, where, { kind: 'list', view: 'list', limit: limit + 1, keys }))).flat();
       if (rows.length > limit) {
         rows.length = limit;
         const next = new URLSearchParams(req.query as Record<string, string>);
@@ -195,7 +195,7 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
     async queryByExample(req: Request, res: Response): Promise<void> {
       const ctx = context(req);
       const where = exampleCondition(resource, req.body as WireRecord, ctx);
-      await sendList(res, resource.name, mapBatches(viewRowBatches(viewRowReader(req), resource, where, 'query'), (row) => resource.detailView(row, ctx.locale)), 204);
+      await sendList(res, resource.name, mapBatches(viewRowBatches(viewRowReader(req), resource, where, { kind: 'query', view: 'detail' }), (row) => resource.detailView(row, ctx.locale)), 204);
     },
   };
 }

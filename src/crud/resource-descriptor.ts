@@ -14,6 +14,8 @@ export interface RequestContext {
 export type WireRecord = Record<string, unknown>;
 /** One row of a view query, keyed by column name or alias (`vessel_id`, `vessel_names`); `bigint` ids come as text from `pg`. */
 export type ViewRow = Record<string, unknown>;
+/** Which view a query's rows are for: a list reads only what its list view shows; details read the record whole. */
+export type View = 'list' | 'detail';
 /**
  * The part of MikroORM's QueryBuilder a view query uses. Its own type tracks every selected field and join in
  * type parameters, which views do not need and which make the type checker take minutes.
@@ -44,8 +46,11 @@ interface DescriptorFields<E extends object> {
   populate: readonly string[];
   /** List parameters (openapi.yaml) whose entity property has another name (src/crud/list-filters.ts). */
   filterProperties?: Readonly<Record<string, string>>;
-  /** Adds the columns the views read, and their joins, to a query rooted at alias `r`: one statement per read. */
-  selectView(qb: ViewQuery): ViewQuery;
+  /**
+   * Adds the columns a view reads, and their joins, to a query rooted at alias `r`: one statement per read. A list
+   * reads the columns of `listView` (the sortable fields among them), a detail those of `detailView`.
+   */
+  selectView(qb: ViewQuery, view: View): ViewQuery;
   listView(row: ViewRow, locale: Locale): WireRecord;
   detailView(row: ViewRow, locale: Locale): WireRecord;
   /** Copies a validated create or update body onto the entity (a replacement: absent fields are cleared). */

@@ -2,9 +2,9 @@
 // Batches, not rows, travel on to the views and the writer: a row costs no promise of its own past the driver.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
-import type { ResourceDescriptor, ViewRow } from './resource-descriptor.ts';
+import type { ResourceDescriptor, View, ViewQuery, ViewRow } from './resource-descriptor.ts';
 import { viewQuery } from './view-rows.ts';
-import { routedRead, type ReadKind } from '../db/read-routing.ts';
+import { routedRead, type ConnectionType, type ReadKind } from '../db/read-routing.ts';
 import { readsByCursor } from '../db/orm.ts';
 import { keysetAfter, keyValues, listOrder, orderBy, type SortKey } from './list-order.ts';
 
@@ -15,15 +15,22 @@ import { keysetAfter, keyValues, listOrder, orderBy, type SortKey } from './list
  */
 export const batchSize = { pglite: 200, postgresql: 1000 };
 
-/**
- * `kind` says whether a read replica may answer (src/db/read-routing.ts decides); `keys` is the order, by default
- * the id's (src/crud/list-order.ts).
- */
-export function viewRowBatches<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, kind: ReadKind, limit = Infinity, keys: readonly SortKey[] = listOrder(em, resource)): AsyncGenerator<ViewRow[]> {
+export interface BatchedRead {
+  /** Whether a read replica may answer (src/db/read-routing.ts decides). */
+  kind: ReadKind;
+  /** The view the rows are for: a list's rows hold only the list view's columns. */
+  view: View;
+  limit?: number;
+  /** The order, by default the id's (src/crud/list-order.ts). */
+  keys?: readonly SortKey[];
+}
+
+type OrderedQuery<E> = (where: FilterQuery<E>, connectionType: ConnectionType) => ViewQuery;
+
+export function viewRowBatches<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, { kind, view, limit = Infinity, keys = listOrder(em, resource) }: BatchedRead): AsyncGenerator<ViewRow[]> {
+  const query: OrderedQuery<E> = (condition, connectionType) => viewQuery(em, resource, condition, view, connectionType).orderBy(orderBy(keys));
   // PGlite's driver has no cursors ("Streaming is not supported by PGlite").
-  return readsByCursor(em)
-    ? cursor(em, resource, where, kind, limit, keys)
-    : keysetBatches(em, resource, where, kind, batchSize.pglite, limit, keys);
+  return readsByCursor(em) ? cursor(where, kind, limit, query) : keysetBatches(where, kind, limit, keys, query);
 }
 
 /**
@@ -31,10 +38,10 @@ export function viewRowBatches<E extends object>(em: EntityManager, resource: Re
  * substring) instead of one `order by id limit n` per batch, which it answers by walking the primary key. Each
  * fetch is bounded in time (src/db/bounded-cursor.ts).
  */
-async function* cursor<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, kind: ReadKind, limit: number, keys: readonly SortKey[]): AsyncGenerator<ViewRow[]> {
+async function* cursor<E>(where: FilterQuery<E>, kind: ReadKind, limit: number, query: OrderedQuery<E>): AsyncGenerator<ViewRow[]> {
   // Opened (first fetch read) inside routedRead, so a replica that fails to answer hands the read to the primary.
   const { rows, first } = await routedRead(kind, async (connectionType) => {
-    const qb = viewQuery(em, resource, where, connectionType).orderBy(orderBy(keys));
+    const qb = query(where, connectionType);
     if (Number.isFinite(limit)) qb.limit(limit);
     const rows = qb.stream({ rawResults: true, chunkSize: batchSize.postgresql })[Symbol.asyncIterator]();
     return { rows, first: await rows.next() };
@@ -52,13 +59,12 @@ async function* cursor<E extends object>(em: EntityManager, resource: ResourceDe
   if (batch.length > 0) yield batch;
 }
 
-async function* keysetBatches<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, kind: ReadKind, batch: number, limit: number, keys: readonly SortKey[]): AsyncGenerator<ViewRow[]> {
+async function* keysetBatches<E>(where: FilterQuery<E>, kind: ReadKind, limit: number, keys: readonly SortKey[], query: OrderedQuery<E>): AsyncGenerator<ViewRow[]> {
   let after: ViewRow | undefined;
   for (let remaining = limit; remaining > 0;) {
-    const page = Math.min(batch, remaining);
+    const page = Math.min(batchSize.pglite, remaining);
     const keyset = after === undefined ? where : { $and: [where, keysetAfter(keys, keyValues(keys, after))] };
-    const rows = await routedRead(kind, (connectionType) => viewQuery(em, resource, keyset as FilterQuery<E>, connectionType)
-      .orderBy(orderBy(keys)).limit(page).execute('all', false)) as ViewRow[];
+    const rows = await routedRead(kind, (connectionType) => query(keyset as FilterQuery<E>, connectionType).limit(page).execute('all', false)) as ViewRow[];
     if (rows.length > 0) yield rows;
     if (rows.length < page) return;
     remaining -= rows.length;

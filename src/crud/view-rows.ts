@@ -1,16 +1,16 @@
 // Reads a resource's view rows with one SQL statement each: one record by id, or a whole result in id order.
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/sql';
-import type { ResourceDescriptor, ViewQuery, ViewRow } from './resource-descriptor.ts';
+import type { ResourceDescriptor, View, ViewQuery, ViewRow } from './resource-descriptor.ts';
 import type { ConnectionType } from '../db/read-routing.ts';
 
 /** Every query of a view is rooted at this alias; descriptors' `selectView` joins from it. */
 export const root = 'r';
 
 /** The view's columns (and the joins they need) for the records `where` picks; no entity is hydrated. */
-export function viewQuery<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, connectionType: ConnectionType = 'write'): ViewQuery {
+export function viewQuery<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, view: View = 'detail', connectionType: ConnectionType = 'write'): ViewQuery {
   const qb = (em as SqlEntityManager).createQueryBuilder(resource.entity, root, connectionType) as unknown as ViewQuery;
-  return resource.selectView(qb).where(where as object);
+  return resource.selectView(qb, view).where(where as object);
 }
 
 // Each resource's fixed statements, built once: the QueryBuilder costs more than the read it builds.

@@ -17,9 +17,11 @@ export default {
   access: { read: 'reader', create: 'writer', change: 'creator' },
   // `?mine=true`: the caller's own sightings (contract B, List); the creator itself is never part of a view.
   owner: { property: 'creator', listParameter: 'mine' },
-  selectView: (qb) => joinNames(qb
-    .select(['r.version', 'r.sightingId', 'r.sightingMemo', 'r.vessel_id', 'r.sightingTimezone', 'r.sightingDate', 'v.version as vessel_version', namesColumn])
-    .join('r.vessel', 'v'), '"r"."vessel_id"'),
+  // A list shows no memo and no versions: it reads neither, nor joins the vessel's row (its names are joined by id).
+  selectView: (qb, view) => joinNames(view === 'list'
+    ? qb.select(['r.sightingId', 'r.vessel_id', 'r.sightingTimezone', 'r.sightingDate', namesColumn])
+    : qb.select(['r.version', 'r.sightingId', 'r.sightingMemo', 'r.vessel_id', 'r.sightingTimezone', 'r.sightingDate', 'v.version as vessel_version', namesColumn])
+      .join('r.vessel', 'v'), '"r"."vessel_id"'),
   listView: (row, locale) => ({
     sightingId: Number(row.sighting_id),
     vessel: { vesselId: Number(row.vessel_id), vesselName: localizedName(row.vessel_names, locale) },

@@ -8,7 +8,7 @@ export default {
   idProperty: 'timezoneId',
   populate: [],
   access: { read: 'reader', create: 'admin', change: 'admin' },
-  selectView: (qb) => qb.select(['r.version', 'r.timezoneId', 'r.timezoneName']),
+  selectView: (qb, view) => qb.select([...view === 'list' ? [] : ['r.version'], 'r.timezoneId', 'r.timezoneName']),
   listView: (row) => ({ timezoneId: Number(row.timezone_id), timezoneName: row.timezone_name }),
   detailView: (row) => ({ version: row.version, timezoneId: Number(row.timezone_id), timezoneName: row.timezone_name }),
   async write(zone, body) {

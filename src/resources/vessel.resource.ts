@@ -12,7 +12,7 @@ export default {
   idProperty: 'vesselId',
   populate: ['translations'],
   access: { read: 'reader', create: 'admin', change: 'admin' },
-  selectView: (qb) => joinNames(qb.select(['r.version', 'r.vesselId', namesColumn]), '"r"."vessel_id"'),
+  selectView: (qb, view) => joinNames(qb.select([...view === 'list' ? [] : ['r.version'], 'r.vesselId', namesColumn]), '"r"."vessel_id"'),
   listView: (row, locale) => ({ vesselId: Number(row.vessel_id), vesselName: localizedName(row.vessel_names, locale) }),
   detailView: (row) => ({ version: row.version, vesselId: Number(row.vessel_id), vesselName: languageMap(row.vessel_names) }),
   async write(vessel, body, { em }) {
