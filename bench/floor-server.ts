@@ -5,6 +5,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { VerifiedTokens } from '../src/auth/verified-tokens.ts';
+// The service's own conversion, done by position: the least work there is for it.
+import { localDateTimeText } from '../src/db/local-date-time-text.ts';
 import { openFloorDb, type Row } from './floor-db.ts';
 import * as sql from './floor-sql.ts';
 
@@ -26,12 +28,6 @@ async function subject(req: IncomingMessage): Promise<string | undefined> {
   return claims?.sub;
 }
 
-const localDateTime = (value: unknown) => {
-  if (value === null) return null;
-  const [date, time = '00:00:00'] = String(value).split(/[ T]/);
-  const [hms, fraction = ''] = time!.split('.');
-  return `${date}T${hms}.${fraction.padEnd(3, '0').slice(0, 3)}`;
-};
 const name = (names: unknown) => {
   const pairs = (names ?? []) as [string, string][];
   return (pairs.find(([key]) => key.toLowerCase().replace(/_/g, '-').split('-')[0] === 'en') ?? pairs[0])?.[1] ?? null;
@@ -42,7 +38,7 @@ const vessel = (id: unknown) => vessels.get(id as number) ?? { version: null, na
 const detail = (r: Row) => JSON.stringify({
   version: r.version, sightingId: r.sighting_id, sightingMemo: r.sighting_memo,
   vessel: { version: vessel(r.vessel_id).version, vesselId: r.vessel_id, vesselName: vessel(r.vessel_id).name },
-  sightingTimezone: r.sighting_timezone, sightingDate: localDateTime(r.sighting_date),
+  sightingTimezone: r.sighting_timezone, sightingDate: localDateTimeText(r.sighting_date),
 });
 // A history entry's record is the view row as it was then: its vessel's version and names too.
 const historyEntry = (e: Row) => {
@@ -53,13 +49,13 @@ const historyEntry = (e: Row) => {
       version: r.version, sightingId: r.sighting_id, sightingMemo: r.sighting_memo,
       // The entry holds the view row as the service's view query read it: the names as their JSON text.
       vessel: { version: r.vessel_version, vesselId: r.vessel_id, vesselName: name(typeof r.vessel_names === 'string' ? JSON.parse(r.vessel_names) : r.vessel_names) },
-      sightingTimezone: r.sighting_timezone, sightingDate: localDateTime(r.sighting_date),
+      sightingTimezone: r.sighting_timezone, sightingDate: localDateTimeText(r.sighting_date),
     },
   });
 };
 const listRecord = (r: Row) => ({
   sightingId: r.sighting_id, vessel: { vesselId: r.vessel_id, vesselName: vessel(r.vessel_id).name },
-  sightingTimezone: r.sighting_timezone, sightingDate: localDateTime(r.sighting_date),
+  sightingTimezone: r.sighting_timezone, sightingDate: localDateTimeText(r.sighting_date),
 });
 const listItem = (r: Row) => JSON.stringify(listRecord(r));
 

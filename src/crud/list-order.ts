@@ -2,7 +2,7 @@
 import { QueryOrder, type EntityManager, type FilterQuery } from '@mikro-orm/core';
 import { BadRequest } from '../errors/app-errors.ts';
 import type { AnyResource, ViewRow } from './resource-descriptor.ts';
-import { localDateTimeText } from '../db/local-date-time.type.ts';
+import { localDateTimeText } from '../db/local-date-time-text.ts';
 import { normalizeLocalDateTime } from '../validation/formats.ts';
 
 type Kind = 'number' | 'timestamp' | 'text';

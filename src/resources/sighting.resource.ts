@@ -6,7 +6,7 @@ import { Vessel } from '../db/entities/vessel.entity.ts';
 import { joinNames, localizedName, namesColumn } from './vessel-names.ts';
 import vesselResource from './vessel.resource.ts';
 import { localDateTime, timeZone } from './sighting-fields.ts';
-import { localDateTimeText } from '../db/local-date-time.type.ts';
+import { localDateTimeText } from '../db/local-date-time-text.ts';
 
 export default {
   name: 'sighting',

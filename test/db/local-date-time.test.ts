@@ -1,6 +1,6 @@
 // A `timestamp(3)` read from PostgreSQL or PGlite, in any shape they give it, becomes the wire's `yyyy-MM-ddTHH:mm:ss.SSS`.
 import { expect } from 'chai';
-import { localDateTimeText } from '../../src/db/local-date-time.type.ts';
+import { localDateTimeText } from '../../src/db/local-date-time-text.ts';
 
 describe('a stored local date-time as the wire writes it', () => {
   it('when the database gives text with a space or a T, and a fraction of none to three digits, then it is the wire\'s text', () => {
