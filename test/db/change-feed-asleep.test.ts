@@ -2,33 +2,27 @@
 // and then a stream resuming gets every event committed meanwhile, and a stream from now none of them.
 import { expect } from 'chai';
 import type { MikroORM } from '@mikro-orm/core';
-import { loadConfig } from '../../src/config.ts';
-import { openDatabase } from '../../src/db/orm.ts';
-import { ReadRouter } from '../../src/db/read-routing.ts';
-import { createLogger } from '../../src/observability/logger.ts';
 import { createWithHistory } from '../../src/history/record-history.ts';
 import { ChangeFeed, type ChangeEvent } from '../../src/feed/change-feed.ts';
 import { Sighting } from '../../src/db/entities/sighting.entity.ts';
 import sighting from '../../src/resources/sighting.resource.ts';
 import { backend } from '../support/service.ts';
-import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
+import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
 describe(`the change feed while no stream listens (${backend})`, () => {
+  let database: TestDatabase;
   let orm: MikroORM;
+  let statements: string[];
   let feed: ChangeFeed;
-  let scratch: ScratchDatabase | undefined;
-  const statements: string[] = [];
   before(async () => {
-    scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
-    const config = loadConfig({ DATABASE_URL: scratch?.url, DEMO_DATA: 'true', LOG_LEVEL: 'warn' });
-    orm = await openDatabase(config, { logger: createLogger(config), router: new ReadRouter(0, 1000), onStatement: (operation) => statements.push(operation) });
+    database = await openTestDatabase();
+    ({ orm, statements } = database);
     feed = new ChangeFeed(orm);
     await feed.start();
   });
   after(async () => {
     feed?.stop();
-    await orm?.close(true);
-    await scratch?.drop();
+    await database?.close();
   });
 
   async function create(memo: string): Promise<number> {

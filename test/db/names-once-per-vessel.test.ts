@@ -3,32 +3,24 @@
 import { expect } from 'chai';
 import type { MikroORM } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/sql';
-import { loadConfig } from '../../src/config.ts';
-import { openDatabase } from '../../src/db/orm.ts';
-import { ReadRouter } from '../../src/db/read-routing.ts';
-import { createLogger } from '../../src/observability/logger.ts';
 import { wholeViewStatement } from '../../src/crud/view-rows.ts';
 import sighting from '../../src/resources/sighting.resource.ts';
 import { languageMap, localizedName } from '../../src/resources/vessel-names.ts';
 import { backend } from '../support/service.ts';
-import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
+import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
 interface PlanNode { 'Node Type': string; 'Actual Loops': number; 'Relation Name'?: string; Plans?: PlanNode[] }
 
 const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
 
 describe(`the names of a list's vessels (${backend})`, () => {
+  let database: TestDatabase;
   let orm: MikroORM;
-  let scratch: ScratchDatabase | undefined;
   before(async () => {
-    scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
-    const config = loadConfig({ DATABASE_URL: scratch?.url, DEMO_DATA: 'true', LOG_LEVEL: 'warn' });
-    orm = await openDatabase(config, { logger: createLogger(config), router: new ReadRouter(0, 1000) });
+    database = await openTestDatabase();
+    ({ orm } = database);
   });
-  after(async () => {
-    await orm?.close(true);
-    await scratch?.drop();
-  });
+  after(async () => { await database?.close(); });
 
   const query = (sql: string) => (orm.em as SqlEntityManager).getConnection().execute(sql);
 

@@ -3,10 +3,6 @@
 import { expect } from 'chai';
 import type { MikroORM } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/sql';
-import { loadConfig } from '../../src/config.ts';
-import { openDatabase } from '../../src/db/orm.ts';
-import { ReadRouter } from '../../src/db/read-routing.ts';
-import { createLogger } from '../../src/observability/logger.ts';
 import { byIdStatement } from '../../src/crud/view-rows.ts';
 import { createWithHistory, isOneRow, scopeOf, updateWithHistory } from '../../src/history/record-history.ts';
 import { Sighting } from '../../src/db/entities/sighting.entity.ts';
@@ -14,21 +10,17 @@ import sighting from '../../src/resources/sighting.resource.ts';
 import vessel from '../../src/resources/vessel.resource.ts';
 import timezone from '../../src/resources/timezone.resource.ts';
 import { backend } from '../support/service.ts';
-import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
+import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
 describe(`a one-row record's create and update (${backend})`, () => {
+  let database: TestDatabase;
   let orm: MikroORM;
-  let scratch: ScratchDatabase | undefined;
-  const statements: string[] = [];
+  let statements: string[];
   before(async () => {
-    scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
-    const config = loadConfig({ DATABASE_URL: scratch?.url, DEMO_DATA: 'true', LOG_LEVEL: 'warn' });
-    orm = await openDatabase(config, { logger: createLogger(config), router: new ReadRouter(0, 1000), onStatement: (operation) => statements.push(operation) });
+    database = await openTestDatabase();
+    ({ orm, statements } = database);
   });
-  after(async () => {
-    await orm?.close(true);
-    await scratch?.drop();
-  });
+  after(async () => { await database?.close(); });
 
   const query = (sql: string, params: unknown[] = []) => (orm.em as SqlEntityManager).getConnection().execute(sql, params);
   async function newSighting(body: Record<string, unknown>) {
