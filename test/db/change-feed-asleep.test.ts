@@ -44,23 +44,19 @@ describe(`the change feed while no stream listens (${backend})`, () => {
   }
 
   it('when records are created with no stream, then only their statements run, and a stream resuming from before gets each of them once', async () => {
-    const marker = listen();
-    const markerId = await create('before the feed sleeps');
-    await marker.until(1);
-    (await marker.subscription).unsubscribe();
-
+    // The demo data's entries were placed by the migration; no stream has subscribed to this feed yet.
+    const [{ newest }] = await orm.em.getConnection().execute('select max("position") as "newest" from "record_change"') as [{ newest: string }];
     statements.length = 0;
     const made = [await create('asleep 1'), await create('asleep 2'), await create('asleep 3')];
-    // No placing run and no read: a wake-up with no stream starts none (one in flight would have logged its BEGIN).
+    // No placing run and no read: a wake-up with no stream starts none.
     expect(statements).to.deep.equal(['with', 'with', 'with']);
 
-    const resumed = listen(marker.events[0]!.eventId);
+    const resumed = listen(Number(newest));
     await resumed.until(3);
     (await resumed.subscription).unsubscribe();
     expect(resumed.events.map(({ recordId }) => recordId)).to.deep.equal(made);
-    expect(made).to.not.include(markerId);
     const ids = resumed.events.map(({ eventId }) => eventId);
-    expect(ids).to.deep.equal([...ids].sort((a, b) => a - b)).and.satisfy((all: number[]) => all.every((id) => id > marker.events[0]!.eventId));
+    expect(ids).to.deep.equal([...ids].sort((a, b) => a - b)).and.satisfy((all: number[]) => all.every((id) => id > Number(newest)));
   });
 
   it('when a stream from now subscribes to a feed that slept, then it gets the changes made after it, none from before', async () => {
