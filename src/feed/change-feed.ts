@@ -58,11 +58,15 @@ export class ChangeFeed {
    * nothing has been placed or read since, and #position may be behind.
    */
   #asleep = true;
+  /** Commits came while asleep that no run has placed yet. */
+  #unplaced = false;
+  readonly #pollMs: number;
   #poll: NodeJS.Timeout | undefined;
   #forgetCommits: (() => void) | undefined;
 
-  constructor(orm: MikroORM) {
+  constructor(orm: MikroORM, { pollMs = 1000 }: { pollMs?: number } = {}) {
     this.#orm = orm;
+    this.#pollMs = pollMs;
   }
 
   get subscribers(): number {
@@ -71,13 +75,24 @@ export class ChangeFeed {
 
   /**
    * Starts at the newest committed event. Woken by this process's commits and PostgreSQL's notifications, and every
-   * second while it has streams: a lost notification delays an event by a second at most.
+   * second (`pollMs`) while it has streams: a lost notification delays an event by a second at most. While it has
+   * none, the same tick places what was committed since the last one (no read): however long no stream listens, the
+   * first one waits for a second's commits at most, not for all of them.
    */
   async start(): Promise<void> {
     this.#position = await this.#newest();
     this.#forgetCommits = onCommit(() => this.wake());
-    this.#poll = setInterval(() => { if (this.#subscriptions.size) this.wake(); }, 1000);
+    this.#poll = setInterval(() => this.#tick(), this.#pollMs);
     this.#poll.unref();
+  }
+
+  #tick(): void {
+    if (this.#subscriptions.size) return this.wake();
+    if (!this.#unplaced || this.#reading) return;
+    this.#unplaced = false;
+    this.#alone(() => placeCommitted(this.#orm.em)).catch(() => {
+      this.#unplaced = true;
+    });
   }
 
   stop(): void {
@@ -86,8 +101,8 @@ export class ChangeFeed {
   }
 
   /**
-   * Something was committed: read what is new (once more after the current read, if one is running). Placing and
-   * reading serve streams only: while there are none, commits cost the feed nothing, and the first stream wakes it.
+   * Something was committed: read what is new (once more after the current read, if one is running). Reading serves
+   * streams only: while there are none, a commit costs the feed nothing until the next tick places it.
    */
   wake(): void {
     if (this.#reading) {
@@ -96,6 +111,7 @@ export class ChangeFeed {
     }
     if (!this.#subscriptions.size) {
       this.#asleep = true;
+      this.#unplaced = true;
       return;
     }
     this.#alone(() => this.#readNew()).catch(() => {
@@ -107,7 +123,9 @@ export class ChangeFeed {
   #alone(run: () => Promise<void>): Promise<void> {
     const running = run().finally(() => {
       this.#reading = undefined;
-      if (this.#readAgain) this.wake();
+      if (!this.#readAgain) return;
+      this.#readAgain = false;
+      this.wake();
     });
     this.#reading = running.catch(() => undefined);
     return running;
@@ -121,6 +139,7 @@ export class ChangeFeed {
     while (this.#reading) await this.#reading;
     if (!this.#asleep) return;
     this.#asleep = false;
+    this.#unplaced = false;
     await this.#alone(async () => {
       await placeCommitted(this.#orm.em);
       const newest = await this.#newest();
@@ -190,6 +209,7 @@ export class ChangeFeed {
     do {
       this.#readAgain = false;
       this.#asleep = false;
+      this.#unplaced = false;
       await placeCommitted(this.#orm.em);
       for (let events = await this.#read(this.#position); events.length; events = events.length < batch ? [] : await this.#read(this.#position)) {
         for (const event of events) {

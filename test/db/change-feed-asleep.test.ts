@@ -1,5 +1,6 @@
-// The change feed costs writes nothing while no stream listens: commits place and read nothing until one subscribes,
-// and then a stream resuming gets every event committed meanwhile, and a stream from now none of them.
+// The change feed costs writes nothing while no stream listens: a commit places and reads nothing (the feed's tick
+// places what came, so a first stream never waits on a long backlog); a stream resuming then gets every event
+// committed meanwhile, and a stream from now none of them.
 import { expect } from 'chai';
 import type { MikroORM } from '@mikro-orm/core';
 import { createWithHistory } from '../../src/history/record-history.ts';
@@ -17,7 +18,8 @@ describe(`the change feed while no stream listens (${backend})`, () => {
   before(async () => {
     database = await openTestDatabase();
     ({ orm, statements } = database);
-    feed = new ChangeFeed(orm);
+    // No tick in these tests' time: what a commit alone sets off is what they see. The last test ticks its own feed.
+    feed = new ChangeFeed(orm, { pollMs: 3_600_000 });
     await feed.start();
   });
   after(async () => {
@@ -67,5 +69,19 @@ describe(`the change feed while no stream listens (${backend})`, () => {
     await fromNow.until(1);
     (await fromNow.subscription).unsubscribe();
     expect(fromNow.events.map(({ recordId }) => recordId)).to.deep.equal([after]);
+  });
+
+  it('when records are created with no stream, then the next tick places them, with no stream to read them', async () => {
+    const ticking = new ChangeFeed(orm, { pollMs: 20 });
+    await ticking.start();
+    try {
+      const made = [await create('placed by a tick 1'), await create('placed by a tick 2')];
+      const unplaced = async () => (await orm.em.getConnection().execute(
+        `select count(*) as "count" from "record_change" where "collection" = 'sighting' and "record_id" in (${made.join(', ')}) and "position" is null`) as [{ count: string }])[0].count;
+      while (Number(await unplaced()) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(ticking.subscribers).to.equal(0);
+    } finally {
+      ticking.stop();
+    }
   });
 });
