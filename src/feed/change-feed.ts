@@ -55,7 +55,7 @@ export class ChangeFeed {
   #readAgain = false;
   /**
    * Commits may have come while no stream listened (or before this instance started, from instances where none did):
-   * nothing has been placed or read since, and #position may be behind.
+   * nothing has been read since (the tick may have placed them), and #position may be behind.
    */
   #asleep = true;
   /** Commits came while asleep that no run has placed yet. */
@@ -145,7 +145,7 @@ export class ChangeFeed {
       const newest = await this.#newest();
       if (![...this.#subscriptions].some(({ live }) => live)) this.#position = Math.max(this.#position, newest);
     }).catch((error: unknown) => {
-      this.#asleep = true;
+      this.#asleep = this.#unplaced = true;
       throw error;
     });
   }
