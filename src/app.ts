@@ -94,7 +94,8 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
     idempotency,
   ], handlersFor));
   // No operation matched: still a token first, then a record that does not exist, or the validator's 404 or 405.
-  // Built on first use: a validator costs about 0.2 s of CPU to build, and most instances never need this one.
+  // Built on first use: a validator costs about 0.1 s of CPU to build (its meta-schema compile), and most instances
+  // never need this one.
   let unmatched: express.Router | undefined;
   api.use(...admitted, idsWithSlashes(resources), (req, res, next) => {
     unmatched ??= express.Router().use(...validatorOf(openApiDocument.paths));
