@@ -81,7 +81,7 @@ export interface paths {
         head?: never;
         /**
          * Change some fields of a timezone (JSON Merge Patch, RFC 7396).
-         * @description A member present replaces the field, `null` clears it, an absent one stays. The merged record is checked like a replacement body: a required field set to null is a 400 on it, and so is a server-generated field other than `version`. The caller states the version it changes, as `If-Match: "<version>"` or `version` in the patch; with neither 428. A stale `version` is a 409, a stale `If-Match` a 412, and nothing is written. 204 with the new `ETag`, or 200 with the detail view with `Prefer: return=representation`. Only `application/merge-patch+json` (else 415). Roles as for a replacement.
+         * @description A member present replaces the field, `null` clears it, an absent one stays. The merged record is checked like a replacement body: a required field set to null is a 400 on it, and so is a server-generated field other than `version`. The caller states the version it changes, as `If-Match: "<version>"` or `version` in the patch; with neither (`If-Match: *` names no version) 428. A stale `version` is a 409, a stale `If-Match` a 412, and nothing is written. 204 with the new `ETag`, or 200 with the detail view with `Prefer: return=representation`. Only `application/merge-patch+json` (else 415). Roles as for a replacement.
          */
         patch: operations["patchTimezone"];
         trace?: never;
@@ -149,7 +149,7 @@ export interface paths {
         };
         /**
          * Changes to time zones as they are committed (Server-Sent Events).
-         * @description A stream, one event per committed change in commit order, from every instance sharing the database, within a second. Each event has `id` (a number that only grows), `event` (`created`, `updated` or `deleted`) and `data`: `{"id": <record id>, "version": <n>, "record": <the list view after the change, null for a delete>}`. Reconnecting with `Last-Event-ID` resumes with every later event, none lost and none repeated; an id the history does not know starts the stream with `event: reset` (reload, then follow). A comment line `: keep-alive` comes at least every 15 s. An instance holds at most `EVENTS_MAX_SUBSCRIBERS` streams (503 with `Retry-After` beyond); on shutdown streams end, and clients reconnect elsewhere with `Last-Event-ID`. Role `reader`.
+         * @description A stream, one event per committed change in commit order, from every instance sharing the database, within a second. Each event has `id` (a number that only grows), `event` (`created`, `updated` or `deleted`) and `data`: `{"id": <record id>, "version": <n>, "record": <the list view after the change, null for a delete>}`. Reconnecting with `Last-Event-ID` resumes with every later event, none lost and none repeated; an id the history does not know starts the stream with `event: reset` (reload, then follow). A comment line `: keep-alive` comes at least every 15 s. A stream opens at once whatever the write rate. An instance holds at most `EVENTS_MAX_SUBSCRIBERS` streams (503 with `Retry-After` beyond), one caller (token subject) at most `EVENTS_MAX_SUBSCRIBERS_PER_CALLER` (429 with `Retry-After` beyond); a closed stream frees its slot at once, and a client that takes nothing for `STREAM_WRITE_TIMEOUT_MS` is cut off. When the token expires the stream ends with `event: token-expired` (`data: {}`): reconnect with a fresh token and `Last-Event-ID`. On shutdown streams end, and clients reconnect elsewhere with `Last-Event-ID`. Role `reader`.
          */
         get: operations["timezoneEvents"];
         put?: never;
@@ -237,7 +237,7 @@ export interface paths {
         head?: never;
         /**
          * Change some fields of a vessel (JSON Merge Patch, RFC 7396).
-         * @description A member present replaces the field, `null` clears it, an absent one stays. The merged record is checked like a replacement body: a required field set to null is a 400 on it, and so is a server-generated field other than `version`. The caller states the version it changes, as `If-Match: "<version>"` or `version` in the patch; with neither 428. A stale `version` is a 409, a stale `If-Match` a 412, and nothing is written. 204 with the new `ETag`, or 200 with the detail view with `Prefer: return=representation`. Only `application/merge-patch+json` (else 415). Roles as for a replacement.
+         * @description A member present replaces the field, `null` clears it, an absent one stays. The merged record is checked like a replacement body: a required field set to null is a 400 on it, and so is a server-generated field other than `version`. The caller states the version it changes, as `If-Match: "<version>"` or `version` in the patch; with neither (`If-Match: *` names no version) 428. A stale `version` is a 409, a stale `If-Match` a 412, and nothing is written. 204 with the new `ETag`, or 200 with the detail view with `Prefer: return=representation`. Only `application/merge-patch+json` (else 415). Roles as for a replacement.
          */
         patch: operations["patchVessel"];
         trace?: never;
@@ -331,7 +331,7 @@ export interface paths {
         };
         /**
          * Changes to vessels as they are committed (Server-Sent Events).
-         * @description A stream, one event per committed change in commit order, from every instance sharing the database, within a second. Each event has `id` (a number that only grows), `event` (`created`, `updated` or `deleted`) and `data`: `{"id": <record id>, "version": <n>, "record": <the list view after the change, null for a delete>}`. Reconnecting with `Last-Event-ID` resumes with every later event, none lost and none repeated; an id the history does not know starts the stream with `event: reset` (reload, then follow). A comment line `: keep-alive` comes at least every 15 s. An instance holds at most `EVENTS_MAX_SUBSCRIBERS` streams (503 with `Retry-After` beyond); on shutdown streams end, and clients reconnect elsewhere with `Last-Event-ID`. Role `reader`.
+         * @description A stream, one event per committed change in commit order, from every instance sharing the database, within a second. Each event has `id` (a number that only grows), `event` (`created`, `updated` or `deleted`) and `data`: `{"id": <record id>, "version": <n>, "record": <the list view after the change, null for a delete>}`. Reconnecting with `Last-Event-ID` resumes with every later event, none lost and none repeated; an id the history does not know starts the stream with `event: reset` (reload, then follow). A comment line `: keep-alive` comes at least every 15 s. A stream opens at once whatever the write rate. An instance holds at most `EVENTS_MAX_SUBSCRIBERS` streams (503 with `Retry-After` beyond), one caller (token subject) at most `EVENTS_MAX_SUBSCRIBERS_PER_CALLER` (429 with `Retry-After` beyond); a closed stream frees its slot at once, and a client that takes nothing for `STREAM_WRITE_TIMEOUT_MS` is cut off. When the token expires the stream ends with `event: token-expired` (`data: {}`): reconnect with a fresh token and `Last-Event-ID`. On shutdown streams end, and clients reconnect elsewhere with `Last-Event-ID`. Role `reader`.
          */
         get: operations["vesselEvents"];
         put?: never;
@@ -419,7 +419,7 @@ export interface paths {
         head?: never;
         /**
          * Change some fields of a sighting (JSON Merge Patch, RFC 7396).
-         * @description A member present replaces the field, `null` clears it, an absent one stays. The merged record is checked like a replacement body: a required field set to null is a 400 on it, and so is a server-generated field other than `version`. The caller states the version it changes, as `If-Match: "<version>"` or `version` in the patch; with neither 428. A stale `version` is a 409, a stale `If-Match` a 412, and nothing is written. 204 with the new `ETag`, or 200 with the detail view with `Prefer: return=representation`. Only `application/merge-patch+json` (else 415). Roles as for a replacement.
+         * @description A member present replaces the field, `null` clears it, an absent one stays. The merged record is checked like a replacement body: a required field set to null is a 400 on it, and so is a server-generated field other than `version`. The caller states the version it changes, as `If-Match: "<version>"` or `version` in the patch; with neither (`If-Match: *` names no version) 428. A stale `version` is a 409, a stale `If-Match` a 412, and nothing is written. 204 with the new `ETag`, or 200 with the detail view with `Prefer: return=representation`. Only `application/merge-patch+json` (else 415). Roles as for a replacement.
          */
         patch: operations["patchSighting"];
         trace?: never;
@@ -487,7 +487,7 @@ export interface paths {
         };
         /**
          * Changes to sightings as they are committed (Server-Sent Events).
-         * @description A stream, one event per committed change in commit order, from every instance sharing the database, within a second. Each event has `id` (a number that only grows), `event` (`created`, `updated` or `deleted`) and `data`: `{"id": <record id>, "version": <n>, "record": <the list view after the change, null for a delete>}`. Reconnecting with `Last-Event-ID` resumes with every later event, none lost and none repeated; an id the history does not know starts the stream with `event: reset` (reload, then follow). A comment line `: keep-alive` comes at least every 15 s. An instance holds at most `EVENTS_MAX_SUBSCRIBERS` streams (503 with `Retry-After` beyond); on shutdown streams end, and clients reconnect elsewhere with `Last-Event-ID`. Role `reader`.
+         * @description A stream, one event per committed change in commit order, from every instance sharing the database, within a second. Each event has `id` (a number that only grows), `event` (`created`, `updated` or `deleted`) and `data`: `{"id": <record id>, "version": <n>, "record": <the list view after the change, null for a delete>}`. Reconnecting with `Last-Event-ID` resumes with every later event, none lost and none repeated; an id the history does not know starts the stream with `event: reset` (reload, then follow). A comment line `: keep-alive` comes at least every 15 s. A stream opens at once whatever the write rate. An instance holds at most `EVENTS_MAX_SUBSCRIBERS` streams (503 with `Retry-After` beyond), one caller (token subject) at most `EVENTS_MAX_SUBSCRIBERS_PER_CALLER` (429 with `Retry-After` beyond); a closed stream frees its slot at once, and a client that takes nothing for `STREAM_WRITE_TIMEOUT_MS` is cut off. When the token expires the stream ends with `event: token-expired` (`data: {}`): reconnect with a fresh token and `Last-Event-ID`. On shutdown streams end, and clients reconnect elsewhere with `Last-Event-ID`. Role `reader`.
          */
         get: operations["sightingEvents"];
         put?: never;
@@ -1075,7 +1075,7 @@ export interface components {
                 "text/xml": components["schemas"]["GeneralError"];
             };
         };
-        /** @description A partial update states no version: neither `If-Match` nor `version` in the patch (RFC 6585 §3). */
+        /** @description A partial update states no version: neither `If-Match` naming one (`*` names none) nor `version` in the patch (RFC 6585 §3). */
         PreconditionRequired: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
@@ -1090,6 +1090,19 @@ export interface components {
         };
         /** @description This instance holds as many change streams as it may (`EVENTS_MAX_SUBSCRIBERS`), or the database cannot be reached; try again after `Retry-After` seconds. */
         FeedFull: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["GeneralError"];
+            };
+        };
+        /** @description The caller (token subject) holds as many change streams on this instance as one caller may (`EVENTS_MAX_SUBSCRIBERS_PER_CALLER`), or sent more requests this minute than `RATE_LIMIT_PER_MINUTE` allows; close a stream, or try again after `Retry-After` seconds (RFC 6585 §4). */
+        FeedCallerFull: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -1625,7 +1638,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["FeedCallerFull"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["FeedFull"];
         };
@@ -2107,7 +2120,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["FeedCallerFull"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["FeedFull"];
         };
@@ -2607,7 +2620,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["FeedCallerFull"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["FeedFull"];
         };

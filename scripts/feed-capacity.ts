@@ -16,7 +16,7 @@ execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
 
 const db = await prepareDatabase(0, []);
 const common = { PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '1000000' };
-const service = await startServer('service', 'src/server.ts', { ...common, ...db.serviceEnv, DEMO_DATA: 'false', EVENTS_MAX_SUBSCRIBERS: String(streams) }, '0');
+const service = await startServer('service', 'src/server.ts', { ...common, ...db.serviceEnv, DEMO_DATA: 'false', EVENTS_MAX_SUBSCRIBERS: String(streams), EVENTS_MAX_SUBSCRIBERS_PER_CALLER: String(streams) }, '0');
 const issuer = `${service.url}/realms/sighting`;
 const floor = await startServer('floor', 'bench/floor-server.ts', { ...common, ...db.floorEnv, ISSUER: issuer, AUDIENCE: 'sighting-api' }, '0');
 const servers = [service, floor];

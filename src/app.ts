@@ -17,6 +17,7 @@ import type { AnyResource } from './crud/resource-descriptor.ts';
 import { historyHandlers } from './history/history-handlers.ts';
 import { eventStreams } from './feed/event-stream.ts';
 import type { ChangeFeed } from './feed/change-feed.ts';
+import { StreamSlots } from './feed/stream-slots.ts';
 import type { Drain } from './http/drain.ts';
 import { idempotencyKey } from './http/idempotency-key.ts';
 import { rateLimit } from './http/rate-limit.ts';
@@ -52,6 +53,8 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   // ETags are record versions, set by the handlers; express's body hashes would contradict them.
   app.set('etag', false);
   app.set('query parser', 'simple');
+  // Read by every streamed answer (src/http/bounded-writes.ts).
+  app.locals.streamWriteTimeoutMs = config.STREAM_WRITE_TIMEOUT_MS;
 
   // express-openapi-validator compiles the route of every path of its document on every request, to find the one
   // asked for: each collection's operations get a validator of their own, with only that collection's paths.
@@ -77,7 +80,8 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   // Called by startWebServer once the embedded provider (on this very server) can answer.
   app.locals.prefetchRealmKeys = tokens.prefetchKeys;
   const admitted = [negotiate, tokens, ...(config.RATE_LIMIT_PER_MINUTE ? [rateLimit(config.RATE_LIMIT_PER_MINUTE)] : [])];
-  const events = eventStreams({ feed, drain, maxSubscribers: config.EVENTS_MAX_SUBSCRIBERS, keepAliveMs: config.EVENTS_KEEPALIVE_MS, delivered: metrics.eventDelivered });
+  const slots = new StreamSlots(config.EVENTS_MAX_SUBSCRIBERS, config.EVENTS_MAX_SUBSCRIBERS_PER_CALLER);
+  const events = eventStreams({ feed, drain, slots, keepAliveMs: config.EVENTS_KEEPALIVE_MS, delivered: metrics.eventDelivered });
   const handlersFor = (resource: AnyResource): OperationHandlers => ({ ...crudHandlers(resource), ...historyHandlers(resource), events: events(resource) });
 
   const api = express.Router();

@@ -65,6 +65,10 @@ const schema = z.object({
     .describe('Comma-separated origins (e.g. https://app.example.org) whose browser pages may call the API; unset: none.'),
   EVENTS_MAX_SUBSCRIBERS: z.coerce.number().int().min(0).default(1000)
     .describe('Most change-feed streams (GET /{resource}/events) one instance holds; 503 with Retry-After beyond.'),
+  EVENTS_MAX_SUBSCRIBERS_PER_CALLER: z.coerce.number().int().min(1).default(10)
+    .describe('Most change-feed streams one caller (token subject) holds on one instance; 429 with Retry-After beyond.'),
+  STREAM_WRITE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30000)
+    .describe('A streamed answer (list, query by example, history, change feed) whose client takes nothing for this long is cut off, freeing what it held.'),
   EVENTS_KEEPALIVE_MS: z.coerce.number().int().min(100).max(15000).default(15000)
     .describe('How often an idle change-feed stream gets a `: keep-alive` comment (proxies close silent connections).'),
   HEADER_LIMIT: z.coerce.number().int().min(1024).max(1048576).default(16384)

@@ -16,6 +16,8 @@ export interface Principal {
   /** The token's `preferred_username` (else its subject): what a record's history shows admins. */
   username: string;
   roles: ReadonlySet<string>;
+  /** When the token expires (its `exp`, in milliseconds since the epoch): a stream ends then. */
+  expiresAt: number;
 }
 
 /** Whether the caller may change a record `creator` made, once its role let it ask (contract B, Authorization). */

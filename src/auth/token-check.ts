@@ -13,12 +13,19 @@ export interface TokenCheckOptions {
   audience: string;
 }
 
+/** As the token says, unchecked: a signed token may still hold any JSON where a claim is read (checked in `admit`). */
 interface AccessClaims {
-  sub?: string;
+  sub?: unknown;
   preferred_username?: unknown;
   exp?: unknown;
   nbf?: unknown;
-  realm_access?: { roles?: string[] };
+  realm_access?: unknown;
+}
+
+/** `realm_access.roles` (Keycloak's realm roles): the strings it holds, or none when it is not an array. */
+function realmRoles(realmAccess: unknown): string[] {
+  const roles = (realmAccess as { roles?: unknown } | null | undefined)?.roles;
+  return Array.isArray(roles) ? roles.filter((role): role is string => typeof role === 'string') : [];
 }
 
 export function tokenCheck({ serverUrl, realm, audience }: TokenCheckOptions): RequestHandler & { prefetchKeys(): Promise<void> } {
@@ -49,9 +56,11 @@ export function tokenCheck({ serverUrl, realm, audience }: TokenCheckOptions): R
     // keycloak-connect lets a token without `exp` live forever and ignores `nbf`; RFC 9068 §2.2 requires
     // `exp` and RFC 7519 §4.1.5 forbids accepting a token before its `nbf`.
     const notYetValid = content.nbf !== undefined && !(typeof content.nbf === 'number' && content.nbf <= Date.now() / 1000);
-    if (typeof content.exp !== 'number' || notYetValid || !content.sub) throw invalidToken(realm);
+    // Each claim read is checked by type here, where it is read: a subject that is no string would reach the
+    // database as a query operator (`{"$ne": …}`) wherever it is compared.
+    if (typeof content.exp !== 'number' || notYetValid || typeof content.sub !== 'string' || !content.sub) throw invalidToken(realm);
     const username = typeof content.preferred_username === 'string' ? content.preferred_username : content.sub;
-    const principal: Principal = { subject: content.sub, username, roles: new Set(content.realm_access?.roles ?? []) };
+    const principal: Principal = { subject: content.sub, username, roles: new Set(realmRoles(content.realm_access)), expiresAt: content.exp * 1000 };
     res.locals.principal = principal;
     next();
   };

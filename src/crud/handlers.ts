@@ -1,11 +1,10 @@
 // The generic CRUD handlers: read the validated request, run one operation on the resource, write the answer.
 import type { Request, Response } from 'express';
-import type { SqlEntityManager } from '@mikro-orm/sql';
 import { LockMode, ForeignKeyConstraintViolationException, type FilterQuery } from '@mikro-orm/core';
 import type { ResourceDescriptor, RequestContext, WireRecord } from './resource-descriptor.ts';
 import { viewRowBatches, mapBatches } from './row-stream.ts';
 import { readRow } from './view-rows.ts';
-import { etagOf, notModified, checkIfMatch } from './preconditions.ts';
+import { etagOf, notModified, checkIfMatch, ifMatchStatesVersion } from './preconditions.ts';
 import { Conflict, entityNotFound, PreconditionRequired, ValidationFailed } from '../errors/app-errors.ts';
 import { mergePatch } from './merge-patch.ts';
 import { checkAsRequestBody } from '../validation/schema-check.ts';
@@ -17,6 +16,7 @@ import { requestLocale } from '../i18n/request-locale.ts';
 import { sendDocument, sendList } from '../http/send.ts';
 import { countIfPreferred, sendWritten } from './representation-preference.ts';
 import { cursorOf, cursorValues, keysetAfter, keyValues, listOrder } from './list-order.ts';
+import { countMatching } from './list-count.ts';
 import { requestEntityManager, viewRowReader } from '../db/request-context.ts';
 import { commitWithHistory, createWithHistory, isOneRow, scopeOf, updateWithHistory, type Change, type Scope } from '../history/record-history.ts';
 
@@ -95,8 +95,8 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       const conditions: Record<string, unknown> = listConditions(filters, req.query);
       // The validator has coerced the parameter to a boolean; `false` is the same as leaving it out.
       if (owner && (req.query[owner.listParameter] as unknown) === true) conditions[owner.property] = principalOf(res).subject;
-      // A query builder: counting reads no entity, so the shared EntityManager may run it.
-      await countIfPreferred(req, res, () => (reader as SqlEntityManager).createQueryBuilder(resource.entity, 'r').where(conditions as never).getCount());
+      // Counting reads no entity, so the shared EntityManager may run it; it runs beside the page's read.
+      const counted = countIfPreferred(req, res, () => countMatching(reader, resource, conditions as FilterQuery<E>));
       const { sort, cursor, after, limit } = req.query as { sort?: string; cursor?: string; after?: number; limit?: number };
       const keys = listOrder(reader, resource, sort);
       // Without `sort`, pages continue after an id (contract B); with it, after the last row's keys (an opaque cursor).
@@ -105,10 +105,11 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       // $and, not one object: `?sightingId=5&after=3` must keep both conditions on the id.
       const where = (continued ? { $and: [conditions, continued] } : conditions) as FilterQuery<E>;
       if (limit === undefined) {
-        return sendList(res, resource.name, mapBatches(viewRowBatches(reader, resource, where, { kind: 'list', view: 'list', keys }), (row) => resource.listView(row, ctx.locale)));
+        return sendList(res, resource.name, mapBatches(viewRowBatches(reader, resource, where, { kind: 'list', view: 'list', keys }), (row) => resource.listView(row, ctx.locale)), { ready: counted });
       }
       // One row more than asked tells whether a next page exists (RFC 8288 `rel="next"`).
-      const rows = (await Array.fromAsync(viewRowBatches(reader, resource, where, { kind: 'list', view: 'list', limit: limit + 1, keys }))).flat();
+      const [batches] = await Promise.all([Array.fromAsync(viewRowBatches(reader, resource, where, { kind: 'list', view: 'list', limit: limit + 1, keys })), counted]);
+      const rows = batches.flat();
       if (rows.length > limit) {
         rows.length = limit;
         const next = new URLSearchParams(req.query as Record<string, string>);
@@ -167,7 +168,7 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
     async patch(req: Request, res: Response): Promise<void> {
       const ctx = context(req);
       const patch = req.body as WireRecord & Partial<Versioned>;
-      if (patch.version === undefined && !req.get('If-Match')) throw new PreconditionRequired('error.versionRequired');
+      if (patch.version === undefined && !ifMatchStatesVersion(req)) throw new PreconditionRequired('error.versionRequired');
       const id = pathId(req);
       // The view the patch applies to, then the entity it writes; a change in between is a conflict, as any stale version.
       const row = await readRow(ctx.em, resource, id);
@@ -195,7 +196,7 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
     async queryByExample(req: Request, res: Response): Promise<void> {
       const ctx = context(req);
       const where = exampleCondition(resource, req.body as WireRecord, ctx);
-      await sendList(res, resource.name, mapBatches(viewRowBatches(viewRowReader(req), resource, where, { kind: 'query', view: 'detail' }), (row) => resource.detailView(row, ctx.locale)), 204);
+      await sendList(res, resource.name, mapBatches(viewRowBatches(viewRowReader(req), resource, where, { kind: 'query', view: 'detail' }), (row) => resource.detailView(row, ctx.locale)), { emptyStatus: 204 });
     },
   };
 }

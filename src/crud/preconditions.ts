@@ -22,3 +22,8 @@ export function checkIfMatch(req: Request, version: number): void {
     throw new PreconditionFailed('error.preconditionFailed');
   }
 }
+
+/** Whether `If-Match` names a version: `*` matches whatever is current, so it states none (contract D). */
+export function ifMatchStatesVersion(req: Request): boolean {
+  return tags(req.get('If-Match') ?? '').some((tag) => tag !== '*');
+}

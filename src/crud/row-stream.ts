@@ -46,17 +46,23 @@ async function* cursor<E>(where: FilterQuery<E>, kind: ReadKind, limit: number, 
     const rows = qb.stream({ rawResults: true, chunkSize: batchSize.postgresql })[Symbol.asyncIterator]();
     return { rows, first: await rows.next() };
   });
-  if (first.done) return;
-  // The driver hands over rows one at a time; they travel on as the batches it fetched them in.
-  let batch = [first.value];
-  for (let next = await rows.next(); !next.done; next = await rows.next()) {
-    batch.push(next.value);
-    if (batch.length === batchSize.postgresql) {
-      yield batch;
-      batch = [];
+  try {
+    if (first.done) return;
+    // The driver hands over rows one at a time; they travel on as the batches it fetched them in.
+    let batch = [first.value];
+    for (let next = await rows.next(); !next.done; next = await rows.next()) {
+      batch.push(next.value);
+      if (batch.length === batchSize.postgresql) {
+        yield batch;
+        batch = [];
+      }
     }
+    if (batch.length > 0) yield batch;
+  } finally {
+    // Read by hand, the ORM's stream is closed by hand, through the iterator protocol it offers: its own `finally`
+    // closes the cursor and returns the connection. Reached when the reader stops early (the client has gone) too.
+    await rows.return?.(undefined);
   }
-  if (batch.length > 0) yield batch;
 }
 
 async function* keysetBatches<E>(where: FilterQuery<E>, kind: ReadKind, limit: number, keys: readonly SortKey[], query: OrderedQuery<E>): AsyncGenerator<ViewRow[]> {

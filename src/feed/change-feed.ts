@@ -5,6 +5,7 @@ import type { AnyResource, ViewRow } from '../crud/resource-descriptor.ts';
 import type { Change } from '../history/record-history.ts';
 import { onCommit } from './commit-signal.ts';
 import { placeCommitted } from './sequencer.ts';
+import { Turns } from './turns.ts';
 
 export interface ChangeEvent {
   eventId: number;
@@ -23,13 +24,30 @@ export interface Subscriber {
   send(event: ChangeEvent): void;
   /** The id it resumes after is unknown to the history: it gets events from now on, and should reload first. */
   reset(): void;
+  /** Resolves true once the stream's client has taken what it was sent, false when it has gone. */
+  drained(): Promise<boolean>;
+  /** The feed can no longer serve it (the database failed while it caught up): the stream ends, the client resumes. */
+  end(): void;
 }
 
-interface Subscription extends Subscriber {
-  /** The last event id this subscriber has been given or has passed over. */
+export interface Subscription {
+  /** Settles once the stream's place in the feed is fixed: from then on no event it should get can be missed. */
+  started: Promise<void>;
+  unsubscribe(): void;
+}
+
+/**
+ * `waking`: from now, on a feed that slept (its position is fixed by the run that wakes it); `catching-up`: reads the
+ * history on its own; `joining`: has read it up to lately, the feed's next run gives it the rest and makes it `live`;
+ * `live`: gets events from the feed's own reads.
+ */
+type State = 'waking' | 'catching-up' | 'joining' | 'live' | 'closed';
+
+interface Stream extends Subscriber {
+  /** The last event id this stream has been given or has passed over. */
   cursor: number;
-  /** Live subscribers get events from the feed's reads; others are still catching up from the history. */
-  live: boolean;
+  state: State;
+  start: PromiseWithResolvers<void>;
 }
 
 const batch = 500;
@@ -42,13 +60,26 @@ function eventOf(row: Record<string, unknown>): ChangeEvent {
   };
 }
 
-const wants = (subscription: Subscription, event: ChangeEvent) => event.collection === subscription.resource.name
-  && Object.entries(subscription.filters).every(([name, value]) => event.scope[name]?.includes(value));
+const wants = (stream: Stream, event: ChangeEvent) => event.collection === stream.resource.name
+  && Object.entries(stream.filters).every(([name, value]) => event.scope[name]?.includes(value));
+
+/** Gives `event` to `stream` if it wants it and has not had it. */
+function deliver(stream: Stream, event: ChangeEvent): void {
+  if (event.eventId <= stream.cursor) return;
+  if (wants(stream, event)) stream.send(event);
+  stream.cursor = event.eventId;
+}
+
+export interface ChangeFeedOptions {
+  pollMs?: number;
+  /** History reads for streams catching up that run at once: the rest of the pool stays for everything else. */
+  catchUpReads?: number;
+}
 
 export class ChangeFeed {
   readonly #orm: MikroORM;
-  readonly #subscriptions = new Set<Subscription>();
-  /** The highest event id read; live subscribers have been given everything up to it. */
+  readonly #streams = new Set<Stream>();
+  /** The highest event id read; live streams have been given everything up to it. */
   #position = 0;
   /** The run placing or reading now; runs never overlap. */
   #reading: Promise<void> | undefined;
@@ -61,16 +92,18 @@ export class ChangeFeed {
   /** Commits came while asleep that no run has placed yet. */
   #unplaced = false;
   readonly #pollMs: number;
+  readonly #catchUpTurns: Turns;
   #poll: NodeJS.Timeout | undefined;
   #forgetCommits: (() => void) | undefined;
 
-  constructor(orm: MikroORM, { pollMs = 1000 }: { pollMs?: number } = {}) {
+  constructor(orm: MikroORM, { pollMs = 1000, catchUpReads = 2 }: ChangeFeedOptions = {}) {
     this.#orm = orm;
     this.#pollMs = pollMs;
+    this.#catchUpTurns = new Turns(catchUpReads);
   }
 
   get subscribers(): number {
-    return this.#subscriptions.size;
+    return this.#streams.size;
   }
 
   /**
@@ -87,7 +120,7 @@ export class ChangeFeed {
   }
 
   #tick(): void {
-    if (this.#subscriptions.size) return this.wake();
+    if (this.#streams.size) return this.wake();
     if (!this.#unplaced || this.#reading) return;
     this.#unplaced = false;
     this.#alone(() => placeCommitted(this.#orm.em)).catch(() => {
@@ -101,25 +134,25 @@ export class ChangeFeed {
   }
 
   /**
-   * Something was committed: read what is new (once more after the current read, if one is running). Reading serves
-   * streams only: while there are none, a commit costs the feed nothing until the next tick places it.
+   * Something was committed, or a stream is waiting to join: run once more (after the current run, if one is
+   * running). Runs serve streams only: while there are none, a commit costs the feed nothing until the next tick.
    */
   wake(): void {
     if (this.#reading) {
       this.#readAgain = true;
       return;
     }
-    if (!this.#subscriptions.size) {
+    if (!this.#streams.size) {
       this.#asleep = true;
       this.#unplaced = true;
       return;
     }
-    this.#alone(() => this.#readNew()).catch(() => {
+    this.#alone(() => this.#run()).catch(() => {
       // The database is unreachable: the next wake-up (or the poll) reads from the same position.
     });
   }
 
-  /** Runs one placing or reading run at a time; a wake-up that came meanwhile reads after it. */
+  /** Runs one placing or reading run at a time; a wake-up that came meanwhile runs after it. */
   #alone(run: () => Promise<void>): Promise<void> {
     const running = run().finally(() => {
       this.#reading = undefined;
@@ -132,64 +165,119 @@ export class ChangeFeed {
   }
 
   /**
-   * Before a stream subscribes to a feed that slept: places what was committed meanwhile and, when no stream is live
-   * to be given those events, starts from the newest instead of reading through them.
+   * Registers the stream at once, whatever the feed is doing: from `after` (an event id it had) or from now. A stream
+   * that resumes reads the history on its own (a few at a time, each read one statement, waiting for its client
+   * between batches) and then joins the feed's reads; one from now starts at the feed's position, or, on a feed that
+   * slept, at the newest event the run that wakes it finds. An `after` the history does not know (another database's,
+   * or one from the future) resets the stream, which then starts from now.
    */
-  async #awaken(): Promise<void> {
-    while (this.#reading) await this.#reading;
-    if (!this.#asleep) return;
-    this.#asleep = false;
-    this.#unplaced = false;
-    await this.#alone(async () => {
-      await placeCommitted(this.#orm.em);
-      const newest = await this.#newest();
-      if (![...this.#subscriptions].some(({ live }) => live)) this.#position = Math.max(this.#position, newest);
-    }).catch((error: unknown) => {
-      this.#asleep = this.#unplaced = true;
+  subscribe(subscriber: Subscriber, after?: number): Subscription {
+    const stream: Stream = { ...subscriber, cursor: this.#position, state: 'catching-up', start: Promise.withResolvers<void>() };
+    // Nobody need wait for a start that failed: the HTTP answer reads it from `started`.
+    stream.start.promise.catch(() => {});
+    this.#streams.add(stream);
+    if (after === undefined) this.#fromNow(stream);
+    else void this.#catchUp(stream, after);
+    return {
+      started: stream.start.promise,
+      unsubscribe: () => {
+        stream.state = 'closed';
+        this.#streams.delete(stream);
+      },
+    };
+  }
+
+  #fromNow(stream: Stream): void {
+    if (this.#asleep) {
+      stream.state = 'waking';
+      return this.wake();
+    }
+    stream.cursor = this.#position;
+    stream.state = 'live';
+    stream.start.resolve();
+  }
+
+  async #catchUp(stream: Stream, after: number): Promise<void> {
+    try {
+      if (after > this.#position && after > await this.#newest()) {
+        if (stream.state === 'closed') return;
+        stream.reset();
+        return this.#fromNow(stream);
+      }
+      stream.cursor = after;
+      for (;;) {
+        const events = await this.#catchUpTurns.take(() => this.#read(stream.cursor, Number.MAX_SAFE_INTEGER, stream.resource.name));
+        stream.start.resolve();
+        if (stream.state === 'closed') return;
+        for (const event of events) deliver(stream, event);
+        if (events.length < batch) break;
+        // The client takes this batch before the next is read: a slow reader is never sent more than it reads.
+        if (!await stream.drained() || stream.state !== 'catching-up') return;
+      }
+      stream.state = 'joining';
+      this.wake();
+    } catch (error) {
+      if (stream.state === 'closed') return;
+      stream.start.reject(error);
+      stream.end();
+    }
+  }
+
+  /** One run: wakes a feed that slept, lets waiting streams join, then reads and delivers what is new. */
+  async #run(): Promise<void> {
+    try {
+      if (this.#asleep) await this.#awaken();
+      for (const stream of this.#streams) {
+        if (stream.state !== 'waking') continue;
+        stream.cursor = this.#position;
+        stream.state = 'live';
+        stream.start.resolve();
+      }
+      await this.#join();
+      await this.#readNew();
+    } catch (error) {
+      for (const stream of this.#streams) if (stream.state === 'waking') stream.start.reject(error);
       throw error;
-    });
+    }
   }
 
   /**
-   * From `after` (an event id the subscriber had) or from now. Events after `after` are read from the history until
-   * the subscriber has reached the feed's position; from then on it is live. When `after` is an id the history does
-   * not know (another database's, or one from the future), the subscriber is reset and starts from now.
+   * Places what was committed while the feed slept and, when no stream is live to be given those events, starts from
+   * the newest instead of reading through them.
    */
-  async subscribe(subscriber: Subscriber, after?: number): Promise<{ unsubscribe(): void }> {
-    await this.#awaken();
-    const subscription: Subscription = { ...subscriber, cursor: this.#position, live: after === undefined };
-    const unsubscribe = () => { this.#subscriptions.delete(subscription); };
-    this.#subscriptions.add(subscription);
-    // A commit while it subscribed found no stream yet: read it now, not at the next poll.
-    if (this.#asleep) this.wake();
-    if (after === undefined) return { unsubscribe };
-    if (after > this.#position && after > await this.#newest()) {
-      subscriber.reset();
-      subscription.cursor = this.#position;
-      subscription.live = true;
-      return { unsubscribe };
-    }
-    subscription.cursor = after;
+  async #awaken(): Promise<void> {
+    this.#unplaced = false;
     try {
-      while (!subscription.live) {
-        // Every event up to the feed's position now was committed before this read begins: the read sees it.
-        const known = this.#position;
-        const events = await this.#read(subscription.cursor, subscriber.resource.name);
-        if (!this.#subscriptions.has(subscription)) break;
-        for (const event of events) {
-          if (wants(subscription, event)) subscription.send(event);
-          subscription.cursor = event.eventId;
-        }
-        if (events.length === batch) continue;
-        subscription.cursor = Math.max(subscription.cursor, known);
-        // Checked and set in the same turn of the loop as the feed's own reads deliver: nothing falls in between.
-        if (subscription.cursor >= this.#position) subscription.live = true;
-      }
+      await placeCommitted(this.#orm.em);
+      const newest = await this.#newest();
+      if (![...this.#streams].some(({ state }) => state === 'live')) this.#position = Math.max(this.#position, newest);
+      this.#asleep = false;
     } catch (error) {
-      unsubscribe();
+      this.#unplaced = true;
       throw error;
     }
-    return { unsubscribe };
+  }
+
+  /**
+   * Streams that caught up on their own read the history up to a moment ago: within this run, while the position
+   * stands still, they get what came since, and are live from then on. Their reads never chase a moving position.
+   */
+  async #join(): Promise<void> {
+    const joining = [...this.#streams].filter(({ state }) => state === 'joining');
+    if (!joining.length) return;
+    for (let from = Math.min(...joining.map(({ cursor }) => cursor)); from < this.#position;) {
+      const events = await this.#read(from, this.#position);
+      for (const event of events) {
+        for (const stream of joining) if (stream.state === 'joining') deliver(stream, event);
+        from = event.eventId;
+      }
+      if (events.length < batch) break;
+    }
+    for (const stream of joining) {
+      if (stream.state !== 'joining') continue;
+      stream.cursor = Math.max(stream.cursor, this.#position);
+      stream.state = 'live';
+    }
   }
 
   async #newest(): Promise<number> {
@@ -197,27 +285,23 @@ export class ChangeFeed {
     return Number(row.newest);
   }
 
-  #read(after: number, collection?: string): Promise<ChangeEvent[]> {
+  /** Up to a batch of events after `after` and up to `upTo`, of one collection or all. */
+  #read(after: number, upTo = Number.MAX_SAFE_INTEGER, collection?: string): Promise<ChangeEvent[]> {
     const where = collection === undefined ? '' : ' and "collection" = ?';
     return this.#orm.em.getConnection('write')
-      .execute(`select ${columns} from "record_change" where "position" > ?${where} order by "position" limit ${batch}`,
-        [after, ...(collection === undefined ? [] : [collection])], 'all')
+      .execute(`select ${columns} from "record_change" where "position" > ? and "position" <= ?${where} order by "position" limit ${batch}`,
+        [after, upTo, ...(collection === undefined ? [] : [collection])], 'all')
       .then((rows) => (rows as Record<string, unknown>[]).map(eventOf));
   }
 
   async #readNew(): Promise<void> {
     do {
       this.#readAgain = false;
-      this.#asleep = false;
       this.#unplaced = false;
       await placeCommitted(this.#orm.em);
       for (let events = await this.#read(this.#position); events.length; events = events.length < batch ? [] : await this.#read(this.#position)) {
         for (const event of events) {
-          for (const subscription of this.#subscriptions) {
-            if (!subscription.live || event.eventId <= subscription.cursor) continue;
-            if (wants(subscription, event)) subscription.send(event);
-            subscription.cursor = event.eventId;
-          }
+          for (const stream of this.#streams) if (stream.state === 'live') deliver(stream, event);
           this.#position = event.eventId;
         }
       }

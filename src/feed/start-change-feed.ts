@@ -5,8 +5,9 @@ import type { Logger } from '../observability/logger.ts';
 import { ChangeFeed } from './change-feed.ts';
 import { listenForChanges } from './change-notifications.ts';
 
-export async function startChangeFeed(orm: MikroORM, config: Pick<Config, 'DATABASE_URL' | 'DB_CONNECT_TIMEOUT_MS'>, logger: Logger): Promise<{ feed: ChangeFeed; stop(): Promise<void> }> {
-  const feed = new ChangeFeed(orm);
+export async function startChangeFeed(orm: MikroORM, config: Pick<Config, 'DATABASE_URL' | 'DB_CONNECT_TIMEOUT_MS' | 'DB_POOL_MAX'>, logger: Logger): Promise<{ feed: ChangeFeed; stop(): Promise<void> }> {
+  // Streams catching up read the history with at most half the pool: the other half answers everything else.
+  const feed = new ChangeFeed(orm, { catchUpReads: Math.floor(config.DB_POOL_MAX / 2) });
   // PGlite lives in this process, which is then its only writer: commits here wake the feed (src/feed/commit-signal.ts).
   const notifications = config.DATABASE_URL
     ? listenForChanges({ url: config.DATABASE_URL, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, logger }, () => feed.wake())

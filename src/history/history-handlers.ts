@@ -58,7 +58,7 @@ export function historyHandlers(resource: AnyResource) {
         ...(admin && { changedBy: entry.changed_by }),
         record: entry.row && resource.detailView(entry.row, locale),
       }));
-      await sendList(res, 'version', [views], 200, 'versions');
+      await sendList(res, 'version', [views], { collection: 'versions' });
     },
 
     async version(req: Request, res: Response): Promise<void> {

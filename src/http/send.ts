@@ -1,6 +1,7 @@
 // Writes bodies in the negotiated representation, streaming lists with back-pressure.
 import type { Response } from 'express';
 import { representationOf } from './negotiation.ts';
+import { responseWrites } from './bounded-writes.ts';
 
 /** An answer as it is about to leave: what an Idempotency-Key keeps to replay (src/http/idempotency-key.ts). */
 export interface Answer {
@@ -39,49 +40,51 @@ export async function sendEmpty(res: Response, status: number): Promise<void> {
   res.end();
 }
 
-/**
- * Streams `batches` of items as a list (in XML, `root` elements inside a `collection` element). With `emptyStatus`
- * 204, an empty result is 204 with no body (query by example); otherwise an empty list. Memory stays bounded by what
- * the iterator holds, not by the result's size.
- */
-export async function sendList(res: Response, root: string, batches: AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]>, emptyStatus: 200 | 204 = 200, collection = 'collection'): Promise<void> {
-  const representation = representationOf(res);
-  const iterator = Symbol.asyncIterator in batches ? batches[Symbol.asyncIterator]() : batches[Symbol.iterator]();
-  let next = await iterator.next();
-  while (!next.done && next.value.length === 0) next = await iterator.next();
-  if (next.done && emptyStatus === 204) {
-    res.status(204).end();
-    return;
-  }
-  res.status(200).type(`${representation.mediaType}; charset=utf-8`);
-  // Items are gathered into chunks of about 64 KiB: one write per item would cost a syscall each.
-  let chunk = representation.listOpen(collection);
-  let first = true;
-  for (; !next.done; next = await iterator.next()) {
-    for (const item of next.value) {
-      chunk += representation.listItem(root, item, first);
-      first = false;
-      if (chunk.length < 65536) continue;
-      if (!res.write(chunk) && !await drained(res)) {
-        // The client went away: stop reading, which closes the database cursor the iterator holds.
-        await iterator.return?.();
-        return;
-      }
-      chunk = '';
-    }
-  }
-  res.end(chunk + representation.listClose(collection));
+export interface ListOptions {
+  /** 204: an empty result is 204 with no body (query by example); 200 (the default): an empty list. */
+  emptyStatus?: 200 | 204;
+  /** The XML element around the items. */
+  collection?: string;
+  /** Settles before the answer's status and headers are set: a count run beside the reading of the first rows. */
+  ready?: Promise<unknown>;
 }
 
-/** Waits until the socket takes more data (true) or closes (false); a closed socket never drains. */
-function drained(res: Response): Promise<boolean> {
-  return new Promise((resolve) => {
-    const settle = (value: boolean) => () => {
-      res.off('drain', onDrain).off('close', onClose);
-      resolve(value);
-    };
-    const onDrain = settle(true);
-    const onClose = settle(false);
-    res.once('drain', onDrain).once('close', onClose);
-  });
+/**
+ * Streams `batches` of items as a list (in XML, `root` elements inside a `collection` element). Memory stays bounded
+ * by what the iterator holds, not by the result's size. However the answer ends (complete, the client gone or cut
+ * off for not reading, an error), the iterator is closed, which closes the database cursor it reads and returns its
+ * connection to the pool (STYLE 11).
+ */
+export async function sendList(res: Response, root: string, batches: AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]>, { emptyStatus = 200, collection = 'collection', ready }: ListOptions = {}): Promise<void> {
+  const representation = representationOf(res);
+  const iterator = Symbol.asyncIterator in batches ? batches[Symbol.asyncIterator]() : batches[Symbol.iterator]();
+  const writes = responseWrites(res);
+  // Awaited below, once the first rows are in; should reading them fail first, its failure is the one answered.
+  ready?.catch(() => {});
+  try {
+    let next = await iterator.next();
+    while (!next.done && next.value.length === 0) next = await iterator.next();
+    await ready;
+    if (next.done && emptyStatus === 204) {
+      res.status(204).end();
+      return;
+    }
+    res.status(200).type(`${representation.mediaType}; charset=utf-8`);
+    // Items are gathered into chunks of about 64 KiB: one write per item would cost a syscall each.
+    let chunk = representation.listOpen(collection);
+    let first = true;
+    for (; !next.done; next = await iterator.next()) {
+      if (writes.gone) return;
+      for (const item of next.value) {
+        chunk += representation.listItem(root, item, first);
+        first = false;
+        if (chunk.length < 65536) continue;
+        if (!writes.write(chunk) && !await writes.drained()) return;
+        chunk = '';
+      }
+    }
+    res.end(chunk + representation.listClose(collection));
+  } finally {
+    await iterator.return?.();
+  }
 }

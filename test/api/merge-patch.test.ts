@@ -38,6 +38,14 @@ describe('partial update (merge patch)', () => {
     expect(data!.vesselName).to.deep.equal({ en: 'Defiant', fr: 'Défiant' });
   });
 
+  it('when a vessel patch names the language key __proto__, then that text is stored like any other', async () => {
+    const id = await createVessel(service, buildVessel({ vesselName: { en: 'Prototype' } }));
+    const response = await rawRequest(service, 'PATCH', `/vessel/${id}`, { user: 'admin', headers: mergePatch(), body: '{"version": 0, "vesselName": {"__proto__": "x"}}' });
+    expect(response.status).to.equal(204);
+    const { data } = await (await apiClient(service)).GET('/vessel/{id}', { params: { path: { id } } });
+    expect({ version: data!.version, names: Object.entries(data!.vesselName) }).to.deep.equal({ version: 1, names: [['en', 'Prototype'], ['__proto__', 'x']] });
+  });
+
   it('when a patch states no version, then 428 and nothing is written', async () => {
     const id = await createSighting(service);
     const response = await rawRequest(service, 'PATCH', `/sighting/${id}`, { headers: mergePatch(), body: JSON.stringify({ sightingMemo: 'never' }) });
@@ -45,6 +53,16 @@ describe('partial update (merge patch)', () => {
     expect(await response.json()).to.have.keys('general');
     const { data } = await (await apiClient(service)).GET('/sighting/{id}', { params: { path: { id } } });
     expect(data!.version).to.equal(0);
+  });
+
+  it('when a patch states only If-Match: *, then 428 like no version at all, and nothing is written', async () => {
+    const id = await createSighting(service);
+    const response = await rawRequest(service, 'PATCH', `/sighting/${id}`, { headers: mergePatch({ 'If-Match': '*' }), body: JSON.stringify({ sightingMemo: 'never' }) });
+    expect(response.status).to.equal(428);
+    expect(await response.json()).to.have.keys('general');
+    const { data } = await (await apiClient(service)).GET('/sighting/{id}', { params: { path: { id } } });
+    expect(data).to.deep.include({ version: 0 });
+    expect(data!.sightingMemo).not.to.equal('never');
   });
 
   it('when the version is stale, then 409 for version and 412 for If-Match, and nothing is written', async () => {

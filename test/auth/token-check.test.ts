@@ -262,6 +262,31 @@ describe('token check, each claim alone (a test realm whose signing key the test
     await expectInvalidToken(await read(`${header}.${payload}.${signature}`));
   });
 
+  // Claims are JSON: a signed token may hold an object or a number where a text is read.
+  for (const [what, sub] of [['an operator object', { $ne: 'nobody' }], ['a number', 42], ['an empty text', '']] as const) {
+    it(`when the subject is ${what}, then 401 (never a filter, never a 500)`, async () => {
+      await expectInvalidToken(await read(await realm.token({ sub })));
+      const mine = await fetch(`${service.api}/sighting?mine=true`, { headers: { Authorization: `Bearer ${await realm.token({ sub })}` } });
+      expect(mine.status).to.equal(401);
+    });
+  }
+
+  it('when the roles are not a list of texts, then only the texts among them count', async () => {
+    expect((await read(await realm.token({ realm_access: { roles: 'reader' } }))).status).to.equal(403);
+    expect((await read(await realm.token({ realm_access: { roles: [{ name: 'reader' }, 7] } }))).status).to.equal(403);
+    expect((await read(await realm.token({ realm_access: { roles: [{ name: 'admin' }, 'reader'] } }))).status).to.equal(200);
+  });
+
+  it('when preferred_username is not a text, then the subject stands for it in the history', async () => {
+    const sub = 'typed-claims-subject';
+    const headers = { Authorization: `Bearer ${await realm.token({ sub, preferred_username: { $gt: '' } })}`, 'Content-Type': 'application/json' };
+    const created = await fetch(`${service.api}/sighting`, { method: 'POST', headers, body: JSON.stringify({ vessel: { vesselId: -1 }, sightingMemo: 'typed claims' }) });
+    expect(created.status).to.equal(201);
+    const admin = { Authorization: `Bearer ${await realm.token({ realm_access: { roles: ['reader', 'admin'] } })}` };
+    const versions = await fetch(`${service.api}${new URL(created.headers.get('Location')!, service.url).pathname.replace(/^\/api/, '')}/versions`, { headers: admin });
+    expect((await versions.json() as { changedBy: string }[]).map(({ changedBy }) => changedBy)).to.deep.equal([sub]);
+  });
+
   it('when a valid token carries no realm roles, then the caller is known but forbidden to read (403)', async () => {
     const response = await read(await realm.token({ realm_access: undefined }));
     expect(response.status).to.equal(403);

@@ -37,7 +37,7 @@ describe(`the change feed while no stream listens (${backend})`, () => {
   function listen(after?: number) {
     const events: ChangeEvent[] = [];
     let arrived = () => {};
-    const subscription = feed.subscribe({ resource: sighting, filters: {}, send: (event) => { events.push(event); arrived(); }, reset: () => {} }, after);
+    const subscription = feed.subscribe({ resource: sighting, filters: {}, send: (event) => { events.push(event); arrived(); }, reset: () => {}, drained: async () => true, end: () => {} }, after);
     const until = (count: number) => new Promise<void>((resolve) => {
       arrived = () => { if (events.length >= count) resolve(); };
       arrived();
@@ -55,7 +55,7 @@ describe(`the change feed while no stream listens (${backend})`, () => {
 
     const resumed = listen(Number(newest));
     await resumed.until(3);
-    (await resumed.subscription).unsubscribe();
+    resumed.subscription.unsubscribe();
     expect(resumed.events.map(({ recordId }) => recordId)).to.deep.equal(made);
     const ids = resumed.events.map(({ eventId }) => eventId);
     expect(ids).to.deep.equal([...ids].sort((a, b) => a - b)).and.satisfy((all: number[]) => all.every((id) => id > Number(newest)));
@@ -64,10 +64,10 @@ describe(`the change feed while no stream listens (${backend})`, () => {
   it('when a stream from now subscribes to a feed that slept, then it gets the changes made after it, none from before', async () => {
     await create('while asleep');
     const fromNow = listen();
-    await fromNow.subscription;
+    await fromNow.subscription.started;
     const after = await create('after the stream');
     await fromNow.until(1);
-    (await fromNow.subscription).unsubscribe();
+    fromNow.subscription.unsubscribe();
     expect(fromNow.events.map(({ recordId }) => recordId)).to.deep.equal([after]);
   });
 

@@ -19,10 +19,11 @@ export interface EventStream {
   close(): void;
 }
 
-export async function openEventStream(service: TestService, path: string, { user = 'alice', headers = {} }: { user?: User; headers?: Record<string, string> } = {}): Promise<EventStream> {
+/** A stream of `user`'s, or of the bearer of `token` (one the test made). */
+export async function openEventStream(service: TestService, path: string, { user = 'alice', token, headers = {} }: { user?: User; token?: string; headers?: Record<string, string> } = {}): Promise<EventStream> {
   const abort = new AbortController();
   const response = await fetch(`${service.api}${path}`, {
-    headers: { Accept: 'text/event-stream', Authorization: `Bearer ${await tokenFor(service.realm, user)}`, ...headers },
+    headers: { Accept: 'text/event-stream', Authorization: `Bearer ${token ?? await tokenFor(service.realm, user)}`, ...headers },
     signal: abort.signal,
   });
   const waiters = new Set<() => void>();

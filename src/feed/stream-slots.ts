@@ -1,0 +1,33 @@
+// How many change-feed streams one instance holds, in all and per caller (contract D): checked and taken in one step.
+
+export type SlotRefusal = 'instance-full' | 'caller-full';
+
+export class StreamSlots {
+  readonly #max: number;
+  readonly #perCaller: number;
+  #taken = 0;
+  readonly #byCaller = new Map<string, number>();
+
+  constructor(max: number, perCaller: number) {
+    this.#max = max;
+    this.#perCaller = perCaller;
+  }
+
+  /** Takes a slot for `caller` (a token subject), or says why not; the function returned frees it, once. */
+  take(caller: string): (() => void) | SlotRefusal {
+    if (this.#taken >= this.#max) return 'instance-full';
+    const held = this.#byCaller.get(caller) ?? 0;
+    if (held >= this.#perCaller) return 'caller-full';
+    this.#taken += 1;
+    this.#byCaller.set(caller, held + 1);
+    let freed = false;
+    return () => {
+      if (freed) return;
+      freed = true;
+      this.#taken -= 1;
+      const left = this.#byCaller.get(caller)! - 1;
+      if (left) this.#byCaller.set(caller, left);
+      else this.#byCaller.delete(caller);
+    };
+  }
+}

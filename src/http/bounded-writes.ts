@@ -1,0 +1,59 @@
+// Writes of a long answer whose client may go away or stop reading: such a client holds nothing for long (contract D).
+import type { ServerResponse } from 'node:http';
+import type { Response } from 'express';
+
+export interface BoundedWrites {
+  /** Writes `text`; false when the client's buffer is full (wait for `drained`) or the client is gone. */
+  write(text: string): boolean;
+  /** Resolves true once the client has taken what was written, false when it has gone or was cut off. */
+  drained(): Promise<boolean>;
+  /** Whether the client has gone (or was cut off): nothing more is written to it. */
+  readonly gone: boolean;
+}
+
+/**
+ * A client that takes none of what was written for `stallMs` (`STREAM_WRITE_TIMEOUT_MS`) is cut off: its
+ * connection is destroyed, so the answer's `close` fires and whatever it held (a cursor, a subscription) is let go.
+ * The bound starts when a write finds the buffer full and ends at the client's next `drain`: a slow reader that keeps
+ * reading is never cut, one that stopped is, however little it was sent.
+ */
+export function boundedWrites(res: ServerResponse, stallMs: number): BoundedWrites {
+  let stalled: NodeJS.Timeout | undefined;
+  const unstall = () => {
+    clearTimeout(stalled);
+    stalled = undefined;
+  };
+  res.on('drain', unstall);
+  res.once('close', () => {
+    unstall();
+    res.off('drain', unstall);
+  });
+  const gone = () => res.destroyed || res.writableEnded;
+  return {
+    get gone() {
+      return gone();
+    },
+    write(text) {
+      if (gone()) return false;
+      if (res.write(text)) return true;
+      stalled ??= setTimeout(() => res.destroy(), stallMs);
+      return false;
+    },
+    drained() {
+      if (gone()) return Promise.resolve(false);
+      if (!res.writableNeedDrain) return Promise.resolve(true);
+      return new Promise((resolve) => {
+        const settle = (value: boolean) => () => {
+          res.off('drain', onDrain).off('close', onClose);
+          resolve(value);
+        };
+        const onDrain = settle(true);
+        const onClose = settle(false);
+        res.once('drain', onDrain).once('close', onClose);
+      });
+    },
+  };
+}
+
+/** A response's writes bounded by the application's `STREAM_WRITE_TIMEOUT_MS` (kept in `app.locals` by createApp). */
+export const responseWrites = (res: Response): BoundedWrites => boundedWrites(res, res.app.locals.streamWriteTimeoutMs as number);

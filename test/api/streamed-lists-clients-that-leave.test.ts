@@ -1,0 +1,66 @@
+// A streamed list holds nothing once its client has gone or stopped reading (contract D): its cursor is closed, its
+// connection back in the pool, and a read by id is answered right after any number of such clients.
+import { expect } from 'chai';
+import type { Socket } from 'node:net';
+import type { SqlEntityManager } from '@mikro-orm/sql';
+import { backend, startService, type TestService } from '../support/service.ts';
+import { tokenFor } from '../support/tokens.ts';
+import { samples } from '../support/scrape.ts';
+import { eventually } from '../support/condition.ts';
+import { neverRead, readPartAndLeave, type Call } from '../support/leaving-clients.ts';
+
+describe(`streamed lists and clients that leave (${backend})`, function () {
+  this.timeout(180_000);
+  // Some 6 MB of list: more than the sockets between server and client buffer (on loopback up to some 4 MB).
+  const records = 60_000;
+  let service: TestService;
+  let headers: Record<string, string>;
+  before(async () => {
+    // A small pool, so a few leaked connections would already starve the reads; a short stall bound, so the test is quick.
+    service = await startService({ DB_POOL_MAX: '3', STREAM_WRITE_TIMEOUT_MS: '300' });
+    await (service.web.orm.em.fork() as SqlEntityManager).transactional(async (em) => {
+      if (backend === 'postgresql') await em.execute('set local statement_timeout = 0');
+      await em.execute(`insert into sighting (sighting_memo, vessel_id) select 'left behind ' || g, -1 from generate_series(1, ${records}) g`);
+    });
+    headers = { Authorization: `Bearer ${await tokenFor(service.realm, 'alice')}` };
+  });
+  after(async () => { await service?.stop(); });
+
+  const list: () => Call = () => ({ path: '/api/sighting', headers });
+  const queryByExample: () => Call = () => ({ method: 'POST', path: '/api/sighting/qbe', headers: { ...headers, 'Content-Type': 'application/json' }, body: '{}' });
+
+  /** Connections of the primary's pool in use now (PostgreSQL; PGlite has no pool). */
+  const poolInUse = async () => (await samples(service.url, 'db_pool_connections')).get('{pool="primary",state="used"}') ?? 0;
+  const inFlight = async () => (await samples(service.url, 'http_requests_in_flight')).get('') ?? 0;
+
+  async function expectReadByIdAnswered(): Promise<void> {
+    const response = await fetch(`${service.api}/sighting/-1`, { headers });
+    expect(response.status).to.equal(200);
+  }
+
+  it('when 12 clients close a list and 12 a query by example after 64 KiB, then the pool is free and a read by id is answered', async () => {
+    // One after the other: with three connections, the fourth would find none if any were still held.
+    for (let i = 0; i < 12; i++) await readPartAndLeave(service.url, list(), 65_536);
+    for (let i = 0; i < 12; i++) await readPartAndLeave(service.url, queryByExample(), 65_536);
+    await eventually(async () => await poolInUse() === 0);
+    await expectReadByIdAnswered();
+  });
+
+  // PGlite reads in this process, one statement at a time: two such clients already keep it busy for seconds.
+  const stoppers = backend === 'postgresql' ? 6 : 1;
+  it(`when ${2 * stoppers} clients stop reading a list or a query by example, then each is cut off after STREAM_WRITE_TIMEOUT_MS, the pool is free and a read by id is answered`, async () => {
+    // The scrape is a request in flight itself.
+    const quiet = await inFlight();
+    const sockets: Socket[] = [];
+    try {
+      for (let i = 0; i < stoppers; i++) sockets.push(neverRead(service.url, list()), neverRead(service.url, queryByExample()));
+      await eventually(async () => await inFlight() > quiet);
+      // Every one of them ended: nothing is answered any more, and nothing is held.
+      await eventually(async () => await inFlight() === quiet);
+      await eventually(async () => await poolInUse() === 0);
+      await expectReadByIdAnswered();
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
+  });
+});
