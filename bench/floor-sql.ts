@@ -10,7 +10,7 @@ export const vesselsSql = `select "v"."vessel_id", "v"."version", (select json_a
 
 export const readSql = `${columns} where "sighting_id" = $1`;
 
-/** A merge patch of the memo alone, with `If-Match: *`: one UPDATE … RETURNING the version (new only if the memo changed). */
+/** A merge patch of the memo alone (its `If-Match` not compared): one UPDATE … RETURNING the version (new only if the memo changed). */
 export const patchMemoSql = `update "sighting" set "sighting_memo" = $1::varchar, `
   + `"version" = "version" + ("sighting_memo" is distinct from $1::varchar)::int where "sighting_id" = $2 returning "version"`;
 

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { cpuMs, type ServerProcess } from './processes.ts';
 
 const autocannon = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
+const sequentialPatches = `${import.meta.dirname}/sequential-patches.ts`;
 
 export interface LoadRequest {
   method: 'GET' | 'POST' | 'PATCH';
@@ -23,18 +24,26 @@ export interface LoadResult {
 }
 
 export async function load(server: ServerProcess, request: LoadRequest, headers: Record<string, string>, seconds: number, core: string): Promise<LoadResult> {
-  const args = ['-c', core, process.execPath, autocannon, '--json', '-d', String(seconds), '-c', String(request.connections), '-m', request.method];
-  for (const [name, value] of Object.entries({ ...headers, ...request.headers })) args.push('-H', `${name}=${value}`);
-  if (request.body) args.push('-b', request.body);
-  // autocannon replaces each `[<id>]` with a fresh random id: a PATCH that changes something every time.
-  if (request.body?.includes('[<id>]')) args.push('-I');
-  args.push(`${server.url}${request.path}`);
+  const args = request.method === 'PATCH'
+    // A PATCH states the version it changes: one after the other, each with the ETag of the last.
+    ? ['-c', core, process.execPath, sequentialPatches, `${server.url}${request.path}`, String(seconds), JSON.stringify({ ...headers, ...request.headers }), request.body ?? '{}']
+    : autocannonArgs(server, request, headers, seconds, core);
   const cpuBefore = cpuMs(server.child.pid!);
   const { stdout } = await promisify(execFile)('taskset', args, { maxBuffer: 1 << 24 });
   const cpu = cpuMs(server.child.pid!) - cpuBefore;
   const result = JSON.parse(stdout) as { '2xx': number; non2xx: number; errors: number; duration: number; latency: { p50: number; p99: number } };
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${server.name} ${request.method} ${request.path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { reqPerSec: result['2xx'] / result.duration, p50: result.latency.p50, p99: result.latency.p99, cpuPerRequestMs: cpu / Math.max(1, result['2xx']) };
+}
+
+function autocannonArgs(server: ServerProcess, request: LoadRequest, headers: Record<string, string>, seconds: number, core: string): string[] {
+  const args = ['-c', core, process.execPath, autocannon, '--json', '-d', String(seconds), '-c', String(request.connections), '-m', request.method];
+  for (const [name, value] of Object.entries({ ...headers, ...request.headers })) args.push('-H', `${name}=${value}`);
+  if (request.body) args.push('-b', request.body);
+  // autocannon replaces each `[<id>]` with a fresh random id: a request that changes something every time.
+  if (request.body?.includes('[<id>]')) args.push('-I');
+  args.push(`${server.url}${request.path}`);
+  return args;
 }
 
 /** The per-figure median of rounds of one server (each figure's own middle value). */

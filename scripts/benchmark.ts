@@ -20,7 +20,7 @@ const patterns = { rare: 'needle', common: 'comet' };
 const tokens = new Map<string, { token: string; at: number }>();
 // Sighting -1 is demo data: an administrator may change it, alice (who makes every other request) may not.
 const patcher = 'admin';
-const patchMemo: LoadRequest = { method: 'PATCH', path: '/api/sighting/-1', body: JSON.stringify({ sightingMemo: 'patched [<id>]' }), headers: { 'Content-Type': 'application/merge-patch+json', 'If-Match': '*' }, connections: 1 };
+const patchMemo: LoadRequest = { method: 'PATCH', path: '/api/sighting/-1', body: JSON.stringify({ sightingMemo: 'patched [<id>]' }), headers: { 'Content-Type': 'application/merge-patch+json' }, connections: 1 };
 const history = '/api/sighting/-1/versions?limit=50';
 // This process (and the list downloads it makes) runs beside the load generator, away from the servers.
 execFileSync('taskset', ['-cp', loadCore, String(process.pid)], { stdio: 'ignore' });
@@ -38,11 +38,14 @@ const servers = [service, floor];
 try {
   // Sighting -1 gets a history of 51 entries to list. On PostgreSQL the service writes them and both servers read them;
   // on PGlite each copy gets the same changes through its own server (the floor's write no history, so no history line).
+  // Each states the version the one before made (the demo sighting starts at 0).
+  const versionOf = new Map(servers.map((server) => [server, '"0"']));
   for (let i = 0; i < 50; i++) {
     for (const server of process.env.DATABASE_URL ? [service] : servers) {
       const response = await fetch(`${server.url}${patchMemo.path}`, {
-        method: 'PATCH', headers: { ...await headersFor(issuer, patcher), ...patchMemo.headers }, body: JSON.stringify({ sightingMemo: `patched ${i}` }) });
+        method: 'PATCH', headers: { ...await headersFor(issuer, patcher), ...patchMemo.headers, 'If-Match': versionOf.get(server)! }, body: JSON.stringify({ sightingMemo: `patched ${i}` }) });
       if (!response.ok) throw new Error(`${server.name}: warm-up PATCH answered ${response.status}: ${await response.text()}`);
+      versionOf.set(server, response.headers.get('etag')!);
     }
   }
   await sameAnswers(await headersFor(issuer));

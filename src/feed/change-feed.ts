@@ -206,11 +206,17 @@ export class ChangeFeed {
       }
       stream.cursor = after;
       for (;;) {
+        // Every event up to the feed's position now was committed before this read begins: the read sees it.
+        const known = this.#position;
         const events = await this.#catchUpTurns.take(() => this.#read(stream.cursor, Number.MAX_SAFE_INTEGER, stream.resource.name));
         stream.start.resolve();
         if (stream.state === 'closed') return;
         for (const event of events) deliver(stream, event);
-        if (events.length < batch) break;
+        if (events.length < batch) {
+          // Other collections' events up to there are none of its business: joining need not read through them.
+          stream.cursor = Math.max(stream.cursor, known);
+          break;
+        }
         // The client takes this batch before the next is read: a slow reader is never sent more than it reads.
         if (!await stream.drained() || stream.state !== 'catching-up') return;
       }
