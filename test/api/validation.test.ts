@@ -39,7 +39,7 @@ describe('validation', () => {
   /** How many vessels the list shows with a name containing `text` (each rejected name below would be the one shown). */
   async function vesselsNamed(text: string): Promise<number> {
     const { data } = await (await apiClient(service)).GET('/vessel');
-    return (data ?? []).filter((vessel) => vessel.vesselName?.includes(text)).length;
+    return (data ?? []).filter((vessel) => typeof vessel.vesselName === 'string' && vessel.vesselName.includes(text)).length;
   }
 
   describe('sighting', () => {

@@ -1,6 +1,6 @@
 // The web page: reads its settings from the service, completes a sign-in, then shows the screen the `#…` route names.
 import './style.css';
-import { apiClient } from './api.ts';
+import { apiClient, type Schemas } from './api.ts';
 import type { Context, WebSettings } from './context.ts';
 import { Session } from './oidc.ts';
 import { shell } from './views/shell.ts';
@@ -31,7 +31,7 @@ async function start(): Promise<void> {
     get isAdmin() { return session.claims.realm_access?.roles?.includes('admin') ?? false; },
     get isWriter() { return session.claims.realm_access?.roles?.includes('writer') ?? false; },
     navigate: (route, notice) => app.show(route, notice),
-    vessels: () => cached('vessels', async () => (await api.GET('/vessel')).data ?? []),
+    vessels: () => cached('vessels', async () => ((await api.GET('/vessel')).data ?? []) as Schemas['VesselListItem'][]),
     timezones: () => cached('timezones', async () => ((await api.GET('/timezone')).data ?? []).map((z) => z.timezoneName).sort()),
     screen: new AbortController().signal,
   };
