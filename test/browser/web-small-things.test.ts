@@ -1,0 +1,44 @@
+// The page's smaller promises: an administrator's five menu items fit a phone, "Record a sighting" from a vessel's
+// screen has that vessel chosen, and the German words read as German ("Alle Tage", no bare "Ihre").
+import { expect } from 'chai';
+import { createVessel } from '../support/fixtures.ts';
+import { browserSuite, unexpectedProblems } from '../support/web-page.ts';
+
+describe('web page: menus, preselection and words', () => {
+  const suite = browserSuite();
+
+  it('when an administrator uses a 390 px phone, then all five menu items are on screen', async function () {
+    this.timeout(60_000);
+    const admin = await suite.signIn('admin', { viewport: { width: 390, height: 844 } });
+    const links = admin.page.locator('header nav a');
+    expect(await links.count()).to.equal(5);
+    for (const link of await links.all()) {
+      const box = (await link.boundingBox())!;
+      expect(box.x, await link.innerText()).to.be.at.least(0);
+      expect(box.x + box.width, await link.innerText()).to.be.at.most(390);
+    }
+    expect(unexpectedProblems(admin.watch)).to.deep.equal([]);
+  });
+
+  it('when alice follows "Record a sighting" on a vessel\'s screen, then that vessel is chosen', async function () {
+    this.timeout(60_000);
+    const vesselId = await createVessel(suite.service);
+    const alice = await suite.signIn('alice');
+    await alice.page.goto(`${suite.service.url}/#vessel/${vesselId}`);
+    await alice.page.getByTestId('vessel-summary').waitFor();
+    await alice.page.getByRole('main').getByRole('link', { name: 'Record a sighting' }).click();
+    await alice.page.getByRole('heading', { name: 'Record a sighting' }).waitFor();
+    expect(await alice.page.getByLabel('Vessel', { exact: true }).inputValue()).to.equal(String(vesselId));
+    expect(unexpectedProblems(alice.watch)).to.deep.equal([]);
+  });
+
+  it('when bob reads a vessel\'s screen in German with a date range, then it says "Alle Tage" and "von Ihnen", and the numbers are of those dates', async function () {
+    this.timeout(60_000);
+    const bob = await suite.signIn('bob', { locale: 'de-DE' });
+    await bob.page.goto(`${suite.service.url}/#vessel/-1?from=2000-01-01&to=2000-01-31`);
+    await bob.page.getByRole('button', { name: 'Alle Tage' }).waitFor();
+    expect(await bob.page.getByTestId('vessel-summary').innerText()).to.equal('Sichtungen dieses Schiffs in diesem Zeitraum: 0, davon von Ihnen: 0');
+    expect(await bob.page.locator('main').innerText()).not.to.match(/\bIhre\b(?!\s+\w)/);
+    expect(unexpectedProblems(bob.watch)).to.deep.equal([]);
+  });
+});
