@@ -601,7 +601,8 @@ export interface components {
             record: components["schemas"]["TimezoneDetail"] | null;
         };
         TimezoneVersionCollection: components["schemas"]["TimezoneVersion"][];
-        TimezoneCollection: components["schemas"]["TimezoneListItem"][];
+        /** @description A list's rows, in the list view or, with `view=detail`, the detail view. */
+        TimezoneCollection: (components["schemas"]["TimezoneListItem"] | components["schemas"]["TimezoneDetail"])[];
         TimezoneDetailCollection: components["schemas"]["TimezoneDetail"][];
         VesselListItem: {
             vesselId: components["schemas"]["Id"];
@@ -665,7 +666,8 @@ export interface components {
             record: components["schemas"]["VesselDetail"] | null;
         };
         VesselVersionCollection: components["schemas"]["VesselVersion"][];
-        VesselCollection: components["schemas"]["VesselListItem"][];
+        /** @description A list's rows, in the list view or, with `view=detail`, the detail view. */
+        VesselCollection: (components["schemas"]["VesselListItem"] | components["schemas"]["VesselDetail"])[];
         VesselDetailCollection: components["schemas"]["VesselDetail"][];
         Observers: {
             /**
@@ -757,8 +759,8 @@ export interface components {
             record: components["schemas"]["SightingDetail"] | null;
         };
         SightingVersionCollection: components["schemas"]["SightingVersion"][];
-        SightingCollection: components["schemas"]["SightingListItem"][];
-        SightingDetailCollection: components["schemas"]["SightingDetail"][];
+        /** @description A list's rows, in the list view or, with `view=detail`, the detail view. */
+        SightingCollection: (components["schemas"]["SightingListItem"] | components["schemas"]["SightingDetail"])[];
         /** @description The body of every error but 400. */
         GeneralError: {
             general: string;
@@ -1238,7 +1240,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": (components["schemas"]["TimezoneListItem"] | components["schemas"]["TimezoneDetail"])[];
-                    "text/xml": components["schemas"]["TimezoneCollection"] | components["schemas"]["TimezoneDetailCollection"];
+                    "text/xml": components["schemas"]["TimezoneCollection"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1677,7 +1679,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": (components["schemas"]["VesselListItem"] | components["schemas"]["VesselDetail"])[];
-                    "text/xml": components["schemas"]["VesselCollection"] | components["schemas"]["VesselDetailCollection"];
+                    "text/xml": components["schemas"]["VesselCollection"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2187,7 +2189,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": (components["schemas"]["SightingListItem"] | components["schemas"]["SightingDetail"])[];
-                    "text/xml": components["schemas"]["SightingCollection"] | components["schemas"]["SightingDetailCollection"];
+                    "text/xml": components["schemas"]["SightingCollection"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2330,7 +2332,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": (components["schemas"]["SightingListItem"] | components["schemas"]["SightingDetail"])[];
-                    "text/xml": components["schemas"]["SightingCollection"] | components["schemas"]["SightingDetailCollection"];
+                    "text/xml": components["schemas"]["SightingCollection"];
                 };
             };
             204: components["responses"]["NoMatch"];
