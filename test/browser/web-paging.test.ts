@@ -34,6 +34,15 @@ describe('web page: long lists', () => {
     expect(await page.getByRole('button', { name: 'Show older sightings' }).isHidden()).to.equal(true);
     // No request per row for the memos.
     expect(person.watch.requests.filter((url) => /\/api\/sighting\/\d+$/.test(url))).to.deep.equal([]);
+
+    // A row of the second page opens its record; Back returns to the list as it was: both pages, that row focused.
+    const opened = ids.toReversed()[52]!;
+    await page.locator(`tr[data-sighting-id="${opened}"] a`).first().click();
+    await page.getByRole('heading', { name: `Sighting #${opened}` }).waitFor();
+    await page.goBack();
+    await page.getByText('1–55 of 55', { exact: true }).waitFor();
+    expect(await shown()).to.deep.equal(ids.toReversed());
+    await page.waitForFunction(`document.activeElement?.closest('tr')?.getAttribute('data-sighting-id') === '${opened}'`);
     expect(unexpectedProblems(person.watch)).to.deep.equal([]);
   });
 

@@ -1,8 +1,10 @@
 // The page's smaller promises: an administrator's five menu items fit a phone, "Record a sighting" from a vessel's
-// screen has that vessel chosen, and the German words read as German ("Alle Tage", no bare "Ihre").
+// screen has that vessel chosen, the German words read as German ("Alle Tage", no bare "Ihre"), and a network
+// failure reads as words for a person, never the browser's "Failed to fetch".
 import { expect } from 'chai';
 import { createVessel } from '../support/fixtures.ts';
 import { browserSuite, unexpectedProblems } from '../support/web-page.ts';
+import { axeViolations } from '../support/axe.ts';
 
 describe('web page: menus, preselection and words', () => {
   const suite = browserSuite();
@@ -40,5 +42,28 @@ describe('web page: menus, preselection and words', () => {
     expect(await bob.page.getByTestId('vessel-summary').innerText()).to.equal('Sichtungen dieses Schiffs in diesem Zeitraum: 0, davon von Ihnen: 0');
     expect(await bob.page.locator('main').innerText()).not.to.match(/\bIhre\b(?!\s+\w)/);
     expect(unexpectedProblems(bob.watch)).to.deep.equal([]);
+  });
+
+  it('when the registry cannot be reached for the list, then the person reads what to do, not "Failed to fetch"', async function () {
+    this.timeout(60_000);
+    const alice = await suite.signIn('alice');
+    const page = alice.page;
+    // The network drops the list's requests, as a lost connection would.
+    await page.route((url) => /\/api\/sighting\?/.test(url.href), (route) => route.abort('internetdisconnected'));
+    await page.goto(`${suite.service.url}/#mine?sort=sightingDate`);
+    const alert = page.getByRole('main').getByRole('alert').filter({ hasText: /\S/ });
+    await alert.waitFor();
+    expect(await alert.innerText()).to.equal('The sighting registry could not be reached. Check your connection, then try again.');
+    expect(await page.locator('main').innerText()).not.to.match(/Failed to fetch|TypeError/);
+    expect(await axeViolations(page)).to.deep.equal([]);
+    expect(unexpectedProblems(alice.watch, [/request failed: GET .*\/api\/sighting\?.*ERR_INTERNET_DISCONNECTED/, /Failed to load resource: net::ERR_INTERNET_DISCONNECTED/])).to.deep.equal([]);
+  });
+
+  it('when alice opens the vessel administration, then the screen says it is not allowed, and axe finds nothing', async function () {
+    this.timeout(60_000);
+    const alice = await suite.signIn('alice');
+    await alice.page.goto(`${suite.service.url}/#admin`);
+    await alice.page.getByRole('heading', { name: 'Not allowed' }).waitFor();
+    expect(await axeViolations(alice.page)).to.deep.equal([]);
   });
 });

@@ -17,3 +17,14 @@ export function routeWith(route: string, query: URLSearchParams, changes: Record
   }
   return String(next) ? `${route}?${next}` : route;
 }
+
+/**
+ * How many pages the list shows, kept in the address as the person shows more (replacing the address, no new
+ * history entry): Back from a record's page shows the list as it was.
+ */
+export function pagesIn(route: string, query: URLSearchParams): { pages: number; onPages(pages: number): void } {
+  return {
+    pages: Math.max(1, Number(query.get('pages')) || 1),
+    onPages: (pages) => history.replaceState(null, '', routeWith(route, query, { pages: String(pages) })),
+  };
+}

@@ -6,7 +6,7 @@ import { field, h } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { defaultSort, sightingList } from './sighting-list.ts';
 import { dateRangeOf, rangeParameters } from './date-range.ts';
-import { routeWith, sortOf } from './list-route.ts';
+import { pagesIn, routeWith, sortOf } from './list-route.ts';
 
 export async function searchView(ctx: Context, query: URLSearchParams): Promise<HTMLElement> {
   const asked = query.get('q');
@@ -39,9 +39,10 @@ export async function searchView(ctx: Context, query: URLSearchParams): Promise<
     const ranged = Boolean(range.from || range.to);
     const list = await sightingList(ctx, { text: asked || undefined, vesselId, ...rangeParameters(range), mine, sort: sortOf(query) ?? defaultSort(ranged) }, {
       empty: t('web.search.none'),
-      sortBy: (order) => ctx.navigate(routeWith('#search', query, { sort: order })),
+      sortBy: (order) => ctx.navigate(routeWith('#search', query, { sort: order, pages: undefined })),
       onDeleted: () => ctx.navigate(routeWith('#search', query, {}), t('web.sighting.deleted')),
       status,
+      ...pagesIn('#search', query),
     });
     results.append(status, typeof list === 'string' ? h('p', { role: 'alert' }, list) : list);
   }

@@ -63,9 +63,13 @@ export function shell(root: HTMLElement, ctx: Context, onNavigate: () => void) {
     const content = await screen(ctx, location.hash).catch(() => h('p', { role: 'alert' }, t('web.error.network')));
     if (turn !== rendering) return;
     main.replaceChildren(notice, content);
-    // Keyboard and screen-reader users land on the new screen's heading.
+    // Keyboard and screen-reader users land on the new screen's heading; back on a list, on the row they had opened.
     (main.querySelector('h1') as HTMLElement | null)?.setAttribute('tabindex', '-1');
-    (main.querySelector('h1') as HTMLElement | null)?.focus();
+    const returning = main.querySelector<HTMLElement>('[data-return-focus]');
+    if (returning) {
+      returning.focus();
+      returning.scrollIntoView({ block: 'center' });
+    } else (main.querySelector('h1') as HTMLElement | null)?.focus();
   }
 
   function header(): HTMLElement {

@@ -14,7 +14,16 @@ export interface ListOptions {
   sortBy(sort: string): void;
   onDeleted(id: number): void;
   status: HTMLElement;
+  /** How many pages the address says were shown (Back to a list shows as many again). */
+  pages?: number;
+  /** Called with the number of pages shown after "more": the screen keeps it in its address. */
+  onPages?(pages: number): void;
 }
+
+/** At most this many pages are read again on the way back: a list is not reloaded whole. */
+const maxPagesAgain = 10;
+/** Which sighting's page the person opened from a list: its row takes the focus when they come back. */
+const returnFocus = 'sighting.return-focus';
 
 /** The newest first by default; with a date range, the days in their order. */
 export function defaultSort(ranged: boolean): string {
@@ -37,6 +46,22 @@ export async function sightingList(ctx: Context, query: ListQuery, options: List
     return table.append(page.rows, page.mine);
   };
   show(first);
+  let pages = 1;
+  // Back from a record: as many pages as were shown, read again (fresh, since it may have changed meanwhile).
+  for (; next && pages < Math.min(options.pages ?? 1, maxPagesAgain); pages++) {
+    const page = await readPage(ctx, next, query);
+    if ('error' in page) break;
+    show(page);
+    next = page.next;
+  }
+  const opened = Number(sessionStorage.getItem(returnFocus));
+  sessionStorage.removeItem(returnFocus);
+  // The shell gives the focus to this link instead of the heading: the keyboard goes on where it left.
+  table.element.querySelector(`tr[data-sighting-id="${opened}"] a`)?.setAttribute('data-return-focus', '');
+  table.element.addEventListener('click', (event) => {
+    const link = (event.target as Element).closest<HTMLAnchorElement>('a[href^="#sighting/"]');
+    if (link) sessionStorage.setItem(returnFocus, link.closest('tr')!.getAttribute('data-sighting-id')!);
+  });
   const newestFirst = query.sort === '-sightingId';
   const more = h('button', { type: 'button', class: 'more', hidden: !next }, t(newestFirst ? 'web.list.more' : 'web.list.next'));
   let loading = false;
@@ -54,6 +79,7 @@ export async function sightingList(ctx: Context, query: ListQuery, options: List
     }
     const firstNew = show(page);
     next = page.next;
+    options.onPages?.(++pages);
     more.hidden = !next;
     // The keyboard goes on where the new rows begin (the focus would otherwise fall to <body> with a hidden button).
     firstNew?.querySelector<HTMLElement>('a')?.focus();

@@ -9,7 +9,7 @@ import { number } from '../format.ts';
 import { countOf } from '../sighting-pages.ts';
 import { defaultSort, sightingList } from './sighting-list.ts';
 import { dateRangeForm, dateRangeOf, rangeParameters } from './date-range.ts';
-import { routeWith, sortOf } from './list-route.ts';
+import { pagesIn, routeWith, sortOf } from './list-route.ts';
 
 /** A burst of changes (a bulk import) asks for the numbers once, at most this often. */
 const observersEveryMs = 1000;
@@ -41,9 +41,10 @@ export async function vesselSightingsView(ctx: Context, vesselId: number | undef
   const reload = (notice?: string) => ctx.navigate(routeWith(route, query, {}), notice);
   const [text, list] = await Promise.all([numbers(), sightingList(ctx, { ...filters, sort: sortOf(query) ?? defaultSort(ranged) }, {
     empty: t(ranged ? 'web.range.none' : 'web.vessel.none'),
-    sortBy: (order) => ctx.navigate(routeWith(route, query, { sort: order })),
+    sortBy: (order) => ctx.navigate(routeWith(route, query, { sort: order, pages: undefined })),
     onDeleted: () => reload(t('web.sighting.deleted')),
     status,
+    ...pagesIn(route, query),
   })]);
   if (text === undefined || typeof list === 'string') {
     section.append(h('p', { role: 'alert' }, typeof list === 'string' ? list : t('error.unknown')));
@@ -74,7 +75,7 @@ export async function vesselSightingsView(ctx: Context, vesselId: number | undef
     refreshSoon();
   });
 
-  section.append(summary, dateRangeForm(range, (asked) => ctx.navigate(routeWith(route, query, { from: asked.from, to: asked.to, sort: undefined }))), live, status, list,
+  section.append(summary, dateRangeForm(range, (asked) => ctx.navigate(routeWith(route, query, { from: asked.from, to: asked.to, sort: undefined, pages: undefined }))), live, status, list,
     ...(ctx.isWriter ? [h('p', {}, h('a', { href: `#record?vessel=${vesselId}`, class: 'button' }, t('web.record.title')))] : []));
   return section;
 }
