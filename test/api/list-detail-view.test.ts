@@ -87,4 +87,11 @@ describe('view=detail on lists', () => {
     expect(response.status).to.equal(400);
     expect(await response.json()).to.have.property('view').that.deep.includes({ key: 'error.view.invalid' });
   });
+
+  it('when a list is asked for view=detail in XML, then each <sighting> of the <collection> has its version and memo', async () => {
+    const response = await rawRequest(service, 'GET', `/sighting?vesselId=${vesselId}&sort=sightingDate&limit=1&view=detail`, { headers: { Accept: 'text/xml' } });
+    expect(response.status).to.equal(200);
+    const text = await response.text();
+    expect(text).to.match(new RegExp(`^<\\?xml[^>]*\\?><collection[^>]*><sighting><version>0</version><sightingId>${ids[1]}</sightingId><sightingMemo>1 ${word}</sightingMemo><vessel><version>0</version><vesselId>${vesselId}</vesselId>`));
+  });
 });
