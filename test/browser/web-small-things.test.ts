@@ -2,7 +2,7 @@
 // screen has that vessel chosen, the German words read as German ("Alle Tage", no bare "Ihre"), and a network
 // failure reads as words for a person, never the browser's "Failed to fetch".
 import { expect } from 'chai';
-import { createVessel } from '../support/fixtures.ts';
+import { buildSighting, createSighting, createVessel } from '../support/fixtures.ts';
 import { browserSuite, unexpectedProblems } from '../support/web-page.ts';
 import { axeViolations } from '../support/axe.ts';
 
@@ -65,5 +65,22 @@ describe('web page: menus, preselection and words', () => {
     await alice.page.goto(`${suite.service.url}/#admin`);
     await alice.page.getByRole('heading', { name: 'Not allowed' }).waitFor();
     expect(await axeViolations(alice.page)).to.deep.equal([]);
+  });
+
+  it('when ten sightings of the open vessel are recorded at once, then the numbers are asked for a few times, not once per event', async function () {
+    this.timeout(60_000);
+    const vesselId = await createVessel(suite.service);
+    const bob = await suite.signIn('bob');
+    const page = bob.page;
+    await page.goto(`${suite.service.url}/#vessel/${vesselId}`);
+    await page.getByTestId('vessel-summary').waitFor();
+    const asked = () => bob.watch.requests.filter((url) => url.endsWith(`/vessel/${vesselId}/observers`)).length;
+    const before = asked();
+    await Promise.all(Array.from({ length: 10 }, () => createSighting(suite.service, buildSighting({ vessel: { vesselId } }), 'alice')));
+    await page.getByText('Sightings of this vessel: 10, people who sighted it: 1, yours: 0').waitFor();
+    await page.getByRole('button', { name: '10 new — show' }).waitFor();
+    // Coalesced: one request per second of events at most (ten events were ten requests).
+    expect(asked() - before).to.be.within(1, 5);
+    expect(unexpectedProblems(bob.watch)).to.deep.equal([]);
   });
 });
