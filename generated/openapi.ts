@@ -377,7 +377,7 @@ export interface paths {
         put?: never;
         /**
          * Sightings matching a partial record, in the detail view.
-         * @description The records like the example, in the detail view, ordered by id. Only the fields the example sets are compared: texts match as a case-insensitive substring anywhere in the value (`%`, `_` and `\` are plain characters, never wildcards), other fields by equality. `{}` matches every record; when nothing matches the answer is 204 with no body. `vessel` matches by `vesselId` when given, else by the vessel's own fields; its `vesselName` is a text that any of the vessel's names (in any language) must contain. Role `reader`.
+         * @description The records like the example, in the detail view, ordered by id. Only the fields the example sets are compared: texts match as a case-insensitive substring anywhere in the value (`%`, `_` and `\` are plain characters, never wildcards), other fields by equality. `{}` matches every record; when nothing matches the answer is 204 with no body. `vessel` matches by `vesselId` when given, else by the vessel's own fields; its `vesselName` is a text that any of the vessel's names (in any language) must contain. The list's query parameters narrow, order, page and count the matches as they do the list (a search beside the filters `vesselId`, `sightingDateFrom`, `sightingDateBefore`, `mine`); with `limit` an empty page is `[]`, only a whole result that is empty is 204. Role `reader`.
          */
         post: operations["querySightingsByExample"];
         delete?: never;
@@ -601,7 +601,8 @@ export interface components {
             record: components["schemas"]["TimezoneDetail"] | null;
         };
         TimezoneVersionCollection: components["schemas"]["TimezoneVersion"][];
-        TimezoneCollection: components["schemas"]["TimezoneListItem"][];
+        /** @description A list's rows, in the list view or, with `view=detail`, the detail view. */
+        TimezoneCollection: (components["schemas"]["TimezoneListItem"] | components["schemas"]["TimezoneDetail"])[];
         TimezoneDetailCollection: components["schemas"]["TimezoneDetail"][];
         VesselListItem: {
             vesselId: components["schemas"]["Id"];
@@ -665,7 +666,8 @@ export interface components {
             record: components["schemas"]["VesselDetail"] | null;
         };
         VesselVersionCollection: components["schemas"]["VesselVersion"][];
-        VesselCollection: components["schemas"]["VesselListItem"][];
+        /** @description A list's rows, in the list view or, with `view=detail`, the detail view. */
+        VesselCollection: (components["schemas"]["VesselListItem"] | components["schemas"]["VesselDetail"])[];
         VesselDetailCollection: components["schemas"]["VesselDetail"][];
         Observers: {
             /**
@@ -757,8 +759,8 @@ export interface components {
             record: components["schemas"]["SightingDetail"] | null;
         };
         SightingVersionCollection: components["schemas"]["SightingVersion"][];
-        SightingCollection: components["schemas"]["SightingListItem"][];
-        SightingDetailCollection: components["schemas"]["SightingDetail"][];
+        /** @description A list's rows, in the list view or, with `view=detail`, the detail view. */
+        SightingCollection: (components["schemas"]["SightingListItem"] | components["schemas"]["SightingDetail"])[];
         /** @description The body of every error but 400. */
         GeneralError: {
             general: string;
@@ -1149,6 +1151,8 @@ export interface components {
         id: components["schemas"]["Id"];
         /** @description Page size. Without it the whole collection comes back. */
         limit: number;
+        /** @description Which view each row of the answer is in: `list` (the default of a list) or `detail` (the default of a query by example: for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request). Filters, `sort`, paging and the count work alike with either; with `detail`, `limit` is at most 200 (else a 400 on `limit`). */
+        view: "list" | "detail";
         /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
         after: components["schemas"]["Id"];
         /** @description Makes a retried create safe (IETF httpapi idempotency-key draft): the same key with the same body, by the same user within the window (setting `IDEMPOTENCY_WINDOW_SECONDS`), gets the first answer again and stores nothing new; the same key with another body is a 422; while the first is still in flight, 409. */
@@ -1215,6 +1219,8 @@ export interface operations {
                 version?: components["schemas"]["Version"];
                 /** @description Page size. Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
+                /** @description Which view each row of the answer is in: `list` (the default of a list) or `detail` (the default of a query by example: for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request). Filters, `sort`, paging and the count work alike with either; with `detail`, `limit` is at most 200 (else a 400 on `limit`). */
+                view?: components["parameters"]["view"];
                 /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
                 after?: components["parameters"]["after"];
                 /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-timezoneName,timezoneId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `timezoneId`, `timezoneName`. */
@@ -1246,7 +1252,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TimezoneListItem"][];
+                    "application/json": (components["schemas"]["TimezoneListItem"] | components["schemas"]["TimezoneDetail"])[];
                     "text/xml": components["schemas"]["TimezoneCollection"];
                 };
             };
@@ -1652,6 +1658,8 @@ export interface operations {
                 version?: components["schemas"]["Version"];
                 /** @description Page size. Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
+                /** @description Which view each row of the answer is in: `list` (the default of a list) or `detail` (the default of a query by example: for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request). Filters, `sort`, paging and the count work alike with either; with `detail`, `limit` is at most 200 (else a 400 on `limit`). */
+                view?: components["parameters"]["view"];
                 /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
                 after?: components["parameters"]["after"];
                 /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-vesselId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `vesselId`. */
@@ -1683,7 +1691,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["VesselListItem"][];
+                    "application/json": (components["schemas"]["VesselListItem"] | components["schemas"]["VesselDetail"])[];
                     "text/xml": components["schemas"]["VesselCollection"];
                 };
             };
@@ -2160,6 +2168,8 @@ export interface operations {
                 mine?: boolean;
                 /** @description Page size. Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
+                /** @description Which view each row of the answer is in: `list` (the default of a list) or `detail` (the default of a query by example: for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request). Filters, `sort`, paging and the count work alike with either; with `detail`, `limit` is at most 200 (else a 400 on `limit`). */
+                view?: components["parameters"]["view"];
                 /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
                 after?: components["parameters"]["after"];
                 /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-sightingDate,sightingId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `sightingId`, `sightingTimezone`, `sightingDate`. */
@@ -2191,7 +2201,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SightingListItem"][];
+                    "application/json": (components["schemas"]["SightingListItem"] | components["schemas"]["SightingDetail"])[];
                     "text/xml": components["schemas"]["SightingCollection"];
                 };
             };
@@ -2254,8 +2264,55 @@ export interface operations {
     };
     querySightingsByExample: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /** @description Equality filter. */
+                sightingId?: components["schemas"]["Id"];
+                /** @description Equality filter. */
+                version?: components["schemas"]["Version"];
+                /** @description Equality filter. */
+                sightingMemo?: components["schemas"]["PlainText"];
+                /**
+                 * @description Equality filter; `/` need not be encoded (RFC 3986 §3.4).
+                 * @example Europe/Berlin
+                 */
+                sightingTimezone?: components["schemas"]["PlainText"];
+                /** @description Equality filter; `:` need not be encoded (RFC 3986 §3.4). */
+                sightingDate?: components["schemas"]["LocalDateTime"];
+                /**
+                 * @description Range filter: only sightings whose `sightingDate` is at or after this local date-time. Dates are compared as written (each sighting's wall-clock time, whatever its `sightingTimezone`); sightings without a date are left out. `:` need not be encoded.
+                 * @example 2026-11-01T00:00
+                 */
+                sightingDateFrom?: components["schemas"]["LocalDateTime"];
+                /**
+                 * @description Range filter: only sightings whose `sightingDate` is before this local date-time (exclusive, so that `sightingDateFrom` of the next range starts where this one ends). Compared as `sightingDateFrom` is.
+                 * @example 2026-12-01T00:00
+                 */
+                sightingDateBefore?: components["schemas"]["LocalDateTime"];
+                /**
+                 * @description Equality filter on the sighted vessel's id: the sightings of one vessel.
+                 * @example -1
+                 */
+                vesselId?: components["schemas"]["Id"];
+                /** @description `true`: only the caller's own sightings (created with a token of the same subject); `false` is the same as leaving it out. The views never show whose a sighting is. */
+                mine?: boolean;
+                /** @description Page size. Without it the whole collection comes back. */
+                limit?: components["parameters"]["limit"];
+                /** @description Which view each row of the answer is in: `list` (the default of a list) or `detail` (the default of a query by example: for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request). Filters, `sort`, paging and the count work alike with either; with `detail`, `limit` is at most 200 (else a 400 on `limit`). */
+                view?: components["parameters"]["view"];
+                /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
+                after?: components["parameters"]["after"];
+                /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-sightingDate,sightingId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `sightingId`, `sightingTimezone`, `sightingDate`. */
+                sort?: string;
+                /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
+                cursor?: components["parameters"]["cursor"];
+            };
+            header?: {
+                /**
+                 * @description `count=exact` asks for `X-Total-Count` (the number of matches, whatever the page) and answers `Preference-Applied: count=exact`; other preferences are ignored.
+                 * @example count=exact
+                 */
+                Prefer?: components["parameters"]["countPreference"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2275,17 +2332,20 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The matching sightings, ordered by id. */
+            /** @description The matching sightings, ordered by id (or by `sort`); one page of them when `limit` is given. */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
+                    "Preference-Applied": components["headers"]["CountApplied"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SightingDetail"][];
-                    "text/xml": components["schemas"]["SightingDetailCollection"];
+                    "application/json": (components["schemas"]["SightingListItem"] | components["schemas"]["SightingDetail"])[];
+                    "text/xml": components["schemas"]["SightingCollection"];
                 };
             };
             204: components["responses"]["NoMatch"];

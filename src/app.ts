@@ -34,6 +34,7 @@ import type { Logger } from './observability/logger.ts';
 import type { Metrics } from './observability/metrics.ts';
 import { requestLog } from './observability/request-log.ts';
 import { httpMetrics } from './observability/http-metrics.ts';
+import { compressAnswers } from './http/compression.ts';
 
 export interface Operations {
   logger: Logger;
@@ -49,6 +50,8 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   // First, so every answer is timed and logged, including the ones refused before any route.
   app.use(httpMetrics(metrics, config.BASE_PATH));
   app.use(requestLog(logger, config.BASE_PATH));
+  // Before every route: documents, the web page's settings and API answers alike (files already compressed pass as they are).
+  app.use(compressAnswers());
   app.disable('x-powered-by');
   // ETags are record versions, set by the handlers; express's body hashes would contradict them.
   app.set('etag', false);

@@ -1,19 +1,12 @@
 // Serves the contract (`/openapi.yaml`) and renders it with Swagger UI from the swagger-ui-dist package (`/docs`).
 import express, { Router } from 'express';
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { servedContract, type ServedContractOptions } from './served-contract.ts';
 
 const swaggerUiDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
-const page = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Sighting registry API</title>
-<link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
-<link rel="stylesheet" href="/docs/swagger-ui.css">
-<link rel="stylesheet" href="/docs/docs-contrast.css"></head>
-<body><div id="swagger-ui"></div>
-<script src="/docs/swagger-ui-bundle.js"></script>
-<script src="/docs/docs-init.js"></script></body></html>`;
 
 // Kept out of the page so a strict Content-Security-Policy (no inline script) still allows it.
 // "Authorize" signs in with the browser client (authorization code + PKCE); the redirect page is served under /docs
@@ -67,12 +60,35 @@ const contrast = `.swagger-ui .info .title small { background: #4b5563; }
 /* The example highlighter colours by inline style: lighter on its dark background. */
 .swagger-ui .microlight span[style*="211, 99, 99"] { color: #f2a0a0 !important; }`;
 
+const swaggerUiVersion = (createRequire(import.meta.url)('swagger-ui-dist/package.json') as { version: string }).version;
+/**
+ * The page's scripts, styles and icon live under a path named by their content (Swagger UI's version and our two
+ * files): a new release gets a new path, so they may be cached for a year without revalidation.
+ */
+const fingerprint = createHash('sha256').update(`${swaggerUiVersion}\n${init}\n${contrast}`).digest('base64url').slice(0, 12);
+export const docsAssets = `/docs/assets/${fingerprint}`;
+const immutable = { immutable: true, maxAge: '1y', index: false };
+
+const page = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Sighting registry API</title>
+<link rel="icon" type="image/png" href="${docsAssets}/favicon-32x32.png">
+<link rel="stylesheet" href="${docsAssets}/swagger-ui.css">
+<link rel="stylesheet" href="${docsAssets}/docs-contrast.css"></head>
+<body><div id="swagger-ui"></div>
+<script src="${docsAssets}/swagger-ui-bundle.js"></script>
+<script src="${docsAssets}/docs-init.js"></script></body></html>`;
+
 /** The contract as served names this instance: the origin it was fetched from (or PUBLIC_URL) and its provider. */
 export function docsRouter(options: ServedContractOptions): Router {
   const served = servedContract(options);
   return Router()
     .get('/openapi.yaml', (req, res) => { res.type('application/yaml').send(served(`${req.protocol}://${req.host}`)); })
-    .get(['/docs', '/docs/'], (_req, res) => { res.type('html').send(page); })
+    // The page names the assets' current path: it is revalidated each time, they never are.
+    .get(['/docs', '/docs/'], (_req, res) => { res.set('Cache-Control', 'no-cache').type('html').send(page); })
+    .get(`${docsAssets}/docs-init.js`, (_req, res) => { res.set('Cache-Control', 'public, max-age=31536000, immutable').type('js').send(init); })
+    .get(`${docsAssets}/docs-contrast.css`, (_req, res) => { res.set('Cache-Control', 'public, max-age=31536000, immutable').type('css').send(contrast); })
+    .use(docsAssets, express.static(swaggerUiDir, immutable))
+    // The unversioned paths stay for what names them from outside: the OAuth 2.0 redirect page, older bookmarks.
     .get('/docs/docs-init.js', (_req, res) => { res.type('js').send(init); })
     .get('/docs/docs-contrast.css', (_req, res) => { res.type('css').send(contrast); })
     .use('/docs', express.static(swaggerUiDir, { index: false }));

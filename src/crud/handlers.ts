@@ -1,7 +1,7 @@
 // The generic CRUD handlers: read the validated request, run one operation on the resource, write the answer.
 import type { Request, Response } from 'express';
 import { LockMode, ForeignKeyConstraintViolationException, type FilterQuery } from '@mikro-orm/core';
-import type { ResourceDescriptor, RequestContext, WireRecord } from './resource-descriptor.ts';
+import type { ResourceDescriptor, RequestContext, ViewRow, WireRecord } from './resource-descriptor.ts';
 import { viewRowBatches, mapBatches } from './row-stream.ts';
 import { readRow } from './view-rows.ts';
 import { etagOf, notModified, checkIfMatch, ifMatchStatesVersion } from './preconditions.ts';
@@ -11,6 +11,7 @@ import { checkAsRequestBody } from '../validation/schema-check.ts';
 import { listConditions, listFilters } from './list-filters.ts';
 import { pathNumber } from './operations.ts';
 import { exampleCondition } from './query-by-example.ts';
+import { listViewOf } from './list-view.ts';
 import { requireOwnership, type Principal } from '../auth/access-rules.ts';
 import { requestLocale } from '../i18n/request-locale.ts';
 import { sendDocument, sendList } from '../http/send.ts';
@@ -49,6 +50,8 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
   const stateOf = (ctx: RequestContext, entity: E) => ({ version: entity.version, scope: scopeOf(ctx.em, resource, entity) });
   const filters = listFilters(resource);
   const { owner } = resource;
+  /** A query by example is the list with its example's condition besides the filters (src/crud/query-by-example.ts). */
+  const examples = new WeakMap<Request, FilterQuery<E>>();
 
   async function load(req: Request, res: Response, ctx: RequestContext): Promise<E> {
     // An id that names no record: MikroORM's NotFoundError, which the error handler answers as 404.
@@ -88,13 +91,17 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
     return resource.detailView((await readRow(ctx.em, resource, id))!, ctx.locale);
   }
 
-  return {
+  const handlers = {
     async list(req: Request, res: Response): Promise<void> {
       const ctx = context(req);
       const reader = viewRowReader(req);
+      const example = examples.get(req);
+      const view = listViewOf(req, example ? 'detail' : 'list');
+      const shown = (row: ViewRow) => (view === 'detail' ? resource.detailView(row, ctx.locale) : resource.listView(row, ctx.locale));
       const conditions: Record<string, unknown> = listConditions(filters, req.query);
       // The validator has coerced the parameter to a boolean; `false` is the same as leaving it out.
       if (owner && (req.query[owner.listParameter] as unknown) === true) conditions[owner.property] = principalOf(res).subject;
+      if (example) conditions.$and = [example];
       // Counting reads no entity, so the shared EntityManager may run it; it runs beside the page's read.
       const counted = countIfPreferred(req, res, () => countMatching(reader, resource, conditions as FilterQuery<E>));
       const { sort, cursor, after, limit } = req.query as { sort?: string; cursor?: string; after?: number; limit?: number };
@@ -105,10 +112,10 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       // $and, not one object: `?sightingId=5&after=3` must keep both conditions on the id.
       const where = (continued ? { $and: [conditions, continued] } : conditions) as FilterQuery<E>;
       if (limit === undefined) {
-        return sendList(res, resource.name, mapBatches(viewRowBatches(reader, resource, where, { kind: 'list', view: 'list', keys }), (row) => resource.listView(row, ctx.locale)), { ready: counted });
+        return sendList(res, resource.name, mapBatches(viewRowBatches(reader, resource, where, { kind: 'list', view, keys }), shown), { emptyStatus: example ? 204 : 200, ready: counted });
       }
       // One row more than asked tells whether a next page exists (RFC 8288 `rel="next"`).
-      const [batches] = await Promise.all([Array.fromAsync(viewRowBatches(reader, resource, where, { kind: 'list', view: 'list', limit: limit + 1, keys })), counted]);
+      const [batches] = await Promise.all([Array.fromAsync(viewRowBatches(reader, resource, where, { kind: 'list', view, limit: limit + 1, keys })), counted]);
       const rows = batches.flat();
       if (rows.length > limit) {
         rows.length = limit;
@@ -118,7 +125,7 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
         else next.set('cursor', cursorOf(keyValues(keys, rows.at(-1)!)));
         res.set('Link', `<${req.baseUrl}${req.path}?${next}>; rel="next"`);
       }
-      await sendList(res, resource.name, [rows.map((row) => resource.listView(row, ctx.locale))]);
+      await sendList(res, resource.name, [rows.map(shown)], { emptyStatus: example ? 204 : 200 });
     },
 
     async read(req: Request, res: Response): Promise<void> {
@@ -193,10 +200,11 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       res.status(204).end();
     },
 
+    /** The list of the records like the example, with the list's filters, order, paging and count (contract D). */
     async queryByExample(req: Request, res: Response): Promise<void> {
-      const ctx = context(req);
-      const where = exampleCondition(resource, req.body as WireRecord, ctx);
-      await sendList(res, resource.name, mapBatches(viewRowBatches(viewRowReader(req), resource, where, { kind: 'query', view: 'detail' }), (row) => resource.detailView(row, ctx.locale)), { emptyStatus: 204 });
+      examples.set(req, exampleCondition(resource, req.body as WireRecord, context(req)));
+      await handlers.list(req, res);
     },
   };
+  return handlers;
 }

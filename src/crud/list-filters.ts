@@ -14,11 +14,11 @@ export interface ListFilter {
 
 const boundOperators = { From: '$gte', Before: '$lt' } as const;
 
-/** Every filter of the list: every query parameter but paging, ordering and the owner's. */
+/** Every filter of the list: every query parameter but paging, ordering, the view and the owner's. */
 export function listFilters<E extends object>(resource: ResourceDescriptor<E>): readonly ListFilter[] {
   const properties = EntitySchema.REGISTRY.get(resource.entity)!.meta.properties;
   return parametersOf(openApiDocument.paths[`/${resource.name}`]?.get)
-    .filter(({ name, in: where }) => where === 'query' && !['limit', 'after', 'sort', 'cursor', resource.owner?.listParameter].includes(name))
+    .filter(({ name, in: where }) => where === 'query' && !['limit', 'after', 'sort', 'cursor', 'view', resource.owner?.listParameter].includes(name))
     .map(({ name }): ListFilter => {
       const property = resource.filterProperties?.[name] ?? name;
       if (property in properties) return { parameter: name, property, operator: '$eq' };

@@ -19,15 +19,20 @@ export interface BoundedWrites {
  */
 export function boundedWrites(res: ServerResponse, stallMs: number): BoundedWrites {
   let stalled: NodeJS.Timeout | undefined;
-  const unstall = () => {
+  /** The last write found the buffer full; a `drain` has not come since. */
+  let full = false;
+  const waiting = new Set<(taken: boolean) => void>();
+  const settle = (taken: boolean) => {
     clearTimeout(stalled);
     stalled = undefined;
+    full = false;
+    for (const resolve of waiting) resolve(taken);
+    waiting.clear();
   };
-  res.on('drain', unstall);
-  res.once('close', () => {
-    unstall();
-    res.off('drain', unstall);
-  });
+  // One listener each for the answer's life, never added per wait: a compressing middleware (src/http/compression.ts)
+  // moves `drain` listeners onto its compressor, where removing them from the answer would not reach.
+  res.on('drain', () => settle(true));
+  res.once('close', () => settle(false));
   const gone = () => res.destroyed || res.writableEnded;
   return {
     get gone() {
@@ -36,21 +41,14 @@ export function boundedWrites(res: ServerResponse, stallMs: number): BoundedWrit
     write(text) {
       if (gone()) return false;
       if (res.write(text)) return true;
+      full = true;
       stalled ??= setTimeout(() => res.destroy(), stallMs);
       return false;
     },
     drained() {
       if (gone()) return Promise.resolve(false);
-      if (!res.writableNeedDrain) return Promise.resolve(true);
-      return new Promise((resolve) => {
-        const settle = (value: boolean) => () => {
-          res.off('drain', onDrain).off('close', onClose);
-          resolve(value);
-        };
-        const onDrain = settle(true);
-        const onClose = settle(false);
-        res.once('drain', onDrain).once('close', onClose);
-      });
+      if (!full) return Promise.resolve(true);
+      return new Promise((resolve) => waiting.add(resolve));
     },
   };
 }

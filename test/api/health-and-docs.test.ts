@@ -64,10 +64,14 @@ describe('health and documents', () => {
       const page = await response.text();
       expect(page).to.include('swagger-ui');
       const assets = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
-      expect(assets).to.include.members(['/docs/swagger-ui.css', '/docs/swagger-ui-bundle.js']);
+      const fingerprinted = /^\/docs\/assets\/[\w-]{12}\/(swagger-ui\.css|swagger-ui-bundle\.js|docs-init\.js|docs-contrast\.css|favicon-32x32\.png)$/;
+      expect(assets.map((asset) => fingerprinted.exec(asset)?.[1])).to.have.members(['swagger-ui.css', 'swagger-ui-bundle.js', 'docs-init.js', 'docs-contrast.css', 'favicon-32x32.png']);
+      expect(response.headers.get('cache-control')).to.equal('no-cache');
       for (const asset of assets) {
         const served = await get(asset);
         expect(served.status, asset).to.equal(200);
+        // Named by content: cached for a year, never revalidated.
+        expect(served.headers.get('cache-control'), asset).to.equal('public, max-age=31536000, immutable');
         expect(served.headers.get('content-type'), asset).to.match(mediaTypeOf(asset));
         expect((await served.text()).length, asset).to.be.greaterThan(0);
       }

@@ -41,7 +41,7 @@ describe('HTTP errors', () => {
       expect(answer.status).to.equal(400);
       expect(answer.body).to.deep.equal({
         sightingMemo: { message: 'The memo is required.', key: 'sighting.memo.required' },
-        vessel: { message: 'The sighting needs a vessel, given by its vesselId.', key: 'sighting.vessel.required' },
+        vessel: { message: 'The sighting needs a vessel.', key: 'sighting.vessel.required' },
       });
     });
 

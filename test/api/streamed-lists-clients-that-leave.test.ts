@@ -27,7 +27,8 @@ describe(`streamed lists and clients that leave (${backend})`, function () {
   after(async () => { await service?.stop(); });
 
   const list: () => Call = () => ({ path: '/api/sighting', headers });
-  const queryByExample: () => Call = () => ({ method: 'POST', path: '/api/sighting/qbe', headers: { ...headers, 'Content-Type': 'application/json' }, body: '{}' });
+  // Compressed: the compressor between the answer and the socket keeps the back-pressure (src/http/compression.ts).
+  const queryByExample: () => Call = () => ({ method: 'POST', path: '/api/sighting/qbe', headers: { ...headers, 'Content-Type': 'application/json', 'Accept-Encoding': 'gzip' }, body: '{}' });
 
   /** Connections of the primary's pool in use now (PostgreSQL; PGlite has no pool). */
   const poolInUse = async () => (await samples(service.url, 'db_pool_connections')).get('{pool="primary",state="used"}') ?? 0;

@@ -7,6 +7,7 @@ import { sharedService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
 import { closeBrowser, iconStatus, launchBrowser, screenshotPath, watchContext } from '../support/browser.ts';
 import { axeViolations } from '../support/axe.ts';
+import { docsAssets } from '../../src/docs.ts';
 
 interface Operation { operationId: string; tags: string[] }
 const contract = parse(readFileSync(new URL('../../openapi.yaml', import.meta.url), 'utf8')) as {
@@ -63,7 +64,7 @@ describe('docs page in a browser', () => {
         await page.screenshot({ path: screenshotPath(`docs-${host}`) });
         expect(watch.problems).to.deep.equal([]);
         expect(watch.requests.map((url) => new URL(url).pathname)).to.include.members(['/docs', '/openapi.yaml']);
-        expect(await iconStatus(page, { [PUBLIC_HOST]: '127.0.0.1' })).to.deep.equal({ url: `${origin}/docs/favicon-32x32.png`, status: 200 });
+        expect(await iconStatus(page, { [PUBLIC_HOST]: '127.0.0.1' })).to.deep.equal({ url: `${origin}${docsAssets}/favicon-32x32.png`, status: 200 });
       } finally {
         await context.close();
       }

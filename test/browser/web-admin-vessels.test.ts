@@ -6,6 +6,7 @@ import { sharedService, type TestService } from '../support/service.ts';
 import { apiClient } from '../support/api-client.ts';
 import { buildSighting, createSighting, unique } from '../support/fixtures.ts';
 import { openScreen, signedIn, unexpectedProblems, type Person } from '../support/web-page.ts';
+import { axeViolations } from '../support/axe.ts';
 
 describe('web page: admin manages vessels', () => {
   let browser: Browser;
@@ -61,15 +62,32 @@ describe('web page: admin manages vessels', () => {
     expect((await vessel(id)).data).to.deep.equal({ version: 1, vesselId: id, vesselName: { en: name, fr: `${name} (fr)` } });
 
     const sighting = await createSighting(service, buildSighting({ vessel: { vesselId: id } }));
-    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
     const general = page.locator('.vessel-form .form-error');
     await general.waitFor();
     expect(await general.innerText()).to.equal('The record is still referenced by other records and cannot be deleted.');
     expect((await vessel(id)).response.status).to.equal(200);
 
     expect((await (await apiClient(service)).DELETE('/sighting/{id}', { params: { path: { id: sighting } } })).response.status).to.equal(204);
-    await page.getByRole('button', { name: 'Delete' }).click();
-    await page.getByRole('status').filter({ hasText: 'The vessel is deleted.' }).waitFor();
+    // A delete asks first: nothing happens until it is confirmed; Cancel keeps the vessel.
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    const confirm = page.getByRole('alertdialog');
+    await confirm.waitFor();
+    expect(await confirm.locator('p').innerText()).to.equal(`Delete the vessel ${name}?`);
+    expect(await axeViolations(page)).to.deep.equal([]);
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    expect((await vessel(id)).response.status).to.equal(200);
+    // Confirmed, it can still be undone for a few seconds; nothing is sent meanwhile.
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await confirm.getByRole('button', { name: 'Delete vessel' }).click();
+    await page.locator('.undo', { hasText: `The vessel ${name} is deleted in 6 seconds.` }).waitFor();
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await page.locator('.undo', { hasText: `The vessel ${name} is kept.` }).waitFor();
+    expect((await vessel(id)).response.status).to.equal(200);
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await confirm.getByRole('button', { name: 'Delete vessel' }).click();
+    await page.getByRole('status').filter({ hasText: 'The vessel is deleted.' }).waitFor({ timeout: 30_000 });
     expect((await vessel(id)).response.status).to.equal(404);
     expect(await page.locator('.vessel-list').innerText()).not.to.contain(name);
     expect(unexpectedProblems(admin.watch, [/HTTP 400: POST .*\/api\/vessel$/, /HTTP 409: DELETE .*\/api\/vessel\/\d+$/, /status of (400|409)/])).to.deep.equal([]);
@@ -81,7 +99,9 @@ describe('web page: admin manages vessels', () => {
     people.push(alice);
     expect(await alice.page.locator('header nav a').allInnerTexts()).to.deep.equal(['Mine', 'Record', 'By vessel', 'Search']);
     await alice.page.goto(`${service.url}/#admin`);
-    await alice.page.getByRole('heading', { name: 'My sightings' }).waitFor();
+    // Said plainly, not another screen in its place.
+    await alice.page.getByRole('heading', { name: 'Not allowed' }).waitFor();
+    expect(await alice.page.getByRole('note').innerText()).to.equal('Managing vessels needs the admin role.');
     expect(await alice.page.getByRole('heading', { name: 'Manage vessels' }).count()).to.equal(0);
   });
 });

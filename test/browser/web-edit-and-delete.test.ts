@@ -1,4 +1,4 @@
-// The web page: a person edits their own sighting; a stale edit keeps her change beside the current version; a delete can be undone.
+// The web page: a person edits their own sighting; a stale edit is merged three ways (nobody's change lost); a delete can be undone.
 import { expect } from 'chai';
 import type { Browser, Locator } from 'playwright-core';
 import { closeBrowser, launchBrowser, screenshotPath } from '../support/browser.ts';
@@ -6,9 +6,10 @@ import { sharedService, type TestService } from '../support/service.ts';
 import { apiClient } from '../support/api-client.ts';
 import { buildSighting, buildVessel, createSighting, createVessel, unique } from '../support/fixtures.ts';
 import { openScreen, signedIn, unexpectedProblems, vesselScreen, type Person } from '../support/web-page.ts';
+import { axeViolations } from '../support/axe.ts';
 
-// The stale save is answered 409 on purpose; the browser logs that as a console error too.
-const expectedConflict = [/HTTP 409: PUT .*\/api\/sighting\/\d+$/, /status of 409 \(Conflict\) \(.*\/api\/sighting\/\d+\)$/];
+// The stale save is answered 412 on purpose; the browser logs that as a console error too.
+const expectedConflict = [/HTTP 412: PATCH .*\/api\/sighting\/\d+$/, /status of 412 \(Precondition Failed\) \(.*\/api\/sighting\/\d+\)$/];
 
 describe('web page: edit with a conflict, then delete', () => {
   let browser: Browser;
@@ -29,62 +30,76 @@ describe('web page: edit with a conflict, then delete', () => {
     await closeBrowser(browser);
   });
 
-  it('when alice saves an edit after someone changed the sighting, then her edit stays, beside the current version, and one action saves it on that version', async function () {
+  it('when alice saves her memo after someone set the time zone meanwhile, then the three-way merge keeps their time zone and her memo, and says so', async function () {
     this.timeout(60_000);
     const page = alice.page;
+    await page.goto(`${service.url}/#vessel/${vesselId}`);
     await page.goto(`${service.url}/#edit/${sightingId}`);
     await page.getByRole('heading', { name: `Edit sighting #${sightingId}` }).waitFor();
     expect(await page.getByLabel('Memo', { exact: true }).inputValue()).to.equal('first words');
     expect(await page.getByLabel('Time zone', { exact: true }).inputValue()).to.equal('Europe/Paris');
     expect(await page.getByLabel('Date and time (local)', { exact: true }).inputValue()).to.equal('2026-11-20T08:15');
 
-    // Meanwhile, in another tab: the same sighting changes (version 0 -> 1).
-    const api = await apiClient(service, { user: 'alice' });
-    const changed = await api.PUT('/sighting/{id}', { params: { path: { id: sightingId } }, body: { version: 0, sightingMemo: 'changed elsewhere', vessel: { vesselId } } });
+    // Meanwhile an administrator, in another tab, sets the time zone (version 0 -> 1).
+    const admin = await apiClient(service, { user: 'admin' });
+    const changed = await admin.PATCH('/sighting/{id}', { params: { path: { id: sightingId }, header: { 'If-Match': '"0"' } }, body: { sightingTimezone: 'Asia/Tokyo' }, headers: { 'Content-Type': 'application/merge-patch+json' } });
     expect(changed.response.status).to.equal(204);
 
     await page.getByLabel('Memo', { exact: true }).fill('my own words');
-    await page.getByRole('button', { name: 'Save' }).click();
+    const patches: { body: unknown; ifMatch?: string }[] = [];
+    page.on('request', (request) => { if (request.method() === 'PATCH') patches.push({ body: request.postDataJSON(), ifMatch: request.headers()['if-match'] }); });
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     const conflict = page.locator('.conflict');
-    await conflict.getByRole('table').waitFor();
-    expect(await conflict.locator('p').innerText()).to.match(/^This sighting was changed in the meantime \(version 1, saved .+\)\. Your change is still in the form\.$/);
-    // Only what differs: her memo against theirs, and the date and zone the other change cleared.
-    expect(await tableRows(conflict.getByRole('table'))).to.deep.equal([
-      ['Field', 'Your change', 'Current version'],
-      ['Date and time (local)', 'Nov 20, 2026, 8:15 AM', '–'],
-      ['Time zone', 'Europe/Paris', '–'],
-      ['Memo', 'my own words', 'changed elsewhere'],
+    await conflict.getByTestId('kept-theirs').waitFor();
+    expect((await conflict.locator('p').allInnerTexts()).slice(1)).to.deep.equal([
+      'Their change is kept: Time zone: Asia/Tokyo.',
+      'Your change goes on top: Memo.',
     ]);
-    expect(await conflict.evaluate((element) => element === element.ownerDocument.activeElement)).to.equal(true);
+    expect(await conflict.locator('p').first().innerText()).to.match(/^Someone saved this sighting in the meantime \(version 1, saved .+\)\.$/);
+    // Nothing both changed: nothing to choose. The form holds the merge.
+    expect(await conflict.getByRole('table').count()).to.equal(0);
+    expect(await page.getByLabel('Time zone', { exact: true }).inputValue()).to.equal('Asia/Tokyo');
     expect(await page.getByLabel('Memo', { exact: true }).inputValue()).to.equal('my own words');
+    expect(await conflict.evaluate((element) => element === element.ownerDocument.activeElement)).to.equal(true);
+    expect(await axeViolations(page)).to.deep.equal([]);
     await page.screenshot({ path: screenshotPath('web-edit-conflict'), fullPage: true });
 
-    await conflict.getByRole('button', { name: 'Save my change on the current version' }).click();
+    await conflict.getByRole('button', { name: 'Save the merged version' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-    expect(new URL(page.url()).hash).to.equal(`#vessel/${vesselId}`);
-    const { data } = await api.GET('/sighting/{id}', { params: { path: { id: sightingId } } });
-    expect(data).to.deep.include({ version: 2, sightingMemo: 'my own words', sightingTimezone: 'Europe/Paris', sightingDate: '2026-11-20T08:15:00.000' });
+    expect(new URL(page.url()).hash).to.equal(`#sighting/${sightingId}`);
+    // Each save a merge patch of the person's own change, stated on the version it was merged onto.
+    expect(patches).to.deep.equal([{ body: { sightingMemo: 'my own words' }, ifMatch: '"0"' }, { body: { sightingMemo: 'my own words' }, ifMatch: '"1"' }]);
+    const { data } = await admin.GET('/sighting/{id}', { params: { path: { id: sightingId } } });
+    expect(data).to.deep.include({ version: 2, sightingMemo: 'my own words', sightingTimezone: 'Asia/Tokyo', sightingDate: '2026-11-20T08:15:00.000' });
     expect(unexpectedProblems(alice.watch, expectedConflict)).to.deep.equal([]);
   });
 
-  it('when the person takes the current version instead, then the form holds it and her edit is dropped', async function () {
+  it('when both changed the memo, then both texts are shown side by side and the one she picks is saved', async function () {
     this.timeout(60_000);
     const page = alice.page;
     await page.goto(`${service.url}/#edit/${sightingId}`);
     await page.getByRole('heading', { name: `Edit sighting #${sightingId}` }).waitFor();
     const api = await apiClient(service, { user: 'alice' });
-    const changed = await api.PUT('/sighting/{id}', { params: { path: { id: sightingId } }, body: { version: 2, sightingMemo: 'theirs again', vessel: { vesselId } } });
+    const changed = await api.PATCH('/sighting/{id}', { params: { path: { id: sightingId }, header: { 'If-Match': '"2"' } }, body: { sightingMemo: 'theirs again' }, headers: { 'Content-Type': 'application/merge-patch+json' } });
     expect(changed.response.status).to.equal(204);
     await page.getByLabel('Memo', { exact: true }).fill('mine again');
-    await page.getByRole('button', { name: 'Save' }).click();
-    await page.locator('.conflict').getByRole('button', { name: 'Take the current version' }).click();
-    await page.locator('.conflict').waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const conflict = page.locator('.conflict');
+    await conflict.getByRole('table', { name: 'Changed on both sides: choose what to keep' }).waitFor();
+    expect(await tableRows(conflict.getByRole('table'))).to.deep.equal([
+      ['Field', 'Your change', 'Current version'],
+      ['Memo', ' mine again', ' theirs again'],
+    ]);
+    expect(await page.getByLabel('Memo', { exact: true }).inputValue()).to.equal('mine again');
+    await conflict.getByRole('radio', { name: 'theirs again' }).check();
     expect(await page.getByLabel('Memo', { exact: true }).inputValue()).to.equal('theirs again');
-    await page.getByRole('button', { name: 'Save' }).click();
+    expect(await axeViolations(page)).to.deep.equal([]);
+    await conflict.getByRole('button', { name: 'Save the merged version' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     const { data } = await api.GET('/sighting/{id}', { params: { path: { id: sightingId } } });
-    // Saved unchanged: a replacement that changes nothing keeps the version.
-    expect(data).to.deep.include({ version: 3, sightingMemo: 'theirs again' });
+    // Their memo chosen: nothing left to change, so the version stays.
+    expect(data).to.deep.include({ version: 3, sightingMemo: 'theirs again', sightingTimezone: 'Asia/Tokyo' });
+    await page.goto(`${service.url}/#vessel/${vesselId}`);
     expect(unexpectedProblems(alice.watch, expectedConflict)).to.deep.equal([]);
   });
 

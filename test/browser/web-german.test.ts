@@ -16,7 +16,7 @@ describe('web page: German', () => {
         expect(await page.locator('html').getAttribute('lang')).to.equal('de');
         expect(await page.getByLabel(/^\s*passwort\s*$/i).count()).to.equal(1);
         // Ours has a main landmark and its heading; Keycloak's page is Keycloak's own.
-        if (embedded) expect(await page.getByRole('main').getByRole('heading', { level: 1 }).innerText()).to.equal('Bei Sighting registry anmelden');
+        if (embedded) expect(await page.getByRole('main').getByRole('heading', { level: 1 }).innerText()).to.equal('Beim Sichtungsregister anmelden');
         await page.screenshot({ path: screenshotPath('login-german') });
       },
     });

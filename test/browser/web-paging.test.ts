@@ -19,17 +19,30 @@ describe('web page: long lists', () => {
     const shown = async () => page.locator('table.sightings tbody tr').evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-sighting-id'))));
     expect((await vesselScreen(page)).summary).to.equal('Sightings of this vessel: 55, people who sighted it: 2, yours: 28');
     expect(await shown()).to.deep.equal(ids.toReversed().slice(0, 50));
-    await page.getByText('Showing 50 of 55, newest first.').waitFor();
-    await page.getByRole('button', { name: 'Show older sightings' }).click();
+    await page.getByText('1–50 of 55', { exact: true }).waitFor();
+    // By keyboard: Enter on the button; the focus goes on where the new rows begin, not to <body>.
+    await page.getByRole('button', { name: 'Show older sightings' }).focus();
+    await page.keyboard.press('Enter');
     await page.locator('table.sightings tbody tr').nth(54).waitFor();
+    await page.waitForFunction(`document.activeElement?.closest('tr')?.getAttribute('data-sighting-id') === '${ids.toReversed()[50]}'`);
     expect(await shown()).to.deep.equal(ids.toReversed());
-    await page.getByText('Showing 55 of 55, newest first.').waitFor();
-    // Every row, the older page's too, shows its memo (read from the detail view: the list view has none).
-    await page.locator('main [aria-busy="true"]').waitFor({ state: 'detached' });
+    await page.getByText('1–55 of 55', { exact: true }).waitFor();
+    // Every row, the older page's too, shows its memo: each page came in the detail view, one request per page.
     const memos = await page.locator('table.sightings tbody td.memo').allInnerTexts();
     expect(memos).to.have.length(55);
     expect(memos.filter((memo) => memo.trim() === '')).to.deep.equal([]);
     expect(await page.getByRole('button', { name: 'Show older sightings' }).isHidden()).to.equal(true);
+    // No request per row for the memos.
+    expect(person.watch.requests.filter((url) => /\/api\/sighting\/\d+$/.test(url))).to.deep.equal([]);
+
+    // A row of the second page opens its record; Back returns to the list as it was: both pages, that row focused.
+    const opened = ids.toReversed()[52]!;
+    await page.locator(`tr[data-sighting-id="${opened}"] a`).first().click();
+    await page.getByRole('heading', { name: `Sighting #${opened}` }).waitFor();
+    await page.goBack();
+    await page.getByText('1–55 of 55', { exact: true }).waitFor();
+    expect(await shown()).to.deep.equal(ids.toReversed());
+    await page.waitForFunction(`document.activeElement?.closest('tr')?.getAttribute('data-sighting-id') === '${opened}'`);
     expect(unexpectedProblems(person.watch)).to.deep.equal([]);
   });
 
@@ -43,20 +56,21 @@ describe('web page: long lists', () => {
     const page = person.page;
     const shown = async () => page.locator('table.sightings tbody tr').evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-sighting-id'))));
     await page.goto(`${suite.service.url}/#vessel/${vesselId}`);
-    await page.getByText('Showing 5 of 5, newest first.').waitFor();
+    await page.getByText('1–5 of 5', { exact: true }).waitFor();
     await page.getByLabel('From').fill('2026-11-01');
     await page.getByLabel('To').fill('2026-11-30');
     await page.getByRole('button', { name: 'Show', exact: true }).click();
-    await page.getByText('Showing 3 of 3, newest first.').waitFor();
-    expect(await shown()).to.deep.equal([last, mid, first]);
+    await page.getByText('1–3 of 3', { exact: true }).waitFor();
+    // A date range lists its days in date order.
+    expect(await shown()).to.deep.equal([first, mid, last]);
     expect(new URL(page.url()).hash).to.equal(`#vessel/${vesselId}?from=2026-11-01&to=2026-11-30`);
     // Only bob's rows in the range are marked his; the range is asked of "which are mine" too.
-    expect(await page.locator('table.sightings tbody tr:has(.badge)').evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-sighting-id'))))).to.deep.equal([last, mid]);
+    expect(await page.locator('table.sightings tbody tr:has(.badge)').evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-sighting-id'))))).to.deep.equal([mid, last]);
     await page.reload();
-    await page.getByText('Showing 3 of 3, newest first.').waitFor();
+    await page.getByText('1–3 of 3', { exact: true }).waitFor();
     expect(await page.getByLabel('From').inputValue()).to.equal('2026-11-01');
     await page.getByRole('button', { name: 'All dates' }).click();
-    await page.getByText('Showing 5 of 5, newest first.').waitFor();
+    await page.getByText('1–5 of 5', { exact: true }).waitFor();
     expect(new URL(page.url()).hash).to.equal(`#vessel/${vesselId}`);
     expect(unexpectedProblems(person.watch)).to.deep.equal([]);
   });

@@ -15,7 +15,7 @@ describe('web page: roles the person lacks', () => {
     expect(await page.getByRole('link', { name: 'Record a sighting' }).count()).to.equal(0);
     await page.goto(`${suite.service.url}/#record`);
     await page.getByRole('heading', { name: 'Record a sighting' }).waitFor();
-    expect(await page.getByRole('note').innerText()).to.equal('Recording a sighting needs the writer role; ask an administrator of the realm for it.');
+    expect(await page.getByRole('note').innerText()).to.equal('Recording a sighting needs the writer role; whoever manages your account can give it to you.');
     expect(await page.getByLabel('Memo', { exact: true }).count()).to.equal(0);
     expect(unexpectedProblems(person.watch)).to.deep.equal([]);
   });

@@ -19,16 +19,17 @@ describe('web page: search by text', () => {
     await openScreen(page, 'Search', 'Search sightings');
     await page.getByLabel('Text in the memo').fill(word.slice(3, -3));
     await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await page.getByText('Matching sightings: 2').waitFor();
+    await page.getByText('1–2 of 2', { exact: true }).waitFor();
     const rows = await Promise.all((await page.locator('table.sightings tbody tr').all()).map(async (tr) => [
       Number(await tr.getAttribute('data-sighting-id')), await tr.locator('td.memo').innerText(), await tr.locator('td.row-actions').innerText(),
     ]));
-    expect(rows).to.deep.equal([[alices, `A ${word} at dawn`, ''], [bobs, `${word.toUpperCase()} again`, 'yours\nEdit\nDelete']]);
+    // Newest first, as every list.
+    expect(rows).to.deep.equal([[bobs, `${word.toUpperCase()} again`, 'yours\nEdit\nDelete'], [alices, `A ${word} at dawn`, '']]);
     await page.screenshot({ path: screenshotPath('web-search'), fullPage: true });
     // The text is in the address: a reload shows the same search.
     expect(new URL(page.url()).hash).to.equal(`#search?${new URLSearchParams({ q: word.slice(3, -3) })}`);
     await page.reload();
-    await page.getByText('Matching sightings: 2').waitFor();
+    await page.getByText('1–2 of 2', { exact: true }).waitFor();
     expect(await page.getByLabel('Text in the memo').inputValue()).to.equal(word.slice(3, -3));
 
     await page.getByLabel('Text in the memo').fill(unique('nothing like it'));
@@ -36,7 +37,7 @@ describe('web page: search by text', () => {
     await page.getByText('No sighting matches.').waitFor();
     // Back is the search before.
     await page.goBack();
-    await page.getByText('Matching sightings: 2').waitFor();
+    await page.getByText('1–2 of 2', { exact: true }).waitFor();
     expect(unexpectedProblems(person.watch)).to.deep.equal([]);
   });
 });

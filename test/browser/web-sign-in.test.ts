@@ -38,8 +38,8 @@ describe('web page: sign-in, token refresh and sign-out, under a non-default BAS
     await person.page.getByRole('heading', { name: 'My sightings' }).waitFor();
     await person.page.getByText('You have not recorded a sighting yet.').waitFor();
     const apiCalls = person.watch.requests.filter((url) => url.startsWith(service.url) && /\/sighting\?/.test(url));
-    // One page and nothing else: the whole list of her own sightings is never fetched.
-    expect(apiCalls).to.deep.equal([`${service.api}/sighting?mine=true&sort=-sightingId&limit=50`]);
+    // One page, with its memos (the detail view), and nothing else: the whole list of her own sightings is never fetched.
+    expect(apiCalls).to.deep.equal([`${service.api}/sighting?view=detail&limit=50&mine=true&sort=-sightingId`]);
     await person.page.screenshot({ path: screenshotPath('web-signed-in'), fullPage: true });
     expect(unexpectedProblems(person.watch)).to.deep.equal([]);
   });

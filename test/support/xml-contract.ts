@@ -62,11 +62,23 @@ function convert(node: Node, schema: Schema, where: string, problems: string[]):
     if (elements(node).length || textOf(node)) problems.push(`${where}: xsi:nil with content`);
     return null;
   }
+  // A list's row in either view (`view=detail`): it must fit one of the alternatives, whole.
+  const alternatives = (schema as Schema & { anyOf?: Schema[] }).anyOf;
+  if (alternatives) {
+    const readings = alternatives.map((alternative) => {
+      const found: string[] = [];
+      return { value: convert(node, resolve(alternative), where, found), found };
+    });
+    const fitting = readings.find(({ found }) => found.length === 0) ?? readings[0]!;
+    problems.push(...fitting.found);
+    return fitting.value;
+  }
   const children = elements(node);
   const types = typesOf(schema);
   if (types.includes('array')) {
     const item = resolve(schema.items!);
-    const name = item.xml?.name;
+    // The alternatives of an `anyOf` row share their element name.
+    const name = item.xml?.name ?? resolve((item as Schema & { anyOf?: Schema[] }).anyOf?.[0] ?? item).xml?.name;
     return children.map((child, index) => {
       if (child['#name'] !== name) problems.push(`${where}[${index}]: element <${child['#name']}>, expected <${name}>`);
       return convert(child, item, `${where}/${child['#name']}`, problems);

@@ -16,8 +16,11 @@ export interface Context {
   isAdmin: boolean;
   /** Whether the token carries the `writer` role, which recording a sighting needs. */
   isWriter: boolean;
-  /** Shows another screen (a `#…` route), with an optional message announced there. */
-  navigate(route: string, notice?: string): void;
+  /**
+   * Shows another screen (a `#…` route), with an optional message announced there; `replace` takes the current
+   * screen's place in the history (a saved form: Back then skips it).
+   */
+  navigate(route: string, notice?: string, options?: { replace?: boolean }): void;
   vessels(): Promise<Schemas['VesselListItem'][]>;
   timezones(): Promise<string[]>;
   /** Aborts when the person leaves the screen being shown: what it follows live stops. */

@@ -1,6 +1,6 @@
 // The web page: reads its settings from the service, completes a sign-in, then shows the screen the `#…` route names.
 import './style.css';
-import { apiClient } from './api.ts';
+import { apiClient, type Schemas } from './api.ts';
 import type { Context, WebSettings } from './context.ts';
 import { Session } from './oidc.ts';
 import { shell } from './views/shell.ts';
@@ -15,9 +15,10 @@ async function start(): Promise<void> {
   let failure: string | undefined;
   try {
     returnTo = await session.completeSignIn();
-  } catch (error) {
-    // E.g. the person cancelled at the provider (error=access_denied): say so on the signed-out screen.
-    failure = `${t('web.signIn.failed')} ${(error as Error).message}`;
+  } catch {
+    // E.g. the person cancelled at the provider (error=access_denied): say so on the signed-out screen, in words
+    // for a person (the provider's error code is for developers).
+    failure = t('web.signIn.failedRetry');
   }
   if (returnTo === undefined && failure === undefined && session.shouldTrySilently()) return session.signIn(location.hash, { silent: true });
   const api = apiClient(settings.apiPath, session);
@@ -30,8 +31,8 @@ async function start(): Promise<void> {
     settings, session, api,
     get isAdmin() { return session.claims.realm_access?.roles?.includes('admin') ?? false; },
     get isWriter() { return session.claims.realm_access?.roles?.includes('writer') ?? false; },
-    navigate: (route, notice) => app.show(route, notice),
-    vessels: () => cached('vessels', async () => (await api.GET('/vessel')).data ?? []),
+    navigate: (route, notice, options) => app.show(route, notice, options),
+    vessels: () => cached('vessels', async () => ((await api.GET('/vessel')).data ?? []) as Schemas['VesselListItem'][]),
     timezones: () => cached('timezones', async () => ((await api.GET('/timezone')).data ?? []).map((z) => z.timezoneName).sort()),
     screen: new AbortController().signal,
   };

@@ -4,6 +4,7 @@ import type { Context } from '../context.ts';
 import { field, h } from '../dom.ts';
 import { showErrors, type ErrorSlots } from '../errors.ts';
 import { t } from '../i18n.ts';
+import { deleteSoon, undoSeconds } from '../undoable-delete.ts';
 
 export async function adminVesselsView(ctx: Context, vesselId: number | undefined): Promise<HTMLElement> {
   const vessels = await ctx.vessels();
@@ -54,18 +55,51 @@ async function vesselForm(ctx: Context, vesselId: number | undefined): Promise<H
     if (response.ok) return ctx.navigate(`#admin/${vesselId ?? response.headers.get('Location')!.split('/').pop()}`, t('web.sighting.saved'));
     showErrors(slots, error as ErrorBody | undefined, t('error.unknown'));
   };
-  const remove = async () => {
-    const { response, error } = await ctx.api.DELETE('/vessel/{id}', { params: { path: { id: vesselId! } } });
-    if (response.status === 204) return ctx.navigate('#admin', t('web.admin.deleted'));
-    showErrors({ ...slots, fields: new Map() }, error as ErrorBody | undefined, t('error.unknown'));
+  const general = { ...slots, fields: new Map() };
+  // Asked first, and sent only when the undo window closes: a vessel deleted by a slip of the finger is never lost.
+  const confirm = h('div', { class: 'confirm', role: 'alertdialog', 'aria-labelledby': 'confirm-text', hidden: true, tabindex: -1 });
+  const undoBar = h('div', { class: 'undo', role: 'status' });
+  const askToRemove = async () => {
+    // A vessel that sightings still name cannot go (contract B, Delete): said now, not after the undo window.
+    const { data, error } = await ctx.api.GET('/sighting', { params: { query: { vesselId: vesselId!, limit: 1 } } });
+    if (!data) return showErrors(general, error as ErrorBody | undefined, t('error.unknown'));
+    if (data.length) return showErrors(general, { general: t('error.entityInUse') }, t('error.unknown'));
+    const name = Object.values(names)[0] ?? `#${vesselId}`;
+    confirm.replaceChildren(h('p', { id: 'confirm-text' }, t('web.admin.confirmDelete', { name })),
+      h('div', { class: 'actions' },
+        h('button', { type: 'button', class: 'danger', onclick: () => remove(name) }, t('web.admin.deleteVessel')),
+        h('button', { type: 'button', onclick: () => { confirm.hidden = true; deleteButton.focus(); } }, t('web.action.cancel'))));
+    confirm.hidden = false;
+    confirm.focus();
   };
+  const remove = (name: string) => {
+    confirm.hidden = true;
+    form.hidden = true;
+    const undo = deleteSoon(ctx.api, `/vessel/${vesselId!}`, ({ ok, error }) => {
+      undoBar.replaceChildren();
+      if (ok) return ctx.navigate('#admin', t('web.admin.deleted'));
+      form.hidden = false;
+      showErrors(general, { general: error }, t('error.unknown'));
+    });
+    const undoButton = h('button', {
+      type: 'button', onclick: () => {
+        undo();
+        form.hidden = false;
+        undoBar.replaceChildren(t('web.admin.kept', { name }));
+        deleteButton.focus();
+      },
+    }, t('web.action.undo'));
+    undoBar.replaceChildren(t('web.admin.deleting', { name, seconds: undoSeconds }), ' ', undoButton);
+    undoButton.focus();
+  };
+  const deleteButton = h('button', { type: 'button', class: 'danger', onclick: () => void askToRemove() }, t('web.action.delete'));
   const form = h('form', { class: 'vessel-form', novalidate: true, 'aria-labelledby': 'vessel-form-title' },
     h('h2', { id: 'vessel-form-title' }, vesselId === undefined ? t('web.admin.new') : t('web.admin.edit', { id: vesselId })),
     slots.general, fieldset,
     h('div', { class: 'actions' },
       h('button', { type: 'button', onclick: () => addRow('', '').focus() }, t('web.admin.addLanguage')),
       h('button', { type: 'submit', class: 'primary' }, t('web.action.save')),
-      vesselId !== undefined && h('button', { type: 'button', class: 'danger', onclick: () => void remove() }, t('web.action.delete'))));
+      vesselId !== undefined && deleteButton), confirm);
   form.addEventListener('submit', (event) => { event.preventDefault(); void save(); });
-  return form;
+  return h('div', {}, undoBar, form);
 }

@@ -1,68 +1,100 @@
-// Edit one of your sightings. A stale save (409) keeps the person's edit: it shows their change beside the current
-// version (from the history: what changed, when) and re-applies it on the current version in one action.
+// Edit a sighting (your own; an administrator's any). The save is a merge patch of what the person changed, stated
+// on the version the form loaded (`If-Match`). When someone saved meanwhile (412), a three-way merge keeps both:
+// what only they changed stays, what only the person changed goes on top, and what both changed is shown side by
+// side for the person to choose; the next save is stated on their version. Nothing saved is lost unseen.
 import type { ErrorBody, Schemas } from '../api.ts';
 import type { Context } from '../context.ts';
 import { h } from '../dom.ts';
 import { t } from '../i18n.ts';
-import { sightingForm, type SightingFields, type SightingForm } from './sighting-form.ts';
+import { number } from '../format.ts';
+import { sightingForm, type SightingForm } from './sighting-form.ts';
 import { when } from './sighting-table.ts';
+import { merge, mergePatch, valuesOf, type FieldName, type Values } from '../three-way-merge.ts';
 
 type Sighting = Schemas['SightingDetail'];
 
 export async function editView(ctx: Context, id: number): Promise<HTMLElement> {
-  let version = 0;
-  const conflict = h('div', { class: 'conflict', role: 'alert', tabindex: -1, hidden: true });
-  const save = async (fields: SightingFields): Promise<void> => {
-    const { response, error } = await ctx.api.PUT('/sighting/{id}', { params: { path: { id } }, body: { version, ...fields } });
-    if (response.status === 204) return ctx.navigate(`#vessel/${fields.vessel.vesselId}`, t('web.sighting.saved'));
-    if (response.status !== 409) return form.showErrors(error as ErrorBody | undefined);
-    await showConflict(ctx, id, form, conflict, fields, (current) => { version = current.version; });
-  };
-  const form = await sightingForm(ctx, t('web.action.save'), save);
   const title = h('h1', { id: 'edit-title' }, t('web.edit.title', { id }));
   const { data } = await ctx.api.GET('/sighting/{id}', { params: { path: { id } } });
   if (!data) return h('section', {}, title, h('p', { role: 'alert' }, t('error.entityNotFound')));
-  version = data.version;
+  // The version the form's values were merged onto: what the next save states it changes.
+  let base: { version: number; values: Values } = { version: data.version, values: valuesOf(data) };
+  const conflict = h('div', { class: 'conflict', role: 'alert', tabindex: -1, hidden: true });
+  const save = async (): Promise<void> => {
+    const mine = valuesOf(form.values());
+    const answer = await ctx.api.PATCH('/sighting/{id}', {
+      params: { path: { id }, header: { 'If-Match': `"${base.version}"` } },
+      body: mergePatch(base.values, mine) as never,
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+    }).catch(() => undefined);
+    if (!answer) return form.showErrors({ general: t('web.error.network') });
+    const { response, error } = answer;
+    if (response.status === 204) {
+      conflict.hidden = true;
+      return ctx.navigate(`#sighting/${id}`, t('web.sighting.saved'), { replace: true });
+    }
+    if (response.status !== 412) return form.showErrors(error as ErrorBody | undefined);
+    await showConflict(ctx, id, form, conflict, base.values, mine, (theirs) => { base = theirs; });
+  };
+  const form = await sightingForm(ctx, t('web.action.save'), save);
   form.fill(data);
   return h('section', { 'aria-labelledby': 'edit-title' }, title, conflict, form.element);
 }
 
-/**
- * The newest history entry says what the record is now and when it changed. The person's fields stay in the form;
- * "Save my change" sends them on the current version, "Take the current version" puts that into the form instead.
- */
-async function showConflict(ctx: Context, id: number, form: SightingForm, conflict: HTMLElement, mine: SightingFields, adopt: (current: Sighting) => void): Promise<void> {
+const labels: Record<FieldName, string> = { vessel: 'web.sighting.vessel', sightingDate: 'web.sighting.date', sightingTimezone: 'web.sighting.timezone', sightingMemo: 'web.sighting.memo' };
+
+const recordOf = (values: Values): Partial<Sighting> => ({
+  vessel: { vesselId: values.vessel as number } as Sighting['vessel'],
+  sightingDate: values.sightingDate as string | null,
+  sightingTimezone: values.sightingTimezone as string | null,
+  sightingMemo: values.sightingMemo as string,
+});
+
+/** Reads the version saved meanwhile (the newest history entry: the record, when and by whom) and shows the merge. */
+async function showConflict(ctx: Context, id: number, form: SightingForm, conflict: HTMLElement, base: Values, mine: Values, rebase: (theirs: { version: number; values: Values }) => void): Promise<void> {
   const { data } = await ctx.api.GET('/sighting/{id}/versions', { params: { path: { id }, query: { limit: 1 } } });
   const newest = data?.[0];
   const current = newest?.record;
+  conflict.hidden = false;
   if (!newest || !current) {
     conflict.replaceChildren(h('p', {}, t('web.conflict.deleted')));
-  } else {
-    adopt(current);
-    const at = new Date(newest.changedAt).toLocaleString(document.documentElement.lang, { dateStyle: 'medium', timeStyle: 'medium' });
-    const differences = differingFields(await ctx.vessels(), mine, current);
-    conflict.replaceChildren(
-      h('p', {}, t('web.conflict.changed', { version: current.version, at }), newest.changedBy ? ` (${newest.changedBy})` : ''),
-      h('table', { class: 'comparison' },
-        h('caption', { class: 'visually-hidden' }, t('web.conflict.comparison')),
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('web.conflict.field')), h('th', { scope: 'col' }, t('web.conflict.yours')), h('th', { scope: 'col' }, t('web.conflict.current')))),
-        h('tbody', {}, ...differences.map(([label, yours, theirs]) => h('tr', {}, h('th', { scope: 'row' }, label), h('td', {}, yours), h('td', {}, theirs))))),
-      h('div', { class: 'actions' },
-        h('button', { type: 'button', class: 'primary', onclick: () => { conflict.hidden = true; form.element.requestSubmit(); } }, t('web.action.reapply')),
-        h('button', { type: 'button', onclick: () => { form.fill(current); conflict.hidden = true; form.element.querySelector('textarea')?.focus(); } }, t('web.action.takeCurrent'))));
+    conflict.focus();
+    return;
   }
-  conflict.hidden = false;
+  const theirs = valuesOf(current);
+  const result = merge(base, mine, theirs);
+  rebase({ version: current.version, values: theirs });
+  form.fill(recordOf(result.merged));
+  const vessels = await ctx.vessels();
+  const shown = (name: FieldName, values: Values): string => {
+    const value = values[name];
+    if (name === 'vessel') return vessels.find((v) => v.vesselId === value)?.vesselName ?? (value === null ? '–' : `#${value}`);
+    if (name === 'sightingDate') return value === null ? '–' : when(String(value));
+    return value === null || value === '' ? '–' : String(value);
+  };
+  const list = (names: FieldName[]) => names.map((name) => `${t(labels[name])}: ${shown(name, theirs)}`).join('; ');
+  const at = new Date(newest.changedAt).toLocaleString(document.documentElement.lang, { dateStyle: 'medium', timeStyle: 'medium' });
+  // Each conflicting field: the person's value and theirs side by side, one chosen (theirs once picked).
+  const choices = result.conflicts.map((name) => {
+    const group = `choice-${name}`;
+    const option = (side: 'mine' | 'theirs', values: Values) => h('label', { class: 'choice' },
+      h('input', {
+        type: 'radio', name: group, value: side, checked: side === 'mine',
+        onchange: () => { result.merged[name] = values[name]!; form.fill(recordOf(result.merged)); },
+      }), ` ${shown(name, values)}`);
+    return h('tr', {}, h('th', { scope: 'row' }, t(labels[name])), h('td', {}, option('mine', mine)), h('td', {}, option('theirs', theirs)));
+  });
+  conflict.replaceChildren(...([
+    h('p', {}, t('web.conflict.changed', { version: number(current.version), at }), newest.changedBy ? ` (${newest.changedBy})` : ''),
+    result.theirs.length > 0 && h('p', { 'data-testid': 'kept-theirs' }, t('web.conflict.keptTheirs', { fields: list(result.theirs) })),
+    result.mine.length > 0 && h('p', { 'data-testid': 'kept-mine' }, t('web.conflict.keptMine', { fields: result.mine.map((name) => t(labels[name])).join(', ') })),
+    choices.length > 0 && h('table', { class: 'comparison' },
+      h('caption', {}, t('web.conflict.choose')),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('web.conflict.field')), h('th', { scope: 'col' }, t('web.conflict.yours')), h('th', { scope: 'col' }, t('web.conflict.current')))),
+      h('tbody', {}, ...choices)),
+    h('div', { class: 'actions' },
+      h('button', { type: 'button', class: 'primary', onclick: () => form.element.requestSubmit() }, t('web.action.saveMerged')),
+      h('button', { type: 'button', onclick: () => { form.fill(current); conflict.hidden = true; form.element.querySelector('textarea')?.focus(); } }, t('web.action.takeCurrent')))] as (HTMLElement | false)[])
+    .filter((part): part is HTMLElement => part !== false));
   conflict.focus();
-}
-
-/** `[field label, the person's value, the current value]` for each field where the two differ. */
-function differingFields(vessels: Schemas['VesselListItem'][], mine: SightingFields, current: Sighting): [string, string, string][] {
-  const vesselName = (vesselId: number | undefined) => vessels.find((v) => v.vesselId === vesselId)?.vesselName ?? (vesselId === undefined ? '–' : `#${vesselId}`);
-  const rows: [string, string, string][] = [
-    [t('web.sighting.vessel'), vesselName(mine.vessel?.vesselId), vesselName(current.vessel.vesselId)],
-    [t('web.sighting.date'), mine.sightingDate ? when(mine.sightingDate) : '–', current.sightingDate ? when(current.sightingDate) : '–'],
-    [t('web.sighting.timezone'), mine.sightingTimezone ?? '–', current.sightingTimezone ?? '–'],
-    [t('web.sighting.memo'), mine.sightingMemo, current.sightingMemo],
-  ];
-  return rows.filter(([, yours, theirs]) => yours !== theirs);
 }

@@ -5,7 +5,8 @@ import { h } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { sightingForm } from './sighting-form.ts';
 
-export async function recordView(ctx: Context): Promise<HTMLElement> {
+/** `vesselId`: the vessel whose screen the person came from (`#record?vessel=…`), chosen already. */
+export async function recordView(ctx: Context, vesselId?: number): Promise<HTMLElement> {
   // Said before anything is typed: the API would refuse the form with 403 only once it is sent.
   if (!ctx.isWriter) {
     return h('section', { 'aria-labelledby': 'record-title' }, h('h1', { id: 'record-title' }, t('web.record.title')),
@@ -16,5 +17,7 @@ export async function recordView(ctx: Context): Promise<HTMLElement> {
     if (response.status === 201) return ctx.navigate(`#vessel/${fields.vessel.vesselId}`, t('web.sighting.recorded'));
     form.showErrors(error as ErrorBody | undefined);
   });
+  // The rest of the form as it starts (now, the person's zone); only the vessel chosen.
+  if (vesselId !== undefined) form.fill({ ...form.values(), vessel: { vesselId } } as never);
   return h('section', { 'aria-labelledby': 'record-title' }, h('h1', { id: 'record-title' }, t('web.record.title')), form.element);
 }

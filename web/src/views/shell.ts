@@ -8,7 +8,7 @@ import { vesselSightingsView } from './vessel-sightings.ts';
 import { searchView } from './search.ts';
 import { editView } from './edit.ts';
 import { adminVesselsView } from './admin-vessels.ts';
-import { dateRangeOf } from './date-range.ts';
+import { sightingPageView } from './sighting-page.ts';
 
 const languageNames: Record<Locale, string> = { en: 'English', de: 'Deutsch' };
 
@@ -27,12 +27,19 @@ async function screen(ctx: Context, route: string): Promise<HTMLElement> {
       h('p', {}, t('web.welcome')),
       h('button', { type: 'button', class: 'primary', onclick: () => void ctx.session.signIn(route) }, t('web.signIn')));
   }
-  if (name === 'vessel') return vesselSightingsView(ctx, id, dateRangeOf(query));
+  if (name === 'vessel') return vesselSightingsView(ctx, id, query);
   if (name === 'search') return searchView(ctx, query);
   if (name === 'edit' && id !== undefined) return editView(ctx, id);
-  if (name === 'admin' && ctx.isAdmin) return adminVesselsView(ctx, id);
-  if (name === 'record') return recordView(ctx);
-  return mineView(ctx, dateRangeOf(query));
+  if (name === 'sighting' && id !== undefined) return sightingPageView(ctx, id, query.has('version') ? Number(query.get('version')) : undefined);
+  if (name === 'admin') return ctx.isAdmin ? adminVesselsView(ctx, id) : notAllowed();
+  if (name === 'record') return recordView(ctx, Number(query.get('vessel') ?? '') || undefined);
+  return mineView(ctx, query);
+}
+
+/** A screen the person's roles do not open: said so, rather than another screen in its place. */
+function notAllowed(): HTMLElement {
+  return h('section', { 'aria-labelledby': 'denied-title' }, h('h1', { id: 'denied-title' }, t('web.denied.title')),
+    h('p', { role: 'note' }, t('web.denied.admin')), h('p', {}, h('a', { href: '#mine' }, t('web.mine.title'))));
 }
 
 export function shell(root: HTMLElement, ctx: Context, onNavigate: () => void) {
@@ -52,12 +59,17 @@ export function shell(root: HTMLElement, ctx: Context, onNavigate: () => void) {
     pendingNotice = undefined;
     const main = h('main', { id: 'main', tabindex: -1 }, notice, h('p', { class: 'loading' }, '…'));
     root.replaceChildren(header(), main);
-    const content = await screen(ctx, location.hash).catch((error: unknown) => h('p', { role: 'alert' }, `${t('error.unknown')} ${(error as Error).message}`));
+    // A technical message (a TypeError's "Failed to fetch") is no message for a person: say what they can do.
+    const content = await screen(ctx, location.hash).catch(() => h('p', { role: 'alert' }, t('web.error.network')));
     if (turn !== rendering) return;
     main.replaceChildren(notice, content);
-    // Keyboard and screen-reader users land on the new screen's heading.
+    // Keyboard and screen-reader users land on the new screen's heading; back on a list, on the row they had opened.
     (main.querySelector('h1') as HTMLElement | null)?.setAttribute('tabindex', '-1');
-    (main.querySelector('h1') as HTMLElement | null)?.focus();
+    const returning = main.querySelector<HTMLElement>('[data-return-focus]');
+    if (returning) {
+      returning.focus();
+      returning.scrollIntoView({ block: 'center' });
+    } else (main.querySelector('h1') as HTMLElement | null)?.focus();
   }
 
   function header(): HTMLElement {
@@ -81,9 +93,12 @@ export function shell(root: HTMLElement, ctx: Context, onNavigate: () => void) {
           : h('button', { type: 'button', onclick: () => void ctx.session.signIn(location.hash) }, t('web.signIn'))));
   }
 
-  function show(route: string, notice?: string): void {
+  function show(route: string, notice?: string, { replace = false } = {}): void {
     pendingNotice = notice;
-    if (location.hash !== route && !(route === '#' && location.hash === '')) location.hash = route;
+    if (replace) {
+      history.replaceState(null, '', route);
+      void render();
+    } else if (location.hash !== route && !(route === '#' && location.hash === '')) location.hash = route;
     else void render();
   }
 

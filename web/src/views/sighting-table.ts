@@ -1,67 +1,91 @@
-// A table of sightings: when, where, which vessel, whether it is yours; edit and delete (with undo) on your own.
-import type { Schemas } from '../api.ts';
+// A table of sightings: when (a link to the record's page), where, which vessel, the memo, whether it is yours;
+// edit and delete (with undo) on your own, and on every row for administrators (moderation). Sortable columns
+// are headers with a button: the order lives in the address (`sort=`), so it survives a reload.
 import type { Context } from '../context.ts';
 import { h } from '../dom.ts';
 import { t } from '../i18n.ts';
+import { localDateTime } from '../format.ts';
 import { deleteSoon, undoSeconds } from '../undoable-delete.ts';
+import type { Row } from '../sighting-pages.ts';
 
-type Row = Schemas['SightingListItem'] & { sightingMemo?: string };
+/** `yyyy-MM-ddTHH:mm:ss.SSS` as the person's locale writes it, or "no date". */
+export const when = (date: string | null | undefined): string => localDateTime(date, t('web.sighting.noDate'));
 
-/** `yyyy-MM-ddTHH:mm:ss.SSS` as the person's locale writes a date and time; a local date-time, so no zone conversion. */
-export function when(date: string | null | undefined): string {
-  if (!date) return t('web.sighting.noDate');
-  const [y, mo, d, hh, mm, ss] = date.split(/[-T:.]/).map(Number);
-  return new Date(y!, mo! - 1, d!, hh!, mm!, ss ?? 0).toLocaleString(document.documentElement.lang, { dateStyle: 'medium', timeStyle: 'short' });
+export interface TableOptions {
+  /** The list's order and how to ask for another (a route change). */
+  sort: string;
+  sortBy(sort: string): void;
+  onDeleted(id: number): void;
+  status: HTMLElement;
 }
 
-/** `memos`: the memo column for rows that come without one (list views), filled in as the memos arrive. */
-export function sightingTable(ctx: Context, rows: Row[], mine: Set<number>, onDeleted: (id: number) => void, status: HTMLElement, memos?: Map<number, string>): HTMLElement {
-  const withMemo = memos !== undefined || rows.some((row) => row.sightingMemo !== undefined);
+export interface SightingTable { element: HTMLElement; append(rows: Row[], mine: Set<number>): HTMLElement | undefined }
+
+/** The columns a person may sort by: the list view's sortable fields that are shown. */
+const sortable: Record<string, string> = { date: 'sightingDate', timezone: 'sightingTimezone' };
+
+export function sightingTable(ctx: Context, options: TableOptions): SightingTable {
+  const { status } = options;
   const undoBar = h('div', { class: 'undo', role: 'status' });
   // This screen's signal: `ctx.screen` is the next screen's once the person moves on.
   const screen = ctx.screen;
   // The row disappears at once; the delete is sent when the undo window closes.
   const remove = (id: number) => {
-    const row = table.querySelector<HTMLTableRowElement>(`tr[data-sighting-id="${id}"]`)!;
+    const row = tbody.querySelector<HTMLTableRowElement>(`tr[data-sighting-id="${id}"]`)!;
     row.hidden = true;
-    const undo = deleteSoon(ctx.api, id, ({ ok, error }) => {
+    const undo = deleteSoon(ctx.api, `/sighting/${id}`, ({ ok, error }) => {
       if (ok) {
         undoBar.replaceChildren();
-        if (!screen.aborted) onDeleted(id);
+        if (!screen.aborted) options.onDeleted(id);
         return;
       }
       row.hidden = false;
-      status.textContent = error?.general ?? t('error.unknown');
+      status.textContent = error ?? t('error.unknown');
     });
     const undoButton = h('button', {
       type: 'button', onclick: () => {
         undo();
         row.hidden = false;
         undoBar.replaceChildren(t('web.sighting.restored', { id }));
+        row.querySelector<HTMLElement>('a')?.focus();
       },
     }, t('web.action.undo'));
     undoBar.replaceChildren(t('web.sighting.deleting', { id, seconds: undoSeconds }), ' ', undoButton);
     undoButton.focus();
   };
-  const body = rows.map((row) => h('tr', { 'data-sighting-id': row.sightingId },
-    h('td', { 'data-label': t('web.sighting.date') }, when(row.sightingDate)),
+  const header = (key: string) => {
+    const field = sortable[key];
+    const label = t(`web.sighting.${key}`);
+    if (!field) return h('th', { scope: 'col' }, label);
+    const direction = options.sort === field ? 'ascending' : options.sort === `-${field}` ? 'descending' : undefined;
+    return h('th', { scope: 'col', 'aria-sort': direction ?? null },
+      h('button', { type: 'button', class: 'sort', onclick: () => options.sortBy(direction === 'ascending' ? `-${field}` : field) },
+        label, h('span', { 'aria-hidden': 'true' }, direction === 'ascending' ? ' ▲' : direction === 'descending' ? ' ▼' : ' ↕')));
+  };
+  const tbody = h('tbody', {});
+  const table = h('table', { class: 'sightings' },
+    h('thead', {}, h('tr', {}, header('date'), header('timezone'), header('vessel'), header('memo'),
+      h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, t('web.sighting.actions'))))),
+    tbody);
+  const rowOf = (row: Row, mine: boolean) => h('tr', { 'data-sighting-id': row.sightingId },
+    h('td', { 'data-label': t('web.sighting.date') }, h('a', { href: `#sighting/${row.sightingId}`, 'aria-label': `${when(row.sightingDate)}, ${t('web.sighting.open', { id: row.sightingId })}` }, when(row.sightingDate))),
     h('td', { 'data-label': t('web.sighting.timezone') }, row.sightingTimezone ?? '–'),
     h('td', { 'data-label': t('web.sighting.vessel') }, row.vessel.vesselName ?? `#${row.vessel.vesselId}`),
-    withMemo && h('td', { class: 'memo', 'data-label': t('web.sighting.memo') }, row.sightingMemo ?? memos?.get(row.sightingId) ?? ''),
-    h('td', { class: 'row-actions' }, mine.has(row.sightingId)
-      ? h('span', { class: 'own' },
-        h('span', { class: 'badge' }, t('web.sighting.yours')),
-        h('a', { href: `#edit/${row.sightingId}`, class: 'button', 'aria-label': `${t('web.action.edit')} #${row.sightingId}` }, t('web.action.edit')),
-        h('button', {
-          type: 'button', class: 'danger', 'aria-label': `${t('web.action.delete')} #${row.sightingId}`,
-          onclick: () => remove(row.sightingId),
-        }, t('web.action.delete')))
-      : '')));
-  const table = h('table', { class: 'sightings' },
-    h('thead', {}, h('tr', {},
-      h('th', { scope: 'col' }, t('web.sighting.date')), h('th', { scope: 'col' }, t('web.sighting.timezone')),
-      h('th', { scope: 'col' }, t('web.sighting.vessel')), withMemo && h('th', { scope: 'col' }, t('web.sighting.memo')),
-      h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, t('web.sighting.actions'))))),
-    h('tbody', {}, ...body));
-  return h('div', {}, undoBar, table);
+    h('td', { class: 'memo', 'data-label': t('web.sighting.memo') }, row.sightingMemo),
+    h('td', { class: 'row-actions' }, h('span', { class: 'own' },
+      mine && h('span', { class: 'badge' }, t('web.sighting.yours')),
+      (mine || ctx.isAdmin) && h('a', { href: `#edit/${row.sightingId}`, class: 'button', 'aria-label': `${t('web.action.edit')} #${row.sightingId}` }, t('web.action.edit')),
+      (mine || ctx.isAdmin) && h('button', {
+        type: 'button', class: 'danger', 'aria-label': `${t('web.action.delete')} #${row.sightingId}`,
+        onclick: () => remove(row.sightingId),
+      }, t('web.action.delete')))));
+  return {
+    element: h('div', {}, undoBar, table),
+    /** Adds rows at the end; gives the first new row, where the focus may go. */
+    append(rows, mine) {
+      const added = rows.map((row) => rowOf(row, mine.has(row.sightingId)));
+      tbody.append(...added);
+      return added[0];
+    },
+  };
 }

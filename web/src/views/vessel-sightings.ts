@@ -5,10 +5,17 @@ import type { Context } from '../context.ts';
 import { followChanges } from '../change-feed.ts';
 import { field, h } from '../dom.ts';
 import { t } from '../i18n.ts';
-import { pagedSightings } from './paged-sightings.ts';
-import { dateRangeForm, rangeParameters, routeQuery, type DateRange } from './date-range.ts';
+import { number } from '../format.ts';
+import { countOf } from '../sighting-pages.ts';
+import { defaultSort, sightingList } from './sighting-list.ts';
+import { dateRangeForm, dateRangeOf, rangeParameters } from './date-range.ts';
+import { pagesIn, routeWith, sortOf } from './list-route.ts';
 
-export async function vesselSightingsView(ctx: Context, vesselId: number | undefined, range: DateRange): Promise<HTMLElement> {
+/** A burst of changes (a bulk import) asks for the numbers once, at most this often. */
+const observersEveryMs = 1000;
+
+export async function vesselSightingsView(ctx: Context, vesselId: number | undefined, query: URLSearchParams): Promise<HTMLElement> {
+  const range = dateRangeOf(query);
   const vessels = await ctx.vessels();
   const picker = h('select', { name: 'vessel' }, h('option', { value: '' }, t('web.vessel.choose')),
     ...vessels.map((v) => h('option', { value: v.vesselId }, v.vesselName ?? `#${v.vesselId}`)));
@@ -18,33 +25,59 @@ export async function vesselSightingsView(ctx: Context, vesselId: number | undef
     field(t('web.sighting.vessel'), picker).wrapper);
   if (vesselId === undefined) return section;
 
-  const observers = () => ctx.api.GET('/vessel/{id}/observers', { params: { path: { id: vesselId } } });
+  const route = `#vessel/${vesselId}`;
+  const ranged = Boolean(range.from || range.to);
+  const filters = { vesselId, ...rangeParameters(range) };
+  // With a date range the numbers are of those dates: the list's count, and the caller's among them.
+  const numbers = async (): Promise<string | undefined> => {
+    if (ranged) {
+      const [count, mine] = await Promise.all([countOf(ctx, filters), countOf(ctx, { ...filters, mine: true })]);
+      return count === undefined || mine === undefined ? undefined : t('web.vessel.countRange', { count: number(count), mine: number(mine) });
+    }
+    const { data } = await ctx.api.GET('/vessel/{id}/observers', { params: { path: { id: vesselId } } }).catch(() => ({ data: undefined }));
+    return data && summaryText(data);
+  };
   const status = h('p', { class: 'form-error', role: 'alert' });
-  const reload = (notice?: string) => ctx.navigate(`#vessel/${vesselId}${routeQuery(range)}`, notice);
-  const [numbers, list] = await Promise.all([observers(), pagedSightings(ctx, { vesselId, ...rangeParameters(range) }, t(range.from || range.to ? 'web.range.none' : 'web.vessel.none'), () => reload(t('web.sighting.deleted')), status)]);
-  if (!numbers.data || typeof list === 'string') {
-    section.append(h('p', { role: 'alert' }, typeof list === 'string' ? list : (numbers.error as { general?: string } | undefined)?.general ?? t('error.unknown')));
+  const reload = (notice?: string) => ctx.navigate(routeWith(route, query, {}), notice);
+  const [text, list] = await Promise.all([numbers(), sightingList(ctx, { ...filters, sort: sortOf(query) ?? defaultSort(ranged) }, {
+    empty: t(ranged ? 'web.range.none' : 'web.vessel.none'),
+    sortBy: (order) => ctx.navigate(routeWith(route, query, { sort: order, pages: undefined })),
+    onDeleted: () => reload(t('web.sighting.deleted')),
+    status,
+    ...pagesIn(route, query),
+  })]);
+  if (text === undefined || typeof list === 'string') {
+    section.append(h('p', { role: 'alert' }, typeof list === 'string' ? list : t('error.unknown')));
     return section;
   }
-  const summaryText = (n: Schemas['Observers']) => t('web.vessel.count', { count: n.sightings, observers: n.observers, mine: n.mine });
-  const summary = h('p', { class: 'summary', 'data-testid': 'vessel-summary' }, summaryText(numbers.data));
+  const summary = h('p', { class: 'summary', 'data-testid': 'vessel-summary' }, text);
 
   // Live: each change of this vessel's sightings updates the numbers; new rows wait behind a marker the person follows.
   let fresh = 0;
   const marker = h('button', { type: 'button', class: 'fresh', hidden: true, onclick: () => reload() });
   // Read out when it changes, without taking the focus.
   const live = h('div', { 'aria-live': 'polite' }, marker);
-  void followChanges(`${location.origin}${ctx.settings.apiPath}/sighting/events?vesselId=${vesselId}`, ctx.session, ctx.screen, async ({ event }) => {
+  // Coalesced: however many events arrive, one request for the numbers at most every second.
+  let refresh: ReturnType<typeof setTimeout> | undefined;
+  const refreshSoon = () => {
+    refresh ??= setTimeout(async () => {
+      const next = await numbers();
+      refresh = undefined;
+      if (next !== undefined) summary.textContent = next;
+    }, observersEveryMs);
+  };
+  void followChanges(`${location.origin}${ctx.settings.apiPath}/sighting/events?vesselId=${vesselId}`, ctx.session, ctx.screen, ({ event }) => {
     if (event === 'created') {
       fresh += 1;
-      marker.textContent = t('web.vessel.fresh', { count: fresh });
+      marker.textContent = t('web.vessel.fresh', { count: number(fresh) });
       marker.hidden = false;
     }
-    const { data } = await observers();
-    if (data) summary.textContent = summaryText(data);
+    refreshSoon();
   });
 
-  section.append(summary, dateRangeForm(range, (asked) => ctx.navigate(`#vessel/${vesselId}${routeQuery(asked)}`)), live, status, list,
-    ...(ctx.isWriter ? [h('p', {}, h('a', { href: '#record', class: 'button' }, t('web.record.title')))] : []));
+  section.append(summary, dateRangeForm(range, (asked) => ctx.navigate(routeWith(route, query, { from: asked.from, to: asked.to, sort: undefined, pages: undefined }))), live, status, list,
+    ...(ctx.isWriter ? [h('p', {}, h('a', { href: `#record?vessel=${vesselId}`, class: 'button' }, t('web.record.title')))] : []));
   return section;
 }
+
+const summaryText = (n: Schemas['Observers']) => t('web.vessel.count', { count: number(n.sightings), observers: number(n.observers), mine: number(n.mine) });

@@ -1,0 +1,15 @@
+// Compresses answers of 1 KB and more with brotli or gzip, as the request's Accept-Encoding prefers (RFC 9110 §8.4),
+// with `Vary: Accept-Encoding`. The `compression` package keeps write()'s return value and 'drain' events, so a
+// streamed list's back-pressure (src/http/send.ts) holds through it. Never an event stream: each event must leave at
+// once, and a compressor holds bytes back until its block fills.
+import compression from 'compression';
+import type { Request, RequestHandler, Response } from 'express';
+
+const isEventStream = (res: Response): boolean => String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream');
+
+export function compressAnswers(): RequestHandler {
+  return compression({
+    threshold: 1024,
+    filter: (req: Request, res: Response) => !isEventStream(res) && compression.filter(req, res),
+  });
+}

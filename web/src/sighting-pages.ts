@@ -1,0 +1,88 @@
+// Reads a sighting list a page at a time: the rows in the detail view (their memos in the same request, contract D),
+// the total (`Prefer: count=exact`), the next page's URL, and which rows are the caller's.
+import type { Schemas } from './api.ts';
+import type { Context } from './context.ts';
+import { t } from './i18n.ts';
+
+export type Row = Schemas['SightingDetail'];
+
+/** What a list shows: the API's filters, a memo text to search for, and the order (`sort`). */
+export interface ListQuery {
+  vesselId?: number;
+  sightingDateFrom?: string;
+  sightingDateBefore?: string;
+  mine?: boolean;
+  /** A text the memo contains (query by example): a search beside the filters. */
+  text?: string;
+  sort: string;
+}
+
+export interface Page { rows: Row[]; total: number; next?: string; mine: Set<number> }
+
+export const pageSize = 50;
+
+/** The `rel="next"` target of a list answer's `Link` header (RFC 8288), if there is a next page. */
+const nextLink = (response: Response): string | undefined => /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('Link') ?? '')?.[1];
+
+/** The first page's URL; later pages come from the `Link` header, which keeps the filters, order and view. */
+export function firstPageUrl(ctx: Context, { text, ...query }: ListQuery): string {
+  const parameters = new URLSearchParams({ view: 'detail', limit: String(pageSize) });
+  for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== false) parameters.set(name, String(value));
+  return `${location.origin}${ctx.settings.apiPath}/sighting${text ? '/qbe' : ''}?${parameters}`;
+}
+
+/** One GET of a list or POST of a query by example (the search text is its example). */
+async function request(ctx: Context, url: string, text: string | undefined, count: boolean): Promise<Response> {
+  const token = await ctx.session.accessToken();
+  return fetch(url, {
+    method: text ? 'POST' : 'GET',
+    headers: {
+      Accept: 'application/json', 'Accept-Language': document.documentElement.lang,
+      ...(token && { Authorization: `Bearer ${token}` }), ...(count && { Prefer: 'count=exact' }), ...(text && { 'Content-Type': 'application/json' }),
+    },
+    ...(text && { body: JSON.stringify({ sightingMemo: text }) }),
+  });
+}
+
+/**
+ * Which rows of a page are the caller's, without showing anyone's identity: the same request from the same place
+ * with `mine=true` (the list view, as many rows as the page has). A page is a run of the list in its order, so the
+ * caller's rows among it are the first ones of the caller's own list from there.
+ */
+async function ownAmong(ctx: Context, url: string, text: string | undefined, rows: Row[]): Promise<Set<number>> {
+  if (!rows.length) return new Set();
+  const own = new URL(url);
+  own.searchParams.set('mine', 'true');
+  own.searchParams.set('view', 'list');
+  own.searchParams.set('limit', String(rows.length));
+  const response = await request(ctx, own.href, text, false);
+  const mine = response.status === 200 ? await response.json() as { sightingId: number }[] : [];
+  const shown = new Set(rows.map((row) => row.sightingId));
+  return new Set(mine.map((row) => row.sightingId).filter((id) => shown.has(id)));
+}
+
+/** A page from `url` (the first page's or a `Link`'s); an error body's message, or an unknown error, as text. */
+export async function readPage(ctx: Context, url: string, query: ListQuery): Promise<Page | { error: string }> {
+  // A network failure is a TypeError with the browser's own words ("Failed to fetch"): the person gets ours.
+  const response = await request(ctx, url, query.text, true).catch(() => undefined);
+  if (!response) return { error: t('web.error.network') };
+  if (response.status === 204) return { rows: [], total: 0, mine: new Set() };
+  if (!response.ok) return { error: (await response.json().catch(() => ({})) as { general?: string }).general ?? t('error.unknown') };
+  const rows = await response.json() as Row[];
+  // Read before the next request: a page whose rows are all mine needs no second one.
+  const total = Number(response.headers.get('X-Total-Count') ?? rows.length);
+  const next = nextLink(response);
+  const absolute = next && new URL(next, location.origin).href;
+  // My own list is all mine; another list asks which of its rows are.
+  const mine = query.mine ? new Set(rows.map((row) => row.sightingId)) : await ownAmong(ctx, url, query.text, rows);
+  return { rows, total, next: absolute, mine };
+}
+
+/** How many sightings the filters match (`Prefer: count=exact` on a one-row page): counts that honour a date range. */
+export async function countOf(ctx: Context, query: Omit<ListQuery, 'sort' | 'text'>): Promise<number | undefined> {
+  const url = new URL(firstPageUrl(ctx, { ...query, sort: 'sightingId' }));
+  url.searchParams.set('view', 'list');
+  url.searchParams.set('limit', '1');
+  const response = await request(ctx, url.href, undefined, true).catch(() => undefined);
+  return response?.ok ? Number(response.headers.get('X-Total-Count')) : undefined;
+}

@@ -1,0 +1,88 @@
+// One paged, sortable list of sightings for every screen (mine, a vessel's, search): a page of 50 with their memos in
+// one request, "1–50 of 2,001", more on demand from the `Link` header, the order chosen by column header.
+import type { Context } from '../context.ts';
+import { h } from '../dom.ts';
+import { t } from '../i18n.ts';
+import { number } from '../format.ts';
+import { firstPageUrl, readPage, type ListQuery } from '../sighting-pages.ts';
+import { sightingTable } from './sighting-table.ts';
+
+export interface ListOptions {
+  /** Shown when nothing matches. */
+  empty: string;
+  /** The same screen in another order (a route change: the address keeps it). */
+  sortBy(sort: string): void;
+  onDeleted(id: number): void;
+  status: HTMLElement;
+  /** How many pages the address says were shown (Back to a list shows as many again). */
+  pages?: number;
+  /** Called with the number of pages shown after "more": the screen keeps it in its address. */
+  onPages?(pages: number): void;
+}
+
+/** At most this many pages are read again on the way back: a list is not reloaded whole. */
+const maxPagesAgain = 10;
+/** Which sighting's page the person opened from a list: its row takes the focus when they come back. */
+const returnFocus = 'sighting.return-focus';
+
+/** The newest first by default; with a date range, the days in their order. */
+export function defaultSort(ranged: boolean): string {
+  return ranged ? 'sightingDate' : '-sightingId';
+}
+
+/** The table, its count and its "more" button; or the error's text when the first page could not be read. */
+export async function sightingList(ctx: Context, query: ListQuery, options: ListOptions): Promise<HTMLElement | string> {
+  const first = await readPage(ctx, firstPageUrl(ctx, query), query);
+  if ('error' in first) return first.error;
+  if (!first.rows.length) return h('p', {}, options.empty);
+  let { total, next } = first;
+  let shown = 0;
+  const table = sightingTable(ctx, { sort: query.sort, sortBy: options.sortBy, onDeleted: options.onDeleted, status: options.status });
+  const count = h('p', { class: 'hint', 'aria-live': 'polite', 'data-testid': 'list-count' });
+  const show = (page: typeof first) => {
+    shown += page.rows.length;
+    total = page.total;
+    count.textContent = t('web.list.shown', { first: number(1), last: number(shown), total: number(total) });
+    return table.append(page.rows, page.mine);
+  };
+  show(first);
+  let pages = 1;
+  // Back from a record: as many pages as were shown, read again (fresh, since it may have changed meanwhile).
+  for (; next && pages < Math.min(options.pages ?? 1, maxPagesAgain); pages++) {
+    const page = await readPage(ctx, next, query);
+    if ('error' in page) break;
+    show(page);
+    next = page.next;
+  }
+  const opened = Number(sessionStorage.getItem(returnFocus));
+  sessionStorage.removeItem(returnFocus);
+  // The shell gives the focus to this link instead of the heading: the keyboard goes on where it left.
+  table.element.querySelector(`tr[data-sighting-id="${opened}"] a`)?.setAttribute('data-return-focus', '');
+  table.element.addEventListener('click', (event) => {
+    const link = (event.target as Element).closest<HTMLAnchorElement>('a[href^="#sighting/"]');
+    if (link) sessionStorage.setItem(returnFocus, link.closest('tr')!.getAttribute('data-sighting-id')!);
+  });
+  const newestFirst = query.sort === '-sightingId';
+  const more = h('button', { type: 'button', class: 'more', hidden: !next }, t(newestFirst ? 'web.list.more' : 'web.list.next'));
+  let loading = false;
+  more.addEventListener('click', async () => {
+    if (!next || loading) return;
+    // Not `disabled`: a disabled button drops the focus to <body>.
+    loading = true;
+    more.setAttribute('aria-busy', 'true');
+    const page = await readPage(ctx, next, query);
+    loading = false;
+    more.removeAttribute('aria-busy');
+    if ('error' in page) {
+      options.status.textContent = page.error;
+      return;
+    }
+    const firstNew = show(page);
+    next = page.next;
+    options.onPages?.(++pages);
+    more.hidden = !next;
+    // The keyboard goes on where the new rows begin (the focus would otherwise fall to <body> with a hidden button).
+    firstNew?.querySelector<HTMLElement>('a')?.focus();
+  });
+  return h('div', {}, count, table.element, more);
+}
