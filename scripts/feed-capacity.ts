@@ -43,9 +43,10 @@ try {
   console.log(`\na create reaching all ${streams} streams (${creates} creates per server, one at a time), from sending it:`);
   for (const server of servers) {
     const times = delivery.get(server)!;
-    console.log(`${server.name.padEnd(7)} p50 ${at(times, 0.5).toFixed(0)} ms, p90 ${at(times, 0.9).toFixed(0)} ms, max ${at(times, 1).toFixed(0)} ms`);
+    console.log(`${server.name.padEnd(7)} p50 ${at(times, 0.5).toFixed(0)} ms, p90 ${at(times, 0.9).toFixed(0)} ms, p99 ${at(times, 0.99).toFixed(0)} ms, max ${at(times, 1).toFixed(0)} ms`);
   }
-  console.log(`ratio service / floor: p50 ${(at(delivery.get(service)!, 0.5) / at(delivery.get(floor)!, 0.5)).toFixed(2)}×`);
+  const ratio = (q: number) => (at(delivery.get(service)!, q) / at(delivery.get(floor)!, q)).toFixed(2);
+  console.log(`ratio service / floor: p50 ${ratio(0.5)}×, p99 ${ratio(0.99)}×`);
 } finally {
   for (const stream of open) stream.destroy();
   for (const server of servers) await server.stop();

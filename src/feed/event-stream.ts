@@ -63,13 +63,14 @@ export function eventStreams({ feed, drain, slots, keepAliveMs, delivered }: Eve
 
     return async (req: Request, res: Response): Promise<void> => {
       const principal = res.locals.principal as Principal;
-      const freeSlot = slots.take(principal.subject);
-      if (freeSlot === 'instance-full') throw new ServiceUnavailable('error.feedFull', {}, { 'Retry-After': '5' });
-      if (freeSlot === 'caller-full') throw new TooManyRequests('error.feedCallerFull', {}, { 'Retry-After': '5' });
       const locale = requestLocale(req);
       const filters = Object.fromEntries(feedFilters(resource).filter(([name]) => req.query[name] !== undefined).map(([name]) => [name, req.query[name]]));
       const after = lastEventId(req);
       const writes = responseWrites(res);
+      // Taken last before the release below is in place: nothing in between can fail and keep the slot.
+      const freeSlot = slots.take(principal.subject);
+      if (freeSlot === 'instance-full') throw new ServiceUnavailable('error.feedFull', {}, { 'Retry-After': '5' });
+      if (freeSlot === 'caller-full') throw new TooManyRequests('error.feedCallerFull', {}, { 'Retry-After': '5' });
       let released = false;
       /** Lets go of everything the stream holds: its slot, its subscription, its timers. */
       const release = () => {
