@@ -4,7 +4,7 @@ import pg from 'pg';
 import type { Logger } from '../observability/logger.ts';
 
 /** The key of the advisory lock every migration run takes (any fixed bigint; advisory locks are per database). */
-const migrationLock = '89500628037735';
+export const migrationLock = '89500628037735';
 /** How often a waiting process tries the lock again, and how often it says who holds it. */
 const retryMs = 250;
 const reportMs = 5000;

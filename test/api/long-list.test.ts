@@ -4,7 +4,7 @@ import type { SqlEntityManager } from '@mikro-orm/sql';
 import { backend, startService, type TestService } from '../support/service.ts';
 import { tokenFor } from '../support/tokens.ts';
 
-describe('a list that streams for longer than the statement bound', function () {
+describe('a list that streams for longer than the statement bound @pgbouncer', function () {
   this.timeout(180_000);
   const records = 60000;
   let service: TestService;
