@@ -45,8 +45,10 @@ create() { # name port
   pg_createcluster "$version" "$1" -p "$2" -d "$root/$1" -s "$root/run" -l "$root/$1.log" --start-conf manual >/dev/null
   local conf="$PG_CLUSTER_CONF_ROOT/$version/$1"
   echo "$hba" > "$conf/pg_hba.conf"
-  # No pid file in the shared /var/run/postgresql (Debian's tools read the first setting: replace it in place).
-  sed -i "s|^external_pid_file = .*|external_pid_file = '$root/$1.pid'|" "$conf/postgresql.conf"
+  # No pid file in the shared /var/run/postgresql, where pg_ctlcluster writes one when the setting is unset (Debian's
+  # tools read the first setting: replace it in place, whether Debian's template has it set or commented out).
+  sed -i "s|^#\?external_pid_file = .*|external_pid_file = '$root/run/$1.pid'|" "$conf/postgresql.conf"
+  grep -q "^external_pid_file = '$root/run/$1.pid'" "$conf/postgresql.conf" || { echo "postgres-replica: cannot set external_pid_file" >&2; exit 1; }
   # Loopback only; throwaway test clusters need no crash safety.
   cat >> "$conf/postgresql.conf" <<CONF
 listen_addresses = '127.0.0.1'

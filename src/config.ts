@@ -2,6 +2,8 @@
 import { z } from 'zod';
 
 const flag = z.enum(['true', 'false']).transform((value) => value === 'true');
+// A message of its own: zod's "Invalid URL" says nothing of the form expected.
+const postgresUrl = z.url({ protocol: /^postgres(ql)?$/, error: 'must be a PostgreSQL URL: postgresql://user[:password]@host[:port]/database' });
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080)
@@ -12,8 +14,12 @@ const schema = z.object({
   BASE_PATH: z.string().regex(/^\/[A-Za-z0-9/_-]*[^/]$/).default('/api').describe('Path under which the collections live.'),
   PUBLIC_URL: z.url().optional()
     .describe('Origin clients use to reach the service; default http://localhost:PORT. The embedded provider\'s issuer is built from it.'),
-  DATABASE_URL: z.string().optional()
-    .describe('PostgreSQL connection URL; when unset the embedded PGlite database is used.'),
+  DATABASE_URL: postgresUrl.optional()
+    .describe('PostgreSQL connection URL (may be a transaction-mode pooler such as PgBouncer when DATABASE_DIRECT_URL is set); when unset the embedded PGlite database is used.'),
+  DATABASE_DIRECT_URL: postgresUrl.optional()
+    .describe('PostgreSQL URL straight to the server, for what needs a session of its own: migrations, their lock and the change feed\'s LISTEN; unset: DATABASE_URL.'),
+  MIGRATE_LOCK_TIMEOUT_MS: z.coerce.number().int().min(1).default(60000)
+    .describe('Longest wait for the migration lock another process holds (who holds it is logged every few seconds); the start fails after it.'),
   DATA_DIR: z.string().optional().describe('PGlite data folder; when unset PGlite keeps everything in memory.'),
   MIGRATE_AT_START: flag.default(true)
     .describe('Apply pending migrations at start (under a lock, so instances starting together migrate once); `false` only checks that none is pending (fleets run `npm run migrate` first).'),
@@ -43,7 +49,7 @@ const schema = z.object({
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(1).default(3000)
     .describe('Longest wait for a new PostgreSQL connection to open (503 after).'),
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1).default(5000)
-    .describe('Longest a PostgreSQL statement may run (statement_timeout; 503 after, also when the network is cut); a streamed list: each fetch.'),
+    .describe('Longest the service waits for a PostgreSQL statement\'s answer (1 s later than this it drops the connection; 503); a streamed list: each fetch. Set the server\'s own bound as the role\'s default: ALTER ROLE … SET statement_timeout.'),
   DB_DEBUG: flag.default(false).describe('Log every SQL statement with its duration.'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')
     .describe('Least severe log level written (pino levels).'),
@@ -77,6 +83,9 @@ const schema = z.object({
 
 export type Config = z.output<typeof schema> & { publicUrl: string };
 
+/** The URL for what needs a session of its own (migrations, their lock, LISTEN): never through a transaction pooler. */
+export const directUrl = (config: Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL'>): string | undefined => config.DATABASE_DIRECT_URL ?? config.DATABASE_URL;
+
 /** Every environment variable the service reads (deploy files must set no other). */
 export const settingNames: readonly string[] = Object.keys(schema.shape);
 
@@ -100,6 +109,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (config.DATABASE_REPLICA_URLS.length && !config.DATABASE_URL) {
     throw new InvalidConfiguration([{ variable: 'DATABASE_REPLICA_URLS', problem: 'needs DATABASE_URL: the embedded database has no replicas' }]);
+  }
+  if (config.DATABASE_DIRECT_URL && !config.DATABASE_URL) {
+    throw new InvalidConfiguration([{ variable: 'DATABASE_DIRECT_URL', problem: 'needs DATABASE_URL: the embedded database has no server' }]);
   }
   return { ...config, publicUrl: (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '') };
 }

@@ -2,6 +2,7 @@
 import { pino } from 'pino';
 import { InvalidConfiguration } from './config.ts';
 import { MigrationsPending } from './db/migrate.ts';
+import { MigrationLockTimeout } from './db/migration-lock.ts';
 
 /**
  * Never a stack trace, an SQL statement, a driver's `detail` or a setting's value (a URL may hold a password): an
@@ -11,6 +12,7 @@ import { MigrationsPending } from './db/migrate.ts';
 function causeOf(error: unknown): Record<string, unknown> {
   if (error instanceof InvalidConfiguration) return { cause: 'configuration', problems: error.problems };
   if (error instanceof MigrationsPending) return { cause: 'migrations pending', pending: error.pending };
+  if (error instanceof MigrationLockTimeout) return { cause: 'migration lock', reason: error.message, holder: error.holder };
   const { code, message, name } = (error ?? {}) as { code?: unknown; message?: unknown; name?: unknown };
   // MikroORM writes a failed statement as `<sql> - <message>\n - detail: …\n - hint: …`: only the message stays.
   const text = typeof message === 'string' ? message.replace(/\n - (detail|hint): [\s\S]*$/, '').split(' - ').at(-1)!.trim() : String(error);

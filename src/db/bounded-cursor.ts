@@ -13,7 +13,7 @@ export const isCursor = (value: unknown): value is Cursor =>
  * Each fetch that gets no answer in time tears the connection down and fails as `pg`'s own `query_timeout` does.
  * Closing waits for the server too, so it is bounded as well; a connection torn down has nothing left to close.
  */
-export function boundedCursor(cursor: Cursor, opened: Promise<void>, ms: number, tearDown: () => void, reset: () => Promise<void>): Cursor {
+export function boundedCursor(cursor: Cursor, opened: Promise<void>, ms: number, tearDown: () => void, end: () => Promise<void>): Cursor {
   const read = cursor.read.bind(cursor);
   const close = cursor.close.bind(cursor);
   let torn = false;
@@ -29,7 +29,8 @@ export function boundedCursor(cursor: Cursor, opened: Promise<void>, ms: number,
   };
   // A cursor that could not be opened fails its first read with the reason, and has nothing to close.
   cursor.read = (rows) => within(() => opened.then(() => read(rows)), () => Promise.reject(new Error('Query read timeout')));
-  // Done before the connection goes back to the pool: its next statement is bounded again.
-  cursor.close = () => within(() => opened.then(() => close().then(reset), () => {}), () => undefined);
+  // Done before the connection goes back to the pool: the cursor's transaction (and its lifted bound) ends, also when
+  // it could not be opened.
+  cursor.close = () => within(() => opened.then(() => close().then(end), end), () => undefined);
   return cursor;
 }

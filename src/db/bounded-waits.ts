@@ -23,15 +23,20 @@ function within<T>(answer: Promise<T>, ms: number, late: () => void): Promise<T>
 /**
  * MikroORM's driver options for one pg-pool, through the pool's and the client's public options:
  * `connectionTimeoutMillis` bounds the wait for a free connection; the pool's `Client` (pg-pool's documented `Client`
- * option) is a `pg.Client` that bounds its own connect, and each statement twice: by the server (`statement_timeout`,
- * SQLSTATE 57014) and, for a network that is cut rather than refusing, where no answer ever comes, by itself, a little
- * later. It owns the socket it talks over (pg's `stream` option), so a connection whose answer never came is torn down
- * at once and never handed out again with the late answer still in flight. A cursor (the lists' stream) runs from its
- * first fetch to its close: the server's bound is lifted while it is open, and each fetch is bounded instead
- * (src/db/bounded-cursor.ts). `onPool` sees each pool as it is made (metrics count its connections).
+ * option) is a `pg.Client` that bounds its own connect, and each statement: where no answer comes in time (a slow
+ * statement, a network that is cut rather than refusing), by itself. It owns the socket it talks over (pg's `stream`
+ * option), so a connection whose answer never came is torn down at once and never handed out again with the late
+ * answer still in flight. The server's own bound (`statement_timeout`, SQLSTATE 57014, which also cancels the
+ * statement on the server) is the role's or database's default, set by the operator (README): nothing here sets
+ * anything on the session, neither a startup parameter (PgBouncer refuses `statement_timeout` as one) nor a `SET`,
+ * which through a transaction-mode pooler would land on sessions other clients get next. A cursor (the lists' stream)
+ * runs from its first fetch to its close in a transaction of its own that lifts the server's bound with `SET LOCAL`
+ * (gone at its commit); each fetch is bounded by the client instead (src/db/bounded-cursor.ts). Lists are never read
+ * inside another transaction, so that transaction is the cursor's alone. `onPool` sees each pool as it is made
+ * (metrics count its connections).
  */
 export function boundedWaits(settings: Settings, onPool: (pool: object) => void = () => {}): Record<string, unknown> {
-  // Slightly later than the server's own bound, so a reachable server answers 57014 first.
+  // Slightly later than the server's bound (when the operator set it to the same), so a reachable server answers 57014 first.
   const clientBound = settings.DB_STATEMENT_TIMEOUT_MS + 1000;
   class BoundedClient extends pg.Client {
     readonly #socket: Socket;
@@ -46,13 +51,14 @@ export function boundedWaits(settings: Settings, onPool: (pool: object) => void 
       const query = (super.query as (...parts: unknown[]) => unknown).bind(this);
       const tearDown = () => this.#socket.destroy();
       if (isCursor(args[0])) {
-        // One statement at a time: the cursor is submitted once the server's bound is lifted.
+        // One statement at a time: the cursor is submitted once its transaction has lifted the server's bound.
         const cursor = args[0];
-        const opened = (query('set statement_timeout = 0') as Promise<unknown>).then(() => { query(cursor); });
+        const opened = (query('begin; set local statement_timeout = 0') as Promise<unknown>).then(() => { query(cursor); });
         // Its failure is the first read's to report.
         opened.catch(() => {});
-        const reset = () => (query('reset statement_timeout') as Promise<unknown>).then(() => {}, () => {});
-        return boundedCursor(cursor, opened, clientBound, tearDown, reset) as never;
+        // A transaction that failed is rolled back by its commit; the connection goes back to the pool outside one.
+        const end = () => (query('commit') as Promise<unknown>).then(() => {}, () => {});
+        return boundedCursor(cursor, opened, clientBound, tearDown, end) as never;
       }
       const result = query(...args);
       return (result instanceof Promise ? within(result, clientBound, tearDown) : result) as never;
@@ -61,7 +67,6 @@ export function boundedWaits(settings: Settings, onPool: (pool: object) => void 
   return {
     Client: BoundedClient,
     connectionTimeoutMillis: settings.DB_ACQUIRE_TIMEOUT_MS,
-    statement_timeout: settings.DB_STATEMENT_TIMEOUT_MS,
     onPoolCreated: onPool,
   };
 }

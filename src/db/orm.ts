@@ -1,4 +1,4 @@
-// Opens the database: PostgreSQL when DATABASE_URL is set, else embedded PGlite; migrates it at start (or checks).
+// Opens the database: PostgreSQL when DATABASE_URL is set, else embedded PGlite; migrates it at start (or checks), through DATABASE_DIRECT_URL when set.
 import { FlushMode, type EntityManager, type MikroORM, type Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import type { Pool } from 'pg';
@@ -6,8 +6,9 @@ import type { PgliteConnection } from '@mikro-orm/pglite';
 import type { Config } from '../config.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { ReadRouter } from './read-routing.ts';
-import { migrate } from './migrate.ts';
+import { migrate, type MigrationPlan } from './migrate.ts';
 import { boundedWaits } from './bounded-waits.ts';
+import { reportServerStatementBound } from './server-statement-bound.ts';
 import { pgliteSnapshot } from './pglite-snapshot.ts';
 import { timedQueries, type StatementTimer } from './timed-queries.ts';
 import { acquireWaitHooks } from './acquire-wait.ts';
@@ -55,11 +56,14 @@ export async function openDatabase(config: Config, hooks: DatabaseHooks): Promis
     colors: false,
     subscribers: [hooks.router.subscriber],
   } satisfies Partial<Options>;
-  const orm = config.DATABASE_URL ? await openPostgres(config, options, hooks) : await openPglite(config, options);
+  const orm = config.DATABASE_URL ? await openPostgres(config, options, hooks) : await openPglite(config, options, hooks.logger);
   try {
     // A new in-memory database has nothing to check: it is always migrated.
     const apply = config.MIGRATE_AT_START || (!config.DATABASE_URL && !config.DATA_DIR);
-    await migrate(orm, config, { apply, seed: config.DEMO_DATA ?? !config.DATABASE_URL });
+    const plan = { apply, seed: config.DEMO_DATA ?? !config.DATABASE_URL };
+    if (config.DATABASE_DIRECT_URL) await migrateDirectly(config, options, hooks, plan);
+    else await migrate(orm, config, hooks.logger, plan);
+    if (config.DATABASE_URL) await reportServerStatementBound(orm, config.DB_STATEMENT_TIMEOUT_MS, hooks.logger);
   } catch (error) {
     await orm.close(true);
     throw error;
@@ -85,7 +89,20 @@ async function openPostgres(config: Config, options: Partial<Options>, hooks: Da
   return orm;
 }
 
-async function openPglite(config: Config, options: Partial<Options>): Promise<MikroORM> {
+/**
+ * Migrations (DDL, long transactions, the lock's session) run straight on the server, on a small ORM of their own
+ * closed afterwards: DATABASE_URL may be a transaction-mode pooler, and the service's pool stays the pooler's.
+ */
+async function migrateDirectly(config: Config, options: Partial<Options>, { logger, router }: DatabaseHooks, plan: MigrationPlan): Promise<void> {
+  const direct = await openPostgres({ ...config, DATABASE_URL: config.DATABASE_DIRECT_URL, DATABASE_REPLICA_URLS: [], DB_POOL_MAX: 2 }, options, { logger, router });
+  try {
+    await migrate(direct, config, logger, plan);
+  } finally {
+    await direct.close(true);
+  }
+}
+
+async function openPglite(config: Config, options: Partial<Options>, logger: Logger): Promise<MikroORM> {
   const { MikroORM } = await import('@mikro-orm/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   // A new in-memory database starts from the snapshot of a freshly migrated one: initdb and the migrations take seconds.
@@ -96,7 +113,7 @@ async function openPglite(config: Config, options: Partial<Options>): Promise<Mi
     driverOptions: { dataDir: config.DATA_DIR ?? 'memory://', extensions: { pg_trgm }, loadDataDir: snapshot?.data as Blob | undefined },
   });
   if (snapshot && !snapshot.data) {
-    await migrate(orm, config, { apply: true, seed: false });
+    await migrate(orm, config, logger, { apply: true, seed: false });
     await snapshot.save(await (orm.em.getConnection() as PgliteConnection).getNativeClient());
   }
   return orm;

@@ -27,7 +27,7 @@ export function listenForChanges({ url, connectTimeoutMs, logger }: Notification
   const connect = async (): Promise<void> => {
     const own = new Socket();
     socket = own;
-    const connection = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs, stream: () => own });
+    const connection = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs, stream: () => own, application_name: 'sighting-registry listen' });
     connection.on('notification', notified);
     connection.on('error', (error) => {
       // Closing destroys the socket, which the client reports as an error too.

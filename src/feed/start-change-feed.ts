@@ -1,16 +1,18 @@
 // The instance's change feed, woken by PostgreSQL's notifications when there is a server to listen to.
 import type { MikroORM } from '@mikro-orm/core';
-import type { Config } from '../config.ts';
+import { directUrl, type Config } from '../config.ts';
 import type { Logger } from '../observability/logger.ts';
 import { ChangeFeed } from './change-feed.ts';
 import { listenForChanges } from './change-notifications.ts';
 
-export async function startChangeFeed(orm: MikroORM, config: Pick<Config, 'DATABASE_URL' | 'DB_CONNECT_TIMEOUT_MS' | 'DB_POOL_MAX'>, logger: Logger): Promise<{ feed: ChangeFeed; stop(): Promise<void> }> {
+export async function startChangeFeed(orm: MikroORM, config: Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DB_CONNECT_TIMEOUT_MS' | 'DB_POOL_MAX'>, logger: Logger): Promise<{ feed: ChangeFeed; stop(): Promise<void> }> {
   // Streams catching up read the history with at most half the pool: the other half answers everything else.
   const feed = new ChangeFeed(orm, { catchUpReads: Math.floor(config.DB_POOL_MAX / 2) });
   // PGlite lives in this process, which is then its only writer: commits here wake the feed (src/feed/commit-signal.ts).
-  const notifications = config.DATABASE_URL
-    ? listenForChanges({ url: config.DATABASE_URL, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, logger }, () => feed.wake())
+  // LISTEN is a session's: through a transaction pooler it is dropped without a word, so it goes straight to the server.
+  const url = directUrl(config);
+  const notifications = url
+    ? listenForChanges({ url, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, logger }, () => feed.wake())
     : undefined;
   try {
     await feed.start();

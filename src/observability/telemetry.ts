@@ -4,6 +4,7 @@ import type { Request } from 'express';
 import { loadConfig } from '../config.ts';
 import { routeTemplate } from './route-template.ts';
 import { statementShape } from './statement-shape.ts';
+import { queryNames } from './query-names.ts';
 
 type Environment = Record<string, string | undefined>;
 let shutdown: () => Promise<void> = async () => {};
@@ -39,12 +40,17 @@ export async function startTelemetry(env: Environment): Promise<void> {
     serviceName: env.OTEL_SERVICE_NAME ?? 'sighting-registry',
     instrumentations: [
       new HttpInstrumentation({
-        // A server span is named by the contract's route template (`GET /api/sighting/{id}`), never by the raw path.
+        // A server span is named by the contract's route template (`GET /api/sighting/{id}`), never by the raw path;
+        // its `url.path` is the template and its `url.query` the parameters' names: ids and filter values (a memo
+        // searched for) never leave the service (README, Tracing).
         applyCustomAttributesOnSpan(span, request) {
           if (!('originalUrl' in request)) return;
           const route = routeTemplate(request as Request, basePath);
           span.updateName(`${request.method} ${route}`);
           span.setAttribute('http.route', route);
+          span.setAttribute('url.path', route);
+          const query = (request as Request).originalUrl.split('?')[1];
+          if (query !== undefined) span.setAttribute('url.query', queryNames(query));
         },
       }),
       // Routers and handlers, not every middleware: a request's tree stays readable.

@@ -6,7 +6,7 @@ import { buildSighting, createSighting, createVessel, unique } from '../support/
 import { dataOf, openEventStream } from '../support/event-stream.ts';
 import { samples } from '../support/scrape.ts';
 
-describe('change feed', () => {
+describe('change feed @pgbouncer', () => {
   let service: TestService;
   before(async () => { service = await sharedService(); });
 

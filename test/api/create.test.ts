@@ -5,7 +5,7 @@ import { apiClient, contractCheckedFetch } from '../support/api-client.ts';
 import { tokenFor } from '../support/tokens.ts';
 import { buildSighting, buildTimezone, buildVessel, createVessel, idFromLocation } from '../support/fixtures.ts';
 
-describe('create', () => {
+describe('create @pgbouncer', () => {
   let service: TestService;
   before(async () => { service = await sharedService(); });
 

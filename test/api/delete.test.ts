@@ -12,7 +12,7 @@ const entityInUse = {
 /** No record has this id: ids users create count up from 1, and it lies within ±(2^53−1). */
 const unknownId = 9_007_199_254_740_000;
 
-describe('delete', () => {
+describe('delete @pgbouncer', () => {
   let service: TestService;
   before(async () => { service = await sharedService(); });
 

@@ -6,7 +6,7 @@ import { buildSighting, buildVessel, createSighting, createVessel, unique } from
 
 const instant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-describe('record history', () => {
+describe('record history @pgbouncer', () => {
   let service: TestService;
   before(async () => { service = await sharedService(); });
 

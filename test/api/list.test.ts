@@ -5,7 +5,7 @@ import { apiClient, contractCheckedFetch, rawRequest } from '../support/api-clie
 import { tokenFor } from '../support/tokens.ts';
 import { buildSighting, createSighting, createTimezone, buildTimezone, unique } from '../support/fixtures.ts';
 
-describe('list', () => {
+describe('list @pgbouncer', () => {
   let service: TestService;
   before(async () => { service = await sharedService(); });
 

@@ -6,7 +6,7 @@ import { buildSighting, buildVessel, createSighting, createVessel, unique } from
 
 const mergePatch = (extra: Record<string, string> = {}) => ({ 'Content-Type': 'application/merge-patch+json', ...extra });
 
-describe('partial update (merge patch)', () => {
+describe('partial update (merge patch) @pgbouncer', () => {
   let service: TestService;
   before(async () => { service = await sharedService(); });
 

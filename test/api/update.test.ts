@@ -4,7 +4,7 @@ import { sharedService, type TestService } from '../support/service.ts';
 import { apiClient } from '../support/api-client.ts';
 import { buildSighting, buildTimezone, createSighting, createTimezone, createVessel, unique } from '../support/fixtures.ts';
 
-describe('update', () => {
+describe('update @pgbouncer', () => {
   let service: TestService;
   before(async () => { service = await sharedService(); });
 

@@ -4,13 +4,13 @@ import { startService, type TestService } from '../support/service.ts';
 import { buildSighting, createSighting, createVessel } from '../support/fixtures.ts';
 import { dataOf, openEventStream } from '../support/event-stream.ts';
 
-describe('change feed across instances', function () {
+describe('change feed across instances @pgbouncer', function () {
   let first: TestService;
   let second: TestService;
   before(async function () {
     if (!process.env.DATABASE_URL) return this.skip(); // PGlite belongs to one process: there is no second instance.
     first = await startService();
-    second = await startService({ DATABASE_URL: first.web.config.DATABASE_URL });
+    second = await startService({ DATABASE_URL: first.web.config.DATABASE_URL, DATABASE_DIRECT_URL: first.web.config.DATABASE_DIRECT_URL });
   });
   after(async () => {
     await second?.stop();

@@ -8,7 +8,7 @@ import { spawnService, listening } from '../support/service-process.ts';
 const instances = 4;
 const rounds = 10;
 
-describe('instances starting together', function () {
+describe('instances starting together @pgbouncer', function () {
   before(function () {
     // Embedded PGlite belongs to one process: there is nothing for a second instance to share.
     if (backend !== 'postgresql') this.skip();
@@ -18,7 +18,7 @@ describe('instances starting together', function () {
     this.timeout(rounds * 60_000);
     for (let round = 1; round <= rounds; round += 1) {
       const scratch = await createScratchDatabase(process.env.DATABASE_URL!);
-      const services = Array.from({ length: instances }, () => spawnService({ DATABASE_URL: scratch.url, DEMO_DATA: 'true', LOG_LEVEL: 'info' }));
+      const services = Array.from({ length: instances }, () => spawnService({ ...scratch.env, DEMO_DATA: 'true', LOG_LEVEL: 'info' }));
       try {
         const started = await Promise.allSettled(services.map(async (service) => {
           const { url } = await listening(service);

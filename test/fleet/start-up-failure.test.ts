@@ -34,6 +34,18 @@ describe('start-up failures', () => {
     expect(JSON.stringify(line)).not.to.include('short-secret').and.not.to.include('eighty');
   });
 
+  it('when DATABASE_URL or DATABASE_DIRECT_URL is no PostgreSQL URL, then the line names each variable and the form expected, not the value', async () => {
+    const line = expectOneFatalLine(await failedStart({ DATABASE_URL: 'postgres//someone:pa55word@db', DATABASE_DIRECT_URL: 'http://db.example/x' }));
+    const problem = 'must be a PostgreSQL URL: postgresql://user[:password]@host[:port]/database';
+    expect(line).to.deep.include({ cause: 'configuration', problems: [{ variable: 'DATABASE_URL', problem }, { variable: 'DATABASE_DIRECT_URL', problem }] });
+    expect(JSON.stringify(line)).not.to.include('pa55word').and.not.to.include('db.example').and.not.to.include('Invalid URL');
+  });
+
+  it('when DATABASE_DIRECT_URL is set without DATABASE_URL, then the line says it needs it', async () => {
+    const line = expectOneFatalLine(await failedStart({ DATABASE_DIRECT_URL: 'postgresql://postgres@127.0.0.1:5432/x' }));
+    expect(line).to.deep.include({ cause: 'configuration', problems: [{ variable: 'DATABASE_DIRECT_URL', problem: 'needs DATABASE_URL: the embedded database has no server' }] });
+  });
+
   it('when the database cannot be reached, then the line says why and not the password in DATABASE_URL', async () => {
     const line = expectOneFatalLine(await failedStart({ DATABASE_URL: 'postgresql://someone:pa55word@127.0.0.1:9/nowhere', DB_CONNECT_TIMEOUT_MS: '2000' }));
     expect(line).to.include({ cause: 'ECONNREFUSED', reason: 'connect ECONNREFUSED 127.0.0.1:9' });

@@ -48,7 +48,7 @@ describe('tracing (OpenTelemetry over OTLP/HTTP)', () => {
     service = spawnService({
       LOG_LEVEL: 'info', DEMO_DATA: 'true',
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '100',
-      ...(scratch && { DATABASE_URL: scratch.url }), ...(process.env.KEYCLOAK_URL && { KEYCLOAK_URL: process.env.KEYCLOAK_URL }),
+      ...scratch?.env, ...(process.env.KEYCLOAK_URL && { KEYCLOAK_URL: process.env.KEYCLOAK_URL }),
     });
   });
   after(async () => {
@@ -82,6 +82,28 @@ describe('tracing (OpenTelemetry over OTLP/HTTP)', () => {
         // MikroORM writes values into the text it sends; the span shows the statement's shape only.
         expect(String(span.attributes['db.query.text'])).to.match(/^select .* where "r"\."sighting_id" = \?$/s).and.not.include('-1');
         expect(Object.keys(span.attributes).some((key) => key.includes('values') || key.includes('parameters')), 'no values').to.equal(false);
+      }
+    }
+  });
+
+  it('when a request carries an id and filter values, then no span of its trace carries them: url.path is the route template, url.query the parameters\' names', async () => {
+    const { url, api } = await listening(service);
+    const token = await tokenFor(process.env.KEYCLOAK_URL ? `${process.env.KEYCLOAK_URL}/realms/sighting` : `${url}/realms/sighting`, 'alice');
+    const calls = [
+      { path: '/sighting?sightingMemo=needle-in-the-memo&vesselId=-2', route: '/api/sighting', query: 'sightingMemo&vesselId', values: ['needle', '-2'] },
+      { path: '/vessel/-2', route: '/api/vessel/{id}', query: undefined, values: ['-2'] },
+    ];
+    for (const call of calls) {
+      const traceId = randomBytes(16).toString('hex');
+      const callerSpanId = randomBytes(8).toString('hex');
+      const response = await fetch(`${api}${call.path}`, { headers: { Authorization: `Bearer ${token}`, traceparent: `00-${traceId}-${callerSpanId}-01` } });
+      expect(response.status, call.path).to.equal(200);
+      const server = await waitFor(() => receiver.spans.find((span) => span.traceId === traceId && span.parentSpanId === callerSpanId));
+      expect({ path: server.attributes['url.path'], query: server.attributes['url.query'] }, call.path).to.deep.equal({ path: call.route, query: call.query });
+      // Every span of the trace that has arrived with the server span (children end before it).
+      const attributes = receiver.spans.filter((span) => span.traceId === traceId).flatMap((span) => Object.values(span.attributes).map(String));
+      for (const value of call.values) {
+        expect(attributes.filter((attribute) => attribute.includes(value)), `${call.path}: no span carries ${value}`).to.deep.equal([]);
       }
     }
   });

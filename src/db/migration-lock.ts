@@ -1,0 +1,78 @@
+// The migration lock: a session advisory lock on a direct connection of its own, waited for within a bound, saying who holds it.
+import { setTimeout as delay } from 'node:timers/promises';
+import pg from 'pg';
+import type { Logger } from '../observability/logger.ts';
+
+/** The key of the advisory lock every migration run takes (any fixed bigint; advisory locks are per database). */
+export const migrationLock = '89500628037735';
+/** How often a waiting process tries the lock again, and how often it says who holds it. */
+const retryMs = 250;
+const reportMs = 5000;
+
+export interface LockSettings {
+  /** Straight to PostgreSQL: through a transaction pooler a session lock would stay with an idle server connection. */
+  url: string;
+  connectTimeoutMs: number;
+  /** Longest wait for the lock (`MIGRATE_LOCK_TIMEOUT_MS`). */
+  waitMs: number;
+  logger: Logger;
+}
+
+/** Who holds the lock, as pg_stat_activity knows the session: what an operator needs to find it (and end it). */
+export interface LockHolder {
+  pid: number;
+  applicationName: string;
+  clientAddress: string | null;
+  /** When the holding session connected: it has held the lock at most since then. */
+  connectedSince: string;
+  state: string | null;
+}
+
+/** The start's one failure line when the bound passes: names the setting and the holder. */
+export class MigrationLockTimeout extends Error {
+  readonly holder: LockHolder | undefined;
+  constructor(waitMs: number, holder: LockHolder | undefined) {
+    super(`the migration lock was not free within MIGRATE_LOCK_TIMEOUT_MS (${waitMs} ms)${holder ? `: held by pid ${holder.pid} (${holder.applicationName || 'no application_name'}) connected since ${holder.connectedSince}` : ''}`);
+    this.holder = holder;
+  }
+}
+
+// Advisory locks on a bigint key are listed with its high half as classid, its low half as objid, and objsubid 1.
+const holderQuery = `select a.pid, a.application_name, host(a.client_addr) as client_address, a.backend_start, a.state
+  from pg_locks l join pg_stat_activity a on a.pid = l.pid
+  where l.locktype = 'advisory' and l.granted and l.objsubid = 1 and l.database = (select oid from pg_database where datname = current_database())
+    and (l.classid::bigint << 32 | l.objid::bigint) = $1::bigint
+  limit 1`;
+
+async function holderOf(client: pg.Client): Promise<LockHolder | undefined> {
+  const { rows } = await client.query<{ pid: number; application_name: string; client_address: string | null; backend_start: Date; state: string | null }>(holderQuery, [migrationLock]);
+  const row = rows[0];
+  return row && { pid: row.pid, applicationName: row.application_name, clientAddress: row.client_address, connectedSince: row.backend_start.toISOString(), state: row.state };
+}
+
+/**
+ * Runs `run` while holding the lock, on a connection outside the ORM's pool: the migrator needs the pool's connections,
+ * and the lock ends with that connection, also when the process holding it dies. Tried every `retryMs` rather than
+ * waited for in one `pg_advisory_lock`, so the wait is bounded and the waiting process says every few seconds who it
+ * waits for.
+ */
+export async function withMigrationLock<T>({ url, connectTimeoutMs, waitMs, logger }: LockSettings, run: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs, query_timeout: connectTimeoutMs, application_name: 'sighting-registry migrate' });
+  await client.connect();
+  try {
+    const started = Date.now();
+    let reported = -Infinity;
+    while (!(await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [migrationLock])).rows[0]!.locked) {
+      const waited = Date.now() - started;
+      if (waited >= waitMs) throw new MigrationLockTimeout(waitMs, await holderOf(client));
+      if (waited - reported >= reportMs) {
+        reported = waited;
+        logger.warn({ holder: await holderOf(client), waitedMs: waited, boundMs: waitMs }, 'waiting for the migration lock another process holds');
+      }
+      await delay(retryMs);
+    }
+    return await run();
+  } finally {
+    await client.end();
+  }
+}

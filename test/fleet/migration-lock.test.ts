@@ -1,0 +1,66 @@
+// An instance that finds the migration lock held waits within MIGRATE_LOCK_TIMEOUT_MS, saying who holds it, then migrates or fails the start with one line.
+import { expect } from 'chai';
+import pg from 'pg';
+import { backend } from '../support/service.ts';
+import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
+import { spawnService, listening } from '../support/service-process.ts';
+import { migrationLock } from '../../src/db/migration-lock.ts';
+
+describe('the migration lock held by another process (PostgreSQL) @pgbouncer', function () {
+  let scratch: ScratchDatabase;
+  let holder: pg.Client;
+  let holderPid: number;
+
+  before(function () {
+    // Embedded PGlite belongs to one process: nobody else can hold its lock.
+    if (backend !== 'postgresql') this.skip();
+  });
+
+  beforeEach(async () => {
+    scratch = await createScratchDatabase(process.env.DATABASE_URL!);
+    // Another migrator: a session of its own holding the lock, straight on the server.
+    holder = new pg.Client({ connectionString: scratch.env.DATABASE_DIRECT_URL ?? scratch.url, application_name: 'the other migrator' });
+    await holder.connect();
+    holderPid = (await holder.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+    await holder.query('select pg_advisory_lock($1)', [migrationLock]);
+  });
+
+  afterEach(async () => {
+    await holder.end().catch(() => {});
+    await scratch.drop();
+  });
+
+  /** The service's settings: through the pooler when the run has one, the lock and migrations straight on the server. */
+  const settings = (extra: Record<string, string>): Record<string, string> => ({ ...scratch.env, DEMO_DATA: 'true', LOG_LEVEL: 'info', ...extra });
+
+  it('when another process holds the lock, then the instance logs that it waits and who holds it, and migrates and serves once the lock is free', async () => {
+    const service = spawnService(settings({ MIGRATE_LOCK_TIMEOUT_MS: '120000' }));
+    try {
+      const waiting = await service.lineWhere((line) => line.msg === 'waiting for the migration lock another process holds');
+      expect(waiting).to.have.property('level', 40);
+      expect(waiting.holder).to.deep.include({ pid: holderPid, applicationName: 'the other migrator', state: 'idle' });
+      expect(Number.isNaN(Date.parse((waiting.holder as { connectedSince: string }).connectedSince)), 'connectedSince is a time').to.equal(false);
+      expect(service.lines.some((line) => typeof line.url === 'string'), 'no port before the lock').to.equal(false);
+
+      await holder.query('select pg_advisory_unlock($1)', [migrationLock]);
+      const { url } = await listening(service);
+      expect((await fetch(`${url}/health/ready`)).status).to.equal(200);
+      const migrations = await holder.query<{ count: number }>('select count(*)::int as count from mikro_orm_migrations');
+      expect(migrations.rows[0]!.count).to.be.above(0);
+    } finally {
+      service.child.kill('SIGINT');
+      await service.exited;
+    }
+  });
+
+  it('when the lock stays held past MIGRATE_LOCK_TIMEOUT_MS, then the start fails with one line naming the setting and the holder', async () => {
+    const service = spawnService(settings({ MIGRATE_LOCK_TIMEOUT_MS: '1500' }));
+    expect(await service.exited).to.equal(1);
+    const fatal = service.lines.filter((line) => line.level === 60);
+    expect(fatal).to.have.length(1);
+    expect(fatal[0]).to.deep.include({ cause: 'migration lock' });
+    expect(fatal[0]!.holder).to.deep.include({ pid: holderPid, applicationName: 'the other migrator' });
+    expect(fatal[0]!.msg).to.match(/^the service could not start: the migration lock was not free within MIGRATE_LOCK_TIMEOUT_MS \(1500 ms\): held by pid \d+ \(the other migrator\)/);
+    expect(service.other.join(''), 'nothing but JSON lines').to.equal('');
+  });
+});
