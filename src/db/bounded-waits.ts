@@ -4,7 +4,7 @@ import pg from 'pg';
 import type { Config } from '../config.ts';
 import { boundedCursor, isCursor } from './bounded-cursor.ts';
 
-type Settings = Pick<Config, 'DB_ACQUIRE_TIMEOUT_MS' | 'DB_CONNECT_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS'>;
+type Settings = Pick<Config, 'DB_ACQUIRE_TIMEOUT_MS' | 'DB_CONNECT_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS' | 'DATABASE_DIRECT_URL'>;
 
 /** Settles as `answer` does, or rejects as `pg`'s own read timeout does after `ms`, calling `late` then. */
 function within<T>(answer: Promise<T>, ms: number, late: () => void): Promise<T> {
@@ -27,9 +27,10 @@ function within<T>(answer: Promise<T>, ms: number, late: () => void): Promise<T>
  * statement, a network that is cut rather than refusing), by itself. It owns the socket it talks over (pg's `stream`
  * option), so a connection whose answer never came is torn down at once and never handed out again with the late
  * answer still in flight. The server's own bound (`statement_timeout`, SQLSTATE 57014, which also cancels the
- * statement on the server) is the role's or database's default, set by the operator (README): nothing here sets
- * anything on the session, neither a startup parameter (PgBouncer refuses `statement_timeout` as one) nor a `SET`,
- * which through a transaction-mode pooler would land on sessions other clients get next. A cursor (the lists' stream)
+ * statement on the server): behind a pooler (DATABASE_DIRECT_URL set) the role's or database's default, set by the
+ * operator (README), since nothing may be set on a session there, neither a startup parameter (PgBouncer refuses
+ * `statement_timeout` as one) nor a `SET`, which through a transaction-mode pooler would land on sessions other
+ * clients get next; straight to the server, the startup parameter each of its sessions begins with. A cursor (the lists' stream)
  * runs from its first fetch to its close in a transaction of its own that lifts the server's bound with `SET LOCAL`
  * (gone at its commit); each fetch is bounded by the client instead (src/db/bounded-cursor.ts). Lists are never read
  * inside another transaction, so that transaction is the cursor's alone. `onPool` sees each pool as it is made
@@ -67,6 +68,9 @@ export function boundedWaits(settings: Settings, onPool: (pool: object) => void 
   return {
     Client: BoundedClient,
     connectionTimeoutMillis: settings.DB_ACQUIRE_TIMEOUT_MS,
+    // Without a direct URL beside it, DATABASE_URL names the server itself (no pooler between), whose sessions are the
+    // service's own: each starts bounded, as the role's default would, also where the operator set none.
+    ...(settings.DATABASE_DIRECT_URL === undefined && { statement_timeout: settings.DB_STATEMENT_TIMEOUT_MS }),
     onPoolCreated: onPool,
   };
 }

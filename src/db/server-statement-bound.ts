@@ -3,9 +3,10 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { Logger } from '../observability/logger.ts';
 
 /**
- * The service sets nothing on its sessions (a transaction pooler hands them to others), so a statement is cancelled
- * on the server only by the `statement_timeout` its sessions start with. Without one, a statement the service gave up
- * on (503 after DB_STATEMENT_TIMEOUT_MS) may go on waiting on the server, holding its locks.
+ * Behind a pooler the service sets nothing on its sessions (a transaction pooler hands them to others), so a statement
+ * is cancelled on the server only by the `statement_timeout` its sessions start with (straight to the server they
+ * start with DB_STATEMENT_TIMEOUT_MS). Without one, a statement the service gave up on (503 after
+ * DB_STATEMENT_TIMEOUT_MS) may go on waiting on the server, holding its locks.
  */
 export async function reportServerStatementBound(orm: MikroORM, boundMs: number, logger: Logger): Promise<void> {
   const [row] = await orm.em.getConnection().execute<{ ms: number }[]>(`select setting::int as ms from pg_settings where name = 'statement_timeout'`);

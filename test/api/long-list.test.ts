@@ -43,5 +43,7 @@ describe('a list that streams for longer than the statement bound @pgbouncer', f
     // The connection the list used went back to the pool as it was: its transaction's `set local` ended with it
     // (PGlite has no such bound).
     if (backend === 'postgresql') expect(await boundNow()).to.deep.equal(before).and.to.have.property('statement_timeout');
+    // Straight to the server (no direct URL beside DATABASE_URL), each session starts bounded at DB_STATEMENT_TIMEOUT_MS.
+    if (backend === 'postgresql' && !process.env.DATABASE_DIRECT_URL) expect(before).to.deep.equal({ statement_timeout: '1s' });
   });
 });
