@@ -66,8 +66,12 @@ describe('web page: long lists', () => {
     expect(new URL(page.url()).hash).to.equal(`#vessel/${vesselId}?from=2026-11-01&to=2026-11-30`);
     // Only bob's rows in the range are marked his; the range is asked of "which are mine" too.
     expect(await page.locator('table.sightings tbody tr:has(.badge)').evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-sighting-id'))))).to.deep.equal([mid, last]);
+    // The range's numbers are in before the screen is left: a reload would cut their requests short (ERR_ABORTED).
+    const rangeNumbers = page.getByTestId('vessel-summary').filter({ hasText: 'in these dates: 3, yours: 2' });
+    await rangeNumbers.waitFor();
     await page.reload();
     await page.getByText('1–3 of 3', { exact: true }).waitFor();
+    await rangeNumbers.waitFor();
     expect(await page.getByLabel('From').inputValue()).to.equal('2026-11-01');
     await page.getByRole('button', { name: 'All dates' }).click();
     await page.getByText('1–5 of 5', { exact: true }).waitFor();
