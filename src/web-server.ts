@@ -5,10 +5,10 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { MikroORM } from '@mikro-orm/core';
 import type { Request, Response } from 'express';
 import type { Config } from './config.ts';
-import { openDatabase } from './db/orm.ts';
+import { openServiceDatabase } from './database.ts';
 import { ReadRouter } from './db/read-routing.ts';
 import { createApp } from './app.ts';
-import { lastResort } from './errors/error-handler.ts';
+import { lastResort } from './http/error-handler.ts';
 import { answerClientError, answerConnect } from './http/client-errors.ts';
 import { answerStarting } from './http/starting.ts';
 import { drainable, type Drain } from './http/drain.ts';
@@ -55,7 +55,7 @@ export async function startWebServer(config: Config, options: StartOptions = {})
     replicaAcquireTimedOut: () => metrics.acquireTimedOut('replica'),
     replicasBehind: () => replicaLag.anyBehind(config.DB_REPLICA_MAX_LAG_MS),
   });
-  const orm = await openDatabase(config, { logger, router, onPool: metrics.addPool, onStatement: metrics.statementTimed, onAcquireWait: metrics.acquireWaited });
+  const orm = await openServiceDatabase(config, { logger, router, onPool: metrics.addPool, onStatement: metrics.statementTimed, onAcquireWait: metrics.acquireWaited });
   replicaLag.start();
   const server = createServer({
     maxHeaderSize: config.HEADER_LIMIT,

@@ -2,7 +2,7 @@
 // that would tell the caller the schema's rules.
 import type { RequestHandler } from 'express';
 import { Forbidden } from '../errors/app-errors.ts';
-import { operationOf } from '../crud/operations.ts';
+import { operationOf } from '../contract/resolution.ts';
 import type { Principal } from './access-rules.ts';
 
 export const roleCheck: RequestHandler = (req, res, next) => {

@@ -19,7 +19,7 @@ import { countIfPreferred, sendWritten } from './representation-preference.ts';
 import { cursorOf, cursorValues, keysetAfter, keyValues, listOrder } from './list-order.ts';
 import { countMatching } from './list-count.ts';
 import { requestEntityManager, viewRowReader } from '../db/request-context.ts';
-import { commitWithHistory, createWithHistory, isOneRow, scopeOf, updateWithHistory, type Change, type Scope } from '../history/record-history.ts';
+import { commitWithHistory, createWithHistory, isOneRow, scopeOf, updateWithHistory, type Change, type Scope } from './record-history.ts';
 
 type Versioned = { version: number };
 const context = (req: Request): RequestContext => ({ get em() { return requestEntityManager(req); }, locale: requestLocale(req) });

@@ -1,7 +1,8 @@
 // The generic operations every collection has, bound at start to each resource descriptor and to openapi.yaml: a
 // request is matched to one of them once (by express's router), and everything downstream reads that match.
 import type { Request, RequestHandler } from 'express';
-import { openApiDocument, type Operation, type Schema } from '../contract/document.ts';
+import { openApiDocument, type Operation } from '../contract/document.ts';
+import { pathTextOf, resolveTo, type IntegerParameter, type ResolvedOperation } from '../contract/resolution.ts';
 import { parametersOf } from '../contract/parameters.ts';
 import { resolve } from '../contract/references.ts';
 import type { AccessRules, Role } from '../auth/access-rules.ts';
@@ -38,27 +39,15 @@ const genericOperations: ReadonlyArray<OperationShape & { kind: OperationKind; h
   { kind: 'version', method: 'get', below: '/{id}/versions/{version}', roles: (access) => [access.read] },
 ];
 
-export interface IntegerParameter {
-  name: string;
-  schema: Schema;
-}
-
-export interface BoundOperation {
+export interface BoundOperation extends ResolvedOperation {
   /** One of the generic set, or the name of one of the resource's own operations (its handler in `own`). */
   kind: OperationKind | string;
   own?: RequestHandler;
   resource: AnyResource;
   method: Method;
-  /** openapi.yaml's path below the base path: `/sighting/{id}`; what logs, metrics and traces name. */
-  template: string;
   /** The same path as an express route: `/sighting/:id`. */
   route: string;
-  contract: Operation;
-  /** Any one of these realm roles lets the caller ask; who owns a record is checked later, on the record. */
   roles: readonly Role[];
-  integerQuery: readonly IntegerParameter[];
-  /** Its answer is a stream of Server-Sent Events (`text/event-stream`), not a JSON or XML document. */
-  streams: boolean;
 }
 
 function integerQueryOf(contract: Operation): IntegerParameter[] {
@@ -83,22 +72,9 @@ export function boundOperations(resources: readonly AnyResource[]): BoundOperati
   }));
 }
 
-interface Match {
-  operation: BoundOperation;
-  /** The path's parameters as sent: the request validator later replaces `req.params` with coerced values. */
-  pathText: Readonly<Record<string, string>>;
-}
-
-const matches = new WeakMap<Request, Match>();
-
 /** Marks the request as asking for `operation`: the first step of each operation's route. */
 export function matchedTo(req: Request, operation: BoundOperation): void {
-  matches.set(req, { operation, pathText: { ...req.params } as Record<string, string> });
-}
-
-/** The operation the request was matched to, or undefined when it matched none (yet). */
-export function operationOf(req: Request): BoundOperation | undefined {
-  return matches.get(req)?.operation;
+  resolveTo(req, operation, { ...req.params } as Record<string, string>);
 }
 
 /**
@@ -106,7 +82,7 @@ export function operationOf(req: Request): BoundOperation | undefined {
  * not 16): only the canonical decimal spelling within ±(2^53−1) names a record (contract B, Ids); else 404.
  */
 export function pathNumber(req: Request, name: string): number {
-  const text = matches.get(req)?.pathText[name] ?? '';
+  const text = pathTextOf(req, name) ?? '';
   const value = /^-?(0|[1-9]\d*)$/.test(text) ? Number(text) : NaN;
   if (!Number.isSafeInteger(value)) throw entityNotFound();
   return value;

@@ -3,12 +3,12 @@ import type { ServerResponse } from 'node:http';
 import type { Request, Response, NextFunction } from 'express';
 import { NotFoundError, OptimisticLockError, UniqueConstraintViolationException, ForeignKeyConstraintViolationException } from '@mikro-orm/core';
 import { error as validator } from 'express-openapi-validator';
-import * as errors from './app-errors.ts';
-import { isDatabaseUnavailable } from './database-unavailable.ts';
+import * as errors from '../errors/app-errors.ts';
+import { isDatabaseUnavailable } from '../errors/database-unavailable.ts';
 import { fieldProblems, type ValidatorErrorItem } from '../validation/field-problems.ts';
 import { message, type Locale } from '../i18n/messages.ts';
 import { requestLocale } from '../i18n/request-locale.ts';
-import { sendDocument } from '../http/send.ts';
+import { sendDocument } from './send.ts';
 import { recordError } from '../observability/request-log.ts';
 
 export async function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): Promise<void> {
