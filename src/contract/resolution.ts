@@ -15,6 +15,8 @@ export interface ResolvedOperation {
   contract: Operation;
   /** Any one of these realm roles lets the caller ask; who owns a record is checked later, on the record. */
   roles: readonly string[];
+  /** Those of `roles` that let the caller change only the records it created (`writer` on a sighting). */
+  ownRecordsOnly: readonly string[];
   integerQuery: readonly IntegerParameter[];
   /** Its answer is a stream of Server-Sent Events (`text/event-stream`), not a JSON or XML document. */
   streams: boolean;
@@ -22,7 +24,7 @@ export interface ResolvedOperation {
 
 interface Resolution {
   operation: ResolvedOperation;
-  /** The path's parameters as sent: the request validator later replaces `req.params` with coerced values. */
+  /** The path's parameters as sent (decoded): the request validator later coerces its own copy. */
   pathText: Readonly<Record<string, string>>;
 }
 
@@ -41,4 +43,9 @@ export function operationOf(req: Request): ResolvedOperation | undefined {
 /** A path parameter as the client sent it (before any coercion), or undefined. */
 export function pathTextOf(req: Request, name: string): string | undefined {
   return resolutions.get(req)?.pathText[name];
+}
+
+/** Every path parameter as the client sent it. */
+export function pathTextsOf(req: Request): Readonly<Record<string, string>> {
+  return resolutions.get(req)?.pathText ?? {};
 }

@@ -56,7 +56,7 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
   async function load(req: Request, res: Response, ctx: RequestContext): Promise<E> {
     // An id that names no record: MikroORM's NotFoundError, which the error handler answers as 404.
     const entity = await ctx.em.findOneOrFail(resource.entity, byId(pathId(req)), { populate: resource.populate as never });
-    if (owner) requireOwnership(principalOf(res), entity[owner.property] as string | null);
+    if (owner) requireOwnership(res, entity[owner.property] as string | null);
     checkIfMatch(req, entity.version);
     return entity;
   }

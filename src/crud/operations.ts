@@ -1,8 +1,8 @@
 // The generic operations every collection has, bound at start to each resource descriptor and to openapi.yaml: a
-// request is matched to one of them once (by express's router), and everything downstream reads that match.
+// request is resolved to one of them once (src/crud/router.ts), and everything downstream reads that (operationOf).
 import type { Request, RequestHandler } from 'express';
 import { openApiDocument, type Operation } from '../contract/document.ts';
-import { pathTextOf, resolveTo, type IntegerParameter, type ResolvedOperation } from '../contract/resolution.ts';
+import { pathTextOf, type IntegerParameter, type ResolvedOperation } from '../contract/resolution.ts';
 import { parametersOf } from '../contract/parameters.ts';
 import { resolve } from '../contract/references.ts';
 import type { AccessRules, Role } from '../auth/access-rules.ts';
@@ -17,14 +17,16 @@ export interface OperationShape {
   /** The path below `/{resource}`: `''`, `/{id}`, `/{id}/versions`. */
   below: string;
   roles(access: AccessRules): Role[];
+  /** Those of its roles that reach only the caller's own records; none unless said. */
+  ownRecordsOnly?(access: AccessRules): Role[];
 }
 
 /** A record's creator changes it with `writer`, and `admin` changes anyone's (contract B, Authorization). */
 const changeRoles = (access: AccessRules): Role[] => (access.change === 'creator' ? ['writer', 'admin'] : [access.change]);
+const creatorOnly = (access: AccessRules): Role[] => (access.change === 'creator' ? ['writer'] : []);
 
 /**
- * The generic set, as paths below `/{resource}` and the roles any one of which lets a caller ask. In the order
- * express tries them: a fixed segment (`/qbe`, `/events`) before `/{id}`.
+ * The generic set, as paths below `/{resource}` and the roles any one of which lets a caller ask.
  */
 const genericOperations: ReadonlyArray<OperationShape & { kind: OperationKind; handle?: undefined }> = [
   { kind: 'list', method: 'get', below: '', roles: (access) => [access.read] },
@@ -32,9 +34,9 @@ const genericOperations: ReadonlyArray<OperationShape & { kind: OperationKind; h
   { kind: 'queryByExample', method: 'post', below: '/qbe', roles: (access) => [access.read] },
   { kind: 'events', method: 'get', below: '/events', roles: (access) => [access.read] },
   { kind: 'read', method: 'get', below: '/{id}', roles: (access) => [access.read] },
-  { kind: 'update', method: 'put', below: '/{id}', roles: changeRoles },
-  { kind: 'patch', method: 'patch', below: '/{id}', roles: changeRoles },
-  { kind: 'remove', method: 'delete', below: '/{id}', roles: changeRoles },
+  { kind: 'update', method: 'put', below: '/{id}', roles: changeRoles, ownRecordsOnly: creatorOnly },
+  { kind: 'patch', method: 'patch', below: '/{id}', roles: changeRoles, ownRecordsOnly: creatorOnly },
+  { kind: 'remove', method: 'delete', below: '/{id}', roles: changeRoles, ownRecordsOnly: creatorOnly },
   { kind: 'versions', method: 'get', below: '/{id}/versions', roles: (access) => [access.read] },
   { kind: 'version', method: 'get', below: '/{id}/versions/{version}', roles: (access) => [access.read] },
 ];
@@ -45,8 +47,6 @@ export interface BoundOperation extends ResolvedOperation {
   own?: RequestHandler;
   resource: AnyResource;
   method: Method;
-  /** The same path as an express route: `/sighting/:id`. */
-  route: string;
   roles: readonly Role[];
 }
 
@@ -58,23 +58,18 @@ function integerQueryOf(contract: Operation): IntegerParameter[] {
 
 /** Every operation of every resource; a descriptor whose operation openapi.yaml does not declare fails the start. */
 export function boundOperations(resources: readonly AnyResource[]): BoundOperation[] {
-  return resources.flatMap((resource) => [...genericOperations, ...resource.ownOperations ?? []].map(({ kind, method, below, roles, handle }) => {
+  return resources.flatMap((resource) => [...genericOperations, ...resource.ownOperations ?? []].map(({ kind, method, below, roles, ownRecordsOnly, handle }) => {
     const template = `/${resource.name}${below}`;
     const contract = openApiDocument.paths[template]?.[method];
     if (!contract) throw new Error(`openapi.yaml declares no ${method.toUpperCase()} ${template} for the ${resource.name} descriptor`);
     return {
       kind, own: handle, resource, method, template, contract,
-      route: template.replace(/\{(\w+)\}/g, ':$1'),
       roles: roles(resource.access),
+      ownRecordsOnly: ownRecordsOnly?.(resource.access) ?? [],
       integerQuery: integerQueryOf(contract),
       streams: 'text/event-stream' in ((contract.responses?.['200'] as { content?: object } | undefined)?.content ?? {}),
     };
   }));
-}
-
-/** Marks the request as asking for `operation`: the first step of each operation's route. */
-export function matchedTo(req: Request, operation: BoundOperation): void {
-  resolveTo(req, operation, { ...req.params } as Record<string, string>);
 }
 
 /**

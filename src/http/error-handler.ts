@@ -10,6 +10,7 @@ import { message, type Locale } from '../i18n/messages.ts';
 import { requestLocale } from '../i18n/request-locale.ts';
 import { sendDocument } from './send.ts';
 import { recordError } from '../observability/request-log.ts';
+import { operationOf } from '../contract/resolution.ts';
 
 export async function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): Promise<void> {
   try {
@@ -113,7 +114,7 @@ function fromValidator(error: unknown, req: Request): errors.AppError | undefine
     if (items.some((item) => item.path.startsWith('/') && !requestParts.has(item.path.split('/')[1]!))) return errors.entityNotFound();
     // The body as a whole is not an object (an array, a string): no field is at fault, like unparsable JSON.
     if (items.some((item) => item.path === '/body')) return new errors.BadRequest('error.malformedBody');
-    return new errors.ValidationFailed(fieldProblems(items, (req as { openapi?: { schema?: never } }).openapi?.schema));
+    return new errors.ValidationFailed(fieldProblems(items, operationOf(req)?.contract));
   }
   if (error instanceof validator.NotFound) return new errors.NotFound('error.notFound');
   if (error instanceof validator.MethodNotAllowed) return new errors.MethodNotAllowed('error.methodNotAllowed', {}, headers?.Allow ? { Allow: headers.Allow } : {});
