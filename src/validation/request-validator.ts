@@ -5,6 +5,7 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import { openApiDocument } from '../contract/document.ts';
 import { operationOf, pathTextsOf, type ResolvedOperation } from '../contract/resolution.ts';
 import { customFormats } from './formats.ts';
+import { spendUrlParseWarning } from './url-parse-warned.ts';
 
 /** The validator's request metadata (its `OpenApiRequestMetadata`, what its own lookup leaves on `req.openapi`). */
 interface OpenApiRequestMetadata {
@@ -22,6 +23,7 @@ interface OpenApiRequestMetadata {
  * `req.openapi` given here instead. test/architecture/one-resolution.test.ts fails if it ever matches on its own again.
  */
 export function requestValidator(basePath: string): RequestHandler[] {
+  spendUrlParseWarning();
   const validator = OpenApiValidator.middleware({
     apiSpec: { ...openApiDocument, servers: [{ url: basePath }] } as never,
     ignorePaths: () => true,

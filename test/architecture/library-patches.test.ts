@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Server as HttpServer } from 'node:http';
 import { Server as NetServer, Socket } from 'node:net';
+import { parse } from 'node:url';
 import pg from 'pg';
 import { isCursor } from '../../src/db/bounded-cursor.ts';
 
@@ -55,5 +56,10 @@ describe('workarounds of library internals: what they rely on', () => {
     // Since Node 19 http.Server#close also ends idle connections (nodejs/node#41578); the drain ends them itself, later.
     expect(HttpServer.prototype.close).to.not.equal(NetServer.prototype.close);
     expect(new HttpServer()).to.be.instanceOf(NetServer);
+  });
+
+  it('when node\'s url.parse no longer checks its caller only until it has warned, then this fails (src/validation/url-parse-warned.ts spends the warning)', () => {
+    // Node 24's lib/url.js: `if (!urlParseWarned && !isInsideNodeModules(…))`; the stack is looked at only before the warning.
+    expect(parse.toString()).to.match(/if \(!urlParseWarned && !isInsideNodeModules\(/);
   });
 });
