@@ -1,5 +1,5 @@
-// The floor: the benchmarked operations with node:http + pg + jose only, the least SQL (bench/floor-sql.ts) and
-// byte-identical bodies.
+// The floor: the benchmarked operations with node:http + pg + jose only, the least SQL (bench/floor-sql.ts: each write
+// one statement keeping its history entry, as the service's guarantees require) and byte-identical bodies.
 // Run by `npm run bench` as a process of its own; settings from the environment (PORT, DATABASE_URL or DATA_DIR,
 // DB_POOL_MAX, ISSUER, AUDIENCE, LIST_CHUNK).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -17,7 +17,8 @@ const chunkSize = Number(env.LIST_CHUNK ?? 1000);
 const jwks = createLocalJWKSet(await (await fetch(`${env.ISSUER}/protocol/openid-connect/certs`)).json() as never);
 const verified = new VerifiedTokens<JWTPayload>();
 
-async function subject(req: IncomingMessage): Promise<string | undefined> {
+/** The caller's token subject and username (what a history entry names), or undefined without a valid token. */
+async function caller(req: IncomingMessage): Promise<{ sub: string; username: string } | undefined> {
   const token = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(req.headers.authorization ?? '')?.[1];
   if (!token) return undefined;
   let claims = verified.get(token);
@@ -25,7 +26,7 @@ async function subject(req: IncomingMessage): Promise<string | undefined> {
     claims = (await jwtVerify(token, jwks, { issuer: env.ISSUER, audience: env.AUDIENCE }).catch(() => undefined))?.payload;
     if (claims) verified.set(token, claims, claims.exp);
   }
-  return claims?.sub;
+  return claims?.sub === undefined ? undefined : { sub: claims.sub, username: (claims.preferred_username as string | undefined) ?? claims.sub };
 }
 
 const name = (names: unknown) => {
@@ -93,8 +94,8 @@ async function streamList(res: ServerResponse, chunks: AsyncGenerator<Row[]>, vi
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const sub = await subject(req);
-  if (!sub) return void res.writeHead(401).end();
+  const who = await caller(req);
+  if (!who) return void res.writeHead(401).end();
   const url = new URL(req.url!, 'http://floor');
   const id = /^\/api\/sighting\/(-?\d+)$/.exec(url.pathname)?.[1];
   if (req.method === 'GET' && id) {
@@ -108,8 +109,15 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     return void res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' }).end(`[${entries.map(historyEntry).join(',')}]`);
   }
   if (req.method === 'PATCH' && id) {
-    const [row] = await db.query(sql.patchMemoSql, [(await body(req)).sightingMemo, Number(id)]);
-    if (!row) return void res.writeHead(404).end();
+    const stated = Number(/^"(-?\d+)"$/.exec(req.headers['if-match'] ?? '')?.[1]);
+    const [row] = await db.query(sql.patchMemoSql, [(await body(req)).sightingMemo, Number(id), stated, who.username]);
+    if (!row) return void res.writeHead(409).end();
+    return void res.writeHead(204, { ETag: `"${row.version}"` }).end();
+  }
+  if (req.method === 'PUT' && id) {
+    const b = await body(req);
+    const [row] = await db.query(sql.putSql, [b.sightingMemo, (b.vessel as { vesselId: number }).vesselId, b.sightingTimezone ?? null, b.sightingDate ?? null, Number(id), b.version, who.username]);
+    if (!row) return void res.writeHead(409).end();
     return void res.writeHead(204, { ETag: `"${row.version}"` }).end();
   }
   if (req.method === 'GET' && url.pathname === '/api/sighting') {
@@ -118,7 +126,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (req.method === 'POST' && url.pathname === '/api/sighting') {
     const b = await body(req);
     const fields = { vessel_id: (b.vessel as { vesselId: number }).vesselId, sighting_timezone: b.sightingTimezone ?? null, sighting_date: b.sightingDate ?? null };
-    const [row] = await db.query(sql.createSql, [b.sightingMemo, fields.vessel_id, fields.sighting_timezone, fields.sighting_date, sub]);
+    const [row] = await db.query(sql.createSql, [b.sightingMemo, fields.vessel_id, fields.sighting_timezone, fields.sighting_date, who.sub, who.username]);
     res.writeHead(201, { Location: `/api/sighting/${row!.sighting_id}`, ETag: `"${row!.version}"` }).end();
     return announceCreated({ ...row, ...fields });
   }

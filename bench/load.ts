@@ -5,10 +5,11 @@ import { createRequire } from 'node:module';
 import { cpuMs, type ServerProcess } from './processes.ts';
 
 const autocannon = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
-const sequentialPatches = `${import.meta.dirname}/sequential-patches.ts`;
+const sequentialWrites = `${import.meta.dirname}/sequential-writes.ts`;
 
 export interface LoadRequest {
-  method: 'GET' | 'POST' | 'PATCH';
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT';
+  /** For PATCH and PUT, `{n}` names a record per connection (1, 2, …). */
   path: string;
   body?: string;
   /** Besides the token's: a merge patch's content type, `If-Match`. */
@@ -24,9 +25,9 @@ export interface LoadResult {
 }
 
 export async function load(server: ServerProcess, request: LoadRequest, headers: Record<string, string>, seconds: number, core: string): Promise<LoadResult> {
-  const args = request.method === 'PATCH'
-    // A PATCH states the version it changes: one after the other, each with the ETag of the last.
-    ? ['-c', core, process.execPath, sequentialPatches, `${server.url}${request.path}`, String(seconds), JSON.stringify({ ...headers, ...request.headers }), request.body ?? '{}']
+  const args = request.method === 'PATCH' || request.method === 'PUT'
+    // A write states the version it changes: one after the other on each record, each with the ETag of the last.
+    ? ['-c', core, process.execPath, sequentialWrites, request.method, `${server.url}${request.path}`, String(request.connections), String(seconds), JSON.stringify({ ...headers, ...request.headers }), request.body ?? '{}']
     : autocannonArgs(server, request, headers, seconds, core);
   const cpuBefore = cpuMs(server.child.pid!);
   const { stdout } = await promisify(execFile)('taskset', args, { maxBuffer: 1 << 24 });

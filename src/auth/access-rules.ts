@@ -26,5 +26,10 @@ export interface Principal {
  * (src/auth/role-check.ts) settled whether its roles reach only its own records; the roles are not read again.
  */
 export function requireOwnership(res: Response, creator: string | null | undefined): void {
-  if (res.locals.ownRecordsOnly !== false && creator !== (res.locals.principal as Principal).subject) throw new Forbidden('error.notOwner');
+  if (reachesOwnRecordsOnly(res) && creator !== (res.locals.principal as Principal).subject) throw new Forbidden('error.notOwner');
+}
+
+/** Whether the role check found that the caller's roles reach only the records it created. */
+export function reachesOwnRecordsOnly(res: Response): boolean {
+  return res.locals.ownRecordsOnly !== false;
 }

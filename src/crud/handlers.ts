@@ -3,8 +3,9 @@ import type { Request, Response } from 'express';
 import { LockMode, ForeignKeyConstraintViolationException, type FilterQuery } from '@mikro-orm/core';
 import type { ResourceDescriptor, RequestContext, ViewRow, WireRecord } from './resource-descriptor.ts';
 import { viewRowBatches, mapBatches } from './row-stream.ts';
-import { readRow } from './view-rows.ts';
-import { etagOf, notModified, checkIfMatch, ifMatchStatesVersion } from './preconditions.ts';
+import { readOwnedRow, readRow } from './view-rows.ts';
+import { etagOf, notModified, checkIfMatch, ifMatchStatesVersion, ifMatchVersions } from './preconditions.ts';
+import { checkState, refuseWrite } from './write-refusal.ts';
 import { Conflict, entityNotFound, PreconditionRequired, ValidationFailed } from '../errors/app-errors.ts';
 import { mergePatch } from './merge-patch.ts';
 import { checkAsRequestBody } from '../validation/schema-check.ts';
@@ -12,14 +13,15 @@ import { listConditions, listFilters } from './list-filters.ts';
 import { pathNumber } from './operations.ts';
 import { exampleCondition } from './query-by-example.ts';
 import { listViewOf } from './list-view.ts';
-import { requireOwnership, type Principal } from '../auth/access-rules.ts';
+import { reachesOwnRecordsOnly, requireOwnership, type Principal } from '../auth/access-rules.ts';
 import { requestLocale } from '../i18n/request-locale.ts';
 import { sendDocument, sendList } from '../http/send.ts';
 import { countIfPreferred, sendWritten } from './representation-preference.ts';
 import { cursorOf, cursorValues, keysetAfter, keyValues, listOrder } from './list-order.ts';
 import { countMatching } from './list-count.ts';
 import { requestEntityManager, viewRowReader } from '../db/request-context.ts';
-import { commitWithHistory, createWithHistory, isOneRow, scopeOf, updateWithHistory, type Change, type Scope } from './record-history.ts';
+import { commitWithHistory, isOneRow, scopeOf, type Change, type Scope } from './record-history.ts';
+import { createWithHistory, deleteWithHistory, replaceWithHistory, rowState, type Writer } from './row-writes.ts';
 
 type Versioned = { version: number };
 const context = (req: Request): RequestContext => ({ get em() { return requestEntityManager(req); }, locale: requestLocale(req) });
@@ -79,16 +81,58 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
     return { id: entity[resource.idProperty] as number, version: entity.version };
   }
 
-  /** A loaded record's update with its history entry, in one statement when the record is one row; its version after. */
-  async function writeUpdate(ctx: RequestContext, res: Response, entity: E, before: { version: number; scope: Scope }): Promise<number> {
-    if (isOneRow(ctx.em, resource)) return updateWithHistory(ctx.em, resource, entity, principalOf(res).username, before);
-    await commit(ctx, res, entity, 'updated', before);
-    return entity.version;
-  }
-
   /** The detail view of a record just written (`Prefer: return=representation`), read back as the views read it. */
   async function detailOf(id: number, ctx: RequestContext) {
     return resource.detailView((await readRow(ctx.em, resource, id))!, ctx.locale);
+  }
+
+  /** Who writes: the entry's author, and the owner a record must have when only its owner (or an admin) may change it. */
+  function writerOf(res: Response): Writer {
+    const principal = principalOf(res);
+    return { changedBy: principal.username, ...(owner && reachesOwnRecordsOnly(res) && { owner: principal.subject }) };
+  }
+
+  /** A one-row record replaced by `body` where it still has `version`: its version after, or undefined when none matched. */
+  async function replace(req: Request, res: Response, ctx: RequestContext, body: WireRecord, version: number): Promise<number | undefined> {
+    const entity = ctx.em.create(resource.entity, {} as never, { persist: false });
+    await resource.write(entity, body, ctx);
+    return checkedReferences(replaceWithHistory(ctx.em, resource, entity, pathId(req), version, writerOf(res)));
+  }
+
+  /** A conditional write matched nothing: the row's state says why (404, 403, 412 or 409). */
+  async function refusal(req: Request, res: Response, ctx: RequestContext): Promise<never> {
+    refuseWrite(await rowState(ctx.em, resource, pathId(req)), req, res, owner !== undefined);
+  }
+
+  /** A record of several tables (a vessel and its names): loaded, checked, written with its entry in one transaction. */
+  async function updateInUnitOfWork(req: Request, res: Response, ctx: RequestContext, body: WireRecord & Versioned, loaded?: E): Promise<void> {
+    const entity = loaded ?? await load(req, res, ctx);
+    // The ORM compares the version now and again in the UPDATE's WHERE clause (STYLE 3): a stale one is 409.
+    await ctx.em.lock(entity, LockMode.OPTIMISTIC, body.version);
+    const before = stateOf(ctx, entity);
+    await resource.write(entity, body, ctx);
+    await checkedReferences(commit(ctx, res, entity, 'updated', before));
+    res.set('ETag', etagOf(entity.version));
+    await sendWritten(req, res, 204, resource.name, () => detailOf(pathId(req), ctx));
+  }
+
+  async function patchInUnitOfWork(req: Request, res: Response, ctx: RequestContext, patch: WireRecord & Partial<Versioned>): Promise<void> {
+    // The view the patch applies to, then the entity it writes; a change in between is a conflict, as any stale version.
+    const row = await readRow(ctx.em, resource, pathId(req));
+    if (!row) throw entityNotFound();
+    const entity = await load(req, res, ctx);
+    if (entity.version !== row.version) throw new Conflict('error.entityChanged');
+    const merged = mergePatch(resource.detailView(row, ctx.locale), patch) as WireRecord & Versioned;
+    checkAsRequestBody(`/${resource.name}/{id}`, 'put', merged);
+    await updateInUnitOfWork(req, res, ctx, merged, entity);
+  }
+
+  async function removeInUnitOfWork(req: Request, res: Response, ctx: RequestContext): Promise<void> {
+    const entity = await load(req, res, ctx);
+    const before = stateOf(ctx, entity);
+    ctx.em.remove(entity);
+    await commit(ctx, res, entity, 'deleted', before);
+    res.status(204).end();
   }
 
   const handlers = {
@@ -158,45 +202,44 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       if (body[resource.idProperty] !== undefined && body[resource.idProperty] !== pathId(req)) {
         throw new ValidationFailed([{ field: resource.idProperty, key: 'error.id.mismatch' }]);
       }
-      const entity = await load(req, res, ctx);
-      // The ORM compares the version now and again in the UPDATE's WHERE clause (STYLE 3): a stale one is 409.
-      await ctx.em.lock(entity, LockMode.OPTIMISTIC, body.version);
-      const before = stateOf(ctx, entity);
-      await resource.write(entity, body, ctx);
-      res.set('ETag', etagOf(await checkedReferences(writeUpdate(ctx, res, entity, before))));
+      if (!isOneRow(ctx.em, resource)) return updateInUnitOfWork(req, res, ctx, body);
+      // `If-Match` naming another version than the body's: no write can match; what is stale is told below.
+      const admitted = ifMatchVersions(req);
+      const version = admitted && !admitted.includes(body.version) ? undefined : await replace(req, res, ctx, body, body.version);
+      res.set('ETag', etagOf(version ?? await refusal(req, res, ctx)));
       await sendWritten(req, res, 204, resource.name, () => detailOf(pathId(req), ctx));
     },
 
     /**
      * JSON Merge Patch onto the record's detail view, then a replacement like PUT's with the merged record, checked
-     * against PUT's body schema. The version the caller changes is required: `If-Match` (checked on load, 412) or
-     * `version` in the patch (the optimistic lock, 409).
+     * against PUT's body schema. The version the caller changes is required: `If-Match` (412) or `version` in the
+     * patch (409). Two round trips: the merge needs the record as it is (RFC 7396), and the merged record must pass
+     * the replacement's schema before anything is written; then the same conditional write as PUT's.
      */
     async patch(req: Request, res: Response): Promise<void> {
       const ctx = context(req);
       const patch = req.body as WireRecord & Partial<Versioned>;
       if (patch.version === undefined && !ifMatchStatesVersion(req)) throw new PreconditionRequired('error.versionRequired');
       const id = pathId(req);
-      // The view the patch applies to, then the entity it writes; a change in between is a conflict, as any stale version.
-      const row = await readRow(ctx.em, resource, id);
-      if (!row) throw entityNotFound();
-      const entity = await load(req, res, ctx);
-      if (entity.version !== row.version) throw new Conflict('error.entityChanged');
-      const merged = mergePatch(resource.detailView(row, ctx.locale), patch) as WireRecord & Versioned;
+      if (!isOneRow(ctx.em, resource)) return patchInUnitOfWork(req, res, ctx, patch);
+      const row = await readOwnedRow(ctx.em, resource, id);
+      checkState(row && { version: row.version as number, owner: row.__owner as string | null }, req, res, owner !== undefined);
+      const merged = mergePatch(resource.detailView(row!, ctx.locale), patch) as WireRecord & Versioned;
       checkAsRequestBody(`/${resource.name}/{id}`, 'put', merged);
-      await ctx.em.lock(entity, LockMode.OPTIMISTIC, merged.version);
-      const before = stateOf(ctx, entity);
-      await resource.write(entity, merged, ctx);
-      res.set('ETag', etagOf(await checkedReferences(writeUpdate(ctx, res, entity, before))));
+      if (merged.version !== row!.version) throw new Conflict('error.entityChanged');
+      res.set('ETag', etagOf(await replace(req, res, ctx, merged, merged.version) ?? await refusal(req, res, ctx)));
       await sendWritten(req, res, 204, resource.name, () => detailOf(id, ctx));
     },
 
     async remove(req: Request, res: Response): Promise<void> {
       const ctx = context(req);
-      const entity = await load(req, res, ctx);
-      const before = stateOf(ctx, entity);
-      ctx.em.remove(entity);
-      await commit(ctx, res, entity, 'deleted', before);
+      if (!isOneRow(ctx.em, resource)) return removeInUnitOfWork(req, res, ctx);
+      const id = pathId(req);
+      const admitted = ifMatchVersions(req);
+      // One version named: the delete states it. Several (or none that is a version): the row's is read and checked first.
+      const version = admitted === undefined || admitted.length === 1 ? admitted?.[0]
+        : checkState(await rowState(ctx.em, resource, id), req, res, owner !== undefined).version;
+      if (!await deleteWithHistory(ctx.em, resource, id, version, writerOf(res))) await refusal(req, res, ctx);
       res.status(204).end();
     },
 

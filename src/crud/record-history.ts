@@ -1,10 +1,10 @@
 // A record's change and its history entry, written together (one statement, or one transaction): no change without its entry, none without its change.
-import { OptimisticLockError, raw, ReferenceKind, type EntityManager } from '@mikro-orm/core';
+import { ReferenceKind, type EntityManager } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/sql';
 import { openApiDocument } from '../contract/document.ts';
 import { parametersOf } from '../contract/parameters.ts';
 import type { AnyResource } from './resource-descriptor.ts';
-import { byIdStatement, wholeViewStatement } from './view-rows.ts';
+import { byIdStatement } from './view-rows.ts';
 import { signalCommit } from '../db/commit-signal.ts';
 
 export type Change = 'created' | 'updated' | 'deleted';
@@ -12,7 +12,8 @@ export type Change = 'created' | 'updated' | 'deleted';
 /** The feed's filter values of one record: the vessel a sighting is of, and so on. */
 export type Scope = Record<string, unknown>;
 
-const columns = '"collection", "record_id", "version", "change", "changed_at", "changed_by", "scope", "row"';
+/** The history entry's columns, in the order every statement writing one lists them. */
+export const entryColumns = '"collection", "record_id", "version", "change", "changed_at", "changed_by", "scope", "row"';
 
 const filters = new WeakMap<AnyResource, ReadonlyArray<readonly [string, string]>>();
 
@@ -64,9 +65,9 @@ async function writeEntry(em: EntityManager, resource: AnyResource, entry: Histo
   const head = [resource.name, entry.id, entry.version, entry.change];
   const tail = [entry.changedBy, JSON.stringify(scopeValues(entry.scopes))];
   if (entry.change === 'deleted') {
-    await (em as SqlEntityManager).execute(`insert into "record_change" (${columns}) values (?, ?, ?, ?, clock_timestamp(), ?, ?, null)`, [...head, ...tail]);
+    await (em as SqlEntityManager).execute(`insert into "record_change" (${entryColumns}) values (?, ?, ?, ?, clock_timestamp(), ?, ?, null)`, [...head, ...tail]);
   } else {
-    await (em as SqlEntityManager).execute(`insert into "record_change" (${columns}) select ?, ?, ?, ?, clock_timestamp(), ?, ?, to_jsonb("v") from (${byIdStatement(em, resource)}) as "v"`,
+    await (em as SqlEntityManager).execute(`insert into "record_change" (${entryColumns}) select ?, ?, ?, ?, clock_timestamp(), ?, ?, to_jsonb("v") from (${byIdStatement(em, resource)}) as "v"`,
       [...head, ...tail, entry.id]);
   }
 }
@@ -89,9 +90,6 @@ export async function commitWithHistory(em: EntityManager, resource: AnyResource
   }
 }
 
-/** A query builder's statement as it is about to run. */
-interface Statement { getQuery(): string; getParams(): readonly unknown[] }
-
 const oneRowRecords = new WeakMap<AnyResource, boolean>();
 
 /** Whether a record is one row of its table alone (no collection of rows in other tables, as a vessel's names are). */
@@ -103,52 +101,4 @@ export function isOneRow(em: EntityManager, resource: AnyResource): boolean {
     oneRowRecords.set(resource, oneRow);
   }
   return oneRow;
-}
-
-/**
- * Runs `write` (an INSERT or UPDATE … RETURNING * of a one-row record) and writes its history entry in the same
- * statement: one round trip and no transaction to open and commit. The write is a WITH query named as the table,
- * which hides the table from the rest of the statement, so the resource's own view query, as it is, reads the
- * written row for the entry. Nothing is returned when the write matched no row.
- */
-async function writeWithHistory(em: EntityManager, resource: AnyResource, write: Statement, change: Change, changedBy: string | null, scopes: Scope[]): Promise<{ id: number; version: number } | undefined> {
-  const meta = em.getMetadata().get(resource.entity);
-  const [id, version] = [resource.idProperty, meta.versionProperty].map((property) => meta.properties[property]!.fieldNames[0]!);
-  const [row] = await (em as SqlEntityManager).execute<Array<{ id: string | number; version: number }>>(
-    `with "${meta.tableName}" as (${write.getQuery()}), "entry" as (insert into "record_change" (${columns}) `
-    + `select ?, "v"."${id}", "v"."${version}", ?, clock_timestamp(), ?, ?, to_jsonb("v") from (${wholeViewStatement(em, resource)}) as "v") `
-    + `select "${id}" as "id", "${version}" as "version" from "${meta.tableName}"`,
-    [...write.getParams(), resource.name, change, changedBy, JSON.stringify(scopeValues(scopes))]);
-  if (!row) return undefined;
-  signalCommit();
-  return { id: Number(row.id), version: row.version };
-}
-
-/** Creates a one-row record (isOneRow) and its history entry in one statement. */
-export async function createWithHistory(em: EntityManager, resource: AnyResource, entity: object, changedBy: string | null): Promise<{ id: number; version: number }> {
-  const insert = (em as SqlEntityManager).createQueryBuilder(resource.entity).insert(entity).returning('*' as never);
-  return (await writeWithHistory(em, resource, insert, 'created', changedBy, [scopeOf(em, resource, entity)]))!;
-}
-
-/**
- * Updates a loaded one-row record (isOneRow) and writes its history entry in one statement: the columns the unit of
- * work finds changed, the version raised where it is still the loaded one (the optimistic lock: a concurrent change
- * is MikroORM's OptimisticLockError, as a flush would throw). Returns the new version, or the loaded one when
- * nothing changed (no statement, no entry).
- */
-export async function updateWithHistory(em: EntityManager, resource: AnyResource, entity: object, changedBy: string | null, before: { version: number; scope: Scope }): Promise<number> {
-  const uow = em.getUnitOfWork();
-  uow.computeChangeSets();
-  const payload = uow.getChangeSets().find((changeSet) => changeSet.entity === entity)?.payload;
-  if (!payload || Object.keys(payload).length === 0) return before.version;
-  const meta = em.getMetadata().get(resource.entity);
-  const versionColumn = meta.properties[meta.versionProperty]!.fieldNames[0]!;
-  const id = (entity as Record<string, unknown>)[resource.idProperty];
-  const update = (em as SqlEntityManager).createQueryBuilder(resource.entity)
-    .update({ ...payload, [meta.versionProperty]: raw(`"${versionColumn}" + 1`) } as never)
-    .where({ [resource.idProperty]: id, [meta.versionProperty]: before.version } as never)
-    .returning('*' as never);
-  const written = await writeWithHistory(em, resource, update, 'updated', changedBy, [before.scope, scopeOf(em, resource, entity)]);
-  if (!written) throw OptimisticLockError.lockFailed(entity);
-  return written.version;
 }

@@ -41,3 +41,22 @@ export function wholeViewStatement<E extends object>(em: EntityManager, resource
 export async function readRow<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, id: number): Promise<ViewRow | undefined> {
   return (await em.getConnection('write').execute(byIdStatement(em, resource), [id], 'get')) as ViewRow | undefined ?? undefined;
 }
+
+const owned = new WeakMap<object, string>();
+
+/**
+ * One record's view row with its owner as `__owner` (records that keep one), for a write that checks it first: one
+ * statement, from the primary.
+ */
+export async function readOwnedRow<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, id: number): Promise<ViewRow | undefined> {
+  if (!resource.owner) return readRow(em, resource, id);
+  let sql = owned.get(resource);
+  if (sql === undefined) {
+    const meta = em.getMetadata().get(resource.entity);
+    const column = (property: string) => `"${(meta.properties as Record<string, { fieldNames: string[] }>)[property]!.fieldNames[0]}"`;
+    sql = `select "v".*, "o".${column(resource.owner.property)} as "__owner" from (${byIdStatement(em, resource)}) as "v" `
+      + `join "${meta.tableName}" as "o" on "o".${column(resource.idProperty)} = ?`;
+    owned.set(resource, sql);
+  }
+  return (await em.getConnection('write').execute(sql, [id, id], 'get')) as ViewRow | undefined ?? undefined;
+}

@@ -1,10 +1,11 @@
-// A one-row record's create and update are one statement each: the row and its history entry in one round trip, the
-// entry holding the view row as the resource's view query reads it, and nothing written when the row is refused.
+// A one-row record's create, replacement and delete are one statement each: the row and its history entry in one round
+// trip, the entry holding the view row as the resource's view query reads it, and nothing written when the row is refused.
 import { expect } from 'chai';
 import type { MikroORM } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/sql';
-import { byIdStatement } from '../../src/crud/view-rows.ts';
-import { createWithHistory, isOneRow, scopeOf, updateWithHistory } from '../../src/crud/record-history.ts';
+import { byIdStatement, readOwnedRow } from '../../src/crud/view-rows.ts';
+import { isOneRow } from '../../src/crud/record-history.ts';
+import { createWithHistory, deleteWithHistory, replaceWithHistory, rowState } from '../../src/crud/row-writes.ts';
 import { Sighting } from '../../src/db/entities/sighting.entity.ts';
 import sighting from '../../src/resources/sighting.resource.ts';
 import vessel from '../../src/resources/vessel.resource.ts';
@@ -12,7 +13,7 @@ import timezone from '../../src/resources/timezone.resource.ts';
 import { backend } from '../support/service.ts';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
-describe(`a one-row record's create and update (${backend})`, () => {
+describe(`a one-row record's create, replacement and delete (${backend})`, () => {
   let database: TestDatabase;
   let orm: MikroORM;
   let statements: string[];
@@ -57,53 +58,87 @@ describe(`a one-row record's create and update (${backend})`, () => {
     expect(await count()).to.deep.equal(before);
   });
 
-  /** A sighting created and loaded again in a new unit of work, as an update's handler has it, with its state before. */
-  async function loadedSighting(memo: string) {
+  /** A sighting created, and a new unit of work holding an unmanaged entity filled by the descriptor, as a PUT's handler has them. */
+  async function existingSighting(memo: string, body: Record<string, unknown>) {
     const created = await newSighting({ sightingMemo: memo, vessel: { vesselId: -1 } });
     const { id } = await createWithHistory(created.em, sighting, created.entity, 'alice');
-    const em = orm.em.fork();
-    const entity = await em.findOneOrFail(Sighting, id);
-    return { em, entity, id, before: { version: entity.version, scope: scopeOf(em, sighting, entity) } };
+    const replacement = await newSighting(body);
+    delete (replacement.entity as { creator?: string }).creator;
+    return { ...replacement, id };
   }
-  const entries = async (id: number) => query('select "version", "change", "changed_by", "scope", "row" from "record_change" where "collection" = ? and "record_id" = ? order by "version"', ['sighting', id]);
+  const entries = async (id: number) => query('select "version", "change", "changed_by", "scope", "row" from "record_change" where "collection" = ? and "record_id" = ? order by "event_id"', ['sighting', id]);
 
-  it('when a loaded sighting is changed, then the update takes one statement, raises the version, and its entry holds the new view row and both scopes', async () => {
-    const { em, entity, id, before } = await loadedSighting('to be moved');
-    await sighting.write(entity, { sightingMemo: 'moved', vessel: { vesselId: -2 }, sightingTimezone: 'Asia/Tokyo', sightingDate: '2026-11-25T10:00' }, { em, locale: 'en' });
+  it('when a sighting is replaced, then it takes one statement, raises the version, and its entry holds the new view row and both scopes', async () => {
+    const { em, entity, id } = await existingSighting('to be moved', { sightingMemo: 'moved', vessel: { vesselId: -2 }, sightingTimezone: 'Asia/Tokyo', sightingDate: '2026-11-25T10:00' });
     statements.length = 0;
-    expect(await updateWithHistory(em, sighting, entity, 'bob', before)).to.equal(1);
+    expect(await replaceWithHistory(em, sighting, entity, id, 0, { changedBy: 'bob', owner: 'subject-1' })).to.equal(1);
     expect(statements).to.deep.equal(['with']);
     const [view] = await query(`select to_jsonb("v") as "row" from (${byIdStatement(orm.em, sighting)}) as "v"`, [id]);
     expect((await entries(id)).at(-1)).to.deep.equal({ version: 1, change: 'updated', changed_by: 'bob', scope: { vesselId: [-1, -2] }, row: view!.row });
     expect(view!.row).to.include({ sighting_memo: 'moved', vessel_id: -2, sighting_timezone: 'Asia/Tokyo', sighting_date: '2026-11-25T10:00:00', version: 1 });
+    expect((await query('select "creator" from "sighting" where "sighting_id" = ?', [id]))[0]).to.deep.equal({ creator: 'subject-1' });
   });
 
-  it('when nothing changes, then no statement runs, no entry is written, and the version stays', async () => {
-    const { em, entity, id, before } = await loadedSighting('unchanged');
-    await sighting.write(entity, { sightingMemo: 'unchanged', vessel: { vesselId: -1 }, sightingTimezone: null, sightingDate: null }, { em, locale: 'en' });
+  it('when a replacement changes nothing, then its one statement keeps the version and writes no entry', async () => {
+    const { em, entity, id } = await existingSighting('unchanged', { sightingMemo: 'unchanged', vessel: { vesselId: -1 }, sightingTimezone: null, sightingDate: null });
     statements.length = 0;
-    expect(await updateWithHistory(em, sighting, entity, 'bob', before)).to.equal(0);
-    expect(statements).to.deep.equal([]);
+    expect(await replaceWithHistory(em, sighting, entity, id, 0, { changedBy: 'bob' })).to.equal(0);
+    expect(statements).to.deep.equal(['with']);
     expect((await entries(id)).map((entry) => entry.change)).to.deep.equal(['created']);
   });
 
-  it('when the record changed after it was loaded, then the update is an optimistic lock failure and writes nothing', async () => {
-    const { em, entity, id, before } = await loadedSighting('raced');
+  it('when the stated version is stale, or the caller is not the owner, then the replacement matches nothing and writes nothing; the row state tells why', async () => {
+    const { em, entity, id } = await existingSighting('raced', { sightingMemo: 'mine', vessel: { vesselId: -1 }, sightingTimezone: null, sightingDate: null });
     await query('update "sighting" set "sighting_memo" = ?, "version" = "version" + 1 where "sighting_id" = ?', ['the other writer', id]);
-    await sighting.write(entity, { sightingMemo: 'mine', vessel: { vesselId: -1 }, sightingTimezone: null, sightingDate: null }, { em, locale: 'en' });
-    const error = await updateWithHistory(em, sighting, entity, 'bob', before).then(() => undefined, (failure: unknown) => failure);
-    expect((error as Error | undefined)?.constructor.name).to.equal('OptimisticLockError');
+    statements.length = 0;
+    expect(await replaceWithHistory(em, sighting, entity, id, 0, { changedBy: 'bob' })).to.equal(undefined);
+    expect(await replaceWithHistory(em, sighting, entity, id, 1, { changedBy: 'bob', owner: 'someone-else' })).to.equal(undefined);
+    expect(await rowState(em, sighting, id)).to.deep.equal({ version: 1, owner: 'subject-1' });
+    expect(statements).to.deep.equal(['with', 'with', 'select']);
     const [row] = await query('select "sighting_memo", "version" from "sighting" where "sighting_id" = ?', [id]);
     expect(row).to.deep.equal({ sighting_memo: 'the other writer', version: 1 });
     expect((await entries(id)).map((entry) => entry.change)).to.deep.equal(['created']);
+    expect(await rowState(em, sighting, 999_999)).to.equal(undefined);
   });
 
-  it('when an update names a vessel that does not exist, then the foreign key refuses it and nothing is written', async () => {
-    const { em, entity, id, before } = await loadedSighting('kept');
-    await sighting.write(entity, { sightingMemo: 'kept', vessel: { vesselId: 999_999 }, sightingTimezone: null, sightingDate: null }, { em, locale: 'en' });
-    const error = await updateWithHistory(em, sighting, entity, 'bob', before).then(() => undefined, (failure: unknown) => failure);
+  it('when a replacement names a vessel that does not exist, then the foreign key refuses it and nothing is written', async () => {
+    const { em, entity, id } = await existingSighting('kept', { sightingMemo: 'kept', vessel: { vesselId: 999_999 }, sightingTimezone: null, sightingDate: null });
+    const error = await replaceWithHistory(em, sighting, entity, id, 0, { changedBy: 'bob' }).then(() => undefined, (failure: unknown) => failure);
     expect((error as Error | undefined)?.constructor.name).to.equal('ForeignKeyConstraintViolationException');
     expect((await query('select "vessel_id"::int as "vessel_id", "version" from "sighting" where "sighting_id" = ?', [id]))[0]).to.deep.equal({ vessel_id: -1, version: 0 });
     expect((await entries(id)).map((entry) => entry.change)).to.deep.equal(['created']);
+  });
+
+  it('when a merge patch reads the record, then one statement answers its view row and its owner', async () => {
+    const { id } = await existingSighting('read before the patch', { sightingMemo: 'x', vessel: { vesselId: -1 } });
+    statements.length = 0;
+    const row = await readOwnedRow(orm.em, sighting, id);
+    expect(statements).to.deep.equal(['select']);
+    expect(row).to.include({ sighting_memo: 'read before the patch', version: 0, __owner: 'subject-1' });
+  });
+
+  it('when a sighting is deleted, then it takes one statement, and its entry keeps the version it had and its scope, without a row', async () => {
+    const { em, id } = await existingSighting('to be deleted', { sightingMemo: 'x', vessel: { vesselId: -1 } });
+    statements.length = 0;
+    expect(await deleteWithHistory(em, sighting, id, 1, { changedBy: 'bob' })).to.equal(false);
+    expect(await deleteWithHistory(em, sighting, id, 0, { changedBy: 'bob', owner: 'someone-else' })).to.equal(false);
+    expect(await deleteWithHistory(em, sighting, id, 0, { changedBy: 'bob', owner: 'subject-1' })).to.equal(true);
+    expect(statements).to.deep.equal(['with', 'with', 'with']);
+    expect((await entries(id)).at(-1)).to.deep.equal({ version: 0, change: 'deleted', changed_by: 'bob', scope: { vesselId: [-1] }, row: null });
+    expect(await rowState(em, sighting, id)).to.equal(undefined);
+  });
+
+  it('when a time zone (no feed filters) is replaced and deleted, then each is one statement with an empty scope', async () => {
+    const em = orm.em.fork();
+    const zone = em.create(timezone.entity, {} as never, { persist: false });
+    await timezone.write(zone, { timezoneName: 'Mars/Olympus_Mons' });
+    const { id } = await createWithHistory(em, timezone, zone, 'alice');
+    await timezone.write(zone, { timezoneName: 'Mars/Gale_Crater' });
+    statements.length = 0;
+    expect(await replaceWithHistory(em, timezone, zone, id, 0, { changedBy: 'bob' })).to.equal(1);
+    expect(await deleteWithHistory(em, timezone, id, undefined, { changedBy: 'bob' })).to.equal(true);
+    expect(statements).to.deep.equal(['with', 'with']);
+    const changes = await query('select "version", "change", "scope" from "record_change" where "collection" = ? and "record_id" = ? order by "event_id"', ['timezone', id]);
+    expect(changes).to.deep.equal([{ version: 0, change: 'created', scope: {} }, { version: 1, change: 'updated', scope: {} }, { version: 1, change: 'deleted', scope: {} }]);
   });
 });
