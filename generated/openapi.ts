@@ -502,8 +502,8 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description Text without control characters (tab, line feed and carriage return aside); PostgreSQL cannot store U+0000 and XML 1.0 cannot carry any of them. */
-        PlainText: string;
+        /** @description An equality filter's text: without control characters (tab, line feed and carriage return aside; PostgreSQL cannot store U+0000 and XML 1.0 cannot carry any of them), and not empty: no record holds an empty text (names and memos have a minimum, a blank time zone is stored as null), so an empty filter could only match nothing; leave the parameter out instead. */
+        FilterText: string;
         /**
          * Format: int64
          * @description int64; JSON numbers are exact only within ±(2^53−1), so no other id is accepted.
@@ -1214,7 +1214,7 @@ export interface operations {
                 /** @description Equality filter. */
                 timezoneId?: components["schemas"]["Id"];
                 /** @description Equality filter. */
-                timezoneName?: components["schemas"]["PlainText"];
+                timezoneName?: components["schemas"]["FilterText"];
                 /** @description Equality filter. */
                 version?: components["schemas"]["Version"];
                 /** @description Page size. Without it the whole collection comes back. */
@@ -2141,12 +2141,12 @@ export interface operations {
                 /** @description Equality filter. */
                 version?: components["schemas"]["Version"];
                 /** @description Equality filter. */
-                sightingMemo?: components["schemas"]["PlainText"];
+                sightingMemo?: components["schemas"]["FilterText"];
                 /**
                  * @description Equality filter; `/` need not be encoded (RFC 3986 §3.4).
                  * @example Europe/Berlin
                  */
-                sightingTimezone?: components["schemas"]["PlainText"];
+                sightingTimezone?: components["schemas"]["FilterText"];
                 /** @description Equality filter; `:` need not be encoded (RFC 3986 §3.4). */
                 sightingDate?: components["schemas"]["LocalDateTime"];
                 /**
@@ -2270,12 +2270,12 @@ export interface operations {
                 /** @description Equality filter. */
                 version?: components["schemas"]["Version"];
                 /** @description Equality filter. */
-                sightingMemo?: components["schemas"]["PlainText"];
+                sightingMemo?: components["schemas"]["FilterText"];
                 /**
                  * @description Equality filter; `/` need not be encoded (RFC 3986 §3.4).
                  * @example Europe/Berlin
                  */
-                sightingTimezone?: components["schemas"]["PlainText"];
+                sightingTimezone?: components["schemas"]["FilterText"];
                 /** @description Equality filter; `:` need not be encoded (RFC 3986 §3.4). */
                 sightingDate?: components["schemas"]["LocalDateTime"];
                 /**
