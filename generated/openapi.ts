@@ -506,12 +506,12 @@ export interface components {
         FilterText: string;
         /**
          * Format: int64
-         * @description int64; JSON numbers are exact only within ±(2^53−1), so no other id is accepted.
+         * @description int64; JSON numbers are exact only within ±(2^53−1), so no other id is accepted. In a path or a query it is written in plain decimal, digits with an optional leading `-`: `1.0`, `1e3`, `+5` or `0x10` is no whole number there (a 400 in a query, a 404 in a path).
          */
         Id: number;
         /**
          * Format: int32
-         * @description Optimistic-locking counter; 0 for a new record, +1 on each update.
+         * @description Optimistic-locking counter; 0 for a new record, +1 on each update. In a path or a query it is written in plain decimal, digits with an optional leading `-`: `1.0`, `1e3`, `+5` or `0x10` is no whole number there (a 400 in a query, a 404 in a path).
          */
         Version: number;
         /**
@@ -1149,7 +1149,7 @@ export interface components {
          *     any other id, or a text that is not a whole number, names no record (404).
          */
         id: components["schemas"]["Id"];
-        /** @description Page size. Without it the whole collection comes back. */
+        /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
         limit: number;
         /** @description Which view each row of the answer is in: `list` (the default of a list) or `detail` (the default of a query by example: for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request). Filters, `sort`, paging and the count work alike with either; with `detail`, `limit` is at most 200 (else a 400 on `limit`). */
         view: "list" | "detail";
@@ -1217,7 +1217,7 @@ export interface operations {
                 timezoneName?: components["schemas"]["FilterText"];
                 /** @description Equality filter. */
                 version?: components["schemas"]["Version"];
-                /** @description Page size. Without it the whole collection comes back. */
+                /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
                 /** @description Which view each row of the answer is in: `list` (the default of a list) or `detail` (the default of a query by example: for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request). Filters, `sort`, paging and the count work alike with either; with `detail`, `limit` is at most 200 (else a 400 on `limit`). */
                 view?: components["parameters"]["view"];
@@ -1520,7 +1520,7 @@ export interface operations {
     listTimezoneVersions: {
         parameters: {
             query?: {
-                /** @description Page size. Without it the whole collection comes back. */
+                /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
                 /** @description Return only entries older than this version (the `Link` header's next page uses it). */
                 after?: components["parameters"]["afterVersion"];
@@ -1656,7 +1656,7 @@ export interface operations {
                 vesselId?: components["schemas"]["Id"];
                 /** @description Equality filter. */
                 version?: components["schemas"]["Version"];
-                /** @description Page size. Without it the whole collection comes back. */
+                /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
                 /** @description Which view each row of the answer is in: `list` (the default of a list) or `detail` (the default of a query by example: for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request). Filters, `sort`, paging and the count work alike with either; with `detail`, `limit` is at most 200 (else a 400 on `limit`). */
                 view?: components["parameters"]["view"];
@@ -1959,7 +1959,7 @@ export interface operations {
     listVesselVersions: {
         parameters: {
             query?: {
-                /** @description Page size. Without it the whole collection comes back. */
+                /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
                 /** @description Return only entries older than this version (the `Link` header's next page uses it). */
                 after?: components["parameters"]["afterVersion"];
@@ -2166,7 +2166,7 @@ export interface operations {
                 vesselId?: components["schemas"]["Id"];
                 /** @description `true`: only the caller's own sightings (created with a token of the same subject); `false` is the same as leaving it out. The views never show whose a sighting is. */
                 mine?: boolean;
-                /** @description Page size. Without it the whole collection comes back. */
+                /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
                 /** @description Which view each row of the answer is in: `list` (the default of a list) or `detail` (the default of a query by example: for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request). Filters, `sort`, paging and the count work alike with either; with `detail`, `limit` is at most 200 (else a 400 on `limit`). */
                 view?: components["parameters"]["view"];
@@ -2295,7 +2295,7 @@ export interface operations {
                 vesselId?: components["schemas"]["Id"];
                 /** @description `true`: only the caller's own sightings (created with a token of the same subject); `false` is the same as leaving it out. The views never show whose a sighting is. */
                 mine?: boolean;
-                /** @description Page size. Without it the whole collection comes back. */
+                /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
                 /** @description Which view each row of the answer is in: `list` (the default of a list) or `detail` (the default of a query by example: for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request). Filters, `sort`, paging and the count work alike with either; with `detail`, `limit` is at most 200 (else a 400 on `limit`). */
                 view?: components["parameters"]["view"];
@@ -2550,7 +2550,7 @@ export interface operations {
     listSightingVersions: {
         parameters: {
             query?: {
-                /** @description Page size. Without it the whole collection comes back. */
+                /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
                 /** @description Return only entries older than this version (the `Link` header's next page uses it). */
                 after?: components["parameters"]["afterVersion"];
