@@ -502,16 +502,16 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description Text without control characters (tab, line feed and carriage return aside); PostgreSQL cannot store U+0000 and XML 1.0 cannot carry any of them. */
-        PlainText: string;
+        /** @description An equality filter's text: without control characters (tab, line feed and carriage return aside; PostgreSQL cannot store U+0000 and XML 1.0 cannot carry any of them), and not empty: no record holds an empty text (names and memos have a minimum, a blank time zone is stored as null), so an empty filter could only match nothing; leave the parameter out instead. */
+        FilterText: string;
         /**
          * Format: int64
-         * @description int64; JSON numbers are exact only within ±(2^53−1), so no other id is accepted.
+         * @description int64; JSON numbers are exact only within ±(2^53−1), so no other id is accepted. In a path or a query it is written in plain decimal, digits with an optional leading `-`: `1.0`, `1e3`, `+5` or `0x10` is no whole number there (a 400 in a query, a 404 in a path).
          */
         Id: number;
         /**
          * Format: int32
-         * @description Optimistic-locking counter; 0 for a new record, +1 on each update.
+         * @description Optimistic-locking counter; 0 for a new record, +1 on each update. In a path or a query it is written in plain decimal, digits with an optional leading `-`: `1.0`, `1e3`, `+5` or `0x10` is no whole number there (a 400 in a query, a 404 in a path).
          */
         Version: number;
         /**
@@ -1149,7 +1149,7 @@ export interface components {
          *     any other id, or a text that is not a whole number, names no record (404).
          */
         id: components["schemas"]["Id"];
-        /** @description Page size. Without it the whole collection comes back. */
+        /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
         limit: number;
         /** @description Which view each row of the answer is in: `list` (the default of a list) or `detail` (the default of a query by example: for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request). Filters, `sort`, paging and the count work alike with either; with `detail`, `limit` is at most 200 (else a 400 on `limit`). */
         view: "list" | "detail";
@@ -1214,10 +1214,10 @@ export interface operations {
                 /** @description Equality filter. */
                 timezoneId?: components["schemas"]["Id"];
                 /** @description Equality filter. */
-                timezoneName?: components["schemas"]["PlainText"];
+                timezoneName?: components["schemas"]["FilterText"];
                 /** @description Equality filter. */
                 version?: components["schemas"]["Version"];
-                /** @description Page size. Without it the whole collection comes back. */
+                /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
                 /** @description Which view each row of the answer is in: `list` (the default of a list) or `detail` (the default of a query by example: for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request). Filters, `sort`, paging and the count work alike with either; with `detail`, `limit` is at most 200 (else a 400 on `limit`). */
                 view?: components["parameters"]["view"];
@@ -1520,7 +1520,7 @@ export interface operations {
     listTimezoneVersions: {
         parameters: {
             query?: {
-                /** @description Page size. Without it the whole collection comes back. */
+                /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
                 /** @description Return only entries older than this version (the `Link` header's next page uses it). */
                 after?: components["parameters"]["afterVersion"];
@@ -1656,7 +1656,7 @@ export interface operations {
                 vesselId?: components["schemas"]["Id"];
                 /** @description Equality filter. */
                 version?: components["schemas"]["Version"];
-                /** @description Page size. Without it the whole collection comes back. */
+                /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
                 /** @description Which view each row of the answer is in: `list` (the default of a list) or `detail` (the default of a query by example: for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request). Filters, `sort`, paging and the count work alike with either; with `detail`, `limit` is at most 200 (else a 400 on `limit`). */
                 view?: components["parameters"]["view"];
@@ -1959,7 +1959,7 @@ export interface operations {
     listVesselVersions: {
         parameters: {
             query?: {
-                /** @description Page size. Without it the whole collection comes back. */
+                /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
                 /** @description Return only entries older than this version (the `Link` header's next page uses it). */
                 after?: components["parameters"]["afterVersion"];
@@ -2141,12 +2141,12 @@ export interface operations {
                 /** @description Equality filter. */
                 version?: components["schemas"]["Version"];
                 /** @description Equality filter. */
-                sightingMemo?: components["schemas"]["PlainText"];
+                sightingMemo?: components["schemas"]["FilterText"];
                 /**
                  * @description Equality filter; `/` need not be encoded (RFC 3986 §3.4).
                  * @example Europe/Berlin
                  */
-                sightingTimezone?: components["schemas"]["PlainText"];
+                sightingTimezone?: components["schemas"]["FilterText"];
                 /** @description Equality filter; `:` need not be encoded (RFC 3986 §3.4). */
                 sightingDate?: components["schemas"]["LocalDateTime"];
                 /**
@@ -2166,7 +2166,7 @@ export interface operations {
                 vesselId?: components["schemas"]["Id"];
                 /** @description `true`: only the caller's own sightings (created with a token of the same subject); `false` is the same as leaving it out. The views never show whose a sighting is. */
                 mine?: boolean;
-                /** @description Page size. Without it the whole collection comes back. */
+                /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
                 /** @description Which view each row of the answer is in: `list` (the default of a list) or `detail` (the default of a query by example: for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request). Filters, `sort`, paging and the count work alike with either; with `detail`, `limit` is at most 200 (else a 400 on `limit`). */
                 view?: components["parameters"]["view"];
@@ -2270,12 +2270,12 @@ export interface operations {
                 /** @description Equality filter. */
                 version?: components["schemas"]["Version"];
                 /** @description Equality filter. */
-                sightingMemo?: components["schemas"]["PlainText"];
+                sightingMemo?: components["schemas"]["FilterText"];
                 /**
                  * @description Equality filter; `/` need not be encoded (RFC 3986 §3.4).
                  * @example Europe/Berlin
                  */
-                sightingTimezone?: components["schemas"]["PlainText"];
+                sightingTimezone?: components["schemas"]["FilterText"];
                 /** @description Equality filter; `:` need not be encoded (RFC 3986 §3.4). */
                 sightingDate?: components["schemas"]["LocalDateTime"];
                 /**
@@ -2295,7 +2295,7 @@ export interface operations {
                 vesselId?: components["schemas"]["Id"];
                 /** @description `true`: only the caller's own sightings (created with a token of the same subject); `false` is the same as leaving it out. The views never show whose a sighting is. */
                 mine?: boolean;
-                /** @description Page size. Without it the whole collection comes back. */
+                /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
                 /** @description Which view each row of the answer is in: `list` (the default of a list) or `detail` (the default of a query by example: for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request). Filters, `sort`, paging and the count work alike with either; with `detail`, `limit` is at most 200 (else a 400 on `limit`). */
                 view?: components["parameters"]["view"];
@@ -2550,7 +2550,7 @@ export interface operations {
     listSightingVersions: {
         parameters: {
             query?: {
-                /** @description Page size. Without it the whole collection comes back. */
+                /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
                 /** @description Return only entries older than this version (the `Link` header's next page uses it). */
                 after?: components["parameters"]["afterVersion"];

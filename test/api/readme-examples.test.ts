@@ -1,14 +1,17 @@
 // The README's examples work as a newcomer pastes them: the TOKEN line `npm start` prints, the curl call after it,
-// and every HTTP request in order on a fresh start, each answered as the README shows.
+// and every HTTP request of the README and the pages that continue it, in order on a fresh start, each answered as shown.
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { startService, type TestService } from '../support/service.ts';
 import { tokenFor } from '../support/tokens.ts';
 import { tokenAssignment } from '../../src/dev-provider/index.ts';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const read = (page: string) => readFileSync(new URL(`../../${page}`, import.meta.url), 'utf8');
+const readme = read('README.md');
+/** The README's first call, then the pages whose examples go on from it (their ids count on from the README's create). */
+const examplePages = [readme, read('docs/api.md'), read('docs/xml.md')];
 const documented = 'http://localhost:8080';
 
 interface Message { startLine: string; headers: [string, string][]; body: string }
@@ -21,7 +24,7 @@ function message(block: string): Message {
   return { startLine, headers, body: rest.join('\n\n').trim() };
 }
 
-const httpBlocks = [...readme.matchAll(/```http\n([\s\S]*?)```/g)].map((m) => message(m[1]!.trim()));
+const httpBlocks = examplePages.flatMap((page) => [...page.matchAll(/```http\n([\s\S]*?)```/g)]).map((m) => message(m[1]!.trim()));
 const exchanges = httpBlocks.flatMap((block, index) => (block.startLine.startsWith('HTTP/') ? [] : [{ request: block, response: httpBlocks[index + 1]! }]));
 
 describe('README examples', () => {
@@ -43,7 +46,17 @@ describe('README examples', () => {
     expect(JSON.parse(stdout)).to.deep.equal(JSON.parse(answerLine!.replace(/^# /, '')));
   });
 
-  it('when the README\'s HTTP requests are sent in order, then each answer has the status, headers and body the README shows', async () => {
+  it('when a newcomer reads the README, then it is at most 250 lines and every page it links exists', () => {
+    const links = [...readme.matchAll(/\]\(([^)#:]+)(?:#[^)]*)?\)/g)].map((m) => m[1]!);
+    expect({ lines: readme.split('\n').length <= 250, missing: links.filter((link) => !existsSync(new URL(`../../${link}`, import.meta.url))) })
+      .to.deep.equal({ lines: true, missing: [] });
+  });
+
+  it('when the README has a first HTTP call of its own, then it is a request', () => {
+    expect([...readme.matchAll(/```http\n(\S+)/g)].map((m) => m[1])[0]).to.be.oneOf(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+  });
+
+  it('when the README\'s HTTP requests and its pages\' are sent in order, then each answer has the status, headers and body the README shows', async () => {
     expect(exchanges.length).to.be.at.least(5);
     const token = await tokenFor(service.realm, 'alice');
     for (const { request, response } of exchanges) {
