@@ -23,7 +23,7 @@ if (!baseline) throw new Error('no earlier release found; name one with --since 
 const released = scratchFile('released-openapi.yaml', execFileSync('git', ['show', `${baseline.ref}:openapi.yaml`], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }));
 // The new version is written first, so the diff and the gate see the contract as it will be released.
 const text = readFileSync(contract, 'utf8');
-const info = /^info:\n(?:  .*\n)*?  version: (.*)$/m;
+const info = /^info:\n(?: {2}.*\n)*? {2}version: (.*)$/m;
 if (!info.test(text)) throw new Error('openapi.yaml: no info.version line found');
 writeFileSync(contract, text.replace(info, (block, old: string) => block.slice(0, block.length - old.length) + version));
 
