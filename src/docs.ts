@@ -60,7 +60,9 @@ const contrast = `.swagger-ui .info .title small { background: #4b5563; }
 .swagger-ui .parameter__in { color: #4b5563; }
 .swagger-ui .markdown code, .swagger-ui .renderedMarkdown code { color: #6b0fc0; }
 /* The example highlighter colours by inline style: lighter on its dark background. */
-.swagger-ui .microlight span[style*="211, 99, 99"] { color: #f2a0a0 !important; }`;
+.swagger-ui .microlight span[style*="211, 99, 99"] { color: #f2a0a0 !important; }
+/* The "deprecated" mark of a schema property. */
+.swagger-ui .json-schema-2020-12__attribute--warning { color: #b91c1c; }`;
 
 const swaggerUiVersion = (createRequire(import.meta.url)('swagger-ui-dist/package.json') as { version: string }).version;
 /**
