@@ -30,6 +30,7 @@ WORKDIR /app
 COPY --from=dependencies /app/node_modules ./node_modules
 COPY --from=web /app/web/dist ./web/dist
 COPY package.json openapi.yaml ./
+COPY docs/changelog.md ./docs/
 COPY locales ./locales
 COPY keycloak ./keycloak
 COPY src ./src

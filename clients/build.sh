@@ -1,21 +1,13 @@
 #!/usr/bin/env bash
-# Generates the TypeScript (typescript-fetch) and Java (native, okhttp-gson) SDKs from openapi.yaml with OpenAPI
-# Generator and compiles each with its scenario; a target whose inputs are unchanged since its last build is skipped.
-# Usage: clients/build.sh [typescript-fetch|java-native|java-okhttp-gson ...]   (default: all three)
+# Generates the Java SDKs (okhttp-gson, native) from openapi.yaml with OpenAPI Generator and compiles each with the
+# scenario in place, for the library that is not packaged (the packages: clients/package.sh, clients/consume.sh); a
+# target whose inputs are unchanged since its last build is skipped.
+# Usage: clients/build.sh [java-okhttp-gson|java-native ...]   (default: both)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] || targets=("${CLIENT_TARGETS[@]}")
-
-# The generator jar, from Maven Central through the local Maven repository (~/.m2 keeps the download).
-fetch_generator() {
-  [[ -s "$GENERATOR_JAR" ]] && return
-  echo "clients: fetching openapi-generator-cli $GENERATOR_VERSION from Maven Central"
-  mkdir -p "$(dirname "$GENERATOR_JAR")"
-  maven -q org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy \
-    -Dartifact="org.openapitools:openapi-generator-cli:$GENERATOR_VERSION" -DoutputDirectory="$(dirname "$GENERATOR_JAR")"
-}
 
 # Everything a target's build depends on; a change to any of them rebuilds it.
 inputs_hash() {
@@ -27,9 +19,6 @@ generate() {
   local target=$1 out=$2
   local generator=${target%%-*} options=(--additional-properties=hideGenerationTimestamp=true)
   case $target in
-    typescript-fetch)
-      generator=typescript-fetch
-      options+=(--additional-properties=supportsES6=true,importFileExtension=.js) ;;
     java-*)
       options+=(--library "${target#java-}" --global-property=apiTests=false,modelTests=false,apiDocs=false,modelDocs=false
         --additional-properties=invokerPackage=org.sighting.client,apiPackage=org.sighting.client.api,modelPackage=org.sighting.client.model,groupId=org.sighting,artifactId=sighting-client,openApiNullable=false) ;;
@@ -41,9 +30,6 @@ generate() {
 compile() {
   local target=$1 out=$2
   case $target in
-    typescript-fetch)
-      # tsc from the project's devDependencies compiles the SDK together with the scenario that imports it.
-      "$REPO_ROOT/node_modules/.bin/tsc" -p "$CLIENTS_DIR/typescript/tsconfig.json" ;;
     java-*)
       (cd "$out/sdk" && maven -q -Dmaven.test.skip=true package \
         org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath -Dmdep.outputFile="$out/classpath.txt")

@@ -1,6 +1,6 @@
 # Shared settings of the client scripts; sourced, so the build and the scenario runs agree on versions and paths.
 GENERATOR_VERSION="7.25.0"
-CLIENT_TARGETS=(typescript-fetch java-native java-okhttp-gson)
+CLIENT_TARGETS=(java-okhttp-gson java-native)
 CLIENTS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO_ROOT="$(dirname "$CLIENTS_DIR")"
 BUILD_DIR="$CLIENTS_DIR/build"
@@ -17,11 +17,19 @@ maven() {
 # The scenario sources compiled into a target.
 scenario_sources() {
   case $1 in
-    typescript-fetch) echo "$CLIENTS_DIR/typescript/scenario.ts $CLIENTS_DIR/typescript/tsconfig.json" ;;
     java-*) echo "$CLIENTS_DIR/java/Scenario.java $CLIENTS_DIR/java/${1#java-}/Sdk.java" ;;
   esac
 }
 
 java_classpath() {
   echo "$BUILD_DIR/$1/sdk/target/classes:$(cat "$BUILD_DIR/$1/classpath.txt")"
+}
+
+# The generator jar, from Maven Central through the local Maven repository (~/.m2 keeps the download).
+fetch_generator() {
+  [[ -s "$GENERATOR_JAR" ]] && return
+  echo "clients: fetching openapi-generator-cli $GENERATOR_VERSION from Maven Central"
+  mkdir -p "$(dirname "$GENERATOR_JAR")"
+  maven -q org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy \
+    -Dartifact="org.openapitools:openapi-generator-cli:$GENERATOR_VERSION" -DoutputDirectory="$(dirname "$GENERATOR_JAR")"
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the scenario of one built client (clients/build.sh) against a running service; exits non-zero on the first failed step.
-# Usage: clients/run-scenario.sh <typescript-fetch|java-native|java-okhttp-gson> [api base URL] [token endpoint URL]
+# Usage: clients/run-scenario.sh <java-okhttp-gson|java-native> [api base URL] [token endpoint URL]
 #   defaults: http://localhost:8080/api and the embedded provider's token endpoint on the same origin.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
@@ -11,9 +11,6 @@ token_url=${3:-${api%/api}/realms/sighting/protocol/openid-connect/token}
 [[ -f "$BUILD_DIR/$target/.built" ]] || { echo "clients: $target is not built; run clients/build.sh $target" >&2; exit 2; }
 
 case $target in
-  typescript-fetch)
-    # The project's Node (npm package `node`), as every npm script runs.
-    exec "$REPO_ROOT/node_modules/.bin/node" "$BUILD_DIR/$target/out/typescript/scenario.js" "$api" "$token_url" ;;
   java-*)
     exec "$JAVA" -cp "$(java_classpath "$target"):$BUILD_DIR/$target/scenario" org.sighting.scenario.Scenario "$target" "$api" "$token_url" ;;
   *) echo "clients: unknown target $target" >&2; exit 2 ;;

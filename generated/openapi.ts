@@ -81,7 +81,7 @@ export interface paths {
         head?: never;
         /**
          * Change some fields of a timezone (JSON Merge Patch, RFC 7396).
-         * @description A member present replaces the field, `null` clears it, an absent one stays. The merged record is checked like a replacement body: a required field set to null is a 400 on it, and so is a server-generated field other than `version`. The caller states the version it changes, as `If-Match: "<version>"` or `version` in the patch; with neither (`If-Match: *` names no version) 428. A stale `version` is a 409, a stale `If-Match` a 412, and nothing is written. 204 with the new `ETag`, or 200 with the detail view with `Prefer: return=representation`. Only `application/merge-patch+json` (else 415). Roles as for a replacement.
+         * @description A member present replaces the field, `null` clears it, an absent one stays. The merged record is checked like a replacement body: a required field set to null is a 400 on it, and so is a server-generated field other than `version`. The caller states the version it changes, as `If-Match: "<version>"` or `version` in the patch (deprecated, see its schema); with neither (`If-Match: *` names no version) 428. A stale `version` is a 409, a stale `If-Match` a 412, and nothing is written. 204 with the new `ETag`, or 200 with the detail view with `Prefer: return=representation`. Only `application/merge-patch+json` (else 415). Roles as for a replacement.
          */
         patch: operations["patchTimezone"];
         trace?: never;
@@ -237,7 +237,7 @@ export interface paths {
         head?: never;
         /**
          * Change some fields of a vessel (JSON Merge Patch, RFC 7396).
-         * @description A member present replaces the field, `null` clears it, an absent one stays. The merged record is checked like a replacement body: a required field set to null is a 400 on it, and so is a server-generated field other than `version`. The caller states the version it changes, as `If-Match: "<version>"` or `version` in the patch; with neither (`If-Match: *` names no version) 428. A stale `version` is a 409, a stale `If-Match` a 412, and nothing is written. 204 with the new `ETag`, or 200 with the detail view with `Prefer: return=representation`. Only `application/merge-patch+json` (else 415). Roles as for a replacement.
+         * @description A member present replaces the field, `null` clears it, an absent one stays. The merged record is checked like a replacement body: a required field set to null is a 400 on it, and so is a server-generated field other than `version`. The caller states the version it changes, as `If-Match: "<version>"` or `version` in the patch (deprecated, see its schema); with neither (`If-Match: *` names no version) 428. A stale `version` is a 409, a stale `If-Match` a 412, and nothing is written. 204 with the new `ETag`, or 200 with the detail view with `Prefer: return=representation`. Only `application/merge-patch+json` (else 415). Roles as for a replacement.
          */
         patch: operations["patchVessel"];
         trace?: never;
@@ -419,7 +419,7 @@ export interface paths {
         head?: never;
         /**
          * Change some fields of a sighting (JSON Merge Patch, RFC 7396).
-         * @description A member present replaces the field, `null` clears it, an absent one stays. The merged record is checked like a replacement body: a required field set to null is a 400 on it, and so is a server-generated field other than `version`. The caller states the version it changes, as `If-Match: "<version>"` or `version` in the patch; with neither (`If-Match: *` names no version) 428. A stale `version` is a 409, a stale `If-Match` a 412, and nothing is written. 204 with the new `ETag`, or 200 with the detail view with `Prefer: return=representation`. Only `application/merge-patch+json` (else 415). Roles as for a replacement.
+         * @description A member present replaces the field, `null` clears it, an absent one stays. The merged record is checked like a replacement body: a required field set to null is a 400 on it, and so is a server-generated field other than `version`. The caller states the version it changes, as `If-Match: "<version>"` or `version` in the patch (deprecated, see its schema); with neither (`If-Match: *` names no version) 428. A stale `version` is a 409, a stale `If-Match` a 412, and nothing is written. 204 with the new `ETag`, or 200 with the detail view with `Prefer: return=representation`. Only `application/merge-patch+json` (else 415). Roles as for a replacement.
          */
         patch: operations["patchSighting"];
         trace?: never;
@@ -587,9 +587,15 @@ export interface components {
             timezoneId?: components["schemas"]["Id"];
             timezoneName?: string;
         };
+        /**
+         * Format: int32
+         * @deprecated
+         * @description Deprecated (since 1.1.0, sunset 2027-05-31): the version the patch changes. Send `If-Match: "<version>"` instead (RFC 9110 §13.1.1), which every PATCH takes: a merge patch lists changes to the record, and the version it starts from is a precondition of the request, not a change. Still honoured until the sunset; a request using it is answered with `Deprecation`, `Sunset` and `Link: <…>; rel="deprecation"`.
+         */
+        PatchVersion: number;
         /** @description A JSON Merge Patch (RFC 7396) of the timezone: members present replace, `null` clears, absent ones stay. */
         TimezonePatch: {
-            version?: components["schemas"]["Version"];
+            version?: components["schemas"]["PatchVersion"];
             timezoneName?: components["schemas"]["TimezoneName"];
         };
         TimezoneVersion: {
@@ -651,7 +657,7 @@ export interface components {
         };
         /** @description A JSON Merge Patch (RFC 7396) of the vessel: members present replace, `null` clears, absent ones stay. */
         VesselPatch: {
-            version?: components["schemas"]["Version"];
+            version?: components["schemas"]["PatchVersion"];
             /** @description Texts by language tag; a tag set to null removes that text (`{"de": null}`). */
             vesselName?: {
                 [key: string]: string | null;
@@ -744,7 +750,7 @@ export interface components {
         };
         /** @description A JSON Merge Patch (RFC 7396) of the sighting: members present replace, `null` clears, absent ones stay. */
         SightingPatch: {
-            version?: components["schemas"]["Version"];
+            version?: components["schemas"]["PatchVersion"];
             sightingMemo?: components["schemas"]["SightingMemo"];
             vessel?: components["schemas"]["SightingVesselLink"];
             sightingTimezone?: components["schemas"]["SightingTimezone"];
@@ -782,10 +788,9 @@ export interface components {
     };
     responses: {
         /**
-         * @description Created; `Location` names the new timezone (its id is the last path segment). The body is empty, as a
-         *     generated client expects. Asked with `Prefer: return=representation`, the body is the new timezone's
-         *     detail view (the schema of `GET /timezone/{id}`) with `Preference-Applied`; that body is not declared here
-         *     because OpenAPI cannot tie a body to a request header under one status.
+         * @description Created; `Location` names the new timezone (its id is the last path segment). Without `Prefer:
+         *     return=representation` the body is empty (a generated client reads `Location` from the raw answer); with it,
+         *     the body is the new timezone's detail view (as `GET /timezone/{id}` answers) and `Preference-Applied` says so.
          */
         TimezoneCreated: {
             headers: {
@@ -797,7 +802,10 @@ export interface components {
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
-            content?: never;
+            content: {
+                "application/json": components["schemas"]["TimezoneDetail"];
+                "text/xml": components["schemas"]["TimezoneDetail"];
+            };
         };
         /** @description Replaced, asked with `Prefer: return=representation`; the body is the timezone's detail view. */
         TimezoneReplaced: {
@@ -815,10 +823,9 @@ export interface components {
             };
         };
         /**
-         * @description Created; `Location` names the new vessel (its id is the last path segment). The body is empty, as a
-         *     generated client expects. Asked with `Prefer: return=representation`, the body is the new vessel's
-         *     detail view (the schema of `GET /vessel/{id}`) with `Preference-Applied`; that body is not declared here
-         *     because OpenAPI cannot tie a body to a request header under one status.
+         * @description Created; `Location` names the new vessel (its id is the last path segment). Without `Prefer:
+         *     return=representation` the body is empty (a generated client reads `Location` from the raw answer); with it,
+         *     the body is the new vessel's detail view (as `GET /vessel/{id}` answers) and `Preference-Applied` says so.
          */
         VesselCreated: {
             headers: {
@@ -830,7 +837,10 @@ export interface components {
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
-            content?: never;
+            content: {
+                "application/json": components["schemas"]["VesselDetail"];
+                "text/xml": components["schemas"]["VesselDetail"];
+            };
         };
         /** @description Replaced, asked with `Prefer: return=representation`; the body is the vessel's detail view. */
         VesselReplaced: {
@@ -848,10 +858,9 @@ export interface components {
             };
         };
         /**
-         * @description Created; `Location` names the new sighting (its id is the last path segment). The body is empty, as a
-         *     generated client expects. Asked with `Prefer: return=representation`, the body is the new sighting's
-         *     detail view (the schema of `GET /sighting/{id}`) with `Preference-Applied`; that body is not declared here
-         *     because OpenAPI cannot tie a body to a request header under one status.
+         * @description Created; `Location` names the new sighting (its id is the last path segment). Without `Prefer:
+         *     return=representation` the body is empty (a generated client reads `Location` from the raw answer); with it,
+         *     the body is the new sighting's detail view (as `GET /sighting/{id}` answers) and `Preference-Applied` says so.
          */
         SightingCreated: {
             headers: {
@@ -863,7 +872,10 @@ export interface components {
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
-            content?: never;
+            content: {
+                "application/json": components["schemas"]["SightingDetail"];
+                "text/xml": components["schemas"]["SightingDetail"];
+            };
         };
         /** @description Replaced, asked with `Prefer: return=representation`; the body is the sighting's detail view. */
         SightingReplaced: {

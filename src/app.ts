@@ -33,6 +33,8 @@ import type { Metrics } from './observability/metrics.ts';
 import { requestLog } from './observability/request-log.ts';
 import { httpMetrics } from './observability/http-metrics.ts';
 import { compressAnswers } from './http/compression.ts';
+import { apiVersionHeader } from './http/api-version.ts';
+import { deprecationNotice } from './http/deprecation-notice.ts';
 
 export interface Operations {
   logger: Logger;
@@ -48,6 +50,7 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   // First, so every answer is timed and logged, including the ones refused before any route.
   app.use(httpMetrics(metrics, config.BASE_PATH));
   app.use(requestLog(logger, config.BASE_PATH));
+  app.use(apiVersionHeader);
   // Before every route: documents, the web page's settings and API answers alike (files already compressed pass as they are).
   app.use(compressAnswers());
   app.disable('x-powered-by');
@@ -78,6 +81,7 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
 
   api.use(cors(config.CORS_ORIGINS));
   const [parsers, perRequestManager, idempotency] = [bodyParsers(config.BODY_LIMIT), entityManagerPerRequest(orm, router), idempotencyKey(orm, config.IDEMPOTENCY_WINDOW_SECONDS)];
+  const deprecations = deprecationNotice(metrics.deprecatedUsed);
   const dispatch = operationDispatch(resources, () => [
     ...admitted,
     // Before the body is read or validated: a caller without the role gets 403, not the schema's 400s.
@@ -85,6 +89,8 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
     ...parsers,
     queryIntegers,
     ...validation,
+    // After validation: only a request the contract accepts is announced and counted.
+    deprecations,
     perRequestManager,
     idempotency,
   ], handlersFor);

@@ -53,13 +53,18 @@ public final class Scenario {
       equal(List.of(sighting.getSightingId(), sighting.getSightingMemo(), sighting.getVessel().getVesselId()), List.of(-1L, "unheimlich!", -1L));
     });
     step("create without Prefer: 201, the new id in Location", () -> {
-      ApiResponse<Void> answer = sightings.createSightingWithHttpInfo(new SightingCreate().sightingMemo(memo).vessel(new SightingVesselLink().vesselId(-1L))
+      ApiResponse<SightingDetail> answer = sightings.createSightingWithHttpInfo(new SightingCreate().sightingMemo(memo).vessel(new SightingVesselLink().vesselId(-1L))
           .sightingTimezone("Europe/Berlin").sightingDate("2026-11-22T21:30"), null, UUID.randomUUID().toString());
       String location = header(answer.getHeaders(), "Location");
       long id = Long.parseLong(location.substring(location.lastIndexOf('/') + 1));
-      equal(List.of(answer.getStatusCode(), id > 0), List.of(201, true));
+      equal(List.of(answer.getStatusCode(), id > 0, answer.getData() == null), List.of(201, true, true));
       created = sightings.getSighting(id, null);
       equal(List.of(created.getSightingId(), created.getVersion(), created.getSightingMemo(), created.getSightingDate()), List.of(id, 0, memo, "2026-11-22T21:30:00.000"));
+    });
+    step("create with Prefer: return=representation: the SDK returns the new record", () -> {
+      SightingDetail answer = sightings.createSighting(new SightingCreate().sightingMemo(memo + " (represented)").vessel(new SightingVesselLink().vesselId(-1L)), PREFER, null);
+      equal(List.of(answer.getVersion(), answer.getSightingMemo(), answer.getVessel().getVesselId()), List.of(0, memo + " (represented)", -1L));
+      equal(sightings.getSighting(answer.getSightingId(), null), answer);
     });
     step("read it back", () -> equal(sightings.getSighting(created.getSightingId(), null), created));
     step("update with the version read", () -> {

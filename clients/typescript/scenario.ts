@@ -1,10 +1,10 @@
 // The client scenario with the generated typescript-fetch SDK: every step against the running service, failing loudly.
-// Usage: node clients/build/typescript-fetch/out/typescript/scenario.js <api base URL> <token endpoint URL>
+// Usage (clients/consume.sh typescript installs the package and runs it): node scenario.js <api base URL> <token endpoint URL>
 import { randomUUID } from 'node:crypto';
 import { deepStrictEqual, ok, strictEqual } from 'node:assert/strict';
 import {
   Configuration, GeneralErrorFromJSON, ResponseError, SightingApi, VesselApi, type SightingDetail,
-} from '../build/typescript-fetch/sdk/index.js';
+} from 'sighting-client';
 
 const [api, tokenUrl] = process.argv.slice(2);
 if (!api || !tokenUrl) throw new Error('usage: scenario.js <api base URL> <token endpoint URL>');
@@ -62,10 +62,18 @@ await step('create without Prefer: 201, the new id in Location', async () => {
   });
   const location = answer.raw.headers.get('Location') ?? '';
   const id = Number(location.slice(location.lastIndexOf('/') + 1));
-  deepStrictEqual([answer.raw.status, await answer.value()], [201, undefined]);
+  // The body is declared for `Prefer: return=representation`; without it there is none to read (value() would fail).
+  deepStrictEqual([answer.raw.status, await answer.raw.text()], [201, '']);
   ok(id > 0, `a new positive id in Location, got ${location}`);
   created = await sightings.getSighting({ id });
   deepStrictEqual([created.sightingId, created.version, created.sightingMemo, created.sightingDate], [id, 0, memo, '2026-11-22T21:30:00.000']);
+});
+await step('create with Prefer: return=representation: the SDK returns the new record', async () => {
+  const answer = await sightings.createSighting({
+    prefer: 'return=representation', sightingCreate: { sightingMemo: `${memo} (represented)`, vessel: { vesselId: -1 } },
+  });
+  deepStrictEqual([answer.version, answer.sightingMemo, answer.vessel.vesselId], [0, `${memo} (represented)`, -1]);
+  deepStrictEqual(await sightings.getSighting({ id: answer.sightingId }), answer);
 });
 await step('read it back', async () => {
   deepStrictEqual(await sightings.getSighting({ id: created.sightingId }), created);

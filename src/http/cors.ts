@@ -3,7 +3,7 @@ import type { RequestHandler } from 'express';
 
 // What a cross-origin page may send, and what it may read of an answer beyond the CORS-safelisted headers.
 const allowedHeaders = 'Authorization, Content-Type, Accept, Accept-Language, If-Match, If-None-Match, Prefer, Idempotency-Key, Last-Event-ID, X-Request-Id';
-const exposedHeaders = 'ETag, Location, Link, X-Total-Count, Preference-Applied, RateLimit, RateLimit-Policy, Retry-After, X-Request-Id, WWW-Authenticate, Allow';
+const exposedHeaders = 'ETag, Location, Link, X-Total-Count, Preference-Applied, RateLimit, RateLimit-Policy, Retry-After, X-Request-Id, WWW-Authenticate, Allow, API-Version, Deprecation, Sunset';
 const allowedMethods = 'GET, POST, PUT, PATCH, DELETE';
 
 /** Without origins, nothing is added: the API answers only same-origin pages (and non-browser clients). */

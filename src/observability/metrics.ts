@@ -24,6 +24,8 @@ export interface Metrics {
   addFeed(feed: { readonly subscribers: number }): void;
   /** One change-feed event was written to a stream. */
   eventDelivered(): void;
+  /** A request used a deprecated operation, parameter or property (`element`) of the contract. */
+  deprecatedUsed(route: string, method: string, element: string): void;
 }
 
 export interface MetricsSettings {
@@ -119,6 +121,12 @@ export function createMetrics({ poolMax, commit }: MetricsSettings): Metrics {
     collect() { this.set(feed?.subscribers ?? 0); },
   });
   const eventsDelivered = new Counter({ name: 'change_feed_events_delivered_total', help: 'Change-feed events written to streams.', registers: [registry] });
+  const deprecatedUses = new Counter({
+    name: 'api_deprecated_uses_total',
+    help: 'Requests that used a deprecated part of the contract, by route template, method and element (operation, `query <name>`, `property <name>`): who still has to move before its sunset.',
+    labelNames: ['route', 'method', 'element'] as const,
+    registers: [registry],
+  });
 
   return {
     registry,
@@ -132,6 +140,7 @@ export function createMetrics({ poolMax, commit }: MetricsSettings): Metrics {
     acquireTimedOut: (target) => acquireTimeouts.inc({ target }),
     addFeed: (changeFeed) => { feed = changeFeed; },
     eventDelivered: () => eventsDelivered.inc(),
+    deprecatedUsed: (route, method, element) => deprecatedUses.inc({ route, method, element }),
     replicaLag: (index, lagMs) => {
       if (Number.isNaN(lagMs)) replicaLag.remove({ replica: `replica-${index + 1}` });
       else replicaLag.set({ replica: `replica-${index + 1}` }, lagMs / 1000);

@@ -16,7 +16,7 @@ import { declaration } from '../xml/xml-client.ts';
 const project = new URL('../..', import.meta.url).pathname;
 const run = promisify(execFile);
 /** What the service and the migration generator read; node_modules and the built web page are linked, not copied. */
-const copiedParts = ['src', 'locales', 'keycloak', 'openapi.yaml', 'package.json', 'scripts/create-migration.ts'];
+const copiedParts = ['src', 'locales', 'keycloak', 'openapi.yaml', 'docs/changelog.md', 'package.json', 'scripts/create-migration.ts'];
 
 // The planet's files, as a developer writes them: an entity and a descriptor.
 const entity = `// The planet table.

@@ -51,7 +51,7 @@ describe('docs page in a browser', () => {
         await page.waitForLoadState('networkidle');
 
         expect(await page.title()).to.equal('Sighting registry API');
-        expect(await page.getByRole('heading', { level: 1 }).innerText()).to.match(/^Sighting registry\s+1\.0\.0\s+OAS 3\.1$/);
+        expect(await page.getByRole('heading', { level: 1 }).innerText()).to.match(new RegExp(`^Sighting registry\\s+${contract.info.version.replaceAll('.', '\\.')}\\s+OAS 3\\.1$`));
         expect(await page.locator('.opblock-tag-section h3.opblock-tag').evaluateAll((tags) => tags.map((tag) => tag.getAttribute('data-tag'))))
           .to.deep.equal(contract.tags.map(({ name }) => name));
         expect(await page.locator('.opblock').evaluateAll((blocks) => blocks.map((block) => block.id))).to.deep.equal(expectedOperationIds);

@@ -27,10 +27,8 @@ export function contractProblems(response: ObservedResponse, bodyFormat: 'json' 
   const problems: string[] = [];
   const content = node.content;
   const mediaType = response.headers.get('content-type')?.split(';')[0]?.trim();
-  if (!content && createdWithRepresentation(response, template)) {
-    // A create's 201 declares the empty body; the one `Prefer: return=representation` adds is the record's GET view.
-    const view = dereference(pointer('paths', `${template}/{id}`, 'get', 'responses', '200')) as { pointer: string; node: DocumentedResponse | undefined };
-    problems.push(...bodyProblems(response, bodyFormat, where, view.pointer, view.node!.content!, mediaType));
+  if (content && bodyFormat === 'none' && plainCreate(response, template)) {
+    // A create's 201 declares the detail view `Prefer: return=representation` adds; without it the body is empty.
   } else if (!content) {
     if (bodyFormat !== 'none') problems.push(`${where}: documented without body, got ${mediaType}`);
   } else {
@@ -46,8 +44,8 @@ export function contractProblems(response: ObservedResponse, bodyFormat: 'json' 
   return problems;
 }
 
-function createdWithRepresentation(response: ObservedResponse, template: string): boolean {
-  return response.status === 201 && response.method === 'POST' && response.headers.get('preference-applied') === 'return=representation' && /^\/[^/]+$/.test(template);
+function plainCreate(response: ObservedResponse, template: string): boolean {
+  return response.status === 201 && response.method === 'POST' && response.headers.get('preference-applied') === null && /^\/[^/]+$/.test(template);
 }
 
 function bodyProblems(response: ObservedResponse, bodyFormat: 'json' | 'xml' | 'none', where: string, at: string, content: Record<string, unknown>, mediaType: string | undefined): string[] {

@@ -1,0 +1,51 @@
+// What an operation of openapi.yaml marks `deprecated: true`: the operation itself, its parameters, its request body's
+// top-level properties; each with `x-deprecated-since` (the release and date) and `x-sunset` (when it goes).
+import type { Operation, Schema } from './document.ts';
+import { parametersOf } from './parameters.ts';
+import { resolve } from './references.ts';
+
+export interface Deprecation {
+  /** `operation`, `query limit`, `header Prefer`, `property version`: what a request uses, for the metric. */
+  element: string;
+  /** Unix seconds of the deprecation (RFC 9745 §2.1: `Deprecation: @<seconds>`). */
+  since: number;
+  /** The release whose changelog entry announced it (docs/changelog.md, `#contract-<release>`). */
+  release: string;
+  /** The instant it goes (RFC 8594). */
+  sunset: Date;
+  /** Whether the request uses it. */
+  usedBy(request: { query: Record<string, unknown>; headers: Record<string, unknown>; body: unknown }): boolean;
+}
+
+type Marked = { deprecated?: boolean; 'x-deprecated-since'?: { version?: string; date?: string }; 'x-sunset'?: string };
+
+function marker(node: Marked, element: string, usedBy: Deprecation['usedBy']): Deprecation[] {
+  if (node.deprecated !== true) return [];
+  const since = Date.parse(node['x-deprecated-since']?.date ?? '');
+  const sunset = new Date(node['x-sunset'] ?? '');
+  const release = node['x-deprecated-since']?.version;
+  // A deprecation the service cannot announce fully is a contract error: found at start, not by a client.
+  if (Number.isNaN(since) || Number.isNaN(sunset.getTime()) || !release) {
+    throw new Error(`openapi.yaml: deprecated ${element} needs x-deprecated-since {version, date} and x-sunset`);
+  }
+  return [{ element, since: since / 1000, release, sunset, usedBy }];
+}
+
+const bodyProperties = (operation: Operation): Array<[string, Schema & Marked]> => {
+  const schemas = Object.values(operation.requestBody?.content ?? {}).map(({ schema }) => schema && resolve<Schema>(schema));
+  // Every media type of one operation has the same schema (JSON and XML carry the same content).
+  return Object.entries(schemas[0]?.properties ?? {}).map(([name, schema]) => [name, resolve<Schema>(schema) as Schema & Marked]);
+};
+
+/** The deprecations of one operation of the contract, in the order the contract lists them. */
+export function deprecationsOf(operation: Operation & Marked): Deprecation[] {
+  const isObject = (body: unknown): body is Record<string, unknown> => typeof body === 'object' && body !== null && !Array.isArray(body);
+  return [
+    ...marker(operation, 'operation', () => true),
+    ...parametersOf(operation).flatMap((parameter) => marker(parameter as typeof parameter & Marked, `${parameter.in} ${parameter.name}`,
+      (request) => (parameter.in === 'query' ? parameter.name in request.query
+        : parameter.in === 'header' && parameter.name.toLowerCase() in request.headers))),
+    ...bodyProperties(operation).flatMap(([name, schema]) => marker(schema, `property ${name}`,
+      (request) => isObject(request.body) && name in request.body)),
+  ];
+}
