@@ -24,7 +24,7 @@ function get(port: number, path: string, headers: Record<string, string>): Promi
   });
 }
 
-describe(`requests while an instance starts (${backend})`, () => {
+describe(`requests while an instance starts (${backend}) @pgbouncer`, () => {
   let scratch: ScratchDatabase | undefined;
   before(async () => {
     scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
@@ -36,7 +36,7 @@ describe(`requests while an instance starts (${backend})`, () => {
   it('when requests arrive from the moment the port opens, then each gets an answer: 503 with Retry-After in the caller\'s language while starting, then the service\'s', async function () {
     this.timeout(120_000);
     const port = await freePort();
-    const service = spawnService({ PORT: String(port), LOG_LEVEL: 'warn', DEMO_DATA: 'true', ...(scratch && { DATABASE_URL: scratch.url }) });
+    const service = spawnService({ PORT: String(port), LOG_LEVEL: 'warn', DEMO_DATA: 'true', ...scratch?.env });
     const answers: Answer[] = [];
     try {
       // As soon as the port takes connections; until then each attempt is refused at once.
