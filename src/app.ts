@@ -1,17 +1,15 @@
 // Builds the express application: documents and health open, the collections behind token and contract checks.
 import express, { type Express } from 'express';
-import * as OpenApiValidator from 'express-openapi-validator';
 import type { MikroORM } from '@mikro-orm/core';
 import type { Config } from './config.ts';
-import { openApiDocument, type OpenApiDocument } from './contract/document.ts';
-import { customFormats } from './validation/formats.ts';
+import { requestValidator } from './validation/request-validator.ts';
 import { queryIntegers } from './validation/query-integers.ts';
 import { negotiate } from './http/negotiation.ts';
 import { bodyParsers } from './http/body-parsers.ts';
-import { errorHandler } from './errors/error-handler.ts';
+import { errorHandler } from './http/error-handler.ts';
 import { NotFound } from './errors/app-errors.ts';
 import { entityManagerPerRequest } from './db/request-context.ts';
-import { crudRouter, idsWithSlashes, type OperationHandlers } from './crud/router.ts';
+import { operationDispatch, type OperationHandlers } from './crud/router.ts';
 import { crudHandlers } from './crud/handlers.ts';
 import type { AnyResource } from './crud/resource-descriptor.ts';
 import { historyHandlers } from './history/history-handlers.ts';
@@ -28,7 +26,7 @@ import { roleCheck } from './auth/role-check.ts';
 import { managementRouter, type ManagementState } from './management.ts';
 import { docsRouter } from './docs.ts';
 import { webPageRouter } from './web-page.ts';
-import { mountAuthorizationServer } from './auth/authorization-server.ts';
+import { mountAuthorizationServer } from './authorization-server.ts';
 import type { ReadRouter } from './db/read-routing.ts';
 import type { Logger } from './observability/logger.ts';
 import type { Metrics } from './observability/metrics.ts';
@@ -59,20 +57,11 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   // Read by every streamed answer (src/http/bounded-writes.ts).
   app.locals.streamWriteTimeoutMs = config.STREAM_WRITE_TIMEOUT_MS;
 
-  // express-openapi-validator compiles the route of every path of its document on every request, to find the one
-  // asked for: each collection's operations get a validator of their own, with only that collection's paths.
-  const validatorOf = (paths: OpenApiDocument['paths']) => OpenApiValidator.middleware({
-    apiSpec: { ...openApiDocument, paths, servers: [{ url: config.BASE_PATH }] } as never,
-    // Bodies are not coerced (a JSON number is no memo, null is no ""); query and path parameters always are.
-    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
-    validateResponses: false,
-    validateSecurity: false,
-    validateFormats: true,
-    formats: customFormats,
-  });
-  const validators = new Map(resources.map((resource) => [resource, validatorOf(Object.fromEntries(Object.entries(openApiDocument.paths)
-    .filter(([path]) => path === `/${resource.name}` || path.startsWith(`/${resource.name}/`))))]));
-  // Meanwhile the validators above load their documents: the embedded provider makes its key on another thread.
+  // Mounted before the open routes, filled below: an API request is resolved once, and tries no other router's routes.
+  const api = express.Router();
+  app.use(config.BASE_PATH, api);
+  const validation = requestValidator(config.BASE_PATH);
+  // Meanwhile the validator loads its document: the embedded provider makes its key on another thread.
   const authServerUrl = await mountAuthorizationServer(app, config);
   const realmUrl = `${authServerUrl}/realms/${config.KEYCLOAK_REALM}`;
   // With a management port of their own, health and metrics are not on the public one.
@@ -87,28 +76,20 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   const events = eventStreams({ feed, drain, slots, keepAliveMs: config.EVENTS_KEEPALIVE_MS, delivered: metrics.eventDelivered });
   const handlersFor = (resource: AnyResource): OperationHandlers => ({ ...crudHandlers(resource), ...historyHandlers(resource), events: events(resource) });
 
-  const api = express.Router();
   api.use(cors(config.CORS_ORIGINS));
   const [parsers, perRequestManager, idempotency] = [bodyParsers(config.BODY_LIMIT), entityManagerPerRequest(orm, router), idempotencyKey(orm, config.IDEMPOTENCY_WINDOW_SECONDS)];
-  api.use(crudRouter(resources, (operation) => [
+  const dispatch = operationDispatch(resources, () => [
     ...admitted,
     // Before the body is read or validated: a caller without the role gets 403, not the schema's 400s.
     roleCheck,
     ...parsers,
     queryIntegers,
-    ...validators.get(operation.resource)!,
+    ...validation,
     perRequestManager,
     idempotency,
-  ], handlersFor));
-  // No operation matched: still a token first, then a record that does not exist, or the validator's 404 or 405.
-  // Built on first use: a validator costs about 0.1 s of CPU to build (its meta-schema compile), and most instances
-  // never need this one.
-  let unmatched: express.Router | undefined;
-  api.use(...admitted, idsWithSlashes(resources), (req, res, next) => {
-    unmatched ??= express.Router().use(...validatorOf(openApiDocument.paths));
-    unmatched(req, res, next);
-  });
-  app.use(config.BASE_PATH, api);
+  ], handlersFor);
+  // No operation matched: OPTIONS on a path of the contract is answered as it is; else still a token first, then 405 or 404.
+  api.use(dispatch.operations, dispatch.options, ...admitted, dispatch.unmatched);
   // After the API: its static files must never be looked up for an API path.
   app.use(webPageRouter({ apiPath: config.BASE_PATH, issuer: realmUrl }));
 

@@ -3,12 +3,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { MikroORM } from '@mikro-orm/core';
-import type { Request, Response } from 'express';
+import type { Express, Request, Response } from 'express';
 import type { Config } from './config.ts';
-import { openDatabase } from './db/orm.ts';
+import { openServiceDatabase } from './database.ts';
 import { ReadRouter } from './db/read-routing.ts';
 import { createApp } from './app.ts';
-import { lastResort } from './errors/error-handler.ts';
+import { lastResort } from './http/error-handler.ts';
 import { answerClientError, answerConnect } from './http/client-errors.ts';
 import { answerStarting } from './http/starting.ts';
 import { drainable, type Drain } from './http/drain.ts';
@@ -33,6 +33,8 @@ export interface WebServer {
   stopping: boolean;
   logger: Logger;
   metrics: Metrics;
+  /** The express application, once built (tests count its routers' work through their public `stack`). */
+  app?: Express;
 }
 
 export interface StartOptions {
@@ -85,7 +87,7 @@ export async function startWebServer(config: Config, options: StartOptions = {})
     await closePorts();
     throw error;
   }
-  const orm = await openDatabase(config, { logger, router, onPool: metrics.addPool, onStatement: metrics.statementTimed, onAcquireWait: metrics.acquireWaited }).catch(async (error: unknown) => {
+  const orm = await openServiceDatabase(config, { logger, router, onPool: metrics.addPool, onStatement: metrics.statementTimed, onAcquireWait: metrics.acquireWaited }).catch(async (error: unknown) => {
     await closePorts();
     throw error;
   });
@@ -121,6 +123,7 @@ export async function startWebServer(config: Config, options: StartOptions = {})
   if (management) answerManagement = managementApp(managementRouter(resolved, orm, metrics, state));
   // The app's last handler answers every error; should even that fail, express's final handler must not answer.
   answer = (req, res) => app(req as Request, res as Response, (error?: unknown) => lastResort(res, error));
+  web.app = app;
   // The realm's keys before the first request is let in (health/ready included), so no valid token is refused.
   await (app.locals.prefetchRealmKeys as () => Promise<void>)().catch((error: unknown) => {
     logger.warn({ err: error }, 'the realm\'s signing keys could not be fetched yet; the first token will fetch them');

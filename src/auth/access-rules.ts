@@ -1,4 +1,5 @@
 // Who may do what (contract B, Authorization): realm roles, and a sighting's creator.
+import type { Response } from 'express';
 import { Forbidden } from '../errors/app-errors.ts';
 
 export type Role = 'reader' | 'writer' | 'admin';
@@ -20,7 +21,10 @@ export interface Principal {
   expiresAt: number;
 }
 
-/** Whether the caller may change a record `creator` made, once its role let it ask (contract B, Authorization). */
-export function requireOwnership(principal: Principal, creator: string | null | undefined): void {
-  if (!principal.roles.has('admin') && creator !== principal.subject) throw new Forbidden('error.notOwner');
+/**
+ * Whether the caller may change a record `creator` made (contract B, Authorization): the role check
+ * (src/auth/role-check.ts) settled whether its roles reach only its own records; the roles are not read again.
+ */
+export function requireOwnership(res: Response, creator: string | null | undefined): void {
+  if (res.locals.ownRecordsOnly !== false && creator !== (res.locals.principal as Principal).subject) throw new Forbidden('error.notOwner');
 }

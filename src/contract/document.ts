@@ -14,6 +14,7 @@ export type Schema = Partial<Record<'minLength' | 'maxLength' | 'minimum' | 'max
 };
 export type Parameter = { name: string; in: string; schema?: Schema | Reference };
 export type Operation = {
+  operationId?: string;
   parameters?: (Parameter | Reference)[];
   requestBody?: { content?: Record<string, { schema?: Schema | Reference }> };
   responses?: Record<string, unknown>;

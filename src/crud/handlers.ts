@@ -19,7 +19,7 @@ import { countIfPreferred, sendWritten } from './representation-preference.ts';
 import { cursorOf, cursorValues, keysetAfter, keyValues, listOrder } from './list-order.ts';
 import { countMatching } from './list-count.ts';
 import { requestEntityManager, viewRowReader } from '../db/request-context.ts';
-import { commitWithHistory, createWithHistory, isOneRow, scopeOf, updateWithHistory, type Change, type Scope } from '../history/record-history.ts';
+import { commitWithHistory, createWithHistory, isOneRow, scopeOf, updateWithHistory, type Change, type Scope } from './record-history.ts';
 
 type Versioned = { version: number };
 const context = (req: Request): RequestContext => ({ get em() { return requestEntityManager(req); }, locale: requestLocale(req) });
@@ -56,7 +56,7 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
   async function load(req: Request, res: Response, ctx: RequestContext): Promise<E> {
     // An id that names no record: MikroORM's NotFoundError, which the error handler answers as 404.
     const entity = await ctx.em.findOneOrFail(resource.entity, byId(pathId(req)), { populate: resource.populate as never });
-    if (owner) requireOwnership(principalOf(res), entity[owner.property] as string | null);
+    if (owner) requireOwnership(res, entity[owner.property] as string | null);
     checkIfMatch(req, entity.version);
     return entity;
   }

@@ -1,7 +1,8 @@
 // The generic operations every collection has, bound at start to each resource descriptor and to openapi.yaml: a
-// request is matched to one of them once (by express's router), and everything downstream reads that match.
+// request is resolved to one of them once (src/crud/router.ts), and everything downstream reads that (operationOf).
 import type { Request, RequestHandler } from 'express';
-import { openApiDocument, type Operation, type Schema } from '../contract/document.ts';
+import { openApiDocument, type Operation } from '../contract/document.ts';
+import { pathTextOf, type IntegerParameter, type ResolvedOperation } from '../contract/resolution.ts';
 import { parametersOf } from '../contract/parameters.ts';
 import { resolve } from '../contract/references.ts';
 import type { AccessRules, Role } from '../auth/access-rules.ts';
@@ -16,14 +17,16 @@ export interface OperationShape {
   /** The path below `/{resource}`: `''`, `/{id}`, `/{id}/versions`. */
   below: string;
   roles(access: AccessRules): Role[];
+  /** Those of its roles that reach only the caller's own records; none unless said. */
+  ownRecordsOnly?(access: AccessRules): Role[];
 }
 
 /** A record's creator changes it with `writer`, and `admin` changes anyone's (contract B, Authorization). */
 const changeRoles = (access: AccessRules): Role[] => (access.change === 'creator' ? ['writer', 'admin'] : [access.change]);
+const creatorOnly = (access: AccessRules): Role[] => (access.change === 'creator' ? ['writer'] : []);
 
 /**
- * The generic set, as paths below `/{resource}` and the roles any one of which lets a caller ask. In the order
- * express tries them: a fixed segment (`/qbe`, `/events`) before `/{id}`.
+ * The generic set, as paths below `/{resource}` and the roles any one of which lets a caller ask.
  */
 const genericOperations: ReadonlyArray<OperationShape & { kind: OperationKind; handle?: undefined }> = [
   { kind: 'list', method: 'get', below: '', roles: (access) => [access.read] },
@@ -31,34 +34,20 @@ const genericOperations: ReadonlyArray<OperationShape & { kind: OperationKind; h
   { kind: 'queryByExample', method: 'post', below: '/qbe', roles: (access) => [access.read] },
   { kind: 'events', method: 'get', below: '/events', roles: (access) => [access.read] },
   { kind: 'read', method: 'get', below: '/{id}', roles: (access) => [access.read] },
-  { kind: 'update', method: 'put', below: '/{id}', roles: changeRoles },
-  { kind: 'patch', method: 'patch', below: '/{id}', roles: changeRoles },
-  { kind: 'remove', method: 'delete', below: '/{id}', roles: changeRoles },
+  { kind: 'update', method: 'put', below: '/{id}', roles: changeRoles, ownRecordsOnly: creatorOnly },
+  { kind: 'patch', method: 'patch', below: '/{id}', roles: changeRoles, ownRecordsOnly: creatorOnly },
+  { kind: 'remove', method: 'delete', below: '/{id}', roles: changeRoles, ownRecordsOnly: creatorOnly },
   { kind: 'versions', method: 'get', below: '/{id}/versions', roles: (access) => [access.read] },
   { kind: 'version', method: 'get', below: '/{id}/versions/{version}', roles: (access) => [access.read] },
 ];
 
-export interface IntegerParameter {
-  name: string;
-  schema: Schema;
-}
-
-export interface BoundOperation {
+export interface BoundOperation extends ResolvedOperation {
   /** One of the generic set, or the name of one of the resource's own operations (its handler in `own`). */
   kind: OperationKind | string;
   own?: RequestHandler;
   resource: AnyResource;
   method: Method;
-  /** openapi.yaml's path below the base path: `/sighting/{id}`; what logs, metrics and traces name. */
-  template: string;
-  /** The same path as an express route: `/sighting/:id`. */
-  route: string;
-  contract: Operation;
-  /** Any one of these realm roles lets the caller ask; who owns a record is checked later, on the record. */
   roles: readonly Role[];
-  integerQuery: readonly IntegerParameter[];
-  /** Its answer is a stream of Server-Sent Events (`text/event-stream`), not a JSON or XML document. */
-  streams: boolean;
 }
 
 function integerQueryOf(contract: Operation): IntegerParameter[] {
@@ -69,36 +58,18 @@ function integerQueryOf(contract: Operation): IntegerParameter[] {
 
 /** Every operation of every resource; a descriptor whose operation openapi.yaml does not declare fails the start. */
 export function boundOperations(resources: readonly AnyResource[]): BoundOperation[] {
-  return resources.flatMap((resource) => [...genericOperations, ...resource.ownOperations ?? []].map(({ kind, method, below, roles, handle }) => {
+  return resources.flatMap((resource) => [...genericOperations, ...resource.ownOperations ?? []].map(({ kind, method, below, roles, ownRecordsOnly, handle }) => {
     const template = `/${resource.name}${below}`;
     const contract = openApiDocument.paths[template]?.[method];
     if (!contract) throw new Error(`openapi.yaml declares no ${method.toUpperCase()} ${template} for the ${resource.name} descriptor`);
     return {
       kind, own: handle, resource, method, template, contract,
-      route: template.replace(/\{(\w+)\}/g, ':$1'),
       roles: roles(resource.access),
+      ownRecordsOnly: ownRecordsOnly?.(resource.access) ?? [],
       integerQuery: integerQueryOf(contract),
       streams: 'text/event-stream' in ((contract.responses?.['200'] as { content?: object } | undefined)?.content ?? {}),
     };
   }));
-}
-
-interface Match {
-  operation: BoundOperation;
-  /** The path's parameters as sent: the request validator later replaces `req.params` with coerced values. */
-  pathText: Readonly<Record<string, string>>;
-}
-
-const matches = new WeakMap<Request, Match>();
-
-/** Marks the request as asking for `operation`: the first step of each operation's route. */
-export function matchedTo(req: Request, operation: BoundOperation): void {
-  matches.set(req, { operation, pathText: { ...req.params } as Record<string, string> });
-}
-
-/** The operation the request was matched to, or undefined when it matched none (yet). */
-export function operationOf(req: Request): BoundOperation | undefined {
-  return matches.get(req)?.operation;
 }
 
 /**
@@ -106,7 +77,7 @@ export function operationOf(req: Request): BoundOperation | undefined {
  * not 16): only the canonical decimal spelling within ±(2^53−1) names a record (contract B, Ids); else 404.
  */
 export function pathNumber(req: Request, name: string): number {
-  const text = matches.get(req)?.pathText[name] ?? '';
+  const text = pathTextOf(req, name) ?? '';
   const value = /^-?(0|[1-9]\d*)$/.test(text) ? Number(text) : NaN;
   if (!Number.isSafeInteger(value)) throw entityNotFound();
   return value;

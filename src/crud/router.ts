@@ -1,41 +1,75 @@
-// Mounts every bound operation as one express route: the router's match is the request's one resolution, and
-// each route runs the same per-request steps before the operation's generic handler.
-import { Router, type RequestHandler } from 'express';
+// Resolves each API request to its operation once, with a table of openapi.yaml's paths built at start, and runs that
+// operation's steps: no per-operation express route is tried, and nothing downstream matches the path again.
+import { Router, type Request, type RequestHandler } from 'express';
 import type { AnyResource } from './resource-descriptor.ts';
-import { boundOperations, matchedTo, type BoundOperation, type OperationKind } from './operations.ts';
-import { entityNotFound } from '../errors/app-errors.ts';
+import { boundOperations, type BoundOperation, type OperationKind } from './operations.ts';
+import { resolveTo } from '../contract/resolution.ts';
+import { pathTable } from '../contract/path-table.ts';
+import { entityNotFound, MethodNotAllowed, NotFound } from '../errors/app-errors.ts';
 
 /** What answers each kind of operation of one resource. */
 export type OperationHandlers = Record<OperationKind, RequestHandler>;
 
-export function crudRouter(resources: readonly AnyResource[], stepsFor: (operation: BoundOperation) => readonly RequestHandler[], handlersFor: (resource: AnyResource) => OperationHandlers): Router {
-  const router = Router();
-  const handlersOf = new Map(resources.map((resource) => [resource, handlersFor(resource)]));
-  for (const operation of boundOperations(resources)) {
-    const match: RequestHandler = (req, _res, next) => {
-      matchedTo(req, operation);
-      next();
-    };
-    router[operation.method](operation.route, match, ...stepsFor(operation), operation.own ?? handlersOf.get(operation.resource)![operation.kind as OperationKind]);
-  }
-  return router;
+interface Resolved {
+  operation: BoundOperation;
+  steps: Router;
 }
 
-/**
- * `{id}` is any text, `/` included (contract A): `/sighting/a/b`, which no operation's route matches, names no record.
- * A path shaped like an operation's (`/sighting/5/versions` with another method) goes on to the validator's 405.
- */
-export function idsWithSlashes(resources: readonly AnyResource[]): Router {
-  const router = Router();
-  const shapes = boundOperations(resources).map(({ template }) => template.split('/').slice(1));
-  const shaped = (segments: string[]) => shapes.some((shape) => shape.length === segments.length
-    && shape.every((part, i) => part.startsWith('{') || part === segments[i]));
-  const names = new Set(resources.map(({ name }) => name));
-  router.all('/:name/:id/*rest', (req, _res, next) => {
-    if (!names.has(req.params.name!)) return next();
-    const segments = [req.params.name!, req.params.id!, ...(req.params.rest as unknown as string[])];
-    if (shaped(segments)) return next();
-    throw entityNotFound();
-  });
-  return router;
+/** The request's path is one of the contract's, but its method is none of that path's: its `Allow`. */
+const otherMethods = new WeakMap<Request, string>();
+
+export interface Dispatch {
+  /** Runs the request's operation, or passes it on when its path or method is not in the contract. */
+  operations: RequestHandler;
+  /**
+   * `OPTIONS` on a path of the contract, before any token (it tells nothing the served contract does not): 200, no
+   * body, `Allow` (RFC 9110 §9.3.7). A CORS preflight of an allowed origin was answered before (src/http/cors.ts).
+   */
+  options: RequestHandler;
+  /** After the token check: 405 with `Allow` for a path of the contract, else 404. */
+  unmatched: RequestHandler;
+}
+
+export function operationDispatch(resources: readonly AnyResource[], stepsFor: (operation: BoundOperation) => readonly RequestHandler[], handlersFor: (resource: AnyResource) => OperationHandlers): Dispatch {
+  const handlersOf = new Map(resources.map((resource) => [resource, handlersFor(resource)]));
+  const byPath = new Map<string, Map<string, Resolved>>();
+  for (const operation of boundOperations(resources)) {
+    const handler = operation.own ?? handlersOf.get(operation.resource)![operation.kind as OperationKind];
+    const methods = byPath.get(operation.template) ?? byPath.set(operation.template, new Map()).get(operation.template)!;
+    methods.set(operation.method.toUpperCase(), { operation, steps: Router().use(...stepsFor(operation), handler) });
+  }
+  // RFC 9110 §9.3.2: HEAD wherever GET is; OPTIONS on every path (§9.3.7).
+  const allow = new Map([...byPath].map(([template, methods]) => {
+    const names = [...methods.keys()];
+    return [template, [...names, ...(methods.has('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ')];
+  }));
+  const match = pathTable(byPath.keys());
+  const names = new Set(resources.map(({ name }) => name.toLowerCase()));
+
+  const operations: RequestHandler = (req, res, next) => {
+    const found = match(req.path);
+    if (!found) return next();
+    const methods = byPath.get(found.template)!;
+    const resolved = methods.get(req.method) ?? (req.method === 'HEAD' ? methods.get('GET') : undefined);
+    if (!resolved) {
+      otherMethods.set(req, allow.get(found.template)!);
+      return next();
+    }
+    resolveTo(req, resolved.operation, found.params);
+    resolved.steps(req, res, next);
+  };
+  const options: RequestHandler = (req, res, next) => {
+    const methods = otherMethods.get(req);
+    if (req.method !== 'OPTIONS' || !methods) return next();
+    res.set({ Allow: methods, 'Content-Length': '0' }).status(200).end();
+  };
+  const unmatched: RequestHandler = (req, _res, next) => {
+    const methods = otherMethods.get(req);
+    if (methods) return next(new MethodNotAllowed('error.methodNotAllowed', {}, { Allow: methods }));
+    // `{id}` is any text, `/` included (contract A): `/sighting/a/b`, which no path of the contract matches, names no record.
+    const segments = req.path.split('/').filter(Boolean);
+    if (segments.length > 1 && names.has(segments[0]!.toLowerCase())) return next(entityNotFound());
+    next(new NotFound('error.notFound'));
+  };
+  return { operations, options, unmatched };
 }

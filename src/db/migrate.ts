@@ -1,16 +1,17 @@
 // Brings the schema up to date under one lock per database, so instances that start together migrate it once.
-import type { MikroORM } from '@mikro-orm/core';
+import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import { directUrl, type Config } from '../config.ts';
 import type { Logger } from '../observability/logger.ts';
 import { withMigrationLock } from './migration-lock.ts';
 import { seedDemoData } from './demo-data.ts';
-import { backfillHistory } from '../history/backfill.ts';
 
 export interface MigrationPlan {
   /** Apply pending migrations (the default at start), or only check that none is pending (`MIGRATE_AT_START=false`). */
   apply: boolean;
   /** Seed the demo records into an empty database (`DEMO_DATA`). */
   seed: boolean;
+  /** Run, under the lock, after migrations were applied or demo data seeded: the history's backfill (src/history/backfill.ts). */
+  afterChange(em: EntityManager): Promise<void>;
 }
 
 /** Thrown when migrations are pending and this process may not apply them; the start-up failure names them. */
@@ -29,14 +30,14 @@ type LockConfig = Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DB_CONN
  * each migration run and recorded, the demo data seeded. A second instance waits for the first, then finds nothing
  * to do (PostgreSQL's `create extension if not exists` and `create table if not exists` race otherwise).
  */
-export async function migrate(orm: MikroORM, config: LockConfig, logger: Logger, { apply, seed }: MigrationPlan): Promise<void> {
+export async function migrate(orm: MikroORM, config: LockConfig, logger: Logger, { apply, seed, afterChange }: MigrationPlan): Promise<void> {
   const url = directUrl(config);
   const steps = async () => {
     const pending = (await orm.migrator.getPending()).map((migration) => migration.name);
     if (pending.length && !apply) throw new MigrationsPending(pending);
     if (pending.length) await orm.migrator.up();
     const seeded = seed && await seedDemoData(orm.em.fork());
-    if (pending.length || seeded) await backfillHistory(orm.em.fork());
+    if (pending.length || seeded) await afterChange(orm.em.fork());
   };
   // Embedded PGlite belongs to this one process: nothing else can migrate it meanwhile.
   if (!url) return steps();

@@ -23,7 +23,7 @@ const common = {
   allowGlobalContext: false,
   // Writes happen at the handler's explicit flush only, never as a side effect of a query in between.
   flushMode: FlushMode.COMMIT,
-  // A write is one transaction with its history entry (src/history/record-history.ts), asked for explicitly.
+  // A write is one transaction with its history entry (src/crud/record-history.ts), asked for explicitly.
   implicitTransactions: false,
 } satisfies Partial<Options>;
 
@@ -44,6 +44,8 @@ export interface DatabaseHooks {
   onStatement?: StatementTimer;
   /** How long each statement waited for a pooled PostgreSQL connection, in seconds (metrics). */
   onAcquireWait?(seconds: number): void;
+  /** Run where the schema or its data changed, under the migration lock (src/db/migrate.ts). */
+  afterSchemaChange(em: EntityManager): Promise<void>;
 }
 
 export async function openDatabase(config: Config, hooks: DatabaseHooks): Promise<MikroORM> {
@@ -56,11 +58,11 @@ export async function openDatabase(config: Config, hooks: DatabaseHooks): Promis
     colors: false,
     subscribers: [hooks.router.subscriber],
   } satisfies Partial<Options>;
-  const orm = config.DATABASE_URL ? await openPostgres(config, options, hooks) : await openPglite(config, options, hooks.logger);
+  const orm = config.DATABASE_URL ? await openPostgres(config, options, hooks) : await openPglite(config, options, hooks);
   try {
     // A new in-memory database has nothing to check: it is always migrated.
     const apply = config.MIGRATE_AT_START || (!config.DATABASE_URL && !config.DATA_DIR);
-    const plan = { apply, seed: config.DEMO_DATA ?? !config.DATABASE_URL };
+    const plan = { apply, seed: config.DEMO_DATA ?? !config.DATABASE_URL, afterChange: hooks.afterSchemaChange };
     if (config.DATABASE_DIRECT_URL) await migrateDirectly(config, options, hooks, plan);
     else await migrate(orm, config, hooks.logger, plan);
     if (config.DATABASE_URL) await reportServerStatementBound(orm, config.DB_STATEMENT_TIMEOUT_MS, hooks.logger);
@@ -93,8 +95,8 @@ async function openPostgres(config: Config, options: Partial<Options>, hooks: Da
  * Migrations (DDL, long transactions, the lock's session) run straight on the server, on a small ORM of their own
  * closed afterwards: DATABASE_URL may be a transaction-mode pooler, and the service's pool stays the pooler's.
  */
-async function migrateDirectly(config: Config, options: Partial<Options>, { logger, router }: DatabaseHooks, plan: MigrationPlan): Promise<void> {
-  const direct = await openPostgres({ ...config, DATABASE_URL: config.DATABASE_DIRECT_URL, DATABASE_REPLICA_URLS: [], DB_POOL_MAX: 2 }, options, { logger, router });
+async function migrateDirectly(config: Config, options: Partial<Options>, { logger, router, afterSchemaChange }: DatabaseHooks, plan: MigrationPlan): Promise<void> {
+  const direct = await openPostgres({ ...config, DATABASE_URL: config.DATABASE_DIRECT_URL, DATABASE_REPLICA_URLS: [], DB_POOL_MAX: 2 }, options, { logger, router, afterSchemaChange });
   try {
     await migrate(direct, config, logger, plan);
   } finally {
@@ -102,7 +104,7 @@ async function migrateDirectly(config: Config, options: Partial<Options>, { logg
   }
 }
 
-async function openPglite(config: Config, options: Partial<Options>, logger: Logger): Promise<MikroORM> {
+async function openPglite(config: Config, options: Partial<Options>, { logger, afterSchemaChange }: DatabaseHooks): Promise<MikroORM> {
   const { MikroORM } = await import('@mikro-orm/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   // A new in-memory database starts from the snapshot of a freshly migrated one: initdb and the migrations take seconds.
@@ -113,7 +115,7 @@ async function openPglite(config: Config, options: Partial<Options>, logger: Log
     driverOptions: { dataDir: config.DATA_DIR ?? 'memory://', extensions: { pg_trgm }, loadDataDir: snapshot?.data as Blob | undefined },
   });
   if (snapshot && !snapshot.data) {
-    await migrate(orm, config, logger, { apply: true, seed: false });
+    await migrate(orm, config, logger, { apply: true, seed: false, afterChange: afterSchemaChange });
     await snapshot.save(await (orm.em.getConnection() as PgliteConnection).getNativeClient());
   }
   return orm;

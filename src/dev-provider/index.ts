@@ -2,6 +2,7 @@
 import { generateKeyPair, randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import express from 'express';
+import type { Locale } from '../i18n/messages.ts';
 import Provider from 'oidc-provider';
 import type { Client } from 'oidc-provider';
 import { SUPPORTED_SCOPES } from './claims.ts';
@@ -10,7 +11,7 @@ import { API_RESOURCE, providerConfiguration } from './configuration.ts';
 import { keycloakResponses } from './keycloak-responses.ts';
 import { LOGIN_PATH, loginRouter } from './login-page.ts';
 import { PASSWORD_GRANT_PARAMETERS, passwordGrant } from './password-grant.ts';
-import { loadRealm } from './realm.ts';
+import { displayNameIn, loadRealm } from './realm.ts';
 import { userinfoRouter } from './userinfo.ts';
 import { realmUsers, UserDirectory } from './users.ts';
 
@@ -71,7 +72,7 @@ export async function createDevProvider(options: DevProviderOptions): Promise<De
   };
   provider.registerGrantType('password', passwordGrant(provider, users, API_RESOURCE, api), PASSWORD_GRANT_PARAMETERS);
   // Pages show the realm's display name, as Keycloak's do.
-  const displayName = realm.displayName ?? realm.realm;
+  const displayName = (locale: Locale) => displayNameIn(realm, locale);
   provider.use(keycloakResponses(displayName));
 
   const router = express.Router();

@@ -2,10 +2,12 @@
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { ROUTES } from './configuration.ts';
 import type { Request } from 'express';
+import type { Locale } from '../i18n/messages.ts';
 import { uiLocale } from '../i18n/request-locale.ts';
 import { LOGIN_PATH, loginPage } from './login-page.ts';
 
-export function keycloakResponses(realm: string) {
+/** `realmName` gives the realm's display name in a language. */
+export function keycloakResponses(realmName: (locale: Locale) => string) {
   return async function keycloakResponse(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
     const authorization = ctx.path === ROUTES.authorization && ctx.method === 'GET';
     // Keycloak grants its default scopes to an authorization request without `scope` (plain OAuth 2.0);
@@ -27,7 +29,8 @@ export function keycloakResponses(realm: string) {
       ctx.remove('Location');
       ctx.status = 200;
       ctx.type = 'html';
-      ctx.body = loginPage({ realm, action: location, locale: uiLocale(ctx.query.ui_locales, ctx.req as Request) });
+      const locale = uiLocale(ctx.query.ui_locales, ctx.req as Request);
+      ctx.body = loginPage({ realm: realmName(locale), action: location, locale });
     }
   };
 }

@@ -53,7 +53,7 @@ ${error}
 }
 
 // The form posts to the interaction URL (LOGIN_PATH/<uid>); the page itself is served at the authorization endpoint.
-export function loginRouter(provider: Provider, users: UserDirectory, realm: string): express.Router {
+export function loginRouter(provider: Provider, users: UserDirectory, realmName: (locale: Locale) => string): express.Router {
   const send = (res: Response, html: string, status = 200) => {
     res.status(status).set({ 'Content-Type': 'text/html;charset=UTF-8', 'Cache-Control': 'no-store' }).send(html);
   };
@@ -70,7 +70,7 @@ export function loginRouter(provider: Provider, users: UserDirectory, realm: str
     const user = users.authenticate(username, typeof body.password === 'string' ? body.password : '');
     if (!user) {
       // Keycloak re-renders the form with 200 and a generic message.
-      send(res, loginPage({ realm, action: req.originalUrl, locale, username, error: 'login.invalid' }));
+      send(res, loginPage({ realm: realmName(locale), action: req.originalUrl, locale, username, error: 'login.invalid' }));
       return;
     }
     await provider.interactionFinished(req, res, { login: { accountId: user.id } }, { mergeWithLastSubmission: false });

@@ -31,6 +31,8 @@ export interface RealmClient {
 export interface Realm {
   realm: string;
   displayName?: string;
+  defaultLocale?: string;
+  localizationTexts?: Record<string, Record<string, string>>;
   accessTokenLifespan?: number;
   ssoSessionIdleTimeout?: number;
   roles?: { realm?: Array<{ name: string; composites?: { realm?: string[] } }> };
@@ -55,4 +57,16 @@ export async function loadRealm(file: string, env: NodeJS.ProcessEnv): Promise<R
   const realm = JSON.parse(json, (_key, value: unknown) => typeof value === 'string' ? resolvePlaceholders(value, env) : value) as Realm;
   if (typeof realm.realm !== 'string' || realm.realm === '') throw new Error('realm export has no "realm" name');
   return realm;
+}
+
+/**
+ * The realm's name as its pages show it in `locale`: like Keycloak's themes, a display name of the form `${key}` is the
+ * realm's own text `key` in that language (else in the realm's default language), so the name can be translated.
+ */
+export function displayNameIn(realm: Realm, locale: string): string {
+  const name = realm.displayName ?? realm.realm;
+  const key = /^\$\{([^}]+)\}$/.exec(name)?.[1];
+  if (key === undefined) return name;
+  const texts = realm.localizationTexts ?? {};
+  return texts[locale]?.[key] ?? texts[realm.defaultLocale ?? 'en']?.[key] ?? realm.realm;
 }

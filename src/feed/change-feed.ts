@@ -2,8 +2,8 @@
 // that order and hands each to the streams that want it: "after event N" never skips a later commit.
 import type { MikroORM } from '@mikro-orm/core';
 import type { AnyResource, ViewRow } from '../crud/resource-descriptor.ts';
-import type { Change } from '../history/record-history.ts';
-import { onCommit } from './commit-signal.ts';
+import type { Change } from '../crud/record-history.ts';
+import { onCommit } from '../db/commit-signal.ts';
 import { placeCommitted } from './sequencer.ts';
 import { Turns } from './turns.ts';
 

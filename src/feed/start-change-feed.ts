@@ -8,7 +8,7 @@ import { listenForChanges } from './change-notifications.ts';
 export async function startChangeFeed(orm: MikroORM, config: Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DB_CONNECT_TIMEOUT_MS' | 'DB_POOL_MAX'>, logger: Logger): Promise<{ feed: ChangeFeed; stop(): Promise<void> }> {
   // Streams catching up read the history with at most half the pool: the other half answers everything else.
   const feed = new ChangeFeed(orm, { catchUpReads: Math.floor(config.DB_POOL_MAX / 2) });
-  // PGlite lives in this process, which is then its only writer: commits here wake the feed (src/feed/commit-signal.ts).
+  // PGlite lives in this process, which is then its only writer: commits here wake the feed (src/db/commit-signal.ts).
   // LISTEN is a session's: through a transaction pooler it is dropped without a word, so it goes straight to the server.
   const url = directUrl(config);
   const notifications = url

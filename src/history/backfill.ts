@@ -1,9 +1,9 @@
 // Gives every record that has no history yet (made before the history existed, or seeded) its `created` entry.
 import type { EntityManager } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/sql';
-import { resources } from '../resources/index.ts';
 import { viewQuery } from '../crud/view-rows.ts';
-import { feedFilters } from './record-history.ts';
+import type { AnyResource } from '../crud/resource-descriptor.ts';
+import { feedFilters } from '../crud/record-history.ts';
 import { placeCommitted } from '../feed/sequencer.ts';
 
 /** Records per statement: each statement stays well inside DB_STATEMENT_TIMEOUT_MS, whatever the table's size. */
@@ -13,7 +13,7 @@ const batch = 5000;
  * INSERT … SELECT in id order, a window of ids at a time, run where the schema changes (src/db/migrate.ts, under its lock):
  * after migrations were applied or demo data seeded, never on an ordinary start.
  */
-export async function backfillHistory(em: EntityManager): Promise<void> {
+export async function backfillHistory(em: EntityManager, resources: readonly AnyResource[]): Promise<void> {
   const sql = em as SqlEntityManager;
   for (const resource of resources) {
     const meta = em.getMetadata().get(resource.entity);

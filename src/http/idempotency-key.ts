@@ -6,6 +6,7 @@ import { IdempotencyRecord } from '../db/entities/idempotency-record.entity.ts';
 import { Conflict, UnprocessableContent } from '../errors/app-errors.ts';
 import type { Principal } from '../auth/access-rules.ts';
 import { holdAnswer } from './send.ts';
+import { operationOf } from '../contract/resolution.ts';
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 // Per-message and hop-by-hop headers belong to the replay itself, not to the stored answer.
@@ -18,7 +19,7 @@ export function idempotencyKey(orm: MikroORM, windowSeconds: number): RequestHan
     const header = req.get('Idempotency-Key');
     // The draft's key is a structured-field string ("…"); a bare token is taken as it is.
     const key = header?.replace(/^"(.*)"$/, '$1');
-    const operationId = (req as { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId ?? '';
+    const operationId = operationOf(req)?.contract.operationId ?? '';
     if (!key || !operationId.startsWith('create')) return next();
 
     const keyHash = sha256(`${(res.locals.principal as Principal).subject}\n${key}`);

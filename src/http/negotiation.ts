@@ -3,7 +3,7 @@ import type { Request, Response, NextFunction } from 'express';
 import { NotAcceptable } from '../errors/app-errors.ts';
 import { jsonRepresentation, type Representation } from './representation.ts';
 import { xmlRepresentation } from './xml/xml-representation.ts';
-import { operationOf } from '../crud/operations.ts';
+import { operationOf } from '../contract/resolution.ts';
 
 const representations: Record<string, Representation> = {
   'application/json': jsonRepresentation,

@@ -1,20 +1,19 @@
 // The service's Prometheus metrics (prom-client): requests, database pools, replica routing, the process.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Pool } from 'pg';
-import type { ReadKind } from '../db/read-routing.ts';
-import type { StatementTimer } from '../db/timed-queries.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 
 export interface Metrics {
   registry: Registry;
   requestDuration: Histogram<'method' | 'route' | 'status'>;
   requestsInFlight: Gauge;
-  /** Counts one routed read. */
-  readRouted(kind: ReadKind, target: 'primary' | 'replica'): void;
+  /** Counts one routed read of a kind (`list`, `record`, …: src/db/read-routing.ts). */
+  readRouted(kind: string, target: 'primary' | 'replica'): void;
   replicaFailed(): void;
   /** Reports a connection pool's counts at every scrape. */
   addPool(name: string, pool: Pool): void;
-  statementTimed: StatementTimer;
+  /** One statement's duration, by its operation (`select`, `insert`, …). */
+  statementTimed(operation: string, target: 'primary' | 'replica', seconds: number): void;
   /** A statement waited this long for a pooled PostgreSQL connection. */
   acquireWaited(seconds: number): void;
   /** A request waited DB_ACQUIRE_TIMEOUT_MS for a pooled connection and got none. */

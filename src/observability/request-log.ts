@@ -4,7 +4,6 @@ import { trace, context } from '@opentelemetry/api';
 import type { Logger } from './logger.ts';
 import { requestId } from './request-id.ts';
 import { routeTemplate } from './route-template.ts';
-import type { Principal } from '../auth/access-rules.ts';
 
 const failures = new WeakMap<Response, Error>();
 
@@ -38,7 +37,7 @@ export function requestLog(logger: Logger, basePath: string): RequestHandler {
         status: res.statusCode,
         durationMs: Date.now() - started,
         // The token's subject only: never the token itself, nor a header or a body.
-        subject: (res.locals.principal as Principal | undefined)?.subject,
+        subject: (res.locals.principal as { subject?: string } | undefined)?.subject,
       };
       const error = failures.get(res);
       if (!error && res.statusCode < 500) return logger.info(line, 'request completed');

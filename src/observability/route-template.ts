@@ -1,6 +1,6 @@
 // The route template of a request (`/api/sighting/{id}`): what logs and metrics name, never the raw path.
 import type { Request } from 'express';
-import { operationOf } from '../crud/operations.ts';
+import { operationOf } from '../contract/resolution.ts';
 
 const openPaths = ['/health/live', '/health/ready', '/metrics', '/openapi.yaml', '/docs'];
 

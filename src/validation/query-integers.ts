@@ -3,7 +3,7 @@ import type { RequestHandler } from 'express';
 import { ValidationFailed, type FieldProblem } from '../errors/app-errors.ts';
 import { boundsOf } from '../contract/bounds.ts';
 import type { Schema } from '../contract/document.ts';
-import { operationOf } from '../crud/operations.ts';
+import { operationOf } from '../contract/resolution.ts';
 
 // Only the canonical decimal spelling is an integer: a number conversion would turn `Infinity`, `1e309`, `0x10`,
 // ` 5` or `1.0` into numbers that pass or dodge the schema's bounds (`?limit=1e309` became an unbounded list).

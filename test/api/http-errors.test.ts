@@ -128,7 +128,7 @@ describe('HTTP errors', () => {
       const answer = await send('POST', '/sighting/-1', { headers: json, body: '{}' });
 
       expect(answer).to.deep.include({ status: 405, mediaType: 'application/json', body: { general: 'This method is not allowed here.' } });
-      expect(answer.headers.get('Allow')?.split(/,\s*/).sort()).to.deep.equal(['DELETE', 'GET', 'PATCH', 'PUT']);
+      expect(answer.headers.get('Allow')?.split(/,\s*/).sort()).to.deep.equal(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'PUT']);
     });
 
     it('when the path names no collection, then 404 with a general message', async () => {

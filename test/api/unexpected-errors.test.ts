@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import express from 'express';
 import type { AddressInfo } from 'node:net';
-import { errorHandler } from '../../src/errors/error-handler.ts';
+import { errorHandler } from '../../src/http/error-handler.ts';
 import { negotiate } from '../../src/http/negotiation.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/observability/logger.ts';

@@ -15,8 +15,13 @@ describe('web page: German', () => {
       onLoginPage: async (page) => {
         expect(await page.locator('html').getAttribute('lang')).to.equal('de');
         expect(await page.getByLabel(/^\s*passwort\s*$/i).count()).to.equal(1);
-        // Ours has a main landmark and its heading; Keycloak's page is Keycloak's own.
+        // Ours has a main landmark and its heading; Keycloak's page is Keycloak's own, with the realm's name translated
+        // from the realm export's localizationTexts.
         if (embedded) expect(await page.getByRole('main').getByRole('heading', { level: 1 }).innerText()).to.equal('Beim Sichtungsregister anmelden');
+        else {
+          expect(await page.title()).to.equal('Anmeldung bei Sichtungsregister');
+          expect(await page.locator('#kc-header-wrapper').innerText()).to.equal('Sichtungsregister');
+        }
         await page.screenshot({ path: screenshotPath('login-german') });
       },
     });

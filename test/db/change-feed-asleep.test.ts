@@ -3,7 +3,7 @@
 // committed meanwhile, and a stream from now none of them.
 import { expect } from 'chai';
 import type { MikroORM } from '@mikro-orm/core';
-import { createWithHistory } from '../../src/history/record-history.ts';
+import { createWithHistory } from '../../src/crud/record-history.ts';
 import { ChangeFeed, type ChangeEvent } from '../../src/feed/change-feed.ts';
 import { Sighting } from '../../src/db/entities/sighting.entity.ts';
 import sighting from '../../src/resources/sighting.resource.ts';

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import type { MikroORM } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/sql';
 import { byIdStatement } from '../../src/crud/view-rows.ts';
-import { createWithHistory, isOneRow, scopeOf, updateWithHistory } from '../../src/history/record-history.ts';
+import { createWithHistory, isOneRow, scopeOf, updateWithHistory } from '../../src/crud/record-history.ts';
 import { Sighting } from '../../src/db/entities/sighting.entity.ts';
 import sighting from '../../src/resources/sighting.resource.ts';
 import vessel from '../../src/resources/vessel.resource.ts';

@@ -70,6 +70,17 @@ describe('embedded provider: authorization code with PKCE', () => {
     expect(claimsOf(body.access_token)).to.include({ aud: 'sighting-api', typ: 'Bearer', azp: 'sighting-web', preferred_username: 'alice' });
   });
 
+  it('titles the login page with the realm\'s display name in the language asked for (the realm export\'s localizationTexts)', async () => {
+    const { challenge } = pkce();
+    const titles: string[] = [];
+    for (const locale of ['en', 'de']) {
+      const page = await fetch(authUrl(harness, { code_challenge: challenge, code_challenge_method: 'S256', ui_locales: locale }), { redirect: 'manual' });
+      expect(page.status).to.equal(200);
+      titles.push(/<title>([^<]*)<\/title>/.exec(await page.text())?.[1] ?? '');
+    }
+    expect(titles).to.deep.equal(['Sign in to Sighting registry', 'Beim Sichtungsregister anmelden']);
+  });
+
   it('serves a login form at the authorization endpoint and redirects back with a code to exchange', async () => {
     const { verifier, challenge } = pkce();
     const { final } = await login(harness, authUrl(harness, { code_challenge: challenge, code_challenge_method: 'S256' }), 'bob', 'bob');

@@ -2,7 +2,7 @@
 // own on the PostgreSQL of DATABASE_URL. `statements` collects the operation of every statement run (`with`, `select`, …).
 import type { MikroORM } from '@mikro-orm/core';
 import { loadConfig } from '../../src/config.ts';
-import { openDatabase } from '../../src/db/orm.ts';
+import { openServiceDatabase } from '../../src/database.ts';
 import { ReadRouter } from '../../src/db/read-routing.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { createScratchDatabase } from './scratch-database.ts';
@@ -17,7 +17,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   const scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
   const config = loadConfig({ DATABASE_URL: scratch?.url, DEMO_DATA: 'true', LOG_LEVEL: 'warn' });
   const statements: string[] = [];
-  const orm = await openDatabase(config, { logger: createLogger(config), router: new ReadRouter(0, 1000), onStatement: (operation) => statements.push(operation) })
+  const orm = await openServiceDatabase(config, { logger: createLogger(config), router: new ReadRouter(0, 1000), onStatement: (operation) => statements.push(operation) })
     .catch(async (error: unknown) => {
       await scratch?.drop();
       throw error;

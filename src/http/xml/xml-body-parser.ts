@@ -3,7 +3,7 @@ import express, { type RequestHandler } from 'express';
 import { BadRequest, UnsupportedMediaType } from '../../errors/app-errors.ts';
 import { parseXml } from './xml-document.ts';
 import { requestBodySchema } from './xml-schema.ts';
-import { operationOf } from '../../crud/operations.ts';
+import { operationOf } from '../../contract/resolution.ts';
 import { xmlToValue, type Reviver } from './xml-to-value.ts';
 
 export const xmlMediaTypes = ['text/xml', 'application/xml'];

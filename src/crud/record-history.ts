@@ -3,9 +3,9 @@ import { OptimisticLockError, raw, ReferenceKind, type EntityManager } from '@mi
 import type { SqlEntityManager } from '@mikro-orm/sql';
 import { openApiDocument } from '../contract/document.ts';
 import { parametersOf } from '../contract/parameters.ts';
-import type { AnyResource } from '../crud/resource-descriptor.ts';
-import { byIdStatement, wholeViewStatement } from '../crud/view-rows.ts';
-import { signalCommit } from '../feed/commit-signal.ts';
+import type { AnyResource } from './resource-descriptor.ts';
+import { byIdStatement, wholeViewStatement } from './view-rows.ts';
+import { signalCommit } from '../db/commit-signal.ts';
 
 export type Change = 'created' | 'updated' | 'deleted';
 

@@ -3,13 +3,14 @@ import type { ServerResponse } from 'node:http';
 import type { Request, Response, NextFunction } from 'express';
 import { NotFoundError, OptimisticLockError, UniqueConstraintViolationException, ForeignKeyConstraintViolationException } from '@mikro-orm/core';
 import { error as validator } from 'express-openapi-validator';
-import * as errors from './app-errors.ts';
-import { isDatabaseUnavailable } from './database-unavailable.ts';
+import * as errors from '../errors/app-errors.ts';
+import { isDatabaseUnavailable } from '../errors/database-unavailable.ts';
 import { fieldProblems, type ValidatorErrorItem } from '../validation/field-problems.ts';
 import { message, type Locale } from '../i18n/messages.ts';
 import { requestLocale } from '../i18n/request-locale.ts';
-import { sendDocument } from '../http/send.ts';
+import { sendDocument } from './send.ts';
 import { recordError } from '../observability/request-log.ts';
+import { operationOf } from '../contract/resolution.ts';
 
 export async function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): Promise<void> {
   try {
@@ -113,7 +114,7 @@ function fromValidator(error: unknown, req: Request): errors.AppError | undefine
     if (items.some((item) => item.path.startsWith('/') && !requestParts.has(item.path.split('/')[1]!))) return errors.entityNotFound();
     // The body as a whole is not an object (an array, a string): no field is at fault, like unparsable JSON.
     if (items.some((item) => item.path === '/body')) return new errors.BadRequest('error.malformedBody');
-    return new errors.ValidationFailed(fieldProblems(items, (req as { openapi?: { schema?: never } }).openapi?.schema));
+    return new errors.ValidationFailed(fieldProblems(items, operationOf(req)?.contract));
   }
   if (error instanceof validator.NotFound) return new errors.NotFound('error.notFound');
   if (error instanceof validator.MethodNotAllowed) return new errors.MethodNotAllowed('error.methodNotAllowed', {}, headers?.Allow ? { Allow: headers.Allow } : {});

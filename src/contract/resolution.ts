@@ -1,0 +1,51 @@
+// The operation of openapi.yaml a request was resolved to, once, and its path parameters as sent: every step reads it here.
+import type { Request } from 'express';
+import type { Operation, Schema } from './document.ts';
+
+export interface IntegerParameter {
+  name: string;
+  schema: Schema;
+}
+
+/** What every step of a request needs to know about its operation, whatever the collection. */
+export interface ResolvedOperation {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** openapi.yaml's path below the base path: `/sighting/{id}`; what logs, metrics and traces name. */
+  template: string;
+  contract: Operation;
+  /** Any one of these realm roles lets the caller ask; who owns a record is checked later, on the record. */
+  roles: readonly string[];
+  /** Those of `roles` that let the caller change only the records it created (`writer` on a sighting). */
+  ownRecordsOnly: readonly string[];
+  integerQuery: readonly IntegerParameter[];
+  /** Its answer is a stream of Server-Sent Events (`text/event-stream`), not a JSON or XML document. */
+  streams: boolean;
+}
+
+interface Resolution {
+  operation: ResolvedOperation;
+  /** The path's parameters as sent (decoded): the request validator later coerces its own copy. */
+  pathText: Readonly<Record<string, string>>;
+}
+
+const resolutions = new WeakMap<Request, Resolution>();
+
+/** Marks the request as asking for `operation`, with its path parameters as sent. */
+export function resolveTo(req: Request, operation: ResolvedOperation, pathText: Readonly<Record<string, string>>): void {
+  resolutions.set(req, { operation, pathText });
+}
+
+/** The operation the request was resolved to, or undefined when it names none (yet). */
+export function operationOf(req: Request): ResolvedOperation | undefined {
+  return resolutions.get(req)?.operation;
+}
+
+/** A path parameter as the client sent it (before any coercion), or undefined. */
+export function pathTextOf(req: Request, name: string): string | undefined {
+  return resolutions.get(req)?.pathText[name];
+}
+
+/** Every path parameter as the client sent it. */
+export function pathTextsOf(req: Request): Readonly<Record<string, string>> {
+  return resolutions.get(req)?.pathText ?? {};
+}

@@ -1,0 +1,53 @@
+// express-openapi-validator against openapi.yaml, handed the operation the request was resolved to: it checks the
+// request, it does not look the operation up again.
+import type { Request, RequestHandler } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import { openApiDocument } from '../contract/document.ts';
+import { operationOf, pathTextsOf, type ResolvedOperation } from '../contract/resolution.ts';
+import { customFormats } from './formats.ts';
+import { spendUrlParseWarning } from './url-parse-warned.ts';
+
+/** The validator's request metadata (its `OpenApiRequestMetadata`, what its own lookup leaves on `req.openapi`). */
+interface OpenApiRequestMetadata {
+  expressRoute: string;
+  openApiRoute: string;
+  pathParams: Record<string, string>;
+  schema: ResolvedOperation['contract'];
+  serial: number;
+}
+
+/**
+ * The validator's own lookup compiles the pattern of every path of the document on every request until one matches
+ * (upstream: cdimascio/express-openapi-validator#1217). The request was resolved once already (src/crud/router.ts),
+ * so every path is "ignored" by its lookup (`ignorePaths`, a public option), and its request validation reads the
+ * `req.openapi` given here instead. test/architecture/one-resolution.test.ts fails if it ever matches on its own again.
+ */
+export function requestValidator(basePath: string): RequestHandler[] {
+  spendUrlParseWarning();
+  const validator = OpenApiValidator.middleware({
+    apiSpec: { ...openApiDocument, servers: [{ url: basePath }] } as never,
+    ignorePaths: () => true,
+    // Bodies are not coerced (a JSON number is no memo, null is no ""); query and path parameters always are.
+    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
+    validateResponses: false,
+    validateSecurity: false,
+    validateFormats: true,
+    formats: customFormats,
+  });
+  const routes = new Map<string, string>();
+  const expressRoute = (template: string) => routes.get(template)
+    ?? routes.set(template, `${basePath}${template.replace(/\{(\w+)\}/g, ':$1')}`).get(template)!;
+  const handOver: RequestHandler = (req, _res, next) => {
+    const operation = operationOf(req)!;
+    const metadata: OpenApiRequestMetadata = {
+      expressRoute: expressRoute(operation.template),
+      openApiRoute: `${basePath}${operation.template}`,
+      pathParams: { ...pathTextsOf(req) },
+      schema: operation.contract,
+      serial: -1,
+    };
+    (req as Request & { openapi?: OpenApiRequestMetadata }).openapi = metadata;
+    next();
+  };
+  return [handOver, ...validator];
+}

@@ -1,0 +1,65 @@
+// Guards, in the default (PGlite) run, what the service's workarounds of library internals rely on
+// (docs/architecture.md, "Workarounds of libraries"): each fails when the library changes under its workaround.
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { Server as HttpServer } from 'node:http';
+import { Server as NetServer, Socket } from 'node:net';
+import { parse } from 'node:url';
+import pg from 'pg';
+import { isCursor } from '../../src/db/bounded-cursor.ts';
+
+const require = createRequire(import.meta.url);
+// pg-cursor ships no types; only the shape bounded-cursor.ts relies on is asked of it.
+const Cursor = require('pg-cursor') as new (text: string) => { read: unknown; close: unknown; submit: unknown };
+/** The installed version of a package, read from its package.json next to its main file. */
+function installedVersion(name: string): string {
+  let folder = require.resolve(name);
+  for (;;) {
+    folder = folder.slice(0, folder.lastIndexOf('/'));
+    try {
+      const manifest = JSON.parse(readFileSync(`${folder}/package.json`, 'utf8')) as { name?: string; version: string };
+      if (manifest.name === name) return manifest.version;
+    } catch { /* not the package's folder yet */ }
+  }
+}
+
+describe('workarounds of library internals: what they rely on', () => {
+  it('when pg is not the version src/db/bounded-waits.ts was checked against, then this fails (its query_timeout leaves the connection in use)', () => {
+    // A pg.Client subclass bounds each statement and tears its socket down: pg's own query_timeout fails the statement
+    // but keeps the connection, the late answer still owed (brianc/node-postgres#3399). Re-check both, then this.
+    expect(installedVersion('pg')).to.equal('8.23.0');
+    expect(pg.Client.prototype.query).to.be.a('function');
+    let made: Socket | undefined;
+    const client = new pg.Client({ stream: () => (made = new Socket()) });
+    expect(made, 'pg makes its connection over the socket the `stream` option gives').to.be.instanceOf(Socket);
+    expect(client).to.be.instanceOf(pg.Client);
+  });
+
+  it('when pg-cursor is not the version src/db/bounded-cursor.ts was checked against, or its cursor has no read, close and submit, then this fails', () => {
+    // Each read and the close of a cursor are bounded by replacing them on the cursor object (pg-cursor has no timeout).
+    expect(installedVersion('pg-cursor')).to.equal('2.22.0');
+    const cursor = new Cursor('select 1');
+    expect(isCursor(cursor)).to.equal(true);
+    expect(cursor.read).to.be.a('function');
+    expect(cursor.close).to.be.a('function');
+  });
+
+  it('when node\'s HTTP server no longer has httpAllowHalfOpen (off by default), then this fails (src/web-server.ts sets it)', () => {
+    // No public option of http.createServer does it in Node 24: net's allowHalfOpen is always on below the HTTP layer.
+    const server = new HttpServer();
+    expect(Object.hasOwn(server, 'httpAllowHalfOpen')).to.equal(true);
+    expect((server as HttpServer & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen).to.equal(false);
+  });
+
+  it('when http\'s close no longer differs from net\'s, then this fails (src/http/drain.ts closes the listener only, with net\'s)', () => {
+    // Since Node 19 http.Server#close also ends idle connections (nodejs/node#41578); the drain ends them itself, later.
+    expect(HttpServer.prototype.close).to.not.equal(NetServer.prototype.close);
+    expect(new HttpServer()).to.be.instanceOf(NetServer);
+  });
+
+  it('when node\'s url.parse no longer checks its caller only until it has warned, then this fails (src/validation/url-parse-warned.ts spends the warning)', () => {
+    // Node 24's lib/url.js: `if (!urlParseWarned && !isInsideNodeModules(…))`; the stack is looked at only before the warning.
+    expect(parse.toString()).to.match(/if \(!urlParseWarned && !isInsideNodeModules\(/);
+  });
+});
