@@ -57,8 +57,6 @@ export async function startWebServer(config: Config, options: StartOptions = {})
     replicaAcquireTimedOut: () => metrics.acquireTimedOut('replica'),
     replicasBehind: () => replicaLag.anyBehind(config.DB_REPLICA_MAX_LAG_MS),
   });
-  const orm = await openServiceDatabase(config, { logger, router, onPool: metrics.addPool, onStatement: metrics.statementTimed, onAcquireWait: metrics.acquireWaited });
-  replicaLag.start();
   const server = createServer({
     maxHeaderSize: config.HEADER_LIMIT,
     // A client that sends its header or its request slowly (slowloris) holds a connection only this long, then gets
@@ -73,19 +71,35 @@ export async function startWebServer(config: Config, options: StartOptions = {})
   // the request at the client's FIN, so any handler slower than that FIN would answer no one.
   (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   const drain = drainable(server);
-  // Until the application is mounted below; then it answers everything.
-  let answer: (req: IncomingMessage, res: ServerResponse) => void = answerStarting;
+  // The ports open before the database: a process that waits for another's migration lock (up to
+  // MIGRATE_LOCK_TIMEOUT_MS) is alive and says it is starting. Once the application is mounted below, it answers.
+  let answer: (req: IncomingMessage, res: ServerResponse) => void = answerStarting({ health: config.MANAGEMENT_PORT === undefined });
   server.on('request', (req, res) => answer(req, res));
-  const { feed, stop: stopFeed } = await startChangeFeed(orm, config, logger);
-  metrics.addFeed(feed);
+  let answerManagement: (req: IncomingMessage, res: ServerResponse) => void = answerStarting({ health: true });
+  const management = config.MANAGEMENT_PORT === undefined ? undefined : createServer((req, res) => answerManagement(req, res));
+  const closePorts = async () => {
+    for (const open of [server, management]) if (open?.listening) await new Promise((resolve) => open.close(resolve));
+  };
   try {
     await listen(server, config.PORT, config.HOST);
+    if (management) await listen(management, config.MANAGEMENT_PORT!, config.HOST);
   } catch (error) {
-    await stopFeed();
+    await closePorts();
+    throw error;
+  }
+  const orm = await openServiceDatabase(config, { logger, router, onPool: metrics.addPool, onStatement: metrics.statementTimed, onAcquireWait: metrics.acquireWaited }).catch(async (error: unknown) => {
+    await closePorts();
+    throw error;
+  });
+  replicaLag.start();
+  const feedStarted = await startChangeFeed(orm, config, logger).catch(async (error: unknown) => {
+    await closePorts();
     await orm.close(true);
     await replicaLag.stop();
     throw error;
-  }
+  });
+  const { feed, stop: stopFeed } = feedStarted;
+  metrics.addFeed(feed);
   const { port } = server.address() as AddressInfo;
   // With PORT=0 the origin is known only now, and the embedded provider's issuer is built from it.
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
@@ -93,12 +107,12 @@ export async function startWebServer(config: Config, options: StartOptions = {})
   const publicUrl = config.PUBLIC_URL ? config.publicUrl : originAt(port);
   const resolved = { ...config, PORT: port, publicUrl };
   const web = { url: publicUrl, stopFeed, config: resolved, orm, server, drain, replicaLag, logger, metrics, stopping: false } as WebServer;
+  if (management) web.management = { server: management, url: originAt((management.address() as AddressInfo).port) };
   const state = { stopping: () => web.stopping };
   const closeAll = async () => {
     // A service that cannot start leaves nothing open behind it.
     await stopFeed();
-    await new Promise((resolve) => server.close(resolve));
-    if (web.management) await new Promise((resolve) => web.management!.server.close(resolve));
+    await closePorts();
     await orm.close(true);
     await replicaLag.stop();
   };
@@ -106,15 +120,7 @@ export async function startWebServer(config: Config, options: StartOptions = {})
     await closeAll();
     throw error;
   });
-  if (config.MANAGEMENT_PORT !== undefined) {
-    const management = createServer(managementApp(managementRouter(resolved, orm, metrics, state)));
-    await listen(management, config.MANAGEMENT_PORT, config.HOST).catch(async (error: unknown) => {
-      await closeAll();
-      throw error;
-    });
-    const address = management.address() as AddressInfo;
-    web.management = { server: management, url: originAt(address.port) };
-  }
+  if (management) answerManagement = managementApp(managementRouter(resolved, orm, metrics, state));
   // The app's last handler answers every error; should even that fail, express's final handler must not answer.
   answer = (req, res) => app(req as Request, res as Response, (error?: unknown) => lastResort(res, error));
   web.app = app;

@@ -10,10 +10,11 @@ export const isCursor = (value: unknown): value is Cursor =>
   typeof (value as Cursor | undefined)?.read === 'function' && typeof (value as Cursor).submit === 'function';
 
 /**
- * Each fetch that gets no answer in time tears the connection down and fails as `pg`'s own `query_timeout` does.
+ * Each fetch that gets no answer in time has its statement cancelled and its connection torn down (`tearDown`), then
+ * fails as `pg`'s own `query_timeout` does.
  * Closing waits for the server too, so it is bounded as well; a connection torn down has nothing left to close.
  */
-export function boundedCursor(cursor: Cursor, opened: Promise<void>, ms: number, tearDown: () => void, end: () => Promise<void>): Cursor {
+export function boundedCursor(cursor: Cursor, opened: Promise<void>, ms: number, tearDown: () => Promise<void>, end: () => Promise<void>): Cursor {
   const read = cursor.read.bind(cursor);
   const close = cursor.close.bind(cursor);
   let torn = false;
@@ -23,7 +24,7 @@ export function boundedCursor(cursor: Cursor, opened: Promise<void>, ms: number,
     const wait = start();
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<T>((resolve) => {
-      timer = setTimeout(() => { torn = true; tearDown(); resolve(onTimeout()); }, ms);
+      timer = setTimeout(() => { torn = true; void tearDown().then(() => resolve(onTimeout())); }, ms);
     });
     return Promise.race([wait, late]).finally(() => clearTimeout(timer));
   };

@@ -3,16 +3,22 @@ import { Socket } from 'node:net';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import { boundedCursor, isCursor } from './bounded-cursor.ts';
+import { sendCancelRequest } from './cancel-request.ts';
 
 type Settings = Pick<Config, 'DB_ACQUIRE_TIMEOUT_MS' | 'DB_CONNECT_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS' | 'DATABASE_DIRECT_URL'>;
 
-/** Settles as `answer` does, or rejects as `pg`'s own read timeout does after `ms`, calling `late` then. */
-function within<T>(answer: Promise<T>, ms: number, late: () => void): Promise<T> {
+/** Longest wait for a cancel request to be taken (a server or pooler that does not take it in that time is lost anyway). */
+const cancelBoundMs = 1000;
+
+/** The session's cancel key, which pg's Client keeps from the server's BackendKeyData (its own `cancel` sends it). */
+type Keyed = { processID: number | null; secretKey: number | null; host: string; port: number };
+
+/** Settles as `answer` does, or rejects as `pg`'s own read timeout does after `ms`, once `late` is done. */
+function within<T>(answer: Promise<T>, ms: number, late: () => Promise<void>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      late();
-      reject(new Error('Query read timeout'));
+      void late().then(() => reject(new Error('Query read timeout')));
     }, ms);
   });
   // The answer that loses the race (its connection torn down under it) is nobody's to report.
@@ -33,8 +39,10 @@ function within<T>(answer: Promise<T>, ms: number, late: () => void): Promise<T>
  * clients get next; straight to the server, the startup parameter each of its sessions begins with. A cursor (the lists' stream)
  * runs from its first fetch to its close in a transaction of its own that lifts the server's bound with `SET LOCAL`
  * (gone at its commit); each fetch is bounded by the client instead (src/db/bounded-cursor.ts). Lists are never read
- * inside another transaction, so that transaction is the cursor's alone. `onPool` sees each pool as it is made
- * (metrics count its connections).
+ * inside another transaction, so that transaction is the cursor's alone. When the client's bound passes, the statement
+ * is cancelled on the server first (a cancel request: PgBouncer forwards it to the server session its client is
+ * linked to), so it stops waiting and releases its locks even where the server has no bound of its own; then the
+ * connection is torn down. `onPool` sees each pool as it is made (metrics count its connections).
  */
 export function boundedWaits(settings: Settings, onPool: (pool: object) => void = () => {}): Record<string, unknown> {
   // Slightly later than the server's bound (when the operator set it to the same), so a reachable server answers 57014 first.
@@ -48,9 +56,16 @@ export function boundedWaits(settings: Settings, onPool: (pool: object) => void 
       this.#socket = socket;
     }
 
+    /** Cancels the running statement on the server (before the socket goes: PgBouncer forwards a cancel only for a client still there), then tears the connection down. */
+    async #giveUp(): Promise<void> {
+      const { processID, secretKey, host, port } = this as unknown as Keyed;
+      if (processID !== null && secretKey !== null) await sendCancelRequest({ host, port, processId: processID, secretKey }, cancelBoundMs);
+      this.#socket.destroy();
+    }
+
     override query(...args: unknown[]): never {
       const query = (super.query as (...parts: unknown[]) => unknown).bind(this);
-      const tearDown = () => this.#socket.destroy();
+      const tearDown = () => this.#giveUp();
       if (isCursor(args[0])) {
         // One statement at a time: the cursor is submitted once its transaction has lifted the server's bound.
         const cursor = args[0];

@@ -103,7 +103,7 @@ function startCopy(root: string, env: Record<string, string | undefined>): Promi
   });
 }
 
-describe('a fourth resource, added to a copy of the project', () => {
+describe('a fourth resource, added to a copy of the project @pgbouncer', () => {
   let root: string;
   let scratch: ScratchDatabase | undefined;
   let service: { origin: string; child: ChildProcess } | undefined;
@@ -137,7 +137,7 @@ describe('a fourth resource, added to a copy of the project', () => {
     await run(process.execPath, [join(project, 'node_modules/typescript/bin/tsc'), '-p', root]);
 
     scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
-    service = await startCopy(root, { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: scratch?.url ?? '', KEYCLOAK_URL: '', DATA_DIR: '' });
+    service = await startCopy(root, { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: scratch?.url ?? '', DATABASE_DIRECT_URL: scratch?.env.DATABASE_DIRECT_URL ?? '', KEYCLOAK_URL: '', DATA_DIR: '' });
   });
 
   after(async function () {

@@ -36,6 +36,14 @@ describe('workarounds of library internals: what they rely on', () => {
     expect(client).to.be.instanceOf(pg.Client);
   });
 
+  it('when pg\'s Client no longer keeps the session\'s cancel key as processID and secretKey, then this fails (src/db/bounded-waits.ts sends it)', () => {
+    // pg's own Client#cancel sends them; its types do not declare them. Behind PgBouncer the service's cancel request
+    // (src/db/cancel-request.ts) is the only way a statement it gave up on ends on a server without a bound of its own.
+    const client = new pg.Client();
+    expect({ processID: Object.hasOwn(client, 'processID'), secretKey: Object.hasOwn(client, 'secretKey') }).to.deep.equal({ processID: true, secretKey: true });
+    expect((client as unknown as { cancel: unknown }).cancel).to.be.a('function');
+  });
+
   it('when pg-cursor is not the version src/db/bounded-cursor.ts was checked against, or its cursor has no read, close and submit, then this fails', () => {
     // Each read and the close of a cursor are bounded by replacing them on the cursor object (pg-cursor has no timeout).
     expect(installedVersion('pg-cursor')).to.equal('2.22.0');

@@ -4,7 +4,14 @@ import pg from 'pg';
 import { backend } from '../support/service.ts';
 import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
 import { spawnService, listening } from '../support/service-process.ts';
+import { freePort } from '../support/free-port.ts';
 import { migrationLock } from '../../src/db/migration-lock.ts';
+
+/** Status, Retry-After and JSON body of a GET to the waiting instance's port. */
+async function answer(url: string): Promise<{ status: number; retryAfter: string | null; body: unknown }> {
+  const response = await fetch(url);
+  return { status: response.status, retryAfter: response.headers.get('Retry-After'), body: await response.json() };
+}
 
 describe('the migration lock held by another process (PostgreSQL) @pgbouncer', function () {
   let scratch: ScratchDatabase;
@@ -33,17 +40,25 @@ describe('the migration lock held by another process (PostgreSQL) @pgbouncer', f
   /** The service's settings: through the pooler when the run has one, the lock and migrations straight on the server. */
   const settings = (extra: Record<string, string>): Record<string, string> => ({ ...scratch.env, DEMO_DATA: 'true', LOG_LEVEL: 'info', ...extra });
 
-  it('when another process holds the lock, then the instance logs that it waits and who holds it, and migrates and serves once the lock is free', async () => {
-    const service = spawnService(settings({ MIGRATE_LOCK_TIMEOUT_MS: '120000' }));
+  it('when another process holds the lock, then the instance logs that it waits and who holds it, its port says alive and starting, and it migrates and serves once the lock is free', async () => {
+    const port = await freePort();
+    const origin = `http://127.0.0.1:${port}`;
+    const service = spawnService(settings({ MIGRATE_LOCK_TIMEOUT_MS: '120000', PORT: String(port) }));
     try {
       const waiting = await service.lineWhere((line) => line.msg === 'waiting for the migration lock another process holds');
       expect(waiting).to.have.property('level', 40);
       expect(waiting.holder).to.deep.include({ pid: holderPid, applicationName: 'the other migrator', state: 'idle' });
       expect(Number.isNaN(Date.parse((waiting.holder as { connectedSince: string }).connectedSince)), 'connectedSince is a time').to.equal(false);
-      expect(service.lines.some((line) => typeof line.url === 'string'), 'no port before the lock').to.equal(false);
+      expect(service.lines.some((line) => typeof line.url === 'string'), 'not started before the lock').to.equal(false);
+      // Alive (an orchestrator must not restart it), not ready, and the contract's 503 with Retry-After to the API.
+      expect(await answer(`${origin}/health/live`)).to.deep.equal({ status: 200, retryAfter: null, body: { status: 'UP' } });
+      expect(await answer(`${origin}/health/ready`)).to.deep.equal({ status: 503, retryAfter: '1', body: { status: 'DOWN', reason: 'starting' } });
+      expect(await answer(`${origin}/api/sighting`)).to.deep.equal({ status: 503, retryAfter: '1', body: { general: 'The service is starting; please try again in a moment.' } });
+      expect(service.lines.some((line) => typeof line.url === 'string'), 'still waiting for the lock').to.equal(false);
 
       await holder.query('select pg_advisory_unlock($1)', [migrationLock]);
       const { url } = await listening(service);
+      expect(url).to.equal(origin);
       expect((await fetch(`${url}/health/ready`)).status).to.equal(200);
       const migrations = await holder.query<{ count: number }>('select count(*)::int as count from mikro_orm_migrations');
       expect(migrations.rows[0]!.count).to.be.above(0);

@@ -1,5 +1,6 @@
-// A request that reaches an instance while it starts (a balancer's probe, an eager client) gets an answer: 503 with
-// Retry-After and the contract's error body until the application is mounted, never a connection left hanging.
+// A request that reaches an instance while it starts (a balancer's probe, an eager client) gets an answer: readiness
+// 503 "starting", the API 503 with Retry-After and the contract's error body until the application is mounted, never
+// a connection left hanging.
 import { expect } from 'chai';
 import { request } from 'node:http';
 import { backend } from '../support/service.ts';
@@ -24,7 +25,7 @@ function get(port: number, path: string, headers: Record<string, string>): Promi
   });
 }
 
-describe(`requests while an instance starts (${backend})`, () => {
+describe(`requests while an instance starts (${backend}) @pgbouncer`, () => {
   let scratch: ScratchDatabase | undefined;
   before(async () => {
     scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
@@ -36,27 +37,34 @@ describe(`requests while an instance starts (${backend})`, () => {
   it('when requests arrive from the moment the port opens, then each gets an answer: 503 with Retry-After in the caller\'s language while starting, then the service\'s', async function () {
     this.timeout(120_000);
     const port = await freePort();
-    const service = spawnService({ PORT: String(port), LOG_LEVEL: 'warn', DEMO_DATA: 'true', ...(scratch && { DATABASE_URL: scratch.url }) });
-    const answers: Answer[] = [];
+    const service = spawnService({ PORT: String(port), LOG_LEVEL: 'warn', DEMO_DATA: 'true', ...scratch?.env });
+    const probes: Answer[] = [];
+    const calls: Answer[] = [];
+    const refusedAsNotYetOpen = (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ECONNREFUSED') return undefined;
+      throw error;
+    };
     try {
       // As soon as the port takes connections; until then each attempt is refused at once.
       for (;;) {
-        const answer = await get(port, '/health/ready', { 'Accept-Language': 'de' }).catch((error: NodeJS.ErrnoException) => {
-          if (error.code === 'ECONNREFUSED') return undefined;
-          throw error;
-        });
-        if (answer) answers.push(answer);
-        if (answer?.status === 200) break;
+        const probe = await get(port, '/health/ready', { 'Accept-Language': 'de' }).catch(refusedAsNotYetOpen);
+        const call = await get(port, '/api/sighting/-1', { 'Accept-Language': 'de' }).catch(refusedAsNotYetOpen);
+        if (probe) probes.push(probe);
+        if (call) calls.push(call);
+        if (probe?.status === 200) break;
       }
     } finally {
       service.child.kill('SIGINT');
       await service.exited;
     }
-    const starting = answers.filter((answer) => answer.status === 503);
-    expect(answers.map((answer) => answer.status).filter((status) => status !== 503 && status !== 200)).to.deep.equal([]);
-    for (const answer of starting) {
-      expect(answer.retryAfter).to.equal('1');
-      expect(JSON.parse(answer.body)).to.deep.equal({ general: 'Der Dienst startet gerade; bitte gleich erneut versuchen.' });
+    // Readiness says "starting" as it says "stopping"; the API answers the contract's 503 until it checks tokens (401).
+    expect(probes.map((probe) => probe.status).filter((status) => status !== 503 && status !== 200)).to.deep.equal([]);
+    for (const probe of probes.filter((answer) => answer.status === 503)) {
+      expect({ retryAfter: probe.retryAfter, body: JSON.parse(probe.body) }).to.deep.equal({ retryAfter: '1', body: { status: 'DOWN', reason: 'starting' } });
+    }
+    expect(calls.map((call) => call.status).filter((status) => status !== 503 && status !== 401)).to.deep.equal([]);
+    for (const call of calls.filter((answer) => answer.status === 503)) {
+      expect({ retryAfter: call.retryAfter, body: JSON.parse(call.body) }).to.deep.equal({ retryAfter: '1', body: { general: 'Der Dienst startet gerade; bitte gleich erneut versuchen.' } });
     }
   });
 });

@@ -12,7 +12,7 @@ interface Outcome { status?: number; connection?: string; sentAfterSignal: boole
 
 const clients = 20;
 
-describe('SIGTERM under keep-alive load', () => {
+describe('SIGTERM under keep-alive load @pgbouncer', () => {
   let scratch: ScratchDatabase | undefined;
   let service: ServiceProcess;
   after(async () => {
@@ -25,7 +25,7 @@ describe('SIGTERM under keep-alive load', () => {
     scratch = backend === 'postgresql' ? await createScratchDatabase(process.env.DATABASE_URL!) : undefined;
     service = spawnService({
       LOG_LEVEL: 'info', SHUTDOWN_DELAY_MS: '5000', DEMO_DATA: 'true',
-      ...(scratch && { DATABASE_URL: scratch.url }), ...(process.env.KEYCLOAK_URL && { KEYCLOAK_URL: process.env.KEYCLOAK_URL }),
+      ...scratch?.env, ...(process.env.KEYCLOAK_URL && { KEYCLOAK_URL: process.env.KEYCLOAK_URL }),
     });
     const { url, api } = await listening(service);
     const realm = process.env.KEYCLOAK_URL ? `${process.env.KEYCLOAK_URL}/realms/sighting` : `${url}/realms/sighting`;

@@ -8,19 +8,9 @@ import { backend, startService, type TestService } from '../support/service.ts';
 import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
 import { rawRequest } from '../support/api-client.ts';
 import { eventually } from '../support/condition.ts';
+import { query } from '../support/sql.ts';
 
 const unavailable = { general: 'The database is not available; please try again later.' };
-
-/** Runs `sql` on its own connection to `url`. */
-async function onDatabase<T extends pg.QueryResultRow>(url: string, sql: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 describe('PostgreSQL through a transaction pooler (PgBouncer when DATABASE_DIRECT_URL is set) @pgbouncer', function () {
   this.timeout(120_000);
@@ -35,7 +25,7 @@ describe('PostgreSQL through a transaction pooler (PgBouncer when DATABASE_DIREC
     direct = scratch.env.DATABASE_DIRECT_URL ?? scratch.url;
     name = new URL(direct).pathname.slice(1);
     // The operator's part (README): the server's statement bound as the database's default, for every session.
-    await onDatabase(direct, `alter database "${name}" set statement_timeout = '1s'`);
+    await query(direct, `alter database "${name}" set statement_timeout = '1s'`);
   });
 
   after(async () => {
@@ -50,21 +40,21 @@ describe('PostgreSQL through a transaction pooler (PgBouncer when DATABASE_DIREC
     child.stderr.setEncoding('utf8').on('data', (text: string) => { output += text; });
     const [code] = await once(child, 'close') as [number];
     expect({ code, migrated: /the database is migrated: \d+ migrations applied in all/.test(output) }, output).to.deep.equal({ code: 0, migrated: true });
-    const [row] = await onDatabase<{ sightings: number }>(direct, 'select count(*)::int as sightings from sighting where sighting_id = -1');
+    const [row] = await query<{ sightings: number }>(direct, 'select count(*)::int as sightings from sighting where sighting_id = -1');
     expect(row).to.deep.equal({ sightings: 1 });
     service = await startService({ ...scratch.env, MIGRATE_AT_START: 'false', DB_STATEMENT_TIMEOUT_MS: '1000', DB_POOL_MAX: '6' });
   });
 
   it('when the change feed listens, then its LISTEN session is straight on the server', async () => {
     const [listening] = await eventually(async () => {
-      const rows = await onDatabase<{ query: string }>(direct, `select query from pg_stat_activity where datname = $1 and application_name = 'sighting-registry listen'`, [name]);
+      const rows = await query<{ query: string }>(direct, `select query from pg_stat_activity where datname = $1 and application_name = 'sighting-registry listen'`, [name]);
       return rows.length ? rows : undefined;
     });
     expect(listening).to.deep.equal({ query: 'listen record_change' });
   });
 
   it('when 8 long lists stream through cursors at once, then each has every row and no server session is left with a changed statement_timeout', async () => {
-    await onDatabase(direct, `insert into sighting (sighting_memo, vessel_id) select 'through the pooler ' || g, -1 from generate_series(1, 3000) g`);
+    await query(direct, `insert into sighting (sighting_memo, vessel_id) select 'through the pooler ' || g, -1 from generate_series(1, 3000) g`);
     const lists = await Promise.all(Array.from({ length: 8 }, async () => {
       const response = await rawRequest(service, 'GET', '/sighting');
       return { status: response.status, records: (await response.json() as unknown[]).length };
@@ -97,7 +87,7 @@ describe('PostgreSQL through a transaction pooler (PgBouncer when DATABASE_DIREC
       const response = await rawRequest(service, 'GET', '/sighting/-1');
       expect({ status: response.status, retryAfter: response.headers.get('Retry-After'), body: await response.json() }).to.deep.equal({ status: 503, retryAfter: '5', body: unavailable });
       // Nothing of the service's still waits for the lock on the server (without the cancel this waits until mocha's timeout).
-      const waiting = async () => (await onDatabase<{ count: number }>(direct, `select count(*)::int as count from pg_stat_activity where datname = $1 and wait_event_type = 'Lock' and pid <> $2`, [name, lockerPid]))[0]!.count;
+      const waiting = async () => (await query<{ count: number }>(direct, `select count(*)::int as count from pg_stat_activity where datname = $1 and wait_event_type = 'Lock' and pid <> $2`, [name, lockerPid]))[0]!.count;
       expect(await eventually(async () => (await waiting()) === 0)).to.equal(true);
     } finally {
       await locker.query('rollback');

@@ -4,7 +4,8 @@ import { expect } from 'chai';
 import { Agent, request, type ClientRequest, type IncomingMessage } from 'node:http';
 import { createSighting } from '../support/fixtures.ts';
 import { tokenFor } from '../support/tokens.ts';
-import { replication, SKIP_REASON, startTwoInstances, waitForReplay, query, type TwoInstances } from '../support/replication.ts';
+import { replication, SKIP_REASON, startTwoInstances, waitForReplay, type TwoInstances } from '../support/replication.ts';
+import { query } from '../support/sql.ts';
 import { samples } from '../support/scrape.ts';
 
 const setup = replication();

@@ -2,7 +2,8 @@
 import { expect } from 'chai';
 import { apiClient } from '../support/api-client.ts';
 import { createSighting } from '../support/fixtures.ts';
-import { replication, replicaCluster, SKIP_REASON, startTwoInstances, waitForReplay, query, type TwoInstances } from '../support/replication.ts';
+import { replication, replicaCluster, SKIP_REASON, startTwoInstances, waitForReplay, type TwoInstances } from '../support/replication.ts';
+import { query } from '../support/sql.ts';
 
 const setup = replication();
 const routed = async (url: string, target: 'replica' | 'primary') =>

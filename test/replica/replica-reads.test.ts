@@ -2,7 +2,8 @@
 import { expect } from 'chai';
 import { apiClient } from '../support/api-client.ts';
 import { buildSighting, createSighting } from '../support/fixtures.ts';
-import { replication, SKIP_REASON, startTwoInstances, waitForReplay, query, type TwoInstances } from '../support/replication.ts';
+import { replication, SKIP_REASON, startTwoInstances, waitForReplay, type TwoInstances } from '../support/replication.ts';
+import { query } from '../support/sql.ts';
 
 const setup = replication();
 

@@ -1,9 +1,9 @@
 // Two service instances on a primary + streaming replica (scripts/postgres-replica.sh), and waiting for replay.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import { createScratchDatabase, type ScratchDatabase } from './scratch-database.ts';
 import { startService, type TestService } from './service.ts';
+import { query } from './sql.ts';
 
 export interface Replication {
   primaryUrl: string;
@@ -21,16 +21,6 @@ export function replication(): Replication | undefined {
 export const SKIP_REASON = '(replica tests skipped: they need a primary and a streaming replica; run them under scripts/postgres-replica.sh, as .ci/run does)';
 
 const withDatabase = (serverUrl: string, database: string) => Object.assign(new URL(serverUrl), { pathname: `/${database}` }).toString();
-
-export async function query<T extends pg.QueryResultRow>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 /** Waits until the replica has replayed everything the primary has written so far. */
 export async function waitForReplay(setup: Replication, timeoutMs = 10_000): Promise<void> {

@@ -1,6 +1,6 @@
 // A PostgreSQL database of the test run's own, made on the server DATABASE_URL names and dropped after; reached
 // through PgBouncer too when the run has one (DATABASE_DIRECT_URL then names the server, scripts/with-pgbouncer.sh).
-import pg from 'pg';
+import { query } from './sql.ts';
 
 export interface ScratchDatabase {
   /** The database as the service's pool reaches it: through the pooler when the run has one. */
@@ -15,7 +15,7 @@ export async function createScratchDatabase(serverUrl: string): Promise<ScratchD
   // Made and dropped straight on the server: the pooler (with its `*` entry) reaches any database there.
   const pooled = serverUrl === process.env.DATABASE_URL && process.env.DATABASE_DIRECT_URL;
   const server = pooled ? process.env.DATABASE_DIRECT_URL! : serverUrl;
-  await onServer(server, `create database "${name}"`);
+  await query(server, `create database "${name}"`);
   const inDatabase = (base: string) => {
     const url = new URL(base);
     url.pathname = `/${name}`;
@@ -25,16 +25,6 @@ export async function createScratchDatabase(serverUrl: string): Promise<ScratchD
   return {
     url,
     env: { DATABASE_URL: url, ...(pooled && { DATABASE_DIRECT_URL: inDatabase(server) }) },
-    drop: () => onServer(server, `drop database if exists "${name}" with (force)`),
+    drop: async () => { await query(server, `drop database if exists "${name}" with (force)`); },
   };
-}
-
-async function onServer(serverUrl: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
 }
