@@ -19,7 +19,8 @@ trap cleanup EXIT
 # The dependencies and runtime stages' (not the web stage's: it builds the page, which the runtime copies as
 # web/dist, built here by npm ci / npm run build:web).
 sources=$(awk '/^FROM / { web = / AS web$/ } !web && /^COPY / && $2 !~ /^--/ { for (i = 2; i < NF; i++) print $i }' Dockerfile | sort -u)
-cp -r $sources "$dir/"
+# --parents: a file COPY names below a folder (docs/changelog.md) lands in that folder, as in the image.
+cp -r --parents $sources "$dir/"
 mkdir -p "$dir/web" && cp -r web/dist "$dir/web/dist"
 (cd "$dir" && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error)
 for dev in node pino-pretty mocha; do
