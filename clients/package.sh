@@ -59,6 +59,7 @@ for package in "${packages[@]}"; do
     echo "clients: $(tail -1 "$stamp") is up to date"
     continue
   fi
-  file=$("package_$package" | tee /dev/stderr | sed -n 's/^clients: \([^ ]*\).*/\1/p' | tail -1)
+  # The build's lines go to stderr as they come (not through tee /dev/stderr: a socket there cannot be reopened).
+  file=$("package_$package" | while IFS= read -r line; do printf '%s\n' "$line" >&2; printf '%s\n' "$line"; done | sed -n 's/^clients: \([^ ]*\).*/\1/p' | tail -1)
   printf '%s\n%s\n' "$hash" "$file" > "$stamp"
 done

@@ -61,13 +61,15 @@ describe('SIGTERM under keep-alive load @pgbouncer', () => {
 
     // Some answers before the signal, so the load is under way on every connection.
     while (outcomes.length < 5 * clients && !outcomes.some((o) => o.error)) await new Promise((resolve) => setImmediate(resolve));
-    signalled = true;
     service.child.kill('SIGTERM');
     let readiness = 0;
     while (readiness !== 503) {
       readiness = await fetch(`${url}/health/ready`).then((response) => response.status, () => -1);
       if (readiness === -1) break;
     }
+    // From here the service has taken the signal (its readiness says so): a request sent before it handled the
+    // signal may still be answered as any other, one sent now must be told Connection: close.
+    signalled = true;
     // The balancer notices only after answers to requests sent after the signal came back on every client.
     while (outcomes.filter((o) => o.sentAfterSignal).length < 2 * clients && !outcomes.some((o) => o.error)) {
       await new Promise((resolve) => setImmediate(resolve));
