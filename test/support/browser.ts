@@ -63,7 +63,9 @@ export async function watchContext(context: BrowserContext, allowedOrigins: stri
       const reason = request.failure()?.errorText ?? 'failed';
       // Aborted on purpose above, already reported; or a change feed the page ends as the person leaves its screen.
       const feedLeft = reason.includes('ERR_ABORTED') && request.headers().accept === 'text/event-stream';
-      if (!reason.includes('BLOCKED_BY_CLIENT') && !feedLeft) watch.problems.push(`request failed: ${request.method()} ${request.url()}: ${reason}`);
+      // Keycloak's own sign-in page, left by its form's submit while its background image or a font still loads.
+      const signInPageLeft = reason.includes('ERR_ABORTED') && /\/resources\/[^/]+\/(login|common)\//.test(new URL(request.url()).pathname);
+      if (!reason.includes('BLOCKED_BY_CLIENT') && !feedLeft && !signInPageLeft) watch.problems.push(`request failed: ${request.method()} ${request.url()}: ${reason}`);
     });
     page.on('response', (response) => {
       if (response.status() >= 400) watch.problems.push(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`);
