@@ -2,8 +2,8 @@
 import { expect } from 'chai';
 import { backend, startService, type TestService } from '../support/service.ts';
 import { rawRequest } from '../support/api-client.ts';
-import { tokenFor } from '../support/tokens.ts';
-import { buildSighting } from '../support/fixtures.ts';
+import { tokenFor, type User } from '../support/tokens.ts';
+import { buildSighting, buildVessel } from '../support/fixtures.ts';
 import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 import pg from 'pg';
@@ -30,7 +30,7 @@ describe('database partition', function () {
     viaProxy.hostname = '127.0.0.1';
     viaProxy.port = String(proxy.port);
     service = await startService({ DATABASE_URL: viaProxy.toString(), DB_POOL_MAX: '4', ...bounds });
-    await tokenFor(service.realm, 'alice');
+    await Promise.all([tokenFor(service.realm, 'alice'), tokenFor(service.realm, 'admin')]);
   });
 
   after(async () => {
@@ -40,12 +40,35 @@ describe('database partition', function () {
     await scratch?.drop();
   });
 
-  async function timed(method: string, path: string, body?: unknown) {
+  async function timed(method: string, path: string, body?: unknown, user: User = 'alice') {
     const started = performance.now();
-    const response = await rawRequest(service, method, path, body === undefined ? {} : { body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
+    const response = await rawRequest(service, method, path, body === undefined ? { user } : { user, body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
     const text = await response.text();
     return { status: response.status, retryAfter: response.headers.get('Retry-After'), body: text ? JSON.parse(text) as unknown : undefined, ms: performance.now() - started };
   }
+
+  /** The primary pool's connections by state, from the service's metrics. */
+  async function pool() {
+    const counts = new Map([...(await samples(service.url, 'db_pool_connections')).entries()]
+      .filter(([labels]) => labels.includes('pool="primary"'))
+      .map(([labels, count]) => [/state="(\w+)"/.exec(labels)![1], count]));
+    return { used: counts.get('used') ?? 0, idle: counts.get('idle') ?? 0, waiting: counts.get('waiting') ?? 0 };
+  }
+
+  type PoolState = Awaited<ReturnType<typeof pool>>;
+
+  /** The pool once `holds` is true of it, or as it is after 10 s, for the assertion to show. */
+  async function poolOnce(holds: (state: PoolState) => boolean): Promise<PoolState> {
+    const deadline = performance.now() + 10_000;
+    for (;;) {
+      const now = await pool();
+      if (holds(now) || performance.now() > deadline) return now;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** The pool once no connection is in use. */
+  const quietPool = () => poolOnce((state) => state.used === 0 && state.waiting === 0);
 
   async function recovered() {
     let last: { status: number } | undefined;
@@ -61,8 +84,9 @@ describe('database partition', function () {
     await Promise.all(Array.from({ length: 4 }, () => timed('GET', '/sighting/-1')));
 
     proxy.partition();
-    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 3 === 0
-      ? timed('GET', '/sighting/-1') : i % 3 === 1 ? timed('GET', '/sighting') : timed('POST', '/sighting', buildSighting()))));
+    // A vessel's create is a transaction (the vessel and its names): its BEGIN meets the partition.
+    const requests = [() => timed('GET', '/sighting/-1'), () => timed('GET', '/sighting'), () => timed('POST', '/sighting', buildSighting()), () => timed('POST', '/vessel', buildVessel(), 'admin')];
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => requests[i % requests.length]!()));
     const ready = await fetch(`${service.url}/health/ready`);
     await proxy.restore();
 
@@ -74,6 +98,8 @@ describe('database partition', function () {
     expect(ready.status).to.equal(503);
 
     expect(await recovered()).to.deep.include({ status: 200 });
+    // Every connection the partition broke left the pool, also one whose transaction could not begin.
+    expect(await quietPool()).to.deep.include({ used: 0, waiting: 0 });
   });
 
   it('when the network to PostgreSQL is partitioned while a long list streams, then the answer is cut within the bound instead of hanging, and the service recovers', async () => {
@@ -109,18 +135,20 @@ describe('database partition', function () {
   });
 
   it('when a statement gets no answer, then its connection is closed at once, not handed out again with the answer still owed', async () => {
-    const connections = async () => [...(await samples(service.url, 'db_pool_connections')).entries()]
-      .filter(([labels]) => labels.includes('pool="primary"')).reduce((sum, [, count]) => sum + count, 0);
     expect(await recovered()).to.deep.include({ status: 200 });
-    const before = await connections();
+    // The read takes an idle connection of its own.
+    const before = await quietPool();
+    expect(before).to.deep.include({ used: 0, waiting: 0 });
+    expect(before.idle).to.be.above(0);
 
     proxy.partition();
     const answer = await timed('GET', '/sighting/-1');
-    // Still partitioned: the connection the read used must be gone from the pool, not idle in it.
-    const after = await connections();
+    // Still partitioned: the connection the read used must leave the pool (its socket's close is the pool's signal),
+    // not go back to it idle.
+    const after = await poolOnce((state) => state.used === 0 && state.idle < before.idle);
     await proxy.restore();
 
-    expect({ status: answer.status, closed: before - after }).to.deep.equal({ status: 503, closed: 1 });
+    expect({ status: answer.status, closed: before.idle - after.idle }).to.deep.equal({ status: 503, closed: 1 });
     expect(await recovered()).to.deep.include({ status: 200 });
   });
 });
