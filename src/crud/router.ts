@@ -6,6 +6,7 @@ import { boundOperations, type BoundOperation, type OperationKind } from './oper
 import { resolveTo } from '../contract/resolution.ts';
 import { pathTable } from '../contract/path-table.ts';
 import { entityNotFound, MethodNotAllowed, NotFound } from '../errors/app-errors.ts';
+import { isAdmittedPreflight } from '../http/cors.ts';
 
 /** What answers each kind of operation of one resource. */
 export type OperationHandlers = Record<OperationKind, RequestHandler>;
@@ -23,7 +24,8 @@ export interface Dispatch {
   operations: RequestHandler;
   /**
    * `OPTIONS` on a path of the contract, before any token (it tells nothing the served contract does not): 200, no
-   * body, `Allow` (RFC 9110 §9.3.7). A CORS preflight of an allowed origin was answered before (src/http/cors.ts).
+   * body, `Allow` (RFC 9110 §9.3.7). A CORS preflight of an allowed origin (src/http/cors.ts): 204 with the same
+   * methods as `Access-Control-Allow-Methods`.
    */
   options: RequestHandler;
   /** After the token check: 405 with `Allow` for a path of the contract, else 404. */
@@ -61,6 +63,7 @@ export function operationDispatch(resources: readonly AnyResource[], stepsFor: (
   const options: RequestHandler = (req, res, next) => {
     const methods = otherMethods.get(req);
     if (req.method !== 'OPTIONS' || !methods) return next();
+    if (isAdmittedPreflight(req)) return void res.set('Access-Control-Allow-Methods', methods).status(204).end();
     res.set({ Allow: methods, 'Content-Length': '0' }).status(200).end();
   };
   const unmatched: RequestHandler = (req, _res, next) => {

@@ -10,8 +10,8 @@ function listOf(response: Response, name: string): string[] {
 }
 
 /** What a browser sends before a cross-origin PATCH with a token and a precondition: no token of its own. */
-function preflight(service: TestService, origin: string): Promise<Response> {
-  return fetch(`${service.api}/sighting/-1`, {
+function preflight(service: TestService, origin: string, path = '/sighting/-1'): Promise<Response> {
+  return fetch(`${service.api}${path}`, {
     method: 'OPTIONS',
     headers: { Origin: origin, 'Access-Control-Request-Method': 'PATCH', 'Access-Control-Request-Headers': 'authorization, content-type, if-match' },
   });
@@ -47,16 +47,24 @@ describe('cross-origin calls (CORS_ORIGINS)', () => {
       expect(listOf(response, 'access-control-expose-headers')).to.include('www-authenticate');
     });
 
-    it('when the browser sends a preflight without a token, then 204 naming the methods and headers the API takes', async () => {
+    it('when the browser sends a preflight without a token, then 204 naming the methods of that path and the headers the API takes', async () => {
       const response = await preflight(service, allowed);
       expect(response.status).to.equal(204);
       expect(response.headers.get('access-control-allow-origin')).to.equal(allowed);
       expect(listOf(response, 'vary')).to.include('origin');
-      expect(listOf(response, 'access-control-allow-methods')).to.include.members(['get', 'post', 'put', 'patch', 'delete']);
+      expect(listOf(response, 'access-control-allow-methods')).to.have.members(['get', 'head', 'put', 'patch', 'delete', 'options']);
+      // Another path, other methods: what the contract has there (a query by example is a POST only).
+      expect(listOf(await preflight(service, allowed, '/sighting/qbe'), 'access-control-allow-methods')).to.have.members(['post', 'options']);
       expect(listOf(response, 'access-control-allow-headers')).to.include.members(
         ['authorization', 'content-type', 'if-match', 'if-none-match', 'prefer', 'idempotency-key', 'accept-language', 'last-event-id']);
       expect(response.headers.get('access-control-max-age')).to.equal('600');
       expect(await response.text()).to.equal('');
+    });
+
+    it('when a preflight names a path that is not the contract\'s, then it is not answered with CORS approval', async () => {
+      const response = await preflight(service, allowed, '/nowhere');
+      expect(response.status).to.not.equal(204);
+      expect(response.headers.get('access-control-allow-methods')).to.equal(null);
     });
 
     it('when another origin calls, then no CORS header is given and its preflight is not answered', async () => {
