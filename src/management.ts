@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import type { Metrics } from './observability/metrics.ts';
 import { healthRouter } from './health.ts';
 import { metricsRouter } from './observability/metrics-router.ts';
+import { apiVersionHeader } from './http/api-version.ts';
 
 export interface ManagementState {
   /** True from the moment a stop begins (readiness then says 503). */
@@ -19,7 +20,8 @@ export function managementRouter(config: Config, orm: MikroORM, metrics: Metrics
 export function managementApp(router: Router): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.use(router);
+  // Every answer of the service names its contract release (contract D), this port's too.
+  app.use(apiVersionHeader, router);
   app.use((_req, res) => { res.status(404).json({ general: 'Not found.' }); });
   return app;
 }

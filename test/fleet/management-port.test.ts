@@ -2,6 +2,7 @@
 import { expect } from 'chai';
 import { startService, type TestService } from '../support/service.ts';
 import { stopWebServer } from '../../src/web-server.ts';
+import { apiVersion } from '../../src/http/api-version.ts';
 
 describe('management port', () => {
   let service: TestService;
@@ -21,6 +22,12 @@ describe('management port', () => {
 
   it('when the management port is asked for the API or the web page, then 404', async () => {
     expect([(await fetch(`${management}/api/sighting`)).status, (await fetch(`${management}/`)).status]).to.deep.equal([404, 404]);
+  });
+
+  it('when the management port answers, found or not, then it names the contract release as every answer does (API-Version)', async () => {
+    const answers = await Promise.all(['/health/live', '/metrics', '/nowhere'].map((path) => fetch(`${management}${path}`)));
+    expect(answers.map((answer) => [answer.status, answer.headers.get('api-version')]))
+      .to.deep.equal([[200, apiVersion], [200, apiVersion], [404, apiVersion]]);
   });
 
   it('when a stop begins, then readiness on the management port says 503 while the public port still answers', async () => {
