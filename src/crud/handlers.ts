@@ -167,7 +167,8 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
         next.delete(sort === undefined ? 'after' : 'cursor');
         if (sort === undefined) next.set('after', String(rows.at(-1)![keys.at(-1)!.column]));
         else next.set('cursor', cursorOf(keyValues(keys, rows.at(-1)!)));
-        res.set('Link', `<${req.baseUrl}${req.path}?${next}>; rel="next"`);
+        // Beside any other link of the answer (a deprecation's).
+        res.append('Link', `<${req.baseUrl}${req.path}?${next}>; rel="next"`);
       }
       await sendList(res, resource.name, [rows.map(shown)], { emptyStatus: example ? 204 : 200 });
     },

@@ -49,7 +49,8 @@ export function historyHandlers(resource: AnyResource) {
         const last = entries.at(-1)!;
         // The `deleted` entry has the version of the update before it: the next page starts at that update.
         const next = new URLSearchParams({ ...(limit && { limit: String(limit) }), after: String(last.change === 'deleted' ? last.version + 1 : last.version) });
-        res.set('Link', `<${req.baseUrl}${req.path}?${next}>; rel="next"`);
+        // Beside any other link of the answer (a deprecation's).
+        res.append('Link', `<${req.baseUrl}${req.path}?${next}>; rel="next"`);
       }
       const views = entries.map((entry) => ({
         version: entry.version,
