@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import type { SqlEntityManager } from '@mikro-orm/sql';
 import { backend, startService, type TestService } from '../support/service.ts';
 import { tokenFor } from '../support/tokens.ts';
-import { samples } from '../support/scrape.ts';
+import { poolConnections, samples } from '../support/scrape.ts';
 import { eventually } from '../support/condition.ts';
 import { readPartAndLeave } from '../support/leaving-clients.ts';
 import { buildSighting } from '../support/fixtures.ts';
@@ -13,7 +13,7 @@ import { startTestRealm, type TestRealm } from '../support/forged-tokens.ts';
 
 /** Streams this instance holds, as its metrics say. */
 const streamsOf = async (service: TestService) => (await samples(service.url, 'change_feed_streams')).get('') ?? 0;
-const poolInUse = async (service: TestService) => (await samples(service.url, 'db_pool_connections')).get('{pool="primary",state="used"}') ?? 0;
+const poolInUse = async (service: TestService) => (await poolConnections(service.url)).used;
 const delivered = async (service: TestService) => (await samples(service.url, 'change_feed_events_delivered_total')).get('') ?? 0;
 
 /** Creates sightings from `count` writers, each one after the other, until `stop` says so. */

@@ -7,7 +7,7 @@ import { buildSighting, buildVessel } from '../support/fixtures.ts';
 import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 import pg from 'pg';
-import { samples } from '../support/scrape.ts';
+import { poolConnections } from '../support/scrape.ts';
 
 const unavailable = { general: 'The database is not available; please try again later.' };
 // Each bound 1 s. The longest path: waiting for a free connection (1 s), then a statement on it that gets no answer
@@ -47,21 +47,13 @@ describe('database partition', function () {
     return { status: response.status, retryAfter: response.headers.get('Retry-After'), body: text ? JSON.parse(text) as unknown : undefined, ms: performance.now() - started };
   }
 
-  /** The primary pool's connections by state, from the service's metrics. */
-  async function pool() {
-    const counts = new Map([...(await samples(service.url, 'db_pool_connections')).entries()]
-      .filter(([labels]) => labels.includes('pool="primary"'))
-      .map(([labels, count]) => [/state="(\w+)"/.exec(labels)![1], count]));
-    return { used: counts.get('used') ?? 0, idle: counts.get('idle') ?? 0, waiting: counts.get('waiting') ?? 0 };
-  }
-
-  type PoolState = Awaited<ReturnType<typeof pool>>;
+  type PoolState = Awaited<ReturnType<typeof poolConnections>>;
 
   /** The pool once `holds` is true of it, or as it is after 10 s, for the assertion to show. */
   async function poolOnce(holds: (state: PoolState) => boolean): Promise<PoolState> {
     const deadline = performance.now() + 10_000;
     for (;;) {
-      const now = await pool();
+      const now = await poolConnections(service.url);
       if (holds(now) || performance.now() > deadline) return now;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

@@ -5,7 +5,7 @@ import type { Socket } from 'node:net';
 import type { SqlEntityManager } from '@mikro-orm/sql';
 import { backend, startService, type TestService } from '../support/service.ts';
 import { tokenFor } from '../support/tokens.ts';
-import { samples } from '../support/scrape.ts';
+import { poolConnections, samples } from '../support/scrape.ts';
 import { eventually } from '../support/condition.ts';
 import { neverRead, readPartAndLeave, type Call } from '../support/leaving-clients.ts';
 
@@ -31,7 +31,7 @@ describe(`streamed lists and clients that leave (${backend}) @pgbouncer`, functi
   const queryByExample: () => Call = () => ({ method: 'POST', path: '/api/sighting/qbe', headers: { ...headers, 'Content-Type': 'application/json', 'Accept-Encoding': 'gzip' }, body: '{}' });
 
   /** Connections of the primary's pool in use now (PostgreSQL; PGlite has no pool). */
-  const poolInUse = async () => (await samples(service.url, 'db_pool_connections')).get('{pool="primary",state="used"}') ?? 0;
+  const poolInUse = async () => (await poolConnections(service.url)).used;
   const inFlight = async () => (await samples(service.url, 'http_requests_in_flight')).get('') ?? 0;
 
   async function expectReadByIdAnswered(): Promise<void> {
