@@ -51,8 +51,6 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   app.use(httpMetrics(metrics, config.BASE_PATH));
   app.use(requestLog(logger, config.BASE_PATH));
   app.use(apiVersionHeader);
-  // Before every route: documents, the web page's settings and API answers alike (files already compressed pass as they are).
-  app.use(compressAnswers());
   app.disable('x-powered-by');
   // ETags are record versions, set by the handlers; express's body hashes would contradict them.
   app.set('etag', false);
@@ -63,6 +61,8 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   // Mounted before the open routes, filled below: an API request is resolved once, and tries no other router's routes.
   const api = express.Router();
   app.use(config.BASE_PATH, api);
+  // Everything else (documents, the web page's settings; files already compressed pass as they are) may be compressed.
+  app.use(compressAnswers());
   const validation = requestValidator(config.BASE_PATH);
   // Meanwhile the validator loads its document: the embedded provider makes its key on another thread.
   const authServerUrl = await mountAuthorizationServer(app, config);
@@ -82,7 +82,10 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   api.use(cors(config.CORS_ORIGINS));
   const [parsers, perRequestManager, idempotency] = [bodyParsers(config.BODY_LIMIT), entityManagerPerRequest(orm, router), idempotencyKey(orm, config.IDEMPOTENCY_WINDOW_SECONDS)];
   const deprecations = deprecationNotice(metrics.deprecatedUsed);
-  const dispatch = operationDispatch(resources, () => [
+  const compressed = compressAnswers();
+  const dispatch = operationDispatch(resources, (operation) => [
+    // Only a read's answer can be long: a write answers one record at most, and wrapping every answer costs each request.
+    ...operation.method === 'get' || operation.kind === 'queryByExample' ? [compressed] : [],
     ...admitted,
     // Before the body is read or validated: a caller without the role gets 403, not the schema's 400s.
     roleCheck,

@@ -1,6 +1,6 @@
 // The generic CRUD handlers: read the validated request, run one operation on the resource, write the answer.
 import type { Request, Response } from 'express';
-import { LockMode, ForeignKeyConstraintViolationException, type FilterQuery } from '@mikro-orm/core';
+import { LockMode, ForeignKeyConstraintViolationException, type EntityData, type FilterQuery } from '@mikro-orm/core';
 import type { ResourceDescriptor, RequestContext, ViewRow, WireRecord } from './resource-descriptor.ts';
 import { viewRowBatches, mapBatches } from './row-stream.ts';
 import { readOwnedRow, readRow } from './view-rows.ts';
@@ -19,7 +19,7 @@ import { sendDocument, sendList } from '../http/send.ts';
 import { countIfPreferred, sendWritten } from './representation-preference.ts';
 import { cursorOf, cursorValues, keysetAfter, keyValues, listOrder } from './list-order.ts';
 import { countMatching } from './list-count.ts';
-import { requestEntityManager, viewRowReader } from '../db/request-context.ts';
+import { requestEntityManager, statementManager } from '../db/request-context.ts';
 import { commitWithHistory, isOneRow, scopeOf, type Change, type Scope } from './record-history.ts';
 import { createWithHistory, deleteWithHistory, replaceWithHistory, rowState, type Writer } from './row-writes.ts';
 
@@ -75,15 +75,18 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
   }
 
   /** A record of several tables (a vessel and its names): the unit of work and its history entry, in one transaction. */
-  async function createInUnitOfWork(ctx: RequestContext, res: Response, entity: E): Promise<{ id: number; version: number }> {
+  async function createInUnitOfWork(ctx: RequestContext, res: Response, data: EntityData<E>, body: WireRecord): Promise<{ id: number; version: number }> {
+    // em.create, not `new`: it initialises the entity's collections (a vessel's names), which `new` leaves undefined.
+    const entity = ctx.em.create(resource.entity, data as never, { persist: false });
+    resource.writeRelated?.(entity, body, ctx.em);
     ctx.em.persist(entity);
     await commit(ctx, res, entity, 'created');
     return { id: entity[resource.idProperty] as number, version: entity.version };
   }
 
   /** The detail view of a record just written (`Prefer: return=representation`), read back as the views read it. */
-  async function detailOf(id: number, ctx: RequestContext) {
-    return resource.detailView((await readRow(ctx.em, resource, id))!, ctx.locale);
+  async function detailOf(req: Request, id: number) {
+    return resource.detailView((await readRow(statementManager(req), resource, id))!, requestLocale(req));
   }
 
   /** Who writes: the entry's author, and the owner a record must have when only its owner (or an admin) may change it. */
@@ -93,15 +96,13 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
   }
 
   /** A one-row record replaced by `body` where it still has `version`: its version after, or undefined when none matched. */
-  async function replace(req: Request, res: Response, ctx: RequestContext, body: WireRecord, version: number): Promise<number | undefined> {
-    const entity = ctx.em.create(resource.entity, {} as never, { persist: false });
-    await resource.write(entity, body, ctx);
-    return checkedReferences(replaceWithHistory(ctx.em, resource, entity, pathId(req), version, writerOf(res)));
+  async function replace(req: Request, res: Response, body: WireRecord, version: number): Promise<number | undefined> {
+    return checkedReferences(replaceWithHistory(statementManager(req), resource, resource.values(body), pathId(req), version, writerOf(res)));
   }
 
   /** A conditional write matched nothing: the row's state says why (404, 403, 412 or 409). */
-  async function refusal(req: Request, res: Response, ctx: RequestContext): Promise<never> {
-    refuseWrite(await rowState(ctx.em, resource, pathId(req)), req, res, owner !== undefined);
+  async function refusal(req: Request, res: Response): Promise<never> {
+    refuseWrite(await rowState(statementManager(req), resource, pathId(req)), req, res, owner !== undefined);
   }
 
   /** A record of several tables (a vessel and its names): loaded, checked, written with its entry in one transaction. */
@@ -110,10 +111,11 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
     // The ORM compares the version now and again in the UPDATE's WHERE clause (STYLE 3): a stale one is 409.
     await ctx.em.lock(entity, LockMode.OPTIMISTIC, body.version);
     const before = stateOf(ctx, entity);
-    await resource.write(entity, body, ctx);
+    ctx.em.assign(entity, resource.values(body) as never);
+    resource.writeRelated?.(entity, body, ctx.em);
     await checkedReferences(commit(ctx, res, entity, 'updated', before));
     res.set('ETag', etagOf(entity.version));
-    await sendWritten(req, res, 204, resource.name, () => detailOf(pathId(req), ctx));
+    await sendWritten(req, res, 204, resource.name, () => detailOf(req, pathId(req)));
   }
 
   async function patchInUnitOfWork(req: Request, res: Response, ctx: RequestContext, patch: WireRecord & Partial<Versioned>): Promise<void> {
@@ -138,7 +140,7 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
   const handlers = {
     async list(req: Request, res: Response): Promise<void> {
       const ctx = context(req);
-      const reader = viewRowReader(req);
+      const reader = statementManager(req);
       const example = examples.get(req);
       const view = listViewOf(req, example ? 'detail' : 'list');
       const shown = (row: ViewRow) => (view === 'detail' ? resource.detailView(row, ctx.locale) : resource.listView(row, ctx.locale));
@@ -175,7 +177,7 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
 
     async read(req: Request, res: Response): Promise<void> {
       const ctx = context(req);
-      const row = await readRow(viewRowReader(req), resource, pathId(req));
+      const row = await readRow(statementManager(req), resource, pathId(req));
       if (!row) throw entityNotFound();
       const version = row.version as number;
       res.set('ETag', etagOf(version));
@@ -185,30 +187,27 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
 
     async create(req: Request, res: Response): Promise<void> {
       const principal = principalOf(res);
-      const ctx = context(req);
-      // em.create, not `new`: it initialises the entity's collections (a vessel's names), which `new` leaves undefined.
-      const entity = ctx.em.create(resource.entity, {} as never, { persist: false });
-      if (owner) entity[owner.property] = principal.subject as E[typeof owner.property];
-      await resource.write(entity, req.body as WireRecord, ctx);
-      const { id, version } = await checkedReferences(isOneRow(ctx.em, resource)
-        ? createWithHistory(ctx.em, resource, entity, principal.username)
-        : createInUnitOfWork(ctx, res, entity));
+      const body = req.body as WireRecord;
+      const data = { ...resource.values(body), ...owner && { [owner.property]: principal.subject } } as EntityData<E>;
+      const em = statementManager(req);
+      const { id, version } = await checkedReferences(isOneRow(em, resource)
+        ? createWithHistory(em, resource, data, principal.username)
+        : createInUnitOfWork(context(req), res, data, body));
       res.set({ Location: `${req.baseUrl}${req.path.replace(/\/$/, '')}/${id}`, ETag: etagOf(version) });
-      await sendWritten(req, res, 201, resource.name, () => detailOf(id, ctx));
+      await sendWritten(req, res, 201, resource.name, () => detailOf(req, id));
     },
 
     async update(req: Request, res: Response): Promise<void> {
-      const ctx = context(req);
       const body = req.body as WireRecord & Versioned;
       if (body[resource.idProperty] !== undefined && body[resource.idProperty] !== pathId(req)) {
         throw new ValidationFailed([{ field: resource.idProperty, key: 'error.id.mismatch' }]);
       }
-      if (!isOneRow(ctx.em, resource)) return updateInUnitOfWork(req, res, ctx, body);
+      if (!isOneRow(statementManager(req), resource)) return updateInUnitOfWork(req, res, context(req), body);
       // `If-Match` naming another version than the body's: no write can match; what is stale is told below.
       const admitted = ifMatchVersions(req);
-      const version = admitted && !admitted.includes(body.version) ? undefined : await replace(req, res, ctx, body, body.version);
-      res.set('ETag', etagOf(version ?? await refusal(req, res, ctx)));
-      await sendWritten(req, res, 204, resource.name, () => detailOf(pathId(req), ctx));
+      const version = admitted && !admitted.includes(body.version) ? undefined : await replace(req, res, body, body.version);
+      res.set('ETag', etagOf(version ?? await refusal(req, res)));
+      await sendWritten(req, res, 204, resource.name, () => detailOf(req, pathId(req)));
     },
 
     /**
@@ -218,29 +217,29 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
      * the replacement's schema before anything is written; then the same conditional write as PUT's.
      */
     async patch(req: Request, res: Response): Promise<void> {
-      const ctx = context(req);
       const patch = req.body as WireRecord & Partial<Versioned>;
       if (patch.version === undefined && !ifMatchStatesVersion(req)) throw new PreconditionRequired('error.versionRequired');
       const id = pathId(req);
-      if (!isOneRow(ctx.em, resource)) return patchInUnitOfWork(req, res, ctx, patch);
-      const row = await readOwnedRow(ctx.em, resource, id);
+      const em = statementManager(req);
+      if (!isOneRow(em, resource)) return patchInUnitOfWork(req, res, context(req), patch);
+      const row = await readOwnedRow(em, resource, id);
       checkState(row && { version: row.version as number, owner: row.__owner as string | null }, req, res, owner !== undefined);
-      const merged = mergePatch(resource.detailView(row!, ctx.locale), patch) as WireRecord & Versioned;
+      const merged = mergePatch(resource.detailView(row!, requestLocale(req)), patch) as WireRecord & Versioned;
       checkAsRequestBody(`/${resource.name}/{id}`, 'put', merged);
       if (merged.version !== row!.version) throw new Conflict('error.entityChanged');
-      res.set('ETag', etagOf(await replace(req, res, ctx, merged, merged.version) ?? await refusal(req, res, ctx)));
-      await sendWritten(req, res, 204, resource.name, () => detailOf(id, ctx));
+      res.set('ETag', etagOf(await replace(req, res, merged, merged.version) ?? await refusal(req, res)));
+      await sendWritten(req, res, 204, resource.name, () => detailOf(req, id));
     },
 
     async remove(req: Request, res: Response): Promise<void> {
-      const ctx = context(req);
-      if (!isOneRow(ctx.em, resource)) return removeInUnitOfWork(req, res, ctx);
+      const em = statementManager(req);
+      if (!isOneRow(em, resource)) return removeInUnitOfWork(req, res, context(req));
       const id = pathId(req);
       const admitted = ifMatchVersions(req);
       // One version named: the delete states it. Several (or none that is a version): the row's is read and checked first.
       const version = admitted === undefined || admitted.length === 1 ? admitted?.[0]
-        : checkState(await rowState(ctx.em, resource, id), req, res, owner !== undefined).version;
-      if (!await deleteWithHistory(ctx.em, resource, id, version, writerOf(res))) await refusal(req, res, ctx);
+        : checkState(await rowState(em, resource, id), req, res, owner !== undefined).version;
+      if (!await deleteWithHistory(em, resource, id, version, writerOf(res))) await refusal(req, res);
       res.status(204).end();
     },
 

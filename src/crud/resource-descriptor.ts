@@ -1,5 +1,5 @@
 // What the generic CRUD machinery needs to know about one resource; each resource is one such descriptor.
-import type { EntityClass, EntityManager, FilterQuery, RawQueryFragment } from '@mikro-orm/core';
+import type { EntityClass, EntityData, EntityManager, FilterQuery, RawQueryFragment } from '@mikro-orm/core';
 import type { RequestHandler } from 'express';
 import type { OperationShape } from './operations.ts';
 import type { Locale } from '../i18n/messages.ts';
@@ -53,8 +53,13 @@ interface DescriptorFields<E extends object> {
   selectView(qb: ViewQuery, view: View): ViewQuery;
   listView(row: ViewRow, locale: Locale): WireRecord;
   detailView(row: ViewRow, locale: Locale): WireRecord;
-  /** Copies a validated create or update body onto the entity (a replacement: absent fields are cleared). */
-  write(entity: E, body: WireRecord, context: RequestContext): Promise<void>;
+  /**
+   * The record's own columns from a validated create or update body, a relation by its key (a replacement: an absent
+   * field is null). Plain data: a one-row record is written by one statement (src/crud/row-writes.ts), no entity made.
+   */
+  values(body: WireRecord): EntityData<E>;
+  /** Records of other tables that are part of this one (a vessel's names), written through the unit of work. */
+  writeRelated?(entity: E, body: WireRecord, em: EntityManager): void;
   /**
    * References the database checks by foreign key instead of a lookup: the referencing column, and the field
    * problem a violation is reported as (a 400, since the client named a record that does not exist).

@@ -1,19 +1,20 @@
 // Resolves each API request to its operation once, with a table of openapi.yaml's paths built at start, and runs that
 // operation's steps: no per-operation express route is tried, and nothing downstream matches the path again.
-import { Router, type Request, type RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { AnyResource } from './resource-descriptor.ts';
 import { boundOperations, type BoundOperation, type OperationKind } from './operations.ts';
 import { resolveTo } from '../contract/resolution.ts';
 import { pathTable } from '../contract/path-table.ts';
 import { entityNotFound, MethodNotAllowed, NotFound } from '../errors/app-errors.ts';
 import { isAdmittedPreflight } from '../http/cors.ts';
+import { handlerChain } from '../http/handler-chain.ts';
 
 /** What answers each kind of operation of one resource. */
 export type OperationHandlers = Record<OperationKind, RequestHandler>;
 
 interface Resolved {
   operation: BoundOperation;
-  steps: Router;
+  steps: RequestHandler;
 }
 
 /** The request's path is one of the contract's, but its method is none of that path's: its `Allow`. */
@@ -38,7 +39,7 @@ export function operationDispatch(resources: readonly AnyResource[], stepsFor: (
   for (const operation of boundOperations(resources)) {
     const handler = operation.own ?? handlersOf.get(operation.resource)![operation.kind as OperationKind];
     const methods = byPath.get(operation.template) ?? byPath.set(operation.template, new Map()).get(operation.template)!;
-    methods.set(operation.method.toUpperCase(), { operation, steps: Router().use(...stepsFor(operation), handler) });
+    methods.set(operation.method.toUpperCase(), { operation, steps: handlerChain([...stepsFor(operation), handler]) });
   }
   // RFC 9110 §9.3.2: HEAD wherever GET is; OPTIONS on every path (§9.3.7).
   const allow = new Map([...byPath].map(([template, methods]) => {

@@ -1,4 +1,4 @@
-// A one-row record's columns as its entity holds them, ready for a statement: the descriptor's `write` fills the entity.
+// A one-row record's columns from its descriptor's `values`, ready for a statement.
 import { ReferenceKind, type EntityManager } from '@mikro-orm/core';
 import type { AnyResource } from './resource-descriptor.ts';
 
@@ -9,22 +9,23 @@ export interface RowValues {
 }
 
 /**
- * The columns of every property the entity has set (a relation by its key, a custom type as the database stores it),
+ * The columns of every property `data` sets (a relation by its key, a custom type as the database stores it),
  * leaving out the id and the version, which the database keeps. Read from MikroORM's metadata, so the entity
  * definition stays the one place that names them.
  */
-export function rowValues(em: EntityManager, resource: AnyResource, entity: object): RowValues {
+export function rowValues(em: EntityManager, resource: AnyResource, data: object): RowValues {
   const meta = em.getMetadata().get(resource.entity);
   const platform = em.getPlatform();
   const row: RowValues = { columns: [], values: [] };
   for (const prop of meta.props) {
     if (prop.primary || prop.version || prop.persist === false || prop.formula) continue;
     if (prop.kind !== ReferenceKind.SCALAR && prop.kind !== ReferenceKind.MANY_TO_ONE) continue;
-    const value = (entity as Record<string, unknown>)[prop.name];
+    const value = (data as Record<string, unknown>)[prop.name];
     if (value === undefined) continue;
     row.columns.push(prop.fieldNames[0]!);
     if (prop.kind === ReferenceKind.MANY_TO_ONE) {
-      row.values.push(value === null ? null : (value as Record<string, unknown>)[prop.targetMeta!.primaryKeys[0]!]);
+      // The key itself, or a record that holds it.
+      row.values.push(value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[prop.targetMeta!.primaryKeys[0]!] : value);
     } else {
       row.values.push(prop.customType ? prop.customType.convertToDatabaseValue(value, platform, { mode: 'query-data' }) : value);
     }

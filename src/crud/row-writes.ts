@@ -22,18 +22,18 @@ async function run(em: EntityManager, sql: string, params: unknown[]): Promise<W
   return { id: Number(row.id), version: row.version };
 }
 
-/** Creates the record the descriptor's `write` filled in `entity`, and its `created` entry. */
-export async function createWithHistory(em: EntityManager, resource: AnyResource, entity: object, changedBy: string | null): Promise<Written> {
-  const { columns, values } = rowValues(em, resource, entity);
+/** Creates the record of `data` (the descriptor's `values`, and its owner), and its `created` entry. */
+export async function createWithHistory(em: EntityManager, resource: AnyResource, data: object, changedBy: string | null): Promise<Written> {
+  const { columns, values } = rowValues(em, resource, data);
   return (await run(em, insertStatement(em, resource, columns), [...values, resource.name, changedBy]))!;
 }
 
 /**
- * Replaces record `id` with what `write` filled in `entity`, where it still has `version` (and `writer.owner`, when
+ * Replaces record `id` with `data` (the descriptor's `values`), where it still has `version` (and `writer.owner`, when
  * given): the new version, the same when no value changed (no entry then), or undefined when no row matched.
  */
-export async function replaceWithHistory(em: EntityManager, resource: AnyResource, entity: object, id: number, version: number, writer: Writer): Promise<number | undefined> {
-  const { columns, values } = rowValues(em, resource, entity);
+export async function replaceWithHistory(em: EntityManager, resource: AnyResource, data: object, id: number, version: number, writer: Writer): Promise<number | undefined> {
+  const { columns, values } = rowValues(em, resource, data);
   const owned = writer.owner !== undefined;
   const params = [...values, ...values, id, version, ...owned ? [writer.owner] : [], resource.name, writer.changedBy, version];
   return (await run(em, updateStatement(em, resource, columns, owned), params))?.version;

@@ -1,4 +1,4 @@
-// A request's EntityManagers: its own fork (STYLE 3) for entities, made on first use, and the shared one for view rows.
+// A request's EntityManagers: its own fork (STYLE 3) for entities, made on first use, and the shared one for statements.
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type { Request, RequestHandler } from 'express';
 import type { ReadRouter } from './read-routing.ts';
@@ -26,9 +26,9 @@ export function requestEntityManager(req: Request): EntityManager {
 }
 
 /**
- * For view-row reads (QueryBuilder with raw results, statements): they hydrate no entity and touch no identity
- * map, so the shared EntityManager serves them as it is.
+ * For statements that hydrate no entity and touch no identity map (view-row reads, a one-row record's write): the
+ * shared EntityManager serves them as it is, and the request makes no fork.
  */
-export function viewRowReader(req: Request): EntityManager {
+export function statementManager(req: Request): EntityManager {
   return managersOf(req).shared;
 }

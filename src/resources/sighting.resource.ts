@@ -2,7 +2,6 @@
 import type { ResourceDescriptor } from '../crud/resource-descriptor.ts';
 import { exampleCondition } from '../crud/query-by-example.ts';
 import { Sighting } from '../db/entities/sighting.entity.ts';
-import { Vessel } from '../db/entities/vessel.entity.ts';
 import { joinNames, localizedName, namesColumn } from './vessel-names.ts';
 import vesselResource from './vessel.resource.ts';
 import { localDateTime, timeZone } from './sighting-fields.ts';
@@ -36,13 +35,13 @@ export default {
     sightingTimezone: row.sighting_timezone,
     sightingDate: localDateTimeText(row.sighting_date),
   }),
-  async write(sighting, body, { em }) {
-    const sightingTimezone = timeZone(body.sightingTimezone as string | null | undefined);
-    const sightingDate = localDateTime(body.sightingDate as string | null | undefined);
-    // A reference by id: saving a sighting never loads, creates or changes a vessel.
-    const vessel = em.getReference(Vessel, (body.vessel as { vesselId: number }).vesselId);
-    Object.assign(sighting, { sightingMemo: body.sightingMemo as string, sightingTimezone, sightingDate, vessel });
-  },
+  values: (body) => ({
+    sightingMemo: body.sightingMemo as string,
+    // By its id: saving a sighting never loads, creates or changes a vessel.
+    vessel: (body.vessel as { vesselId: number }).vesselId,
+    sightingTimezone: timeZone(body.sightingTimezone as string | null | undefined),
+    sightingDate: localDateTime(body.sightingDate as string | null | undefined),
+  }),
   // The vessel is checked by the foreign key when the row is written, not by loading it first (contract B, Create).
   references: { vessel_id: { field: 'vessel', key: 'sighting.vessel.notFound' } },
   exampleFields: {

@@ -11,7 +11,5 @@ export default {
   selectView: (qb, view) => qb.select([...view === 'list' ? [] : ['r.version'], 'r.timezoneId', 'r.timezoneName']),
   listView: (row) => ({ timezoneId: Number(row.timezone_id), timezoneName: row.timezone_name }),
   detailView: (row) => ({ version: row.version, timezoneId: Number(row.timezone_id), timezoneName: row.timezone_name }),
-  async write(zone, body) {
-    zone.timezoneName = body.timezoneName as string;
-  },
+  values: (body) => ({ timezoneName: body.timezoneName as string }),
 } satisfies ResourceDescriptor<Timezone>;

@@ -2,7 +2,7 @@
 import type { Request, Response } from 'express';
 import type { Principal } from '../auth/access-rules.ts';
 import { pathNumber } from '../crud/operations.ts';
-import { viewRowReader } from '../db/request-context.ts';
+import { statementManager } from '../db/request-context.ts';
 import { entityNotFound } from '../errors/app-errors.ts';
 import { sendDocument } from '../http/send.ts';
 
@@ -14,7 +14,7 @@ const counts = `select count("s"."sighting_id") as "sightings", count(distinct "
 
 export async function vesselObservers(req: Request, res: Response): Promise<void> {
   const subject = (res.locals.principal as Principal).subject;
-  const row = await viewRowReader(req).getConnection('read').execute(counts, [subject, pathNumber(req, 'id')], 'get') as Record<string, string | number> | undefined;
+  const row = await statementManager(req).getConnection('read').execute(counts, [subject, pathNumber(req, 'id')], 'get') as Record<string, string | number> | undefined;
   if (!row) throw entityNotFound();
   await sendDocument(res, 200, 'observers', { sightings: Number(row.sightings), observers: Number(row.observers), mine: Number(row.mine) });
 }

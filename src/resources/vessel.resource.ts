@@ -15,9 +15,9 @@ export default {
   selectView: (qb, view) => joinNames(qb.select([...view === 'list' ? [] : ['r.version'], 'r.vesselId', namesColumn]), '"r"."vessel_id"'),
   listView: (row, locale) => ({ vesselId: Number(row.vessel_id), vesselName: localizedName(row.vessel_names, locale) }),
   detailView: (row) => ({ version: row.version, vesselId: Number(row.vessel_id), vesselName: languageMap(row.vessel_names) }),
-  async write(vessel, body, { em }) {
-    replaceNames(em, vessel, body.vesselName as Record<string, string>);
-  },
+  // The vessel's row holds nothing but its id and version: a vessel is its names.
+  values: () => ({}),
+  writeRelated: (vessel, body, em) => replaceNames(em, vessel, body.vesselName as Record<string, string>),
   exampleFields: { vesselName: (name) => namesExample(name as string | Record<string, string>) },
   // What the web page's "who else" shows: how many sightings, by how many people, how many the caller's.
   ownOperations: [{ kind: 'observers', method: 'get', below: '/{id}/observers', roles: (access) => [access.read], handle: vesselObservers }],

@@ -50,9 +50,7 @@ export default {
   selectView: (qb) => qb.select(['r.version', 'r.planetId', 'r.planetName']),
   listView: (row) => ({ planetId: Number(row.planet_id), planetName: row.planet_name }),
   detailView: (row) => ({ version: row.version, planetId: Number(row.planet_id), planetName: row.planet_name }),
-  async write(planet, body) {
-    planet.planetName = body.planetName as string;
-  },
+  values: (body) => ({ planetName: body.planetName as string }),
 } satisfies ResourceDescriptor<Planet>;
 `;
 

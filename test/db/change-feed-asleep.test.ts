@@ -5,7 +5,6 @@ import { expect } from 'chai';
 import type { MikroORM } from '@mikro-orm/core';
 import { createWithHistory } from '../../src/crud/row-writes.ts';
 import { ChangeFeed, type ChangeEvent } from '../../src/feed/change-feed.ts';
-import { Sighting } from '../../src/db/entities/sighting.entity.ts';
 import sighting from '../../src/resources/sighting.resource.ts';
 import { backend } from '../support/service.ts';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
@@ -28,10 +27,8 @@ describe(`the change feed while no stream listens (${backend})`, () => {
   });
 
   async function create(memo: string): Promise<number> {
-    const em = orm.em.fork();
-    const entity = em.create(Sighting, {} as never, { persist: false });
-    await sighting.write(entity, { sightingMemo: memo, vessel: { vesselId: -1 }, sightingTimezone: 'UTC', sightingDate: null }, { em, locale: 'en' });
-    return (await createWithHistory(em, sighting, entity, 'alice')).id;
+    const data = sighting.values({ sightingMemo: memo, vessel: { vesselId: -1 }, sightingTimezone: 'UTC', sightingDate: null });
+    return (await createWithHistory(orm.em, sighting, data, 'alice')).id;
   }
 
   function listen(after?: number) {

@@ -6,7 +6,6 @@ import type { SqlEntityManager } from '@mikro-orm/sql';
 import { byIdStatement, readOwnedRow } from '../../src/crud/view-rows.ts';
 import { isOneRow } from '../../src/crud/record-history.ts';
 import { createWithHistory, deleteWithHistory, replaceWithHistory, rowState } from '../../src/crud/row-writes.ts';
-import { Sighting } from '../../src/db/entities/sighting.entity.ts';
 import sighting from '../../src/resources/sighting.resource.ts';
 import vessel from '../../src/resources/vessel.resource.ts';
 import timezone from '../../src/resources/timezone.resource.ts';
@@ -24,12 +23,9 @@ describe(`a one-row record's create, replacement and delete (${backend})`, () =>
   after(async () => { await database?.close(); });
 
   const query = (sql: string, params: unknown[] = []) => (orm.em as SqlEntityManager).getConnection().execute(sql, params);
-  async function newSighting(body: Record<string, unknown>) {
-    const em = orm.em.fork();
-    const entity = em.create(Sighting, {} as never, { persist: false });
-    entity.creator = 'subject-1';
-    await sighting.write(entity, body, { em, locale: 'en' });
-    return { em, entity };
+  /** A sighting's columns from a body, as the create handler makes them: the descriptor's values and the owner. */
+  function newSighting(body: Record<string, unknown>) {
+    return { em: orm.em, data: { ...sighting.values(body), creator: 'subject-1' } };
   }
 
   it('when the resources are asked, then sightings and time zones are one row each, a vessel (with its names) is not', () => {
@@ -37,9 +33,9 @@ describe(`a one-row record's create, replacement and delete (${backend})`, () =>
   });
 
   it('when a sighting is created, then it takes one statement, and its entry holds the view row of version 0 with its scope and author', async () => {
-    const { em, entity } = await newSighting({ sightingMemo: 'one statement', vessel: { vesselId: -1 }, sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-25T10:00' });
+    const { em, data } = newSighting({ sightingMemo: 'one statement', vessel: { vesselId: -1 }, sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-25T10:00' });
     statements.length = 0;
-    const created = await createWithHistory(em, sighting, entity, 'alice');
+    const created = await createWithHistory(em, sighting, data, 'alice');
     expect(statements).to.deep.equal(['with']);
     expect(created.version).to.equal(0);
     const [entry] = await query('select "version", "change", "changed_by", "scope", "row", "changed_at" is not null as "dated" from "record_change" where "collection" = ? and "record_id" = ?', ['sighting', created.id]);
@@ -52,26 +48,24 @@ describe(`a one-row record's create, replacement and delete (${backend})`, () =>
   it('when the vessel does not exist, then the foreign key refuses the statement, and neither the row nor an entry is written', async () => {
     const count = async () => (await query('select (select count(*) from "sighting")::int as "sightings", (select count(*) from "record_change")::int as "entries"'))[0];
     const before = await count();
-    const { em, entity } = await newSighting({ sightingMemo: 'no such vessel', vessel: { vesselId: 999_999 } });
-    const error = await createWithHistory(em, sighting, entity, 'alice').then(() => undefined, (failure: unknown) => failure);
+    const { em, data } = newSighting({ sightingMemo: 'no such vessel', vessel: { vesselId: 999_999 } });
+    const error = await createWithHistory(em, sighting, data, 'alice').then(() => undefined, (failure: unknown) => failure);
     expect((error as Error | undefined)?.constructor.name).to.equal('ForeignKeyConstraintViolationException');
     expect(await count()).to.deep.equal(before);
   });
 
-  /** A sighting created, and a new unit of work holding an unmanaged entity filled by the descriptor, as a PUT's handler has them. */
+  /** A sighting created, and the columns of a replacement, as a PUT's handler has them (the descriptor's values alone). */
   async function existingSighting(memo: string, body: Record<string, unknown>) {
-    const created = await newSighting({ sightingMemo: memo, vessel: { vesselId: -1 } });
-    const { id } = await createWithHistory(created.em, sighting, created.entity, 'alice');
-    const replacement = await newSighting(body);
-    delete (replacement.entity as { creator?: string }).creator;
-    return { ...replacement, id };
+    const created = newSighting({ sightingMemo: memo, vessel: { vesselId: -1 } });
+    const { id } = await createWithHistory(created.em, sighting, created.data, 'alice');
+    return { em: orm.em, data: sighting.values(body), id };
   }
   const entries = async (id: number) => query('select "version", "change", "changed_by", "scope", "row" from "record_change" where "collection" = ? and "record_id" = ? order by "event_id"', ['sighting', id]);
 
   it('when a sighting is replaced, then it takes one statement, raises the version, and its entry holds the new view row and both scopes', async () => {
-    const { em, entity, id } = await existingSighting('to be moved', { sightingMemo: 'moved', vessel: { vesselId: -2 }, sightingTimezone: 'Asia/Tokyo', sightingDate: '2026-11-25T10:00' });
+    const { em, data, id } = await existingSighting('to be moved', { sightingMemo: 'moved', vessel: { vesselId: -2 }, sightingTimezone: 'Asia/Tokyo', sightingDate: '2026-11-25T10:00' });
     statements.length = 0;
-    expect(await replaceWithHistory(em, sighting, entity, id, 0, { changedBy: 'bob', owner: 'subject-1' })).to.equal(1);
+    expect(await replaceWithHistory(em, sighting, data, id, 0, { changedBy: 'bob', owner: 'subject-1' })).to.equal(1);
     expect(statements).to.deep.equal(['with']);
     const [view] = await query(`select to_jsonb("v") as "row" from (${byIdStatement(orm.em, sighting)}) as "v"`, [id]);
     expect((await entries(id)).at(-1)).to.deep.equal({ version: 1, change: 'updated', changed_by: 'bob', scope: { vesselId: [-1, -2] }, row: view!.row });
@@ -80,19 +74,19 @@ describe(`a one-row record's create, replacement and delete (${backend})`, () =>
   });
 
   it('when a replacement changes nothing, then its one statement keeps the version and writes no entry', async () => {
-    const { em, entity, id } = await existingSighting('unchanged', { sightingMemo: 'unchanged', vessel: { vesselId: -1 }, sightingTimezone: null, sightingDate: null });
+    const { em, data, id } = await existingSighting('unchanged', { sightingMemo: 'unchanged', vessel: { vesselId: -1 }, sightingTimezone: null, sightingDate: null });
     statements.length = 0;
-    expect(await replaceWithHistory(em, sighting, entity, id, 0, { changedBy: 'bob' })).to.equal(0);
+    expect(await replaceWithHistory(em, sighting, data, id, 0, { changedBy: 'bob' })).to.equal(0);
     expect(statements).to.deep.equal(['with']);
     expect((await entries(id)).map((entry) => entry.change)).to.deep.equal(['created']);
   });
 
   it('when the stated version is stale, or the caller is not the owner, then the replacement matches nothing and writes nothing; the row state tells why', async () => {
-    const { em, entity, id } = await existingSighting('raced', { sightingMemo: 'mine', vessel: { vesselId: -1 }, sightingTimezone: null, sightingDate: null });
+    const { em, data, id } = await existingSighting('raced', { sightingMemo: 'mine', vessel: { vesselId: -1 }, sightingTimezone: null, sightingDate: null });
     await query('update "sighting" set "sighting_memo" = ?, "version" = "version" + 1 where "sighting_id" = ?', ['the other writer', id]);
     statements.length = 0;
-    expect(await replaceWithHistory(em, sighting, entity, id, 0, { changedBy: 'bob' })).to.equal(undefined);
-    expect(await replaceWithHistory(em, sighting, entity, id, 1, { changedBy: 'bob', owner: 'someone-else' })).to.equal(undefined);
+    expect(await replaceWithHistory(em, sighting, data, id, 0, { changedBy: 'bob' })).to.equal(undefined);
+    expect(await replaceWithHistory(em, sighting, data, id, 1, { changedBy: 'bob', owner: 'someone-else' })).to.equal(undefined);
     expect(await rowState(em, sighting, id)).to.deep.equal({ version: 1, owner: 'subject-1' });
     expect(statements).to.deep.equal(['with', 'with', 'select']);
     const [row] = await query('select "sighting_memo", "version" from "sighting" where "sighting_id" = ?', [id]);
@@ -102,8 +96,8 @@ describe(`a one-row record's create, replacement and delete (${backend})`, () =>
   });
 
   it('when a replacement names a vessel that does not exist, then the foreign key refuses it and nothing is written', async () => {
-    const { em, entity, id } = await existingSighting('kept', { sightingMemo: 'kept', vessel: { vesselId: 999_999 }, sightingTimezone: null, sightingDate: null });
-    const error = await replaceWithHistory(em, sighting, entity, id, 0, { changedBy: 'bob' }).then(() => undefined, (failure: unknown) => failure);
+    const { em, data, id } = await existingSighting('kept', { sightingMemo: 'kept', vessel: { vesselId: 999_999 }, sightingTimezone: null, sightingDate: null });
+    const error = await replaceWithHistory(em, sighting, data, id, 0, { changedBy: 'bob' }).then(() => undefined, (failure: unknown) => failure);
     expect((error as Error | undefined)?.constructor.name).to.equal('ForeignKeyConstraintViolationException');
     expect((await query('select "vessel_id"::int as "vessel_id", "version" from "sighting" where "sighting_id" = ?', [id]))[0]).to.deep.equal({ vessel_id: -1, version: 0 });
     expect((await entries(id)).map((entry) => entry.change)).to.deep.equal(['created']);
@@ -129,13 +123,10 @@ describe(`a one-row record's create, replacement and delete (${backend})`, () =>
   });
 
   it('when a time zone (no feed filters) is replaced and deleted, then each is one statement with an empty scope', async () => {
-    const em = orm.em.fork();
-    const zone = em.create(timezone.entity, {} as never, { persist: false });
-    await timezone.write(zone, { timezoneName: 'Mars/Olympus_Mons' });
-    const { id } = await createWithHistory(em, timezone, zone, 'alice');
-    await timezone.write(zone, { timezoneName: 'Mars/Gale_Crater' });
+    const em = orm.em;
+    const { id } = await createWithHistory(em, timezone, timezone.values({ timezoneName: 'Mars/Olympus_Mons' }), 'alice');
     statements.length = 0;
-    expect(await replaceWithHistory(em, timezone, zone, id, 0, { changedBy: 'bob' })).to.equal(1);
+    expect(await replaceWithHistory(em, timezone, timezone.values({ timezoneName: 'Mars/Gale_Crater' }), id, 0, { changedBy: 'bob' })).to.equal(1);
     expect(await deleteWithHistory(em, timezone, id, undefined, { changedBy: 'bob' })).to.equal(true);
     expect(statements).to.deep.equal(['with', 'with']);
     const changes = await query('select "version", "change", "scope" from "record_change" where "collection" = ? and "record_id" = ? order by "event_id"', ['timezone', id]);
