@@ -101,7 +101,7 @@ export interface paths {
         };
         /**
          * The timezone's history, newest first.
-         * @description One entry per create, update and delete, newest first: the version it made (a delete keeps the version the record had), `change`, `changedAt` (UTC) and `record`, the detail view as it was (null for the delete). Callers with role `admin` also see `changedBy`. Paged like lists with `limit` and `after` (a version); the history outlives a delete. A record that never existed is a 404. Role `reader`.
+         * @description One entry per create, update and delete, newest first: the version it made (a delete keeps the version the record had), `change`, `changedAt` (UTC) and `record`, the detail view as it was (null for the delete). Callers with role `admin` also see `changedBy`. `version` keeps only the entries of that version (`[]` when the record had no such version). Paged like lists with `limit` and `after` (a version); the count and the next page keep the filter; the history outlives a delete. A record that never existed is a 404. Role `reader`.
          */
         get: operations["listTimezoneVersions"];
         put?: never;
@@ -257,7 +257,7 @@ export interface paths {
         };
         /**
          * The vessel's history, newest first.
-         * @description One entry per create, update and delete, newest first: the version it made (a delete keeps the version the record had), `change`, `changedAt` (UTC) and `record`, the detail view as it was (null for the delete). Callers with role `admin` also see `changedBy`. Paged like lists with `limit` and `after` (a version); the history outlives a delete. A record that never existed is a 404. Role `reader`.
+         * @description One entry per create, update and delete, newest first: the version it made (a delete keeps the version the record had), `change`, `changedAt` (UTC) and `record`, the detail view as it was (null for the delete). Callers with role `admin` also see `changedBy`. `version` keeps only the entries of that version (`[]` when the record had no such version). Paged like lists with `limit` and `after` (a version); the count and the next page keep the filter; the history outlives a delete. A record that never existed is a 404. Role `reader`.
          */
         get: operations["listVesselVersions"];
         put?: never;
@@ -439,7 +439,7 @@ export interface paths {
         };
         /**
          * The sighting's history, newest first.
-         * @description One entry per create, update and delete, newest first: the version it made (a delete keeps the version the record had), `change`, `changedAt` (UTC) and `record`, the detail view as it was (null for the delete). Callers with role `admin` also see `changedBy`. Paged like lists with `limit` and `after` (a version); the history outlives a delete. A record that never existed is a 404. Role `reader`.
+         * @description One entry per create, update and delete, newest first: the version it made (a delete keeps the version the record had), `change`, `changedAt` (UTC) and `record`, the detail view as it was (null for the delete). Callers with role `admin` also see `changedBy`. `version` keeps only the entries of that version (`[]` when the record had no such version). Paged like lists with `limit` and `after` (a version); the count and the next page keep the filter; the history outlives a delete. A record that never existed is a 404. Role `reader`.
          */
         get: operations["listSightingVersions"];
         put?: never;
@@ -1186,6 +1186,8 @@ export interface components {
         countPreference: string;
         /** @description Return only entries older than this version (the `Link` header's next page uses it). */
         afterVersion: components["schemas"]["Version"];
+        /** @description Equality filter: only the entries of this version. A delete keeps the version the record had, so a deleted record's last version has two entries, the `deleted` one first. */
+        versionFilter: components["schemas"]["Version"];
         /** @description A version of the record; a text that is not a whole number names no version (404). */
         version: components["schemas"]["Version"];
         /** @description The `id` of the last event received; the stream resumes after it (the browser's EventSource sends it when it reconnects). */
@@ -1532,6 +1534,8 @@ export interface operations {
     listTimezoneVersions: {
         parameters: {
             query?: {
+                /** @description Equality filter: only the entries of this version. A delete keeps the version the record had, so a deleted record's last version has two entries, the `deleted` one first. */
+                version?: components["parameters"]["versionFilter"];
                 /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
                 /** @description Return only entries older than this version (the `Link` header's next page uses it). */
@@ -1971,6 +1975,8 @@ export interface operations {
     listVesselVersions: {
         parameters: {
             query?: {
+                /** @description Equality filter: only the entries of this version. A delete keeps the version the record had, so a deleted record's last version has two entries, the `deleted` one first. */
+                version?: components["parameters"]["versionFilter"];
                 /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
                 /** @description Return only entries older than this version (the `Link` header's next page uses it). */
@@ -2562,6 +2568,8 @@ export interface operations {
     listSightingVersions: {
         parameters: {
             query?: {
+                /** @description Equality filter: only the entries of this version. A delete keeps the version the record had, so a deleted record's last version has two entries, the `deleted` one first. */
+                version?: components["parameters"]["versionFilter"];
                 /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
                 /** @description Return only entries older than this version (the `Link` header's next page uses it). */
