@@ -1189,8 +1189,6 @@ export interface components {
         countPreference: string;
         /** @description Return only entries older than this version (the `Link` header's next page uses it). */
         afterVersion: components["schemas"]["Version"];
-        /** @description Equality filter: only the entries of this version. A delete keeps the version the record had, so a deleted record's last version has two entries, the `deleted` one first. */
-        versionFilter: components["schemas"]["Version"];
         /** @description A version of the record; a text that is not a whole number names no version (404). */
         version: components["schemas"]["Version"];
         /** @description The `id` of the last event received; the stream resumes after it (the browser's EventSource sends it when it reconnects). */
@@ -1552,7 +1550,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Equality filter: only the entries of this version. A delete keeps the version the record had, so a deleted record's last version has two entries, the `deleted` one first. */
-                version?: components["parameters"]["versionFilter"];
+                version?: components["schemas"]["Version"];
                 /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
                 /** @description Return only entries older than this version (the `Link` header's next page uses it). */
@@ -1997,7 +1995,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Equality filter: only the entries of this version. A delete keeps the version the record had, so a deleted record's last version has two entries, the `deleted` one first. */
-                version?: components["parameters"]["versionFilter"];
+                version?: components["schemas"]["Version"];
                 /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
                 /** @description Return only entries older than this version (the `Link` header's next page uses it). */
@@ -2594,7 +2592,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Equality filter: only the entries of this version. A delete keeps the version the record had, so a deleted record's last version has two entries, the `deleted` one first. */
-                version?: components["parameters"]["versionFilter"];
+                version?: components["schemas"]["Version"];
                 /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
                 /** @description Return only entries older than this version (the `Link` header's next page uses it). */
