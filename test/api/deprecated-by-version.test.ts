@@ -66,4 +66,17 @@ describe('deprecated operations: a record at one version', () => {
     expect(await uses(service, route)).to.equal(before);
     expect(await uses(service, '/sighting/{id}/versions')).to.equal(0);
   });
+
+  it('when the deprecation Link is followed, then the served changelog has the 1.2.0 entry, which lists the deprecated operations', async () => {
+    const response = await fetch(`${service.url}/changelog.md`);
+    expect(response.status).to.equal(200);
+    const changelog = await response.text();
+    // The anchor the Link names (#contract-1.2.0), then its entry up to the previous release's.
+    expect(changelog).to.include('## <a id="contract-1.2.0"></a>1.2.0 ');
+    const entry = changelog.slice(changelog.indexOf('## <a id="contract-1.2.0"></a>1.2.0 '), changelog.indexOf('## <a id="contract-1.1.1"></a>'));
+    const deprecated = entry.slice(entry.indexOf('\n### Deprecated\n'), entry.indexOf('\n### Changed\n'));
+    expect([...deprecated.matchAll(/^#### `GET` (\S+)$/gm)].map((m) => m[1])).to.deep.equal([
+      '/timezone/{id}/versions/{version}', '/vessel/{id}/versions/{version}', '/sighting/{id}/versions/{version}',
+    ]);
+  });
 });
