@@ -101,7 +101,7 @@ export interface paths {
         };
         /**
          * The timezone's history, newest first.
-         * @description One entry per create, update and delete, newest first: the version it made (a delete keeps the version the record had), `change`, `changedAt` (UTC) and `record`, the detail view as it was (null for the delete). Callers with role `admin` also see `changedBy`. Paged like lists with `limit` and `after` (a version); the history outlives a delete. A record that never existed is a 404. Role `reader`.
+         * @description One entry per create, update and delete, newest first: the version it made (a delete keeps the version the record had), `change`, `changedAt` (UTC) and `record`, the detail view as it was (null for the delete). Callers with role `admin` also see `changedBy`. `version` keeps only the entries of that version (`[]` when the record had no such version). Paged like lists with `limit` and `after` (a version); the count and the next page keep the filter; the history outlives a delete. A record that never existed is a 404. Role `reader`.
          */
         get: operations["listTimezoneVersions"];
         put?: never;
@@ -128,8 +128,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The timezone as it was at one version.
-         * @description The detail view as it was at that version; 404 when there is no such version or it is the delete. Role `reader`.
+         * The timezone as it was at one version (deprecated; use the history filtered by version).
+         * @deprecated
+         * @description Deprecated since 1.2.0 (sunset 2027-05-27): ask `GET /timezone/{id}/versions?version=<n>` instead. This answer is lossy: it is a 404 both for a version the record never had and for the `deleted` entry, and it carries neither `change`, `changedAt` nor `changedBy`; the filtered history answers the same question without loss, and an SDK has one method and one model for history. Until the sunset it answers as before, with the detail view as it was at that version. Each answer (a 404 too) carries `Deprecation`, `Sunset` and `Link: <…>; rel="deprecation"`, and each use is counted. Role `reader`.
          */
         get: operations["getTimezoneVersion"];
         put?: never;
@@ -257,7 +258,7 @@ export interface paths {
         };
         /**
          * The vessel's history, newest first.
-         * @description One entry per create, update and delete, newest first: the version it made (a delete keeps the version the record had), `change`, `changedAt` (UTC) and `record`, the detail view as it was (null for the delete). Callers with role `admin` also see `changedBy`. Paged like lists with `limit` and `after` (a version); the history outlives a delete. A record that never existed is a 404. Role `reader`.
+         * @description One entry per create, update and delete, newest first: the version it made (a delete keeps the version the record had), `change`, `changedAt` (UTC) and `record`, the detail view as it was (null for the delete). Callers with role `admin` also see `changedBy`. `version` keeps only the entries of that version (`[]` when the record had no such version). Paged like lists with `limit` and `after` (a version); the count and the next page keep the filter; the history outlives a delete. A record that never existed is a 404. Role `reader`.
          */
         get: operations["listVesselVersions"];
         put?: never;
@@ -284,8 +285,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The vessel as it was at one version.
-         * @description The detail view as it was at that version; 404 when there is no such version or it is the delete. Role `reader`.
+         * The vessel as it was at one version (deprecated; use the history filtered by version).
+         * @deprecated
+         * @description Deprecated since 1.2.0 (sunset 2027-05-27): ask `GET /vessel/{id}/versions?version=<n>` instead. This answer is lossy: it is a 404 both for a version the record never had and for the `deleted` entry, and it carries neither `change`, `changedAt` nor `changedBy`; the filtered history answers the same question without loss, and an SDK has one method and one model for history. Until the sunset it answers as before, with the detail view as it was at that version. Each answer (a 404 too) carries `Deprecation`, `Sunset` and `Link: <…>; rel="deprecation"`, and each use is counted. Role `reader`.
          */
         get: operations["getVesselVersion"];
         put?: never;
@@ -439,7 +441,7 @@ export interface paths {
         };
         /**
          * The sighting's history, newest first.
-         * @description One entry per create, update and delete, newest first: the version it made (a delete keeps the version the record had), `change`, `changedAt` (UTC) and `record`, the detail view as it was (null for the delete). Callers with role `admin` also see `changedBy`. Paged like lists with `limit` and `after` (a version); the history outlives a delete. A record that never existed is a 404. Role `reader`.
+         * @description One entry per create, update and delete, newest first: the version it made (a delete keeps the version the record had), `change`, `changedAt` (UTC) and `record`, the detail view as it was (null for the delete). Callers with role `admin` also see `changedBy`. `version` keeps only the entries of that version (`[]` when the record had no such version). Paged like lists with `limit` and `after` (a version); the count and the next page keep the filter; the history outlives a delete. A record that never existed is a 404. Role `reader`.
          */
         get: operations["listSightingVersions"];
         put?: never;
@@ -466,8 +468,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The sighting as it was at one version.
-         * @description The detail view as it was at that version; 404 when there is no such version or it is the delete. Role `reader`.
+         * The sighting as it was at one version (deprecated; use the history filtered by version).
+         * @deprecated
+         * @description Deprecated since 1.2.0 (sunset 2027-05-27): ask `GET /sighting/{id}/versions?version=<n>` instead. This answer is lossy: it is a 404 both for a version the record never had and for the `deleted` entry, and it carries neither `change`, `changedAt` nor `changedBy`; the filtered history answers the same question without loss, and an SDK has one method and one model for history. Until the sunset it answers as before, with the detail view as it was at that version. Each answer (a 404 too) carries `Deprecation`, `Sunset` and `Link: <…>; rel="deprecation"`, and each use is counted. Role `reader`.
          */
         get: operations["getSightingVersion"];
         put?: never;
@@ -1205,6 +1208,20 @@ export interface components {
         ETag: string;
         /** @description On every page but the last: `<…?limit=N&after=ID>; rel="next"` (RFC 8288). It repeats the request's filters, so it is about as long as the request's target, which `HEADER_LIMIT` bounds (16 KiB by default, 1 MiB at most), plus a cursor. */
         Link: string;
+        /**
+         * @description On each answer to a deprecated operation (or a request using a deprecated parameter or property): when it was deprecated, `@<unix seconds>` (RFC 9745 §2.1), the date of its `x-deprecated-since`.
+         * @example @1795737600
+         */
+        Deprecation: string;
+        /**
+         * @description With `Deprecation`: from when the deprecated part may be gone, an HTTP date (RFC 8594 §3), its `x-sunset`.
+         * @example Thu, 27 May 2027 00:00:00 GMT
+         */
+        Sunset: string;
+        /** @description With `Deprecation`: the changelog entry that announced it and names the successor, `</changelog.md#contract-<release>>; rel="deprecation"; type="text/markdown"` (RFC 9745 §3). */
+        DeprecationLink: string;
+        /** @description The contract release the service follows, its `info.version`; on every answer. */
+        ApiVersion: string;
         /** @description The new record's URL, the collection path + `/` + the new id. */
         Location: string;
         /** @description `return=representation` when the body is the record, as `Prefer` asked (RFC 7240 §3). */
@@ -1532,6 +1549,8 @@ export interface operations {
     listTimezoneVersions: {
         parameters: {
             query?: {
+                /** @description Equality filter: only the entries of this version. A delete keeps the version the record had, so a deleted record's last version has two entries, the `deleted` one first. */
+                version?: components["schemas"]["Version"];
                 /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
                 /** @description Return only entries older than this version (the `Link` header's next page uses it). */
@@ -1601,6 +1620,10 @@ export interface operations {
             /** @description The timezone at that version. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["DeprecationLink"];
+                    "API-Version": components["headers"]["ApiVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -1971,6 +1994,8 @@ export interface operations {
     listVesselVersions: {
         parameters: {
             query?: {
+                /** @description Equality filter: only the entries of this version. A delete keeps the version the record had, so a deleted record's last version has two entries, the `deleted` one first. */
+                version?: components["schemas"]["Version"];
                 /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
                 /** @description Return only entries older than this version (the `Link` header's next page uses it). */
@@ -2040,6 +2065,10 @@ export interface operations {
             /** @description The vessel at that version. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["DeprecationLink"];
+                    "API-Version": components["headers"]["ApiVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -2562,6 +2591,8 @@ export interface operations {
     listSightingVersions: {
         parameters: {
             query?: {
+                /** @description Equality filter: only the entries of this version. A delete keeps the version the record had, so a deleted record's last version has two entries, the `deleted` one first. */
+                version?: components["schemas"]["Version"];
                 /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
                 /** @description Return only entries older than this version (the `Link` header's next page uses it). */
@@ -2631,6 +2662,10 @@ export interface operations {
             /** @description The sighting at that version. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["DeprecationLink"];
+                    "API-Version": components["headers"]["ApiVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];

@@ -83,9 +83,15 @@ public final class Scenario {
       equal(List.of(patched.getVersion(), patched.getSightingMemo(), patched.getVessel().getVesselId()), List.of(2, memo + " (patched)", -1L));
     });
     step("the history lists every version, newest first, each record as it was", () -> {
-      List<SightingVersion> versions = sightings.listSightingVersions(created.getSightingId(), null, null, null);
+      // The filter `version` (1.2.0) comes before the paging parameters: positional calls were edited for it.
+      List<SightingVersion> versions = sightings.listSightingVersions(created.getSightingId(), null, null, null, null);
       equal(versions.stream().map(v -> v.getVersion() + " " + v.getChange().getValue()).toList(), List.of("2 updated", "1 updated", "0 created"));
       equal(versions.get(2).getRecord().getSightingMemo(), memo);
+    });
+    step("one version: the history filtered by version (the successor of the deprecated getSightingVersion)", () -> {
+      List<SightingVersion> versions = sightings.listSightingVersions(created.getSightingId(), 1, null, null, null);
+      equal(versions.stream().map(v -> v.getVersion() + " " + v.getChange().getValue() + " " + v.getRecord().getSightingMemo()).toList(),
+          List.of("1 updated " + memo + " (updated)"));
     });
     step("a sorted list: the newest ids first", () -> {
       List<Long> ids = sightings.listSightings(null, null, null, null, null, null, null, null, null, 3, null, null, "-sightingId", null, null)

@@ -95,6 +95,12 @@ def history():
     check([(v.version, v.change.value) for v in versions] == [(2, "updated"), (1, "updated"), (0, "created")], str(versions))
 
 
+def one_version():
+    # The successor of get_sighting_version (deprecated since 1.2.0; the SDK warns with a DeprecationWarning).
+    versions = sightings.list_sighting_versions(state["id"], version=1)
+    check([(v.version, v.change.value, v.record.sighting_memo) for v in versions] == [(1, "updated", f"{memo} (updated)")], str(versions))
+
+
 def delete():
     check(sightings.delete_sighting_with_http_info(state["id"]).status_code == 204, "204")
     error = failure(lambda: sightings.get_sighting(state["id"]))
@@ -109,5 +115,6 @@ step("update with the version read", update)
 step("a stale update is a 409, a typed error", stale_update)
 step("patch the memo (JSON Merge Patch) with If-Match", patch)
 step("the history lists every version, newest first", history)
+step("one version: the history filtered by version", one_version)
 step("delete, then a read is a 404, a typed error", delete)
 print("python scenario: every step passed")

@@ -99,6 +99,19 @@ await step('the history lists every version, newest first, each record as it was
   deepStrictEqual(versions.map((v) => [v.version, v.change]), [[2, 'updated'], [1, 'updated'], [0, 'created']]);
   strictEqual(versions[2]?.record?.sightingMemo, memo);
 });
+await step('one version: the history filtered by version (the successor of the deprecated getSightingVersion)', async () => {
+  const versions = await sightings.listSightingVersions({ id: created.sightingId, version: 1 });
+  deepStrictEqual(versions.map((v) => [v.version, v.change, v.record?.sightingMemo]), [[1, 'updated', `${memo} (updated)`]]);
+});
+await step('the deprecated getSightingVersion still answers, announcing Deprecation, Sunset and its changelog entry', async () => {
+  // The compiler marks the call deprecated (test/clients/sdk-deprecations.test.ts); at run time the answer's headers say it.
+  const answer = await sightings.getSightingVersionRaw({ id: created.sightingId, version: 1 });
+  const [deprecation, sunset, link] = ['Deprecation', 'Sunset', 'Link'].map((name) => answer.raw.headers.get(name) ?? '');
+  ok(/^@\d+$/.test(deprecation!), `Deprecation: @<unix seconds> (RFC 9745), got ${deprecation}`);
+  ok(!Number.isNaN(Date.parse(sunset!)), `Sunset: an HTTP date (RFC 8594), got ${sunset}`);
+  ok(/^<\/changelog\.md#contract-[\d.]+>; rel="deprecation"/.test(link!), `Link to the changelog entry, rel="deprecation", got ${link}`);
+  strictEqual((await answer.value()).sightingMemo, `${memo} (updated)`);
+});
 await step('a sorted list: the newest ids first', async () => {
   const ids = (await sightings.listSightings({ sort: '-sightingId', limit: 3 })).map((s) => s.sightingId);
   deepStrictEqual(ids, [...ids].sort((a, b) => b - a));

@@ -1,4 +1,5 @@
-// A record's history on the wire: its versions newest first, paged, and one version's detail view (contract C).
+// A record's history on the wire: its versions newest first, filtered by version and paged, and one version's detail
+// view (contract C; deprecated since contract 1.2.0 for the filtered history).
 import type { Request, Response } from 'express';
 import type { EntityManager } from '@mikro-orm/core';
 import type { AnyResource, ViewRow } from '../crud/resource-descriptor.ts';
@@ -32,15 +33,22 @@ export function historyHandlers(resource: AnyResource) {
       const id = pathNumber(req, 'id');
       const limit = req.query.limit as number | undefined;
       const after = req.query.after as number | undefined;
+      // An equality filter like a list's: the entries of one version (two after a delete, the `deleted` one first).
+      const version = req.query.version as number | undefined;
+      const filter = version === undefined ? '' : ` and "version" = ?`;
+      const filterParams = version === undefined ? [] : [version];
       // A later page never holds the `deleted` entry: it is always the newest (see the `Link` below).
       const page = after === undefined ? '' : ` and "version" < ? and "change" <> 'deleted'`;
+      // Without a filter or a cursor, no entry means no history; with one, only a query for any entry tells.
+      const narrowed = after !== undefined || version !== undefined;
       const [entries, exists] = await Promise.all([
-        run<EntryRow[]>(em, `select ${entryColumns} ${ofRecord}${page} order by "event_id" desc limit ?`,
-          [resource.name, id, ...(after === undefined ? [] : [after]), (limit ?? 1000) + 1], 'all'),
-        after === undefined ? undefined : run<object | undefined>(em, `select 1 ${ofRecord} limit 1`, [resource.name, id], 'get'),
+        run<EntryRow[]>(em, `select ${entryColumns} ${ofRecord}${filter}${page} order by "event_id" desc limit ?`,
+          [resource.name, id, ...filterParams, ...(after === undefined ? [] : [after]), (limit ?? 1000) + 1], 'all'),
+        narrowed ? run<object | undefined>(em, `select 1 ${ofRecord} limit 1`, [resource.name, id], 'get') : undefined,
       ]);
       if (!entries.length && !exists) throw entityNotFound();
-      await countIfPreferred(req, res, async () => Number((await run<{ total: string | number }>(em, `select count(*) as "total" ${ofRecord}`, [resource.name, id], 'get')).total));
+      await countIfPreferred(req, res, async () => Number((await run<{ total: string | number }>(em, `select count(*) as "total" ${ofRecord}${filter}`,
+        [resource.name, id, ...filterParams], 'get')).total));
       const locale = requestLocale(req);
       const admin = (res.locals.principal as Principal).roles.has('admin');
       const size = limit ?? 1000;
@@ -48,7 +56,10 @@ export function historyHandlers(resource: AnyResource) {
         entries.length = size;
         const last = entries.at(-1)!;
         // The `deleted` entry has the version of the update before it: the next page starts at that update.
-        const next = new URLSearchParams({ ...(limit && { limit: String(limit) }), after: String(last.change === 'deleted' ? last.version + 1 : last.version) });
+        const next = new URLSearchParams({
+          ...(version !== undefined && { version: String(version) }), ...(limit && { limit: String(limit) }),
+          after: String(last.change === 'deleted' ? last.version + 1 : last.version),
+        });
         // Beside any other link of the answer (a deprecation's).
         res.append('Link', `<${req.baseUrl}${req.path}?${next}>; rel="next"`);
       }

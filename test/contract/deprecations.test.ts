@@ -28,4 +28,15 @@ describe('deprecations of an operation', () => {
     expect(patch.map(({ element, release }) => ({ element, release }))).to.deep.equal([{ element: 'property version', release: '1.1.0' }]);
     expect([patch[0]!.usedBy(request({}, { version: 0 })), patch[0]!.usedBy(request({}, { sightingMemo: 'x' }))]).to.deep.equal([true, false]);
   });
+
+  it('when openapi.yaml is read, then the reads of one version are deprecated operations since 1.2.0 and the filtered histories are not', () => {
+    for (const collection of ['timezone', 'vessel', 'sighting']) {
+      const read = deprecationsOf(openApiDocument.paths[`/${collection}/{id}/versions/{version}`]!['get']!);
+      expect(read.map(({ element, since: at, release, sunset }) => ({ element, at, release, sunset: sunset.toISOString() })), collection).to.deep.equal([
+        { element: 'operation', at: Date.UTC(2026, 10, 27) / 1000, release: '1.2.0', sunset: '2027-05-27T00:00:00.000Z' },
+      ]);
+      expect(read[0]!.usedBy(request()), collection).to.equal(true);
+      expect(deprecationsOf(openApiDocument.paths[`/${collection}/{id}/versions`]!['get']!), collection).to.deep.equal([]);
+    }
+  });
 });
