@@ -7,15 +7,17 @@ const fixedOffset = /^[+-](0\d|1[0-4]):[0-5]\d$/;
 /** `yyyy-MM-ddTHH:mm[:ss[.SSS]]` as `yyyy-MM-ddTHH:mm:ss.SSS`; undefined for any other text or an impossible date. */
 export function normalizeLocalDateTime(text: string): string | undefined {
   const [, y, mo, d, h, mi, s = '00', ms = '000'] = localDateTimeShape.exec(text) ?? [];
+  if (!y) return undefined;
   // Year 0000 is 1 BC in ISO 8601 but no year at all for PostgreSQL's timestamp: only years 0001..9999 are dates.
-  if (!y || y === '0000') return undefined;
-  const normalized = `${y}-${mo}-${d}T${h}:${mi}:${s}.${ms}`;
-  // A Date rolls 02-30 over to 03-02 and 24:00 to the next day: a round trip that changes the text was impossible.
-  const date = new Date(0);
-  date.setUTCFullYear(Number(y), Number(mo) - 1, Number(d));
-  date.setUTCHours(Number(h), Number(mi), Number(s), Number(ms));
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 23) === normalized ? normalized : undefined;
+  // Checked by the calendar's rules, not by a Date's round trip: every create and replacement checks its date twice.
+  const [year, month, day] = [Number(y), Number(mo), Number(d)];
+  const possible = year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month)
+    && Number(h) <= 23 && Number(mi) <= 59 && Number(s) <= 59;
+  return possible ? `${y}-${mo}-${d}T${h}:${mi}:${s}.${ms}` : undefined;
 }
+
+const isLeap = (year: number): boolean => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+const daysIn = (year: number, month: number): number => (month === 2 ? (isLeap(year) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31);
 
 // Building an Intl.DateTimeFormat costs tens of microseconds and a create checks its zone twice (validator, then
 // the write): answers are kept, for at most `maxZones` distinct texts so odd input cannot grow the cache without bound.
