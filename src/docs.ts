@@ -62,7 +62,10 @@ const contrast = `.swagger-ui .info .title small { background: #4b5563; }
 /* The example highlighter colours by inline style: lighter on its dark background. */
 .swagger-ui .microlight span[style*="211, 99, 99"] { color: #f2a0a0 !important; }
 /* The "deprecated" mark of a schema property. */
-.swagger-ui .json-schema-2020-12__attribute--warning { color: #b91c1c; }`;
+.swagger-ui .json-schema-2020-12__attribute--warning { color: #b91c1c; }
+/* A deprecated operation: Swagger UI greys it out (opacity .6) below 4.5:1; its path stays struck through. */
+.swagger-ui .opblock.opblock-deprecated { opacity: 1; }
+.swagger-ui .opblock.opblock-deprecated .opblock-summary-method { background: #4b5563; }`;
 
 const swaggerUiVersion = (createRequire(import.meta.url)('swagger-ui-dist/package.json') as { version: string }).version;
 /**

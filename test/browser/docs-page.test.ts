@@ -83,6 +83,10 @@ describe('docs page in a browser', () => {
       // Kept, as Swagger UI builds its page: its tag headings (h3) follow the title's h1 with no h2 between
       // (heading-order), and its info block sits outside any landmark (region). Both are axe best practices, not WCAG.
       expect(await axeViolations(page, ['heading-order', 'region'])).to.deep.equal([]);
+      // Readable, and still marked: the deprecated operations (contract 1.2.0) keep Swagger UI's struck-through path.
+      expect(await page.locator('.opblock-deprecated').evaluateAll((blocks) => blocks.map((block) => block.id)))
+        .to.have.members(['operations-timezone-getTimezoneVersion', 'operations-vessel-getVesselVersion', 'operations-sighting-getSightingVersion']);
+      expect(await page.locator('.opblock-deprecated .opblock-summary-path__deprecated').count()).to.equal(3);
     } finally {
       await context.close();
     }
