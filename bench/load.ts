@@ -2,7 +2,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createRequire } from 'node:module';
-import { cpuMs, type ServerProcess } from './processes.ts';
+import { cpuMs, postgresCpuMs, type ServerProcess } from './processes.ts';
 
 const autocannon = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 const sequentialWrites = `${import.meta.dirname}/sequential-writes.ts`;
@@ -22,6 +22,8 @@ export interface LoadResult {
   p50: number;
   p99: number;
   cpuPerRequestMs: number;
+  /** PostgreSQL's CPU time (all its processes) per answered request: the database's share of the work. */
+  databaseCpuPerRequestMs: number;
 }
 
 export async function load(server: ServerProcess, request: LoadRequest, headers: Record<string, string>, seconds: number, core: string): Promise<LoadResult> {
@@ -29,12 +31,12 @@ export async function load(server: ServerProcess, request: LoadRequest, headers:
     // A write states the version it changes: one after the other on each record, each with the ETag of the last.
     ? ['-c', core, process.execPath, sequentialWrites, request.method, `${server.url}${request.path}`, String(request.connections), String(seconds), JSON.stringify({ ...headers, ...request.headers }), request.body ?? '{}']
     : autocannonArgs(server, request, headers, seconds, core);
-  const cpuBefore = cpuMs(server.child.pid!);
+  const [cpuBefore, databaseBefore] = [cpuMs(server.child.pid!), postgresCpuMs()];
   const { stdout } = await promisify(execFile)('taskset', args, { maxBuffer: 1 << 24 });
-  const cpu = cpuMs(server.child.pid!) - cpuBefore;
+  const [cpu, database] = [cpuMs(server.child.pid!) - cpuBefore, postgresCpuMs() - databaseBefore];
   const result = JSON.parse(stdout) as { '2xx': number; non2xx: number; errors: number; duration: number; latency: { p50: number; p99: number } };
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${server.name} ${request.method} ${request.path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { reqPerSec: result['2xx'] / result.duration, p50: result.latency.p50, p99: result.latency.p99, cpuPerRequestMs: cpu / Math.max(1, result['2xx']) };
+  return { reqPerSec: result['2xx'] / result.duration, p50: result.latency.p50, p99: result.latency.p99, cpuPerRequestMs: cpu / Math.max(1, result['2xx']), databaseCpuPerRequestMs: database / Math.max(1, result['2xx']) };
 }
 
 function autocannonArgs(server: ServerProcess, request: LoadRequest, headers: Record<string, string>, seconds: number, core: string): string[] {
@@ -50,7 +52,7 @@ function autocannonArgs(server: ServerProcess, request: LoadRequest, headers: Re
 /** The per-figure median of rounds of one server (each figure's own middle value). */
 export function median(results: LoadResult[]): LoadResult {
   const mid = (pick: (r: LoadResult) => number) => percentile(results.map(pick), 0.5);
-  return { reqPerSec: mid((r) => r.reqPerSec), p50: mid((r) => r.p50), p99: mid((r) => r.p99), cpuPerRequestMs: mid((r) => r.cpuPerRequestMs) };
+  return { reqPerSec: mid((r) => r.reqPerSec), p50: mid((r) => r.p50), p99: mid((r) => r.p99), cpuPerRequestMs: mid((r) => r.cpuPerRequestMs), databaseCpuPerRequestMs: mid((r) => r.databaseCpuPerRequestMs) };
 }
 
 export function percentile(values: number[], q: number): number {

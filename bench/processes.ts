@@ -1,6 +1,6 @@
 // Starts the two servers as processes pinned to one core, and reads their CPU time and memory from /proc.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 
 export interface ServerProcess {
@@ -39,6 +39,25 @@ export async function startServer(name: string, script: string, env: Record<stri
 export function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * CPU time so far of PostgreSQL on this machine, in milliseconds: every live `postgres` process (backends, WAL writer,
+ * checkpointer …) and the backends that have exited, which the postmaster has reaped (its children's time, fields 16
+ * and 17). The benchmark's server is local, and nothing else uses it while a round runs. 0 when there is none.
+ */
+export function postgresCpuMs(): number {
+  let total = 0;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') continue;
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+      total += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10;
+    } catch {
+      // Gone since the listing: the postmaster counts it among its children now.
+    }
+  }
+  return total;
 }
 
 /** Resident set size in bytes (/proc/PID/statm, second field, in 4 KiB pages); 0 once the process is gone. */
