@@ -93,6 +93,25 @@ async function streamList(res: ServerResponse, chunks: AsyncGenerator<Row[]>, vi
   res.end(`${out}]`);
 }
 
+/**
+ * The service's other guarantee of a write: the instances sharing the database hear of it. As the service does
+ * (src/feed/commit-announcer.ts), one NOTIFY after each burst of commits, one at a time; PGlite has no other instance.
+ */
+let announcing = false;
+let announceAgain = false;
+function announceCommit(): void {
+  if (!env.DATABASE_URL) return;
+  if (announcing) return void (announceAgain = true);
+  announcing = true;
+  void db.query('notify record_change', []).catch(() => undefined).finally(() => {
+    announcing = false;
+    if (announceAgain) {
+      announceAgain = false;
+      announceCommit();
+    }
+  });
+}
+
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const who = await caller(req);
   if (!who) return void res.writeHead(401).end();
@@ -112,12 +131,14 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     const stated = Number(/^"(-?\d+)"$/.exec(req.headers['if-match'] ?? '')?.[1]);
     const [row] = await db.query(sql.patchMemoSql, [(await body(req)).sightingMemo, Number(id), stated, who.username]);
     if (!row) return void res.writeHead(409).end();
+    announceCommit();
     return void res.writeHead(204, { ETag: `"${row.version}"` }).end();
   }
   if (req.method === 'PUT' && id) {
     const b = await body(req);
     const [row] = await db.query(sql.putSql, [b.sightingMemo, (b.vessel as { vesselId: number }).vesselId, b.sightingTimezone ?? null, b.sightingDate ?? null, Number(id), b.version, who.username]);
     if (!row) return void res.writeHead(409).end();
+    announceCommit();
     return void res.writeHead(204, { ETag: `"${row.version}"` }).end();
   }
   if (req.method === 'GET' && url.pathname === '/api/sighting') {
@@ -127,6 +148,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     const b = await body(req);
     const fields = { vessel_id: (b.vessel as { vesselId: number }).vesselId, sighting_timezone: b.sightingTimezone ?? null, sighting_date: b.sightingDate ?? null };
     const [row] = await db.query(sql.createSql, [b.sightingMemo, fields.vessel_id, fields.sighting_timezone, fields.sighting_date, who.sub, who.username]);
+    announceCommit();
     res.writeHead(201, { Location: `/api/sighting/${row!.sighting_id}`, ETag: `"${row!.version}"` }).end();
     return announceCreated({ ...row, ...fields });
   }

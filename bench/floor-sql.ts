@@ -1,8 +1,8 @@
 // The least SQL that gives the benchmarked answers: a plain select of the sighting's own columns (the vessel's name and
 // version come from a map the floor loads once); for a write, one statement with the same guarantees as the service's:
-// the row and its history entry (the record's detail view row, its feed scope before and after; the entry's insert
-// fires the feed's NOTIFY trigger), the version checked in the UPDATE's WHERE clause and raised only when a value
-// changes. The service's own SQL (the vessel's join and names on reads) is what the ratio then shows the cost of.
+// the row and its history entry (the record's detail view row, its feed scope before and after), the version checked
+// in the UPDATE's WHERE clause and raised only when a value changes; the server NOTIFYs after the commit, as the
+// service does. The service's own SQL (the vessel's join and names on reads) is what the ratio then shows the cost of.
 
 const columns = `select "version", "sighting_id", "sighting_memo", "vessel_id", "sighting_timezone", "sighting_date" from "sighting"`;
 

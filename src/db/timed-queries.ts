@@ -2,7 +2,7 @@
 import { DefaultLogger, type LogContext, type Logger, type LoggerOptions } from '@mikro-orm/core';
 
 /** What a statement does, from its first word: a bounded label, never the statement itself. */
-const operations = new Set(['select', 'insert', 'update', 'delete', 'with', 'begin', 'commit', 'rollback', 'savepoint', 'release', 'set', 'reset', 'create', 'alter', 'drop']);
+const operations = new Set(['select', 'insert', 'update', 'delete', 'with', 'begin', 'commit', 'rollback', 'savepoint', 'release', 'set', 'reset', 'create', 'alter', 'drop', 'notify']);
 export function operationOf(sql: string): string {
   const word = /^\s*([a-z]+)/i.exec(sql)?.[1]?.toLowerCase() ?? '';
   return operations.has(word) ? word : 'other';

@@ -4,6 +4,7 @@ import { directUrl, type Config } from '../config.ts';
 import type { Logger } from '../observability/logger.ts';
 import { ChangeFeed } from './change-feed.ts';
 import { listenForChanges } from './change-notifications.ts';
+import { announceCommits } from './commit-announcer.ts';
 
 export async function startChangeFeed(orm: MikroORM, config: Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DB_CONNECT_TIMEOUT_MS' | 'DB_POOL_MAX'>, logger: Logger): Promise<{ feed: ChangeFeed; stop(): Promise<void> }> {
   // Streams catching up read the history with at most half the pool: the other half answers everything else.
@@ -14,10 +15,13 @@ export async function startChangeFeed(orm: MikroORM, config: Pick<Config, 'DATAB
   const notifications = url
     ? listenForChanges({ url, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, logger }, () => feed.wake())
     : undefined;
+  // Other instances learn of this one's commits from it; PGlite has none.
+  const announcer = url ? announceCommits(orm, logger) : undefined;
   try {
     await feed.start();
   } catch (error) {
     notifications?.close();
+    await announcer?.stop();
     throw error;
   }
   return {
@@ -25,6 +29,7 @@ export async function startChangeFeed(orm: MikroORM, config: Pick<Config, 'DATAB
     async stop() {
       feed.stop();
       notifications?.close();
+      await announcer?.stop();
     },
   };
 }

@@ -9,8 +9,6 @@ export const RecordChangeSchema = defineEntity({
     // What the sequencer (src/feed/sequencer.ts) has yet to place: few rows, found without reading the rest.
     { name: 'record_change_unplaced_index', expression: 'create index "record_change_unplaced_index" on "record_change" ("event_id") where "position" is null' },
   ],
-  // Delivered at commit, to every instance listening: each places and reads what is new (src/feed/).
-  triggers: [{ name: 'record_change_notify', timing: 'after', events: ['insert'], forEach: 'statement', body: "perform pg_notify('record_change', ''); return null;" }],
   properties: {
     // In insert order, which is not commit order when transactions overlap: the feed goes by `position`.
     eventId: p.bigint('number').primary().autoincrement(),

@@ -1,0 +1,42 @@
+// Tells the other instances sharing the database that this one committed changes: one `NOTIFY` after each burst of
+// commits, in a transaction of its own. A `NOTIFY` inside the write's transaction (a trigger, as before migration 0005)
+// made every write in the database wait at commit for one lock PostgreSQL holds from each notifying commit's start to
+// its WAL flush: writes committed one at a time, whatever the cores.
+import type { MikroORM } from '@mikro-orm/core';
+import type { SqlEntityManager } from '@mikro-orm/sql';
+import { onCommit } from '../db/commit-signal.ts';
+import type { Logger } from '../observability/logger.ts';
+
+export interface CommitAnnouncer {
+  /** Stops listening for commits and waits for the announcement under way, so none outlives the pool. */
+  stop(): Promise<void>;
+}
+
+/**
+ * One announcement at a time: commits made while one is on its way are told by the next, sent as soon as it returns.
+ * A lost one (a failed statement, a crash right after a commit) delays the other instances' events by their poll, a
+ * second at most (src/feed/change-feed.ts), never loses one: they read the history itself.
+ */
+export function announceCommits(orm: MikroORM, logger: Logger): CommitAnnouncer {
+  let sending: Promise<void> | undefined;
+  let again = false;
+  const send = (): Promise<void> => (orm.em as SqlEntityManager).getConnection('write').execute('notify record_change').then(
+    () => undefined,
+    (error: unknown) => logger.warn({ err: error }, 'could not tell the other instances of a commit; their poll will find it'),
+  ).then(() => {
+    if (!again) return void (sending = undefined);
+    again = false;
+    sending = send();
+  });
+  const forget = onCommit(() => {
+    if (sending) again = true;
+    else sending = send();
+  });
+  return {
+    async stop() {
+      forget();
+      again = false;
+      while (sending) await sending;
+    },
+  };
+}
