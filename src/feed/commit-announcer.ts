@@ -2,6 +2,7 @@
 // commits, in a transaction of its own. A `NOTIFY` inside the write's transaction (a trigger, as before migration 0005)
 // made every write in the database wait at commit for one lock PostgreSQL holds from each notifying commit's start to
 // its WAL flush: writes committed one at a time, whatever the cores.
+import { AsyncResource } from 'node:async_hooks';
 import type { MikroORM } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/sql';
 import { onCommit } from '../db/commit-signal.ts';
@@ -20,14 +21,15 @@ export interface CommitAnnouncer {
 export function announceCommits(orm: MikroORM, logger: Logger): CommitAnnouncer {
   let sending: Promise<void> | undefined;
   let again = false;
-  const send = (): Promise<void> => (orm.em as SqlEntityManager).getConnection('write').execute('notify record_change').then(
+  // Bound to the start's context, not to the request whose commit it announces: no request's span, routing or end is its.
+  const send = AsyncResource.bind((): Promise<void> => (orm.em as SqlEntityManager).getConnection('write').execute('notify record_change').then(
     () => undefined,
     (error: unknown) => logger.warn({ err: error }, 'could not tell the other instances of a commit; their poll will find it'),
   ).then(() => {
     if (!again) return void (sending = undefined);
     again = false;
     sending = send();
-  });
+  }));
   const forget = onCommit(() => {
     if (sending) again = true;
     else sending = send();
