@@ -29,7 +29,8 @@ await sampler.connect();
 async function waitsWhile(done: Promise<unknown>): Promise<Map<string, number>> {
   const seen = new Map<string, number>();
   let running = true;
-  void done.finally(() => { running = false; });
+  const stop = () => { running = false; };
+  done.then(stop, stop);
   while (running) {
     const { rows } = await sampler.query<{ state: string }>(`select coalesce(wait_event_type, '-') || ':' || coalesce(wait_event, 'cpu') || ':' || state as state
       from pg_stat_activity where datname = current_database() and backend_type = 'client backend' and pid <> pg_backend_pid()
