@@ -7,7 +7,8 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 export type Row = Record<string, unknown>;
 
 export interface FloorDb {
-  query(sql: string, params: unknown[]): Promise<Row[]>;
+  /** With a `name`, the statement is prepared once per connection on PostgreSQL, as the service sends its read by id and its writes. */
+  query(sql: string, params: unknown[], name?: string): Promise<Row[]>;
   /** Rows of `sql` in chunks: a cursor on PostgreSQL, keyset batches (`batchSql`) on PGlite. */
   chunks(sql: string, batchSql: string, params: unknown[], size: number): AsyncGenerator<Row[]>;
 }
@@ -20,7 +21,8 @@ export async function openFloorDb(env: NodeJS.ProcessEnv): Promise<FloorDb> {
     const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: Number(env.DB_POOL_MAX ?? 10) });
     const types = { getTypeParser: (oid: number, format?: string) => parsers[oid as 20] ?? pg.types.getTypeParser(oid, format as 'text') };
     return {
-      query: async (sql, params) => (await pool.query({ text: sql, values: params, types })).rows,
+      // FLOOR_UNNAMED=true: bound but unnamed, parsed and planned each time (the floor before the service named its statements).
+      query: async (sql, params, name) => (await pool.query({ name: env.FLOOR_UNNAMED === 'true' ? undefined : name, text: sql, values: params, types })).rows,
       async *chunks(sql, _batchSql, params, size) {
         const client = await pool.connect();
         const cursor = client.query(new Cursor(sql, params, { types } as never));

@@ -1,7 +1,8 @@
 // The floor: the benchmarked operations with node:http + pg + jose only, the least SQL (bench/floor-sql.ts: each write
-// one statement keeping its history entry, as the service's guarantees require) and byte-identical bodies.
+// one statement keeping its history entry, as the service's guarantees require) and byte-identical bodies; the read by
+// id and the writes are named statements on PostgreSQL, as the service sends them (src/db/named-statements.ts).
 // Run by `npm run bench` as a process of its own; settings from the environment (PORT, DATABASE_URL or DATA_DIR,
-// DB_POOL_MAX, ISSUER, AUDIENCE, LIST_CHUNK).
+// DB_POOL_MAX, ISSUER, AUDIENCE, LIST_CHUNK, FLOOR_UNNAMED).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { VerifiedTokens } from '../src/auth/verified-tokens.ts';
@@ -118,7 +119,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const url = new URL(req.url!, 'http://floor');
   const id = /^\/api\/sighting\/(-?\d+)$/.exec(url.pathname)?.[1];
   if (req.method === 'GET' && id) {
-    const [row] = await db.query(sql.readSql, [Number(id)]);
+    const [row] = await db.query(sql.readSql, [Number(id)], 'read');
     if (!row) return void res.writeHead(404).end();
     return void res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', ETag: `"${row.version}"` }).end(detail(row));
   }
@@ -129,14 +130,14 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   }
   if (req.method === 'PATCH' && id) {
     const stated = Number(/^"(-?\d+)"$/.exec(req.headers['if-match'] ?? '')?.[1]);
-    const [row] = await db.query(sql.patchMemoSql, [(await body(req)).sightingMemo, Number(id), stated, who.username]);
+    const [row] = await db.query(sql.patchMemoSql, [(await body(req)).sightingMemo, Number(id), stated, who.username], 'patch');
     if (!row) return void res.writeHead(409).end();
     announceCommit();
     return void res.writeHead(204, { ETag: `"${row.version}"` }).end();
   }
   if (req.method === 'PUT' && id) {
     const b = await body(req);
-    const [row] = await db.query(sql.putSql, [b.sightingMemo, (b.vessel as { vesselId: number }).vesselId, b.sightingTimezone ?? null, b.sightingDate ?? null, Number(id), b.version, who.username]);
+    const [row] = await db.query(sql.putSql, [b.sightingMemo, (b.vessel as { vesselId: number }).vesselId, b.sightingTimezone ?? null, b.sightingDate ?? null, Number(id), b.version, who.username], 'put');
     if (!row) return void res.writeHead(409).end();
     announceCommit();
     return void res.writeHead(204, { ETag: `"${row.version}"` }).end();
@@ -147,7 +148,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (req.method === 'POST' && url.pathname === '/api/sighting') {
     const b = await body(req);
     const fields = { vessel_id: (b.vessel as { vesselId: number }).vesselId, sighting_timezone: b.sightingTimezone ?? null, sighting_date: b.sightingDate ?? null };
-    const [row] = await db.query(sql.createSql, [b.sightingMemo, fields.vessel_id, fields.sighting_timezone, fields.sighting_date, who.sub, who.username]);
+    const [row] = await db.query(sql.createSql, [b.sightingMemo, fields.vessel_id, fields.sighting_timezone, fields.sighting_date, who.sub, who.username], 'create');
     announceCommit();
     res.writeHead(201, { Location: `/api/sighting/${row!.sighting_id}`, ETag: `"${row!.version}"` }).end();
     return announceCreated({ ...row, ...fields });

@@ -50,6 +50,8 @@ const schema = z.object({
     .describe('Longest wait for a new PostgreSQL connection to open (503 after).'),
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1).default(5000)
     .describe('Longest the service waits for a PostgreSQL statement\'s answer (1 s later than this it drops the connection; 503); a streamed list: each fetch. Set the server\'s own bound as the role\'s default: ALTER ROLE … SET statement_timeout.'),
+  DB_PREPARED_STATEMENTS: flag.optional()
+    .describe('Send a record\'s read by id and a one-row record\'s writes as named statements, parsed and planned once per connection; default true straight to the server, false behind a pooler (DATABASE_DIRECT_URL set): set true only for one that keeps them per client (PgBouncer 1.21+ with max_prepared_statements above 0).'),
   DB_DEBUG: flag.default(false).describe('Log every SQL statement with its duration.'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')
     .describe('Least severe log level written (pino levels).'),

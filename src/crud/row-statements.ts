@@ -1,9 +1,10 @@
-// The one-statement writes of a one-row record with their history entries: SQL text with `?` placeholders, built once per
-// resource and shape (the columns set, whether the caller must own the record) from its metadata and its view query.
+// The one-statement writes of a one-row record with their history entries, built once per resource and shape (the
+// columns set, whether the caller must own the record) from its metadata and its view query, each a named statement.
 import type { EntityManager } from '@mikro-orm/core';
 import type { AnyResource } from './resource-descriptor.ts';
 import { wholeViewStatement } from './view-rows.ts';
 import { entryColumns, feedFilters } from './record-history.ts';
+import { namedStatement, type NamedStatement } from '../db/named-statements.ts';
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
@@ -44,18 +45,18 @@ function entrySql(em: EntityManager, resource: AnyResource, names: Names, change
     + `from (${wholeViewStatement(em, resource)}) as "v", ${names.table} as "w"${where})`;
 }
 
-const cache = new WeakMap<AnyResource, Map<string, string>>();
+const cache = new WeakMap<AnyResource, Map<string, NamedStatement>>();
 
-function cached(resource: AnyResource, key: string, build: () => string): string {
+function cached(resource: AnyResource, key: string, build: () => string): NamedStatement {
   let statements = cache.get(resource);
   if (!statements) cache.set(resource, statements = new Map());
-  let sql = statements.get(key);
-  if (sql === undefined) statements.set(key, sql = build());
-  return sql;
+  let statement = statements.get(key);
+  if (statement === undefined) statements.set(key, statement = namedStatement(build()));
+  return statement;
 }
 
 /** Parameters: the values of `columns`, the collection, the author. Answers the new row's `id` and `version`. */
-export function insertStatement(em: EntityManager, resource: AnyResource, columns: readonly string[]): string {
+export function insertStatement(em: EntityManager, resource: AnyResource, columns: readonly string[]): NamedStatement {
   return cached(resource, `insert ${columns.join(',')}`, () => {
     const names = namesOf(em, resource);
     return `with ${names.table} as (insert into ${names.table} (${columns.map(quote).join(', ')}) values (${columns.map(() => '?').join(', ')}) returning *), `
@@ -70,7 +71,7 @@ export function insertStatement(em: EntityManager, resource: AnyResource, column
  * values again (the comparison), the id, the stated version, [the owner,] the collection, the author, the stated
  * version. Answers the row's `id` and `version`, or no row when none matched.
  */
-export function updateStatement(em: EntityManager, resource: AnyResource, columns: readonly string[], owned: boolean): string {
+export function updateStatement(em: EntityManager, resource: AnyResource, columns: readonly string[], owned: boolean): NamedStatement {
   return cached(resource, `update ${owned} ${columns.join(',')}`, () => {
     const names = namesOf(em, resource);
     const scoped = feedFilters(resource).length > 0;
@@ -90,7 +91,7 @@ export function updateStatement(em: EntityManager, resource: AnyResource, column
  * A delete of the row [where it still has the stated version] [and the caller owns it], with its `deleted` entry.
  * Parameters: the id, [the version,] [the owner,] the collection, the author. Answers the row's `id` and `version`.
  */
-export function deleteStatement(em: EntityManager, resource: AnyResource, versioned: boolean, owned: boolean): string {
+export function deleteStatement(em: EntityManager, resource: AnyResource, versioned: boolean, owned: boolean): NamedStatement {
   return cached(resource, `delete ${versioned} ${owned}`, () => {
     const names = namesOf(em, resource);
     const where = [`${names.id} = ?`, ...versioned ? [`${names.version} = ?`] : [], ...owned ? [`${names.owner!} = ?`] : []];
@@ -102,7 +103,7 @@ export function deleteStatement(em: EntityManager, resource: AnyResource, versio
 }
 
 /** What tells a write that matched nothing apart: the row's version [and owner], or no row. Parameter: the id. */
-export function stateStatement(em: EntityManager, resource: AnyResource): string {
+export function stateStatement(em: EntityManager, resource: AnyResource): NamedStatement {
   return cached(resource, 'state', () => {
     const names = namesOf(em, resource);
     return `select ${names.version} as "version"${names.owner ? `, ${names.owner} as "owner"` : ''} from ${names.table} where ${names.id} = ?`;

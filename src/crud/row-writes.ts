@@ -1,9 +1,9 @@
 // A one-row record's create, replacement and delete, each one statement with its history entry: one round trip, no
-// transaction to open and commit. Values travel through MikroORM's `execute`, which writes them into the text.
+// transaction to open and commit, a statement PostgreSQL parsed before (src/db/named-statements.ts).
 import type { EntityManager } from '@mikro-orm/core';
-import type { SqlEntityManager } from '@mikro-orm/sql';
 import type { AnyResource } from './resource-descriptor.ts';
 import { signalCommit } from '../db/commit-signal.ts';
+import { runNamed, type NamedStatement } from '../db/named-statements.ts';
 import { rowValues } from './row-values.ts';
 import { deleteStatement, insertStatement, stateStatement, updateStatement } from './row-statements.ts';
 
@@ -15,8 +15,8 @@ export interface Writer { changedBy: string | null; owner?: string }
 /** What a write that matched nothing finds instead: the row's version (and owner), or nothing. */
 export interface RowState { version: number; owner?: string | null }
 
-async function run(em: EntityManager, sql: string, params: unknown[]): Promise<Written | undefined> {
-  const [row] = await (em as SqlEntityManager).execute<Array<{ id: string | number; version: number }>>(sql, params);
+async function run(em: EntityManager, statement: NamedStatement, params: unknown[]): Promise<Written | undefined> {
+  const [row] = await runNamed<{ id: string | number; version: number }>(em, statement, params);
   if (!row) return undefined;
   signalCommit();
   return { id: Number(row.id), version: row.version };
@@ -48,6 +48,6 @@ export async function deleteWithHistory(em: EntityManager, resource: AnyResource
 
 /** The row's state, read when a conditional write matched nothing, to tell a missing row from a stale or foreign one. */
 export async function rowState(em: EntityManager, resource: AnyResource, id: number): Promise<RowState | undefined> {
-  const [row] = await (em as SqlEntityManager).execute<RowState[]>(stateStatement(em, resource), [id]);
+  const [row] = await runNamed<RowState>(em, stateStatement(em, resource), [id]);
   return row;
 }

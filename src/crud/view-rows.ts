@@ -3,6 +3,7 @@ import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/sql';
 import type { ResourceDescriptor, View, ViewQuery, ViewRow } from './resource-descriptor.ts';
 import type { ConnectionType } from '../db/read-routing.ts';
+import { namedStatement, runNamed, type NamedStatement } from '../db/named-statements.ts';
 
 /** Every query of a view is rooted at this alias; descriptors' `selectView` joins from it. */
 export const root = 'r';
@@ -39,10 +40,10 @@ export function wholeViewStatement<E extends object>(em: EntityManager, resource
 
 /** One record's view row, read from the primary (a record and its ETag must be the latest committed version). */
 export async function readRow<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, id: number): Promise<ViewRow | undefined> {
-  return (await em.getConnection('write').execute(byIdStatement(em, resource), [id], 'get')) as ViewRow | undefined ?? undefined;
+  return (await runNamed<ViewRow>(em, namedStatement(byIdStatement(em, resource)), [id]))[0];
 }
 
-const owned = new WeakMap<object, string>();
+const owned = new WeakMap<object, NamedStatement>();
 
 /**
  * One record's view row with its owner as `__owner` (records that keep one), for a write that checks it first: one
@@ -50,13 +51,13 @@ const owned = new WeakMap<object, string>();
  */
 export async function readOwnedRow<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, id: number): Promise<ViewRow | undefined> {
   if (!resource.owner) return readRow(em, resource, id);
-  let sql = owned.get(resource);
-  if (sql === undefined) {
+  let statement = owned.get(resource);
+  if (statement === undefined) {
     const meta = em.getMetadata().get(resource.entity);
     const column = (property: string) => `"${(meta.properties as Record<string, { fieldNames: string[] }>)[property]!.fieldNames[0]}"`;
-    sql = `select "v".*, "o".${column(resource.owner.property)} as "__owner" from (${byIdStatement(em, resource)}) as "v" `
-      + `join "${meta.tableName}" as "o" on "o".${column(resource.idProperty)} = ?`;
-    owned.set(resource, sql);
+    statement = namedStatement(`select "v".*, "o".${column(resource.owner.property)} as "__owner" from (${byIdStatement(em, resource)}) as "v" `
+      + `join "${meta.tableName}" as "o" on "o".${column(resource.idProperty)} = ?`);
+    owned.set(resource, statement);
   }
-  return (await em.getConnection('write').execute(sql, [id, id], 'get')) as ViewRow | undefined ?? undefined;
+  return (await runNamed<ViewRow>(em, statement, [id, id]))[0];
 }

@@ -5,7 +5,7 @@ import type { Config } from '../config.ts';
 import { boundedCursor, isCursor } from './bounded-cursor.ts';
 import { sendCancelRequest } from './cancel-request.ts';
 
-type Settings = Pick<Config, 'DB_ACQUIRE_TIMEOUT_MS' | 'DB_CONNECT_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS' | 'DATABASE_DIRECT_URL'>;
+type Settings = Pick<Config, 'DB_ACQUIRE_TIMEOUT_MS' | 'DB_CONNECT_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS' | 'DATABASE_DIRECT_URL' | 'DB_PREPARED_STATEMENTS'>;
 
 /** Longest wait for a cancel request to be taken (a server or pooler that does not take it in that time is lost anyway). */
 const cancelBoundMs = 1000;
@@ -25,6 +25,8 @@ function within<T>(answer: Promise<T>, ms: number, late: () => Promise<void>): P
   answer.catch(() => {});
   return Promise.race([answer, timeout]).finally(() => clearTimeout(timer));
 }
+
+const isNamed = (query: unknown): query is pg.QueryConfig => typeof (query as pg.QueryConfig | undefined)?.name === 'string';
 
 /**
  * MikroORM's driver options for one pg-pool, through the pool's and the client's public options:
@@ -47,6 +49,9 @@ function within<T>(answer: Promise<T>, ms: number, late: () => Promise<void>): P
 export function boundedWaits(settings: Settings, onPool: (pool: object) => void = () => {}): Record<string, unknown> {
   // Slightly later than the server's bound (when the operator set it to the same), so a reachable server answers 57014 first.
   const clientBound = settings.DB_STATEMENT_TIMEOUT_MS + 1000;
+  // A transaction-mode pooler hands each statement to any server session, where a statement prepared on another is
+  // unknown: behind one (unless the operator says it keeps them per client) a named statement goes unnamed.
+  const keepsNames = settings.DB_PREPARED_STATEMENTS ?? settings.DATABASE_DIRECT_URL === undefined;
   class BoundedClient extends pg.Client {
     readonly #socket: Socket;
 
@@ -76,6 +81,7 @@ export function boundedWaits(settings: Settings, onPool: (pool: object) => void 
         const end = () => (query('commit') as Promise<unknown>).then(() => {}, () => {});
         return boundedCursor(cursor, opened, clientBound, tearDown, end) as never;
       }
+      if (!keepsNames && isNamed(args[0])) args[0] = { ...args[0], name: undefined };
       const result = query(...args);
       return (result instanceof Promise ? within(result, clientBound, tearDown) : result) as never;
     }

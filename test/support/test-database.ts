@@ -13,9 +13,10 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
-export async function openTestDatabase(): Promise<TestDatabase> {
+/** `settings`: the service's own (src/config.ts) besides the database's. */
+export async function openTestDatabase(settings: Record<string, string> = {}): Promise<TestDatabase> {
   const scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
-  const config = loadConfig({ DATABASE_URL: scratch?.url, DEMO_DATA: 'true', LOG_LEVEL: 'warn' });
+  const config = loadConfig({ ...scratch?.env, DEMO_DATA: 'true', LOG_LEVEL: 'warn', ...settings });
   const statements: string[] = [];
   const orm = await openServiceDatabase(config, { logger: createLogger(config), router: new ReadRouter(0, 1000), onStatement: (operation) => statements.push(operation) })
     .catch(async (error: unknown) => {

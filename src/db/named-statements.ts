@@ -1,0 +1,84 @@
+// Statements whose text never changes (a record's read by id, a one-row record's writes), sent with bound parameters
+// under a name: PostgreSQL parses and plans each once per connection, not on every call, and the values are no longer
+// written into the text. MikroORM's `execute` writes them into the text (upstream mikro-orm/mikro-orm#8001); its
+// `getNativeClient()` hands over the `pg` pool for what it does not wrap, and a named statement is `pg`'s own API.
+import pg from 'pg';
+import type { EntityManager } from '@mikro-orm/core';
+import type { SqlEntityManager } from '@mikro-orm/sql';
+
+export interface NamedStatement {
+  /** With `?` placeholders, as MikroORM's `execute` takes it (PGlite, or inside a transaction). */
+  readonly sql: string;
+  /** With `$1`, `$2` … placeholders, as PostgreSQL takes it. */
+  readonly text: string;
+  readonly name: string;
+}
+
+const named = new Map<string, NamedStatement>();
+
+/** The statement of `sql`, named once per process: the same text always has the same name. */
+export function namedStatement(sql: string): NamedStatement {
+  let statement = named.get(sql);
+  if (!statement) {
+    let parameter = 0;
+    statement = { sql, text: sql.replace(/\?/g, () => `$${++parameter}`), name: `sighting_registry_${named.size + 1}` };
+    named.set(sql, statement);
+  }
+  return statement;
+}
+
+/**
+ * PostgreSQL keeps a prepared statement's answer type: after a migration changes a column it answers, every run of
+ * the statement on that session fails (SQLSTATE 0A000) until the name is gone with its session.
+ */
+const isStalePlan = (error: unknown) => (error as { code?: unknown }).code === '0A000' && /cached plan must not change result type/.test(String((error as Error).message));
+
+/**
+ * One run on a connection of the pool; a session whose statement went stale is closed, not handed out again. MikroORM's
+ * `onQuery` and `onReserveConnection` hooks see it as they see MikroORM's own statements (the acquire wait is timed by them).
+ */
+async function runOnce<T extends object>(em: EntityManager, pool: pg.Pool, statement: NamedStatement, params: readonly unknown[]): Promise<T[]> {
+  em.config.get('onQuery')(statement.text, params);
+  const client = await pool.connect();
+  let stale: Error | undefined;
+  try {
+    await em.config.get('onReserveConnection')?.(client);
+    return (await client.query<T>({ name: statement.name, text: statement.text, values: params as unknown[] })).rows;
+  } catch (error) {
+    if (isStalePlan(error)) stale = error as Error;
+    throw error;
+  } finally {
+    // Released without the error otherwise: a refused write (a constraint) leaves a good session (pg-pool's own
+    // `query` would close it). A connection that broke is not reused either way.
+    client.release(stale);
+  }
+}
+
+/**
+ * Runs `statement` on the primary and answers its rows. On PostgreSQL outside a transaction: by name, through the
+ * pool MikroORM keeps (its clients bound every wait, src/db/bounded-waits.ts, and send it unnamed where a pooler
+ * could not keep it); a statement gone stale under a migration is run once more, on another session (it changed
+ * nothing: it failed before it ran); timed and logged through MikroORM's logger, as its own statements are; a failure
+ * converted to MikroORM's exceptions, as `execute` does. Else through MikroORM's `execute`, in the transaction if any.
+ */
+export async function runNamed<T extends object>(em: EntityManager, statement: NamedStatement, params: readonly unknown[]): Promise<T[]> {
+  const sqlEm = em as SqlEntityManager;
+  const pool = sqlEm.getTransactionContext() ? undefined : await em.getConnection('write').getNativeClient();
+  if (!(pool instanceof pg.Pool)) return sqlEm.execute<T[]>(statement.sql, [...params]);
+  const logger = em.config.getLogger();
+  const started = performance.now();
+  const log = (level: 'info' | 'error', results?: number) => logger.logQuery({
+    level, query: statement.text, params: [...params], took: performance.now() - started, results, connection: { type: 'write' },
+  });
+  try {
+    const rows = await runOnce<T>(em, pool, statement, params).catch((error: unknown) => {
+      if (isStalePlan(error)) return runOnce<T>(em, pool, statement, params);
+      throw error;
+    });
+    log('info', rows.length);
+    return rows;
+  } catch (error) {
+    log('error');
+    throw em.getDriver().convertException(error as Error);
+  }
+}
