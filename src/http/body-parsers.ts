@@ -1,53 +1,74 @@
-// Parses request bodies by Content-Type (JSON, XML); anything else is left for the validator to answer 415.
-import { isUtf8 } from 'node:buffer';
-import express, { type RequestHandler } from 'express';
+// Reads request bodies by Content-Type (JSON, XML) into values for the validator; anything else is left for it to
+// answer 415. The media type is matched once per request, the bytes read once, then decoded by their format.
+import type { Request, RequestHandler } from 'express';
+import express from 'express';
 import { BadRequest, UnsupportedMediaType } from '../errors/app-errors.ts';
-import { xmlBodyParser, xmlMediaTypes } from './xml/xml-body-parser.ts';
-import { unrounded } from './unrounded-numbers.ts';
+import { xmlMediaTypes, xmlToObject } from './xml/xml-body-parser.ts';
+import { parseUnrounded, unrounded } from './unrounded-numbers.ts';
 import { wellFormedText } from './well-formed-text.ts';
 
 const jsonTypes = ['application/json', 'application/*+json'];
+const bodyTypes = [...jsonTypes, ...xmlMediaTypes];
 const charsetParameter = /;\s*charset\s*=\s*"?([^";\s]*)/i;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+const mediaTypes = new WeakMap<Request, string | false>();
+
+/** The body's media type when it is one of ours (`req.is`, so as express matches it), else false; matched once. */
+function mediaTypeOf(req: Request): string | false {
+  let mediaType = mediaTypes.get(req);
+  if (mediaType === undefined) mediaTypes.set(req, mediaType = req.is(bodyTypes) || false);
+  return mediaType;
+}
 
 /**
- * RFC 8259 §8.1: JSON exchanged between systems is UTF-8. Another declared charset is 415 (body-parser would decode
- * UTF-16 and answer 400), and bytes that are not UTF-8 are 400 rather than silently decoded to U+FFFD.
+ * RFC 8259 §8.1: JSON exchanged between systems is UTF-8. Another declared charset is 415, bytes that are not UTF-8
+ * are 400 rather than silently decoded to U+FFFD. As body-parser's strict JSON: a leading byte order mark is dropped,
+ * an empty body is `{}`, and anything but an object or an array at the top is 400.
  */
-const jsonCharset: RequestHandler = (req, _res, next) => {
-  const charset = req.is(jsonTypes) ? charsetParameter.exec(req.get('Content-Type') ?? '')?.[1] : undefined;
+function jsonValue(req: Request, bytes: Buffer): unknown {
+  const charset = charsetParameter.exec(req.get('Content-Type') ?? '')?.[1];
   if (charset !== undefined && !/^utf-?8$/i.test(charset)) throw new UnsupportedMediaType('error.utf8');
-  next();
-};
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw new BadRequest('error.utf8');
+  }
+  if (text.length === 0) return {};
+  const first = /^[ \t\n\r]*(.)/.exec(text)?.[1];
+  if (first !== '{' && first !== '[') throw new BadRequest('error.malformedBody');
+  try {
+    return parseUnrounded(text);
+  } catch {
+    throw new BadRequest('error.malformedBody');
+  }
+}
 
 /**
- * RFC 9112 §6.3: a request with neither Content-Length nor Transfer-Encoding has a body of length zero. The body
- * parsers skip such a request and leave no body at all (a 500 in query by example): it is read as the empty body it
- * is, by the same rule as an empty one: `{}` for JSON (body-parser's rule), for XML an empty document (not
- * well-formed: a 400).
+ * RFC 9112 §6.3: a request with neither Content-Length nor Transfer-Encoding has a body of length zero, which no
+ * reader reads (it left no body at all: a 500 in query by example). It is read as the empty body it is: `{}` for
+ * JSON, for XML an empty document, which XML 1.0 §2.1 says is not well-formed (a root element is required): 400.
  */
-const emptyWithoutFraming: RequestHandler = (req, _res, next) => {
-  if ((req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH') && req.body === undefined) {
-    // `req.is` says nothing of a request without a body: the media type is read from the header itself.
-    const mediaType = req.get('Content-Type')?.split(';')[0]?.trim().toLowerCase() ?? '';
-    if (mediaType === 'application/json' || /^application\/[^/]+\+json$/.test(mediaType)) req.body = {};
-    // XML 1.0 §2.1: a document has a root element; an empty one is not well-formed.
-    else if (xmlMediaTypes.includes(mediaType)) throw new BadRequest('error.malformedBody');
-  }
-  next();
-};
-
-function requireUtf8(_req: unknown, _res: unknown, bytes: Buffer): void {
-  if (!isUtf8(bytes)) throw new BadRequest('error.utf8');
+function emptyBody(req: Request): unknown {
+  // `req.is` says nothing of a request without a body: the media type is read from the header itself.
+  const mediaType = req.get('Content-Type')?.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (mediaType === 'application/json' || /^application\/[^/]+\+json$/.test(mediaType)) return {};
+  if (xmlMediaTypes.includes(mediaType)) throw new BadRequest('error.malformedBody');
+  return undefined;
 }
 
 export function bodyParsers(limit: string): RequestHandler[] {
-  const xml = xmlBodyParser(limit, unrounded);
-  return [
-    jsonCharset,
-    express.json({ limit, type: jsonTypes, reviver: unrounded, verify: requireUtf8 }),
-    xml.read,
-    emptyWithoutFraming,
-    xml.toObject,
-    wellFormedText,
-  ];
+  // body-parser's reader: the size limit (413), Content-Encoding inflated (a body that is not what it says: 400).
+  const read = express.raw({ type: (req) => mediaTypeOf(req as Request) !== false, limit });
+  const toValue: RequestHandler = (req, _res, next) => {
+    if (Buffer.isBuffer(req.body)) {
+      const mediaType = mediaTypeOf(req) as string;
+      req.body = xmlMediaTypes.includes(mediaType) ? xmlToObject(req, mediaType, req.body, unrounded) : jsonValue(req, req.body);
+    } else if (req.body === undefined && (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH')) {
+      req.body = emptyBody(req);
+    }
+    next();
+  };
+  return [read, toValue, wellFormedText];
 }

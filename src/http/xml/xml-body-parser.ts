@@ -1,5 +1,5 @@
-// Reads `text/xml` and `application/xml` bodies into the same objects as JSON bodies, for the validator to check.
-import express, { type RequestHandler } from 'express';
+// Turns `text/xml` and `application/xml` bodies into the same values as JSON bodies, for the validator to check.
+import type { Request } from 'express';
 import { BadRequest, UnsupportedMediaType } from '../../errors/app-errors.ts';
 import { parseXml } from './xml-document.ts';
 import { requestBodySchema } from './xml-schema.ts';
@@ -12,32 +12,26 @@ const utf8 = /^utf-?8$/i;
 const charsetParameter = /;\s*charset\s*=\s*"?([^";\s]*)/i;
 // XML 1.0 §2.8/§4.3.3: the declaration comes first, `encoding` after `version`.
 const declaredEncoding = /^<\?xml\s[^>]*?\bencoding\s*=\s*["']([^"']*)["']/;
+const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
+ * The value of an XML body (`bytes`, read by src/http/body-parsers.ts), shaped by the operation's request schema.
  * UTF-8 only (RFC 7303 §3.2; UTF-8 is XML's default): another `charset` parameter or `encoding` declaration is 415,
- * bytes that are not UTF-8 are 400 (never silently stored as mojibake). The size limit is the JSON one (413), and
- * `reviver` the JSON one, so a number's text means the same in both formats.
+ * bytes that are not UTF-8 are 400 (never silently stored as mojibake). `reviver` is the JSON one, so a number's text
+ * means the same in both formats.
  */
-export function xmlBodyParser(limit: string, reviver?: Reviver): { read: RequestHandler; toObject: RequestHandler } {
-  const read = express.raw({ type: xmlMediaTypes, limit });
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  const toObject: RequestHandler = (req, _res, next) => {
-    const mediaType = req.is(xmlMediaTypes);
-    if (!mediaType || !Buffer.isBuffer(req.body)) return next();
-    const charset = charsetParameter.exec(req.get('Content-Type') ?? '')?.[1];
-    if (charset !== undefined && !utf8.test(charset)) throw new UnsupportedMediaType('error.xmlCharset');
-    // The declaration is ASCII in every encoding we could be sent but UTF-16, so it is read before the bytes are decoded.
-    const head = req.body.subarray(req.body[0] === 0xef && req.body[1] === 0xbb && req.body[2] === 0xbf ? 3 : 0, 256).toString('latin1');
-    const encoding = declaredEncoding.exec(head)?.[1];
-    if (encoding !== undefined && !utf8.test(encoding)) throw new UnsupportedMediaType('error.xmlCharset');
-    let text: string;
-    try {
-      text = decoder.decode(req.body);
-    } catch {
-      throw new BadRequest('error.xmlCharset');
-    }
-    req.body = xmlToValue(parseXml(text), requestBodySchema(operationOf(req)?.contract, mediaType), reviver);
-    next();
-  };
-  return { read, toObject };
+export function xmlToObject(req: Request, mediaType: string, bytes: Buffer, reviver?: Reviver): unknown {
+  const charset = charsetParameter.exec(req.get('Content-Type') ?? '')?.[1];
+  if (charset !== undefined && !utf8.test(charset)) throw new UnsupportedMediaType('error.xmlCharset');
+  // The declaration is ASCII in every encoding we could be sent but UTF-16, so it is read before the bytes are decoded.
+  const head = bytes.subarray(bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0, 256).toString('latin1');
+  const encoding = declaredEncoding.exec(head)?.[1];
+  if (encoding !== undefined && !utf8.test(encoding)) throw new UnsupportedMediaType('error.xmlCharset');
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch {
+    throw new BadRequest('error.xmlCharset');
+  }
+  return xmlToValue(parseXml(text), requestBodySchema(operationOf(req)?.contract, mediaType), reviver);
 }
