@@ -1,27 +1,28 @@
 // What MikroORM's inlined values cost a write: the service's create statement (a sighting and its history entry) sent
-// three ways to one PostgreSQL backend, with the CPU time of that backend (/proc, the server is local) and of this
+// four ways to one PostgreSQL backend, with the CPU time of that backend (/proc, the server is local) and of this
 // process per statement. MikroORM 7.2.1's `execute(sql, params)` writes the values into the text (upstream
 // mikro-orm/mikro-orm#8001); its `getKysely()` sends them as bound parameters of an unnamed statement, which PostgreSQL
-// still parses and plans each time; only a named prepared statement (plain `pg`, no MikroORM API) is parsed once.
+// still parses and plans each time; a named statement is parsed once per connection: as the service sends it
+// (src/db/named-statements.ts, through the pool of MikroORM's `getNativeClient()`) and with a plain `pg` client.
 // Run: `DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test npm run bench:inlined` (BENCH_STATEMENTS, 3000).
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { CompiledQuery } from 'kysely';
 import type { SqlEntityManager } from '@mikro-orm/sql';
 import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/orm.ts';
+import { openServiceDatabase } from '../src/database.ts';
 import { ReadRouter } from '../src/db/read-routing.ts';
 import { createLogger } from '../src/observability/logger.ts';
-import { Sighting } from '../src/db/entities/sighting.entity.ts';
 import sighting from '../src/resources/sighting.resource.ts';
 import { rowValues } from '../src/crud/row-values.ts';
 import { insertStatement } from '../src/crud/row-statements.ts';
+import { runNamed } from '../src/db/named-statements.ts';
 import { createScratchDatabase } from '../test/support/scratch-database.ts';
 
 const times = Number(process.env.BENCH_STATEMENTS ?? 3000);
 const scratch = await createScratchDatabase(process.env.DATABASE_URL!);
 const config = loadConfig({ DATABASE_URL: scratch.url, DEMO_DATA: 'true', LOG_LEVEL: 'warn', DB_POOL_MAX: '1' });
-const orm = await openDatabase(config, { logger: createLogger(config), router: new ReadRouter(0, 0) });
+const orm = await openServiceDatabase(config, { logger: createLogger(config), router: new ReadRouter(0, 0) });
 const client = new pg.Client({ connectionString: scratch.url });
 await client.connect();
 
@@ -41,21 +42,19 @@ async function cost(backendPid: number, call: (i: number) => Promise<unknown>): 
 
 try {
   const em = orm.em.fork() as SqlEntityManager;
-  const entity = em.create(Sighting, {} as never, { persist: false });
-  await sighting.write(entity, { sightingMemo: 'inlined or bound', vessel: { vesselId: -1 }, sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-22T21:30' }, { em, locale: 'en' });
-  entity.creator = 'bench';
-  const { columns, values } = rowValues(em, sighting, entity);
-  const sql = insertStatement(em, sighting, columns);
+  const data = { ...sighting.values({ sightingMemo: 'inlined or bound', vessel: { vesselId: -1 }, sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-22T21:30' }), creator: 'bench' };
+  const { columns, values } = rowValues(em, sighting, data);
+  const statement = insertStatement(em, sighting, columns);
+  const { sql, text: numbered } = statement;
   const params = (i: number) => [`${values[0]} ${i}`, ...values.slice(1), 'sighting', 'bench'];
-  let n = 0;
-  const numbered = sql.replace(/\?/g, () => `$${++n}`);
   const ormPid = ((await em.execute('select pg_backend_pid() as "pid"')) as Array<{ pid: number }>)[0]!.pid;
   const clientPid = (await client.query<{ pid: number }>('select pg_backend_pid() as "pid"')).rows[0]!.pid;
   const kysely = em.getKysely();
   const results = {
     'MikroORM execute (values inlined)': await cost(ormPid, (i) => em.execute(sql, params(i))),
     'MikroORM getKysely (bound, unnamed)': await cost(ormPid, (i) => kysely.executeQuery(CompiledQuery.raw(numbered, params(i)))),
-    'pg named prepared statement': await cost(clientPid, (i) => client.query({ name: 'create-sighting', text: numbered, values: params(i) })),
+    'named, as the service sends it (runNamed)': await cost(ormPid, (i) => runNamed(em, statement, params(i))),
+    'pg named prepared statement (plain pg)': await cost(clientPid, (i) => client.query({ name: 'create-sighting', text: numbered, values: params(i) })),
   };
   console.log(`create statement (${sql.length} characters with placeholders), ${times} times each, one backend; CPU ms per statement`);
   console.log(`${'sent as'.padEnd(38)} ${'backend CPU'.padStart(12)} ${'client CPU'.padStart(11)} ${'wall'.padStart(8)}`);
@@ -66,7 +65,7 @@ try {
   await client.query('begin');
   const plan = await client.query(`explain (analyze, summary) ${em.getPlatform().formatQuery(sql, params(0))}`);
   await client.query('rollback');
-  console.log(plan.rows.map((row: Record<string, string>) => Object.values(row)[0]).filter((line) => /Planning|Execution/.test(line)).join('\n'));
+  console.log(plan.rows.map((row: Record<string, string>) => Object.values(row)[0] ?? '').filter((line) => /Planning|Execution/.test(line)).join('\n'));
 } finally {
   await client.end();
   await orm.close(true);

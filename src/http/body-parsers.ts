@@ -1,7 +1,6 @@
 // Reads request bodies by Content-Type (JSON, XML) into values for the validator; anything else is left for it to
 // answer 415. The media type is matched once per request, the bytes read once, then decoded by their format.
-import type { Request, RequestHandler } from 'express';
-import express from 'express';
+import express, { type Request, type RequestHandler } from 'express';
 import { BadRequest, UnsupportedMediaType } from '../errors/app-errors.ts';
 import { xmlMediaTypes, xmlToObject } from './xml/xml-body-parser.ts';
 import { parseUnrounded, unrounded } from './unrounded-numbers.ts';

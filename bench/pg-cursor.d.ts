@@ -1,0 +1,2 @@
+// pg-cursor ships no types; the floor uses only its constructor and read/close (bench/floor-db.ts).
+declare module 'pg-cursor';
