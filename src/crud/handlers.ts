@@ -43,12 +43,11 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
         : after !== undefined ? { [resource.idProperty]: { $gt: after } } : undefined;
       // $and, not one object: `?sightingId=5&after=3` must keep both conditions on the id.
       const where = (continued ? { $and: [conditions, continued] } : conditions) as FilterQuery<E>;
-      const filtered = Object.keys(conditions).length > 0;
       if (limit === undefined) {
-        return sendList(res, resource.name, mapBatches(viewRowBatches(reader, resource, where, { kind: 'list', view, keys, filtered }), shown), { emptyStatus: example ? 204 : 200, ready: counted });
+        return sendList(res, resource.name, mapBatches(viewRowBatches(reader, resource, where, { kind: 'list', view, keys }), shown), { emptyStatus: example ? 204 : 200, ready: counted });
       }
       // One row more than asked tells whether a next page exists (RFC 8288 `rel="next"`).
-      const [batches] = await Promise.all([Array.fromAsync(viewRowBatches(reader, resource, where, { kind: 'list', view, limit: limit + 1, keys, filtered })), counted]);
+      const [batches] = await Promise.all([Array.fromAsync(viewRowBatches(reader, resource, where, { kind: 'list', view, limit: limit + 1, keys })), counted]);
       const rows = batches.flat();
       if (rows.length > limit) {
         rows.length = limit;

@@ -13,7 +13,7 @@ import { keysetAfter, keyValues, listOrder, orderBy, type SortKey } from './list
  * stream: each batch blocks the event loop while it runs, so its batches are small and other requests get their
  * turn in between (see `nextTurn` below).
  */
-export const batchSize = { pglite: 200, postgresql: 1000, pgliteFiltered: 12_800 };
+export const batchSize = { pglite: 200, postgresql: 1000 };
 
 export interface BatchedRead {
   /** Whether a read replica may answer (src/db/read-routing.ts decides). */
@@ -23,16 +23,14 @@ export interface BatchedRead {
   limit?: number;
   /** The order, by default the id's (src/crud/list-order.ts). */
   keys?: readonly SortKey[];
-  /** Whether the rows are picked by a condition (a filter, an example), not only by their order. */
-  filtered?: boolean;
 }
 
 type OrderedQuery<E> = (where: FilterQuery<E>, connectionType: ConnectionType) => ViewQuery;
 
-export function viewRowBatches<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, { kind, view, limit = Infinity, keys = listOrder(em, resource), filtered = false }: BatchedRead): AsyncGenerator<ViewRow[]> {
+export function viewRowBatches<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, { kind, view, limit = Infinity, keys = listOrder(em, resource) }: BatchedRead): AsyncGenerator<ViewRow[]> {
   const query: OrderedQuery<E> = (condition, connectionType) => viewQuery(em, resource, condition, view, connectionType).orderBy(orderBy(keys));
   // PGlite's driver has no cursors ("Streaming is not supported by PGlite").
-  return readsByCursor(em) ? cursor(where, kind, limit, query) : keysetBatches(where, kind, limit, keys, query, filtered);
+  return readsByCursor(em) ? cursor(where, kind, limit, query) : keysetBatches(where, kind, limit, keys, query);
 }
 
 /**
@@ -67,16 +65,10 @@ async function* cursor<E>(where: FilterQuery<E>, kind: ReadKind, limit: number, 
   }
 }
 
-/**
- * Batch after batch, each continuing after the last row's keys. A filtered read may be answered through the filter's
- * index (a substring's trigram index), which finds every match again for each batch and sorts them: with batches of
- * 200 the matches would be read once per 200 of them. Its batches double (up to `pgliteFiltered`), so the matches are
- * read a few times; each of those batches costs about what finding the matches costs anyway.
- */
-async function* keysetBatches<E>(where: FilterQuery<E>, kind: ReadKind, limit: number, keys: readonly SortKey[], query: OrderedQuery<E>, filtered: boolean): AsyncGenerator<ViewRow[]> {
+async function* keysetBatches<E>(where: FilterQuery<E>, kind: ReadKind, limit: number, keys: readonly SortKey[], query: OrderedQuery<E>): AsyncGenerator<ViewRow[]> {
   let after: ViewRow | undefined;
-  for (let remaining = limit, size = batchSize.pglite; remaining > 0; size = filtered ? Math.min(size * 2, batchSize.pgliteFiltered) : size) {
-    const page = Math.min(size, remaining);
+  for (let remaining = limit; remaining > 0;) {
+    const page = Math.min(batchSize.pglite, remaining);
     const keyset = after === undefined ? where : { $and: [where, keysetAfter(keys, keyValues(keys, after))] };
     const rows = await routedRead(kind, (connectionType) => query(keyset as FilterQuery<E>, connectionType).limit(page).execute('all', false)) as ViewRow[];
     if (rows.length > 0) yield rows;
