@@ -1,6 +1,7 @@
 // Side-by-side benchmark: the service against the floor server (bench/), each a process of its own on core 0,
 // loaded by autocannon on core 1 in interleaved A/B rounds. Prints both figures, the ratio and each server's CPU time
-// per request per operation; the floor's writes keep their history entries, as the service's do.
+// per request per operation; the floor's writes keep their history entries, as the service's do. On PostgreSQL the
+// writes are measured against a second floor as well, one that sends its statements unnamed.
 // Run: `npm run bench` (PGlite) or `DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test npm run bench`.
 // Settings: BENCH_ROWS (1000000), BENCH_DURATION seconds per round (10), BENCH_ROUNDS (3), DB_POOL_MAX (10).
 import { execFileSync } from 'node:child_process';
@@ -35,6 +36,11 @@ const issuer = issuerOf(service);
 const listChunk = String(process.env.DATABASE_URL ? batchSize.postgresql : batchSize.pglite);
 const floor = await startServer('floor', 'bench/floor-server.ts', { ...common, ...db.floorEnv, ISSUER: issuer, AUDIENCE: 'sighting-api', LIST_CHUNK: listChunk }, serverCore);
 const servers = [service, floor];
+// On PostgreSQL the writes are also measured against the floor sending its statements unnamed, parsed and planned each
+// time: the floor issue 33 set the service's write targets against, before the service named its statements.
+const unnamedFloor = process.env.DATABASE_URL
+  ? await startServer('floor, unnamed', 'bench/floor-server.ts', { ...common, ...db.floorEnv, ISSUER: issuer, AUDIENCE: 'sighting-api', LIST_CHUNK: listChunk, FLOOR_UNNAMED: 'true' }, serverCore)
+  : undefined;
 
 try {
   // Sighting -1 gets a history of 51 entries to list. On PostgreSQL the service writes them and both servers read them;
@@ -71,15 +77,20 @@ try {
     ['POST /sighting/qbe rare c4', { method: 'POST', path: '/api/sighting/qbe', body: JSON.stringify({ sightingMemo: patterns.rare }), connections: 4 }],
   ];
   for (const [name, request, user] of operations) {
-    const results = new Map<ServerProcess, LoadResult[]>(servers.map((s) => [s, []]));
+    const loaded = [...servers, ...unnamedFloor && isWrite(request) ? [unnamedFloor] : []];
+    const results = new Map<ServerProcess, LoadResult[]>(loaded.map((s) => [s, []]));
     for (let round = 0; round < rounds; round++) {
-      // A/B, then B/A: neither server always runs first on a warmer (or busier) machine.
-      for (const server of round % 2 ? [floor, service] : [service, floor]) results.get(server)!.push(await load(server, request, await headersFor(issuer, user), seconds, loadCore));
+      // In turn, then in the reverse order: no server always runs first on a warmer (or busier) machine.
+      for (const server of round % 2 ? [...loaded].reverse() : loaded) results.get(server)!.push(await load(server, request, await headersFor(issuer, user), seconds, loadCore));
     }
-    const [s, f] = servers.map((server) => median(results.get(server)!));
+    const [s, f, u] = loaded.map((server) => median(results.get(server)!));
     console.log(`${name.padEnd(30)} ${s!.reqPerSec.toFixed(0).padStart(14)} ${f!.reqPerSec.toFixed(0).padStart(12)}  ${(s!.reqPerSec / f!.reqPerSec).toFixed(2)}×   `
       + `${pair(s!.p50, f!.p50).padEnd(18)} ${pair(s!.p99, f!.p99).padEnd(18)} ${pair(s!.cpuPerRequestMs, f!.cpuPerRequestMs, 2).padEnd(20)}`
       + (process.env.DATABASE_URL ? `   ${pair(s!.databaseCpuPerRequestMs, f!.databaseCpuPerRequestMs, 2)}` : ''));
+    if (u) {
+      console.log(`${'  against the unnamed floor'.padEnd(30)} ${''.padStart(14)} ${u.reqPerSec.toFixed(0).padStart(12)}  ${(s!.reqPerSec / u.reqPerSec).toFixed(2)}×   `
+        + `${pair(s!.p50, u.p50).padEnd(18)} ${pair(s!.p99, u.p99).padEnd(18)} ${pair(s!.cpuPerRequestMs, u.cpuPerRequestMs, 2).padEnd(20)}   ${pair(s!.databaseCpuPerRequestMs, u.databaseCpuPerRequestMs, 2)}`);
+    }
   }
 
   if (process.env.DATABASE_URL) await compareWithPglite(operations[0]!);
@@ -112,7 +123,7 @@ try {
   console.log('\nquery plans (EXPLAIN ANALYZE, taken after seeding):');
   for (const [pattern, plan] of Object.entries(db.plans)) console.log(`-- '${pattern}'\n${plan}`);
 } finally {
-  for (const server of servers) await server.stop();
+  for (const server of [...servers, ...unnamedFloor ? [unnamedFloor] : []]) await server.stop();
   await db.drop();
 }
 
@@ -156,6 +167,10 @@ async function sameAnswers(headers: Record<string, string>): Promise<void> {
     const [a, b] = await Promise.all(servers.map(async (s) => (await fetch(`${s.url}${path}`, { method: body ? 'POST' : 'GET', headers, body })).text()));
     if (a !== b) throw new Error(`service and floor answer ${path} differently:\n${a}\n${b}`);
   }
+}
+
+function isWrite(request: LoadRequest): boolean {
+  return request.method !== 'GET' && !request.path.endsWith('/qbe');
 }
 
 function pair(a: number, b: number, digits = 1): string {
