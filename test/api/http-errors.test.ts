@@ -108,6 +108,13 @@ describe('HTTP errors', () => {
       expect(answer).to.deep.include({ status: 415, mediaType: 'application/json', body: { general: 'The request body must be application/json or text/xml.' } });
     });
 
+    it('when the body is multipart/form-data, then 415 with a general message (no operation takes a form)', async () => {
+      const body = '--b\r\nContent-Disposition: form-data; name="sightingMemo"\r\n\r\nok\r\n--b--\r\n';
+      const answer = await send('POST', '/sighting', { headers: { 'Content-Type': 'multipart/form-data; boundary=b' }, body });
+
+      expect(answer).to.deep.include({ status: 415, mediaType: 'application/json', body: { general: 'The request body must be application/json or text/xml.' } });
+    });
+
     it('when Accept allows only image/png, then 406 with a JSON body', async () => {
       const answer = await send('GET', '/sighting/-1', { headers: { Accept: 'image/png' } });
 
