@@ -1,9 +1,9 @@
 // The change feed under production load (contract D): subscribers that leave hold nothing, opening and resuming do
 // not wait for writers, the stream bounds are exact, and a stream ends when its token does.
 import { expect } from 'chai';
-import type { SqlEntityManager } from '@mikro-orm/sql';
 import { backend, startService, type TestService } from '../support/service.ts';
 import { tokenFor } from '../support/tokens.ts';
+import { bulkInsert } from '../support/bulk-insert.ts';
 import { poolConnections, samples } from '../support/scrape.ts';
 import { eventually } from '../support/condition.ts';
 import { readPartAndLeave } from '../support/leaving-clients.ts';
@@ -43,7 +43,7 @@ describe(`change feed under load (${backend}) @pgbouncer`, function () {
     before(async () => {
       service = await startService({ EVENTS_MAX_SUBSCRIBERS_PER_CALLER: '100' });
       // A long history to replay; the feed places it in commit order like any other entries.
-      await (service.web.orm.em.fork() as SqlEntityManager).execute(`insert into "record_change" ("collection", "record_id", "version", "change", "changed_at", "row", "scope")
+      await bulkInsert(service, `insert into "record_change" ("collection", "record_id", "version", "change", "changed_at", "row", "scope")
         select 'sighting', -1, g, 'updated', now(), null, '{}' from generate_series(1, ${entries}) g`);
     });
     after(async () => { await service?.stop(); });

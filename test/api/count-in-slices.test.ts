@@ -1,8 +1,8 @@
 // `Prefer: count=exact` over more records than one slice of a count on PGlite: exact across slices, filters kept.
 import { expect } from 'chai';
-import type { SqlEntityManager } from '@mikro-orm/sql';
 import { backend, startService, type TestService } from '../support/service.ts';
 import { tokenFor } from '../support/tokens.ts';
+import { bulkInsert } from '../support/bulk-insert.ts';
 import { countSlice } from '../../src/crud/list-count.ts';
 
 describe(`counts over many records (${backend})`, function () {
@@ -13,7 +13,7 @@ describe(`counts over many records (${backend})`, function () {
   let service: TestService;
   before(async () => {
     service = await startService();
-    await (service.web.orm.em.fork() as SqlEntityManager).execute(`insert into sighting (sighting_memo, vessel_id)
+    await bulkInsert(service, `insert into sighting (sighting_memo, vessel_id)
       select case when g % 3 = 0 then 'other' else 'counted' end, -1 from generate_series(1, ${records}) g`);
   });
   after(async () => { await service?.stop(); });

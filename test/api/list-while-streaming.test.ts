@@ -2,13 +2,14 @@
 import { expect } from 'chai';
 import { startService, type TestService } from '../support/service.ts';
 import { tokenFor } from '../support/tokens.ts';
+import { bulkInsert } from '../support/bulk-insert.ts';
 
 describe('a long list streaming', function () {
   this.timeout(180_000);
   let service: TestService;
   before(async () => {
     service = await startService();
-    await service.web.orm.em.fork().getConnection().execute(`insert into sighting (sighting_memo, vessel_id)
+    await bulkInsert(service, `insert into sighting (sighting_memo, vessel_id)
       select 'bulk ' || g, -1 from generate_series(1, 30000) g`);
   });
   after(async () => { await service?.stop(); });

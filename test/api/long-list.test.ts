@@ -1,9 +1,8 @@
 // A list may stream for longer than a statement may run: the bound applies to each fetch, not to the whole list.
 import { expect } from 'chai';
-import pg from 'pg';
-import type { SqlEntityManager } from '@mikro-orm/sql';
 import { backend, startService, type TestService } from '../support/service.ts';
 import { tokenFor } from '../support/tokens.ts';
+import { bulkInsert } from '../support/bulk-insert.ts';
 
 describe('a list that streams for longer than the statement bound @pgbouncer', function () {
   this.timeout(180_000);
@@ -12,16 +11,7 @@ describe('a list that streams for longer than the statement bound @pgbouncer', f
   before(async () => {
     // One connection: the statement after the list runs on the connection the list used.
     service = await startService({ DB_STATEMENT_TIMEOUT_MS: '1000', DB_POOL_MAX: '1' });
-    // Inserting the rows (and indexing their memos) may itself take longer than the bound on a busy machine: on
-    // PostgreSQL it runs beside the service, whose own client cuts any statement 1 s past the bound.
-    const insert = `insert into sighting (sighting_memo, vessel_id) select 'slowly read ' || g, -1 from generate_series(1, ${records}) g`;
-    if (backend === 'postgresql') {
-      const client = new pg.Client({ connectionString: service.web.config.DATABASE_URL });
-      await client.connect();
-      await client.query(insert).finally(() => client.end());
-    } else {
-      await (service.web.orm.em.fork() as SqlEntityManager).execute(insert);
-    }
+    await bulkInsert(service, `insert into sighting (sighting_memo, vessel_id) select 'slowly read ' || g, -1 from generate_series(1, ${records}) g`);
   });
   after(async () => { await service?.stop(); });
 

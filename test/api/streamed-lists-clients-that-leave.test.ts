@@ -2,9 +2,9 @@
 // connection back in the pool, and a read by id is answered right after any number of such clients.
 import { expect } from 'chai';
 import type { Socket } from 'node:net';
-import type { SqlEntityManager } from '@mikro-orm/sql';
 import { backend, startService, type TestService } from '../support/service.ts';
 import { tokenFor } from '../support/tokens.ts';
+import { bulkInsert } from '../support/bulk-insert.ts';
 import { poolConnections, samples } from '../support/scrape.ts';
 import { eventually } from '../support/condition.ts';
 import { neverRead, readPartAndLeave, type Call } from '../support/leaving-clients.ts';
@@ -18,10 +18,7 @@ describe(`streamed lists and clients that leave (${backend}) @pgbouncer`, functi
   before(async () => {
     // A small pool, so a few leaked connections would already starve the reads; a short stall bound, so the test is quick.
     service = await startService({ DB_POOL_MAX: '3', STREAM_WRITE_TIMEOUT_MS: '300' });
-    await (service.web.orm.em.fork() as SqlEntityManager).transactional(async (em) => {
-      if (backend === 'postgresql') await em.execute('set local statement_timeout = 0');
-      await em.execute(`insert into sighting (sighting_memo, vessel_id) select 'left behind ' || g, -1 from generate_series(1, ${records}) g`);
-    });
+    await bulkInsert(service, `insert into sighting (sighting_memo, vessel_id) select 'left behind ' || g, -1 from generate_series(1, ${records}) g`);
     headers = { Authorization: `Bearer ${await tokenFor(service.realm, 'alice')}` };
   });
   after(async () => { await service?.stop(); });
