@@ -17,6 +17,7 @@ import { createLogger, type DestinationStream, type Logger } from './observabili
 import { createMetrics, type Metrics } from './observability/metrics.ts';
 import { managementApp, managementRouter } from './management.ts';
 import { ReplicaLag } from './db/replica-lag.ts';
+import { keepStatisticsFresh, type StatisticsKeeper } from './db/pglite-statistics.ts';
 
 export interface WebServer {
   url: string;
@@ -29,6 +30,8 @@ export interface WebServer {
   management?: { server: Server; url: string };
   drain: Drain;
   replicaLag: ReplicaLag;
+  /** On PGlite, which has no autovacuum: the planner's statistics kept fresh by the service. */
+  statistics?: StatisticsKeeper;
   /** True once a stop has begun. */
   stopping: boolean;
   logger: Logger;
@@ -92,8 +95,10 @@ export async function startWebServer(config: Config, options: StartOptions = {})
     throw error;
   });
   replicaLag.start();
+  const statistics = config.DATABASE_URL ? undefined : keepStatisticsFresh(orm, logger);
   const feedStarted = await startChangeFeed(orm, config, logger).catch(async (error: unknown) => {
     await closePorts();
+    await statistics?.stop();
     await orm.close(true);
     await replicaLag.stop();
     throw error;
@@ -106,13 +111,14 @@ export async function startWebServer(config: Config, options: StartOptions = {})
   const originAt = (listening: number) => `http://${host.includes(':') ? `[${host}]` : host}:${listening}`;
   const publicUrl = config.PUBLIC_URL ? config.publicUrl : originAt(port);
   const resolved = { ...config, PORT: port, publicUrl };
-  const web = { url: publicUrl, stopFeed, config: resolved, orm, server, drain, replicaLag, logger, metrics, stopping: false } as WebServer;
+  const web = { url: publicUrl, stopFeed, config: resolved, orm, server, drain, replicaLag, statistics, logger, metrics, stopping: false } as WebServer;
   if (management) web.management = { server: management, url: originAt((management.address() as AddressInfo).port) };
   const state = { stopping: () => web.stopping };
   const closeAll = async () => {
     // A service that cannot start leaves nothing open behind it.
     await stopFeed();
     await closePorts();
+    await statistics?.stop();
     await orm.close(true);
     await replicaLag.stop();
   };
@@ -144,12 +150,13 @@ function listen(server: Server, port: number, host: string): Promise<void> {
  * connections close and in-flight requests finish (up to the timeout); then the pool closes. Says how many were cut.
  */
 export async function stopWebServer(web: WebServer, { delayMs = 0 }: { delayMs?: number } = {}): Promise<{ cut: number }> {
-  const { drain, orm, config, logger, management, replicaLag } = web;
+  const { drain, orm, config, logger, management, replicaLag, statistics } = web;
   web.stopping = true;
   drain.announce();
   if (delayMs > 0) await delay(delayMs);
   const result = await drain.stop(config.SHUTDOWN_TIMEOUT_MS);
   await web.stopFeed();
+  await statistics?.stop();
   if (management) {
     management.server.closeIdleConnections();
     await new Promise((resolve) => management.server.close(resolve));

@@ -14,17 +14,19 @@ export interface SortKey {
   descending: boolean;
   /** What a value of it is: a cursor's values are checked by it before they reach a query. */
   kind: Kind;
+  /** Whether a row may hold no value for it: only then does the keyset look for nulls after the values. */
+  nullable: boolean;
 }
 
 const kindOf = (columnType = ''): Kind => (/int|serial|numeric/.test(columnType) ? 'number' : columnType.startsWith('timestamp') ? 'timestamp' : 'text');
 
 /** The list's order: the `sort` fields (the contract's pattern admitted them), then the id ascending to break ties. */
 export function listOrder(em: EntityManager, resource: AnyResource, sort?: string): SortKey[] {
-  const properties = em.getMetadata().get(resource.entity).properties as Record<string, { fieldNames: string[]; columnTypes: string[] }>;
+  const properties = em.getMetadata().get(resource.entity).properties as Record<string, { fieldNames: string[]; columnTypes: string[]; nullable?: boolean }>;
   const key = (field: string, descending: boolean): SortKey => {
     const property = resource.filterProperties?.[field] ?? field;
-    const { fieldNames, columnTypes } = properties[property]!;
-    return { property, column: fieldNames[0]!, descending, kind: kindOf(columnTypes[0]) };
+    const { fieldNames, columnTypes, nullable } = properties[property]!;
+    return { property, column: fieldNames[0]!, descending, kind: kindOf(columnTypes[0]), nullable: nullable === true };
   };
   const keys = (sort ? sort.split(',') : []).map((field) => key(field.replace(/^-/, ''), field.startsWith('-')));
   return [...keys.filter(({ property }) => property !== resource.idProperty), key(resource.idProperty, keys.find(({ property }) => property === resource.idProperty)?.descending ?? false)];
@@ -50,10 +52,17 @@ function holds(key: SortKey, value: unknown): boolean {
   return key.kind === 'text' || normalizeLocalDateTime(value) !== undefined;
 }
 
-/** The rows after `values` (of `keys`) in the keys' order: `(k1 > v1) or (k1 = v1 and k2 > v2) or …`, nulls last. */
+/**
+ * The rows after `values` (of `keys`) in the keys' order: `(k1 > v1) or (k1 = v1 and k2 > v2) or …`, nulls last. A key
+ * that cannot be null (the id) gets no `or k is null`: that would keep its index from starting at the value, and every
+ * batch of a long read would walk the index from its first entry again.
+ */
 export function keysetAfter(keys: readonly SortKey[], values: readonly unknown[]): FilterQuery<object> {
   const equal = (key: SortKey, value: unknown) => ({ [key.property]: value === null ? null : value });
-  const beyond = (key: SortKey, value: unknown) => ({ $or: [{ [key.property]: { [key.descending ? '$lt' : '$gt']: value } }, { [key.property]: null }] });
+  const beyond = (key: SortKey, value: unknown) => {
+    const after = { [key.property]: { [key.descending ? '$lt' : '$gt']: value } };
+    return key.nullable ? { $or: [after, { [key.property]: null }] } : after;
+  };
   const branches = keys.flatMap((key, i) => (values[i] === null ? [] : [{ $and: [...keys.slice(0, i).map((before, j) => equal(before, values[j])), beyond(key, values[i])] }]));
   return { $or: branches } as FilterQuery<object>;
 }
