@@ -84,13 +84,8 @@ try {
       for (const server of round % 2 ? [...loaded].reverse() : loaded) results.get(server)!.push(await load(server, request, await headersFor(issuer, user), seconds, loadCore));
     }
     const [s, f, u] = loaded.map((server) => median(results.get(server)!));
-    console.log(`${name.padEnd(30)} ${s!.reqPerSec.toFixed(0).padStart(14)} ${f!.reqPerSec.toFixed(0).padStart(12)}  ${(s!.reqPerSec / f!.reqPerSec).toFixed(2)}×   `
-      + `${pair(s!.p50, f!.p50).padEnd(18)} ${pair(s!.p99, f!.p99).padEnd(18)} ${pair(s!.cpuPerRequestMs, f!.cpuPerRequestMs, 2).padEnd(20)}`
-      + (process.env.DATABASE_URL ? `   ${pair(s!.databaseCpuPerRequestMs, f!.databaseCpuPerRequestMs, 2)}` : ''));
-    if (u) {
-      console.log(`${'  against the unnamed floor'.padEnd(30)} ${''.padStart(14)} ${u.reqPerSec.toFixed(0).padStart(12)}  ${(s!.reqPerSec / u.reqPerSec).toFixed(2)}×   `
-        + `${pair(s!.p50, u.p50).padEnd(18)} ${pair(s!.p99, u.p99).padEnd(18)} ${pair(s!.cpuPerRequestMs, u.cpuPerRequestMs, 2).padEnd(20)}   ${pair(s!.databaseCpuPerRequestMs, u.databaseCpuPerRequestMs, 2)}`);
-    }
+    console.log(comparison(name, s!, f!));
+    if (u) console.log(comparison('  against the unnamed floor', s!, u, false));
   }
 
   if (process.env.DATABASE_URL) await compareWithPglite(operations[0]!);
@@ -167,6 +162,13 @@ async function sameAnswers(headers: Record<string, string>): Promise<void> {
     const [a, b] = await Promise.all(servers.map(async (s) => (await fetch(`${s.url}${path}`, { method: body ? 'POST' : 'GET', headers, body })).text()));
     if (a !== b) throw new Error(`service and floor answer ${path} differently:\n${a}\n${b}`);
   }
+}
+
+/** One line of the table: the service's figures against a floor's (the service's req/s left out on a second line). */
+function comparison(label: string, s: LoadResult, f: LoadResult, serviceRate = true): string {
+  return `${label.padEnd(30)} ${(serviceRate ? s.reqPerSec.toFixed(0) : '').padStart(14)} ${f.reqPerSec.toFixed(0).padStart(12)}  ${(s.reqPerSec / f.reqPerSec).toFixed(2)}×   `
+    + `${pair(s.p50, f.p50).padEnd(18)} ${pair(s.p99, f.p99).padEnd(18)} ${pair(s.cpuPerRequestMs, f.cpuPerRequestMs, 2).padEnd(20)}`
+    + (process.env.DATABASE_URL ? `   ${pair(s.databaseCpuPerRequestMs, f.databaseCpuPerRequestMs, 2)}` : '');
 }
 
 function isWrite(request: LoadRequest): boolean {

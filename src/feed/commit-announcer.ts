@@ -8,6 +8,8 @@ import { onCommit } from '../db/commit-signal.ts';
 import { namedStatement, runNamed } from '../db/named-statements.ts';
 import type { Logger } from '../observability/logger.ts';
 
+const notifyStatement = namedStatement('notify record_change');
+
 export interface CommitAnnouncer {
   /** Stops listening for commits and waits for the announcement under way, so none outlives the pool. */
   stop(): Promise<void>;
@@ -18,8 +20,6 @@ export interface CommitAnnouncer {
  * A lost one (a failed statement, a crash right after a commit) delays the other instances' events by their poll, a
  * second at most (src/feed/change-feed.ts), never loses one: they read the history itself.
  */
-const notifyStatement = namedStatement('notify record_change');
-
 export function announceCommits(orm: MikroORM, logger: Logger): CommitAnnouncer {
   let sending: Promise<void> | undefined;
   let again = false;
