@@ -13,7 +13,11 @@ type Counts = Record<string, number>;
 
 describe(`statements per write (${backend})`, () => {
   let service: TestService;
-  before(async () => { service = await startService(); });
+  before(async () => {
+    service = await startService();
+    // On PGlite the service checks its statistics every 10 s (src/db/pglite-statistics.ts): no write's statements.
+    await service.web.statistics?.stop();
+  });
   after(async () => { await service?.stop(); });
 
   async function statementCounts(): Promise<Counts> {
