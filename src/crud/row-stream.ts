@@ -3,7 +3,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import type { ResourceDescriptor, View, ViewQuery, ViewRow } from './resource-descriptor.ts';
-import { viewQuery } from './view-rows.ts';
+import { root, viewQuery } from './view-rows.ts';
 import { routedRead, type ConnectionType, type ReadKind } from '../db/read-routing.ts';
 import { readsByCursor } from '../db/orm.ts';
 import { keysetAfter, keyValues, listOrder, orderBy, type SortKey } from './list-order.ts';
@@ -30,7 +30,8 @@ type OrderedQuery<E> = (where: FilterQuery<E>, connectionType: ConnectionType) =
 export function viewRowBatches<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, { kind, view, limit = Infinity, keys = listOrder(em, resource) }: BatchedRead): AsyncGenerator<ViewRow[]> {
   const query: OrderedQuery<E> = (condition, connectionType) => viewQuery(em, resource, condition, view, connectionType).orderBy(orderBy(keys));
   // PGlite's driver has no cursors ("Streaming is not supported by PGlite").
-  return readsByCursor(em) ? cursor(where, kind, limit, query) : keysetBatches(where, kind, limit, keys, query);
+  if (readsByCursor(em)) return cursor(where, kind, limit, query);
+  return keys.length === 1 ? keysetBatches(where, kind, limit, keys, query) : sortedBatches(where, kind, limit, keys, query);
 }
 
 /**
@@ -77,6 +78,25 @@ async function* keysetBatches<E>(where: FilterQuery<E>, kind: ReadKind, limit: n
     after = rows.at(-1)!;
     // Let requests that arrived meanwhile run before the next batch blocks the loop again.
     await nextTurn();
+  }
+}
+
+/**
+ * PGlite, in another order than the id's (`sort`): the matching ids in that order first, in one statement, then their
+ * rows a batch at a time. A keyset on a sort key (`date < ? or date is null or (date = ? and id > ?)`) has no index to
+ * start from, so each batch sorted every matching row again. A row changed between the two reads is read as it is then.
+ */
+async function* sortedBatches<E>(where: FilterQuery<E>, kind: ReadKind, limit: number, keys: readonly SortKey[], query: OrderedQuery<E>): AsyncGenerator<ViewRow[]> {
+  const id = keys.at(-1)!;
+  const ids = (await routedRead(kind, (connectionType) => {
+    const qb = query(where, connectionType).select([`${root}.${id.column}`]);
+    return (Number.isFinite(limit) ? qb.limit(limit) : qb).execute('all', false);
+  }) as ViewRow[]).map((row) => row[id.column]);
+  for (let start = 0; start < ids.length; start += batchSize.pglite) {
+    if (start > 0) await nextTurn();
+    const batch = { $and: [where, { [id.property]: { $in: ids.slice(start, start + batchSize.pglite) } }] } as FilterQuery<E>;
+    const rows = await routedRead(kind, (connectionType) => query(batch, connectionType).execute('all', false)) as ViewRow[];
+    if (rows.length > 0) yield rows;
   }
 }
 

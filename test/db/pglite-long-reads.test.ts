@@ -1,6 +1,7 @@
-// PGlite has no autovacuum: the service refreshes the planner's statistics itself (src/db/pglite-statistics.ts), and a
-// long read continues each batch from the last row's key by the index (src/crud/list-order.ts). Together they keep a
-// query by example over many matches linear in the rows it reads, where it had read the whole table for every batch.
+// Long reads on PGlite, which has no cursors: the service refreshes the planner's statistics itself, as PGlite runs no
+// autovacuum (src/db/pglite-statistics.ts), a batch continues from the last row's id by the index (src/crud/list-order.ts),
+// and a sorted read takes the ids in order first (src/crud/row-stream.ts). So a query by example over many matches and
+// a sorted list read each row a few times, where they had read the whole table once for every batch of 200.
 import { expect } from 'chai';
 import type { SqlEntityManager } from '@mikro-orm/sql';
 import { backend, startService, type TestService } from '../support/service.ts';
@@ -8,7 +9,7 @@ import { tokenFor } from '../support/tokens.ts';
 import { bulkInsert } from '../support/bulk-insert.ts';
 import { eventually } from '../support/condition.ts';
 
-describe('the embedded database\'s statistics and long reads (pglite)', function () {
+describe('long reads on the embedded database (pglite)', function () {
   this.timeout(120_000);
   const records = 20_000;
   let service: TestService;
@@ -18,8 +19,9 @@ describe('the embedded database\'s statistics and long reads (pglite)', function
     if (backend !== 'pglite') return this.skip(); // PostgreSQL's autovacuum does this itself.
     service = await startService();
     em = service.web.orm.em.fork() as SqlEntityManager;
-    // Every third memo holds the word: far more matches than one batch of 200.
-    await bulkInsert(service, `insert into sighting (sighting_memo, vessel_id) select case when g % 3 = 0 then 'a comet ' || g else 'plain ' || g end, -1
+    // Every third memo holds the word: far more matches than one batch of 200. Dates repeat, every fifth is missing.
+    await bulkInsert(service, `insert into sighting (sighting_memo, vessel_id, sighting_date)
+      select case when g % 3 = 0 then 'a comet ' || g else 'plain ' || g end, -1, case when g % 5 = 0 then null else timestamp '2026-01-01' + (g % 977) * interval '1 minute' end
       from generate_series(1, ${records}) g`);
   });
   after(async () => { await service?.stop(); });
@@ -56,5 +58,19 @@ describe('the embedded database\'s statistics and long reads (pglite)', function
     // Read in batches of 200 from where the last one ended: about the table once. Planned for the demo data's few
     // rows, or walked from the index's first entry for every batch, it was the table once per batch (some 33 times here).
     expect(read).to.be.below(3 * records);
+  });
+
+  it('when the whole list is read sorted by a field, then it comes in that order, nulls last and ties by id, each row read a few times at most', async () => {
+    const before = Number((await sightingStatistics()).reads);
+    const response = await fetch(`${service.api}/sighting?sort=-sightingDate`, { headers: { Authorization: `Bearer ${await tokenFor(service.realm, 'alice')}` } });
+    const rows = await response.json() as { sightingId: number; sightingDate: string | null }[];
+    const read = Number((await sightingStatistics()).reads) - before;
+
+    expect(rows.length).to.be.above(records);
+    const later = (a: (typeof rows)[number], b: (typeof rows)[number]) => (a.sightingDate === b.sightingDate ? a.sightingId - b.sightingId
+      : a.sightingDate === null ? 1 : b.sightingDate === null ? -1 : b.sightingDate.localeCompare(a.sightingDate));
+    expect(rows.map((row) => row.sightingId)).to.deep.equal([...rows].sort(later).map((row) => row.sightingId));
+    // The ids in order once, then each batch's rows by id: twice the table. A keyset per batch sorted it all every time.
+    expect(read).to.be.below(4 * records);
   });
 });
