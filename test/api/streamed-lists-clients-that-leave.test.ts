@@ -25,6 +25,8 @@ describe(`streamed lists and clients that leave (${backend}) @pgbouncer`, functi
 
   const list: () => Call = () => ({ path: '/api/sighting', headers });
   // Compressed: the compressor between the answer and the socket keeps the back-pressure (src/http/compression.ts).
+  // Sorted by a field: on PGlite its ids are read in that order first, then its rows (src/crud/row-stream.ts).
+  const sortedList: () => Call = () => ({ path: '/api/sighting?sort=-sightingDate', headers });
   const queryByExample: () => Call = () => ({ method: 'POST', path: '/api/sighting/qbe', headers: { ...headers, 'Content-Type': 'application/json', 'Accept-Encoding': 'gzip' }, body: '{}' });
 
   /** Connections of the primary's pool in use now (PostgreSQL; PGlite has no pool). */
@@ -36,9 +38,10 @@ describe(`streamed lists and clients that leave (${backend}) @pgbouncer`, functi
     expect(response.status).to.equal(200);
   }
 
-  it('when 12 clients close a list and 12 a query by example after 64 KiB, then the pool is free and a read by id is answered', async () => {
+  it('when 12 clients close a list, 4 a sorted list and 12 a query by example after 64 KiB, then the pool is free and a read by id is answered', async () => {
     // One after the other: with three connections, the fourth would find none if any were still held.
     for (let i = 0; i < 12; i++) await readPartAndLeave(service.url, list(), 65_536);
+    for (let i = 0; i < 4; i++) await readPartAndLeave(service.url, sortedList(), 65_536);
     for (let i = 0; i < 12; i++) await readPartAndLeave(service.url, queryByExample(), 65_536);
     await eventually(async () => await poolInUse() === 0);
     await expectReadByIdAnswered();
