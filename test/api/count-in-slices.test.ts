@@ -13,8 +13,8 @@ describe(`counts over many records (${backend})`, function () {
   let service: TestService;
   before(async () => {
     service = await startService();
-    await bulkInsert(service, `insert into sighting (sighting_memo, vessel_id)
-      select case when g % 3 = 0 then 'other' else 'counted' end, -1 from generate_series(1, ${records}) g`);
+    await bulkInsert(service, records, (first, last) => `insert into sighting (sighting_memo, vessel_id)
+      select case when g % 3 = 0 then 'other' else 'counted' end, -1 from generate_series(${first}, ${last}) g`);
   });
   after(async () => { await service?.stop(); });
 

@@ -9,8 +9,8 @@ describe('a long list streaming', function () {
   let service: TestService;
   before(async () => {
     service = await startService();
-    await bulkInsert(service, `insert into sighting (sighting_memo, vessel_id)
-      select 'bulk ' || g, -1 from generate_series(1, 30000) g`);
+    await bulkInsert(service, 30_000, (first, last) => `insert into sighting (sighting_memo, vessel_id)
+      select 'bulk ' || g, -1 from generate_series(${first}, ${last}) g`);
   });
   after(async () => { await service?.stop(); });
 

@@ -11,7 +11,8 @@ describe('a list that streams for longer than the statement bound @pgbouncer', f
   before(async () => {
     // One connection: the statement after the list runs on the connection the list used.
     service = await startService({ DB_STATEMENT_TIMEOUT_MS: '1000', DB_POOL_MAX: '1' });
-    await bulkInsert(service, `insert into sighting (sighting_memo, vessel_id) select 'slowly read ' || g, -1 from generate_series(1, ${records}) g`);
+    await bulkInsert(service, records, (first, last) => `insert into sighting (sighting_memo, vessel_id)
+      select 'slowly read ' || g, -1 from generate_series(${first}, ${last}) g`);
   });
   after(async () => { await service?.stop(); });
 

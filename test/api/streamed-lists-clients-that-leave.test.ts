@@ -18,7 +18,8 @@ describe(`streamed lists and clients that leave (${backend}) @pgbouncer`, functi
   before(async () => {
     // A small pool, so a few leaked connections would already starve the reads; a short stall bound, so the test is quick.
     service = await startService({ DB_POOL_MAX: '3', STREAM_WRITE_TIMEOUT_MS: '300' });
-    await bulkInsert(service, `insert into sighting (sighting_memo, vessel_id) select 'left behind ' || g, -1 from generate_series(1, ${records}) g`);
+    await bulkInsert(service, records, (first, last) => `insert into sighting (sighting_memo, vessel_id)
+      select 'left behind ' || g, -1 from generate_series(${first}, ${last}) g`);
     headers = { Authorization: `Bearer ${await tokenFor(service.realm, 'alice')}` };
   });
   after(async () => { await service?.stop(); });

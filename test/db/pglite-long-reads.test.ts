@@ -20,9 +20,9 @@ describe('long reads on the embedded database (pglite)', function () {
     service = await startService();
     em = service.web.orm.em.fork() as SqlEntityManager;
     // Every third memo holds the word: far more matches than one batch of 200. Dates repeat, every fifth is missing.
-    await bulkInsert(service, `insert into sighting (sighting_memo, vessel_id, sighting_date)
+    await bulkInsert(service, records, (first, last) => `insert into sighting (sighting_memo, vessel_id, sighting_date)
       select case when g % 3 = 0 then 'a comet ' || g else 'plain ' || g end, -1, case when g % 5 = 0 then null else timestamp '2026-01-01' + (g % 977) * interval '1 minute' end
-      from generate_series(1, ${records}) g`);
+      from generate_series(${first}, ${last}) g`);
   });
   after(async () => { await service?.stop(); });
 

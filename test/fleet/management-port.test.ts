@@ -1,5 +1,6 @@
 // MANAGEMENT_PORT: health and metrics on a port of their own, and not on the public one.
 import { expect } from 'chai';
+import { Agent } from 'undici';
 import { startService, type TestService } from '../support/service.ts';
 import { stopWebServer } from '../../src/web-server.ts';
 import { apiVersion } from '../../src/http/api-version.ts';
@@ -34,7 +35,8 @@ describe('management port', () => {
     // Both checks run within the delay: the stop is only announced until it ends.
     const stopped = stopWebServer(service.web, { delayMs: 2000 });
     const ready = await fetch(`${management}/health/ready`);
-    const page = await fetch(`${service.url}/openapi.yaml`);
+    // On a kept-alive connection of its own: the test process's fetch asks for Connection: close on every request.
+    const page = await fetch(`${service.url}/openapi.yaml`, { dispatcher: new Agent() });
     // Read whole: a body left unread while the server closes the connection trips undici's parser.
     const contract = await page.text();
     expect({ ready: ready.status, body: await ready.json(), page: page.status, connection: page.headers.get('connection'), contract: contract.startsWith('openapi:') })

@@ -1,5 +1,8 @@
 // Mocha root hooks: start the shared service (and its contract proxy) before any test file, stop it once every file has run.
 import { sharedService, stopSharedService } from './service.ts';
+import { openConnectionPerRequest } from './connection-per-request.ts';
+
+openConnectionPerRequest();
 
 export const mochaHooks = {
   // Here rather than in a file's `before`, so Prism's start-up has a budget of its own on a busy machine.

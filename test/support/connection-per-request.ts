@@ -1,0 +1,16 @@
+// The test process's fetch opens a connection for each request: none is kept alive across a stall of the process.
+import { Agent, setGlobalDispatcher } from 'undici';
+
+/**
+ * The services under test run in this process, so anything that holds its event loop (PGlite's statements, a busy
+ * machine) holds theirs and their clients' timers at once. A kept-alive connection idle across such a stall is one
+ * the server closes as idle (5 s) in the same turn of the loop that the client, whose own idle timer has not run yet
+ * either, writes its next request on: the request is reset (ECONNRESET). A shorter client keep-alive only narrows the
+ * window, since its timer is held too; a retry would cover idempotent requests only, and would hide resets the service
+ * makes itself. Without reuse the race cannot arise, and a connection over loopback costs well under a millisecond.
+ * Tests of keep-alive itself (shutdown-under-load) use an agent of their own. `pipelining: 0` is undici's switch for
+ * "no keep-alive": each request says `Connection: close`.
+ */
+export function openConnectionPerRequest(): void {
+  setGlobalDispatcher(new Agent({ pipelining: 0 }));
+}
