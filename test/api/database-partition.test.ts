@@ -7,6 +7,9 @@ import { buildSighting, buildVessel } from '../support/fixtures.ts';
 import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 import pg from 'pg';
+import { once } from 'node:events';
+import type { ServerResponse } from 'node:http';
+import { eventually } from '../support/condition.ts';
 import { poolConnections } from '../support/scrape.ts';
 
 const unavailable = { general: 'The database is not available; please try again later.' };
@@ -101,6 +104,8 @@ describe('database partition', function () {
     await db.query(`insert into sighting (sighting_memo, vessel_id, creator) select 'streamed ' || g, -1, 'bulk' from generate_series(1, 50000) g`);
     await db.end();
     const token = await tokenFor(service.realm, 'alice');
+    // The list's answer as the service (in this process) writes it.
+    const answer = once(service.web.server, 'request').then(([, res]) => res as ServerResponse);
     // Uncompressed: compressed, the whole list would fit the sockets' buffers and be read before the partition.
     const response = await fetch(`${service.api}/sighting`, { headers: { Authorization: `Bearer ${token}`, 'Accept-Encoding': 'identity' } });
     expect(response.status).to.equal(200);
@@ -108,7 +113,8 @@ describe('database partition', function () {
     await reader.read();
 
     // The client stops reading: the service waits for the socket to drain, its cursor idle between fetches.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const written = await answer;
+    await eventually(() => written.writableNeedDrain, { within: 30_000, what: 'the list waiting for its client' });
     proxy.partition();
     const started = performance.now();
     let ended: 'cut' | 'complete';

@@ -5,6 +5,7 @@ import { startService, type TestService } from '../support/service.ts';
 import { tokenFor } from '../support/tokens.ts';
 import { buildSighting } from '../support/fixtures.ts';
 import { stopWebServer } from '../../src/web-server.ts';
+import { eventually } from '../support/condition.ts';
 
 interface Outcome { status?: number; connection?: string; afterStop: boolean; endedAfterStop?: boolean; error?: string; reusedIdle?: boolean }
 
@@ -55,7 +56,8 @@ describe('shutdown under load', () => {
     // kernel's accept queue when the listener closes is reset by the kernel, before the service ever saw it.
     await Promise.all(Array.from({ length: 8 }, (_, w) => send(w + 1)));
     const workers = Promise.all(Array.from({ length: 8 }, (_, w) => worker(w)));
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // The load runs: every client has been answered again since it started.
+    await eventually(() => outcomes.length >= 8 * 3, { what: 'answers under load' });
     stopAt = performance.now();
     stopped = stopWebServer(service.web);
     const { cut } = await stopped as { cut: number };

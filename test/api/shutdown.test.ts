@@ -1,12 +1,12 @@
 // Graceful shutdown: stopWebServer lets a request in flight finish, and refuses new connections.
 import { expect } from 'chai';
 import { request, type IncomingMessage } from 'node:http';
+import { once } from 'node:events';
 import { startService, type TestService } from '../support/service.ts';
 import { tokenFor } from '../support/tokens.ts';
 import { contractProblems } from '../support/contract.ts';
 import { stopWebServer } from '../../src/web-server.ts';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { eventually } from '../support/condition.ts';
 
 describe('graceful shutdown', () => {
   let service: TestService;
@@ -41,11 +41,13 @@ describe('graceful shutdown', () => {
         response.setEncoding('utf8').on('data', (chunk: string) => { text += chunk; }).on('end', () => resolve({ response, text }));
       }).on('error', reject);
     });
+    // In flight once the server has read its headers (the service runs in this process).
+    const seen = once(service.web.server, 'request');
     held.write(body.slice(0, 10));
-    await sleep(200);
+    await seen;
 
     stopped = stopWebServer(service.web);
-    await sleep(200);
+    await eventually(() => !service.web.server.listening, { within: 10_000, what: 'the listener closed' });
 
     const refused = await fetch(`${service.api}/sighting/-1`, { headers: { Authorization: `Bearer ${token}` } }).then(() => 'answered', (error: Error & { cause?: { code?: string } }) => error.cause?.code);
     expect(refused).to.equal('ECONNREFUSED');

@@ -8,6 +8,7 @@ import { ChangeFeed, type ChangeEvent } from '../../src/feed/change-feed.ts';
 import sighting from '../../src/resources/sighting.resource.ts';
 import { backend } from '../support/service.ts';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
+import { eventually } from '../support/condition.ts';
 
 describe(`the change feed while no stream listens (${backend})`, () => {
   let database: TestDatabase;
@@ -75,7 +76,7 @@ describe(`the change feed while no stream listens (${backend})`, () => {
       const made = [await create('placed by a tick 1'), await create('placed by a tick 2')];
       const unplaced = async () => (await orm.em.getConnection().execute(
         `select count(*) as "count" from "record_change" where "collection" = 'sighting' and "record_id" in (${made.join(', ')}) and "position" is null`) as [{ count: string }])[0].count;
-      while (Number(await unplaced()) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      await eventually(async () => Number(await unplaced()) === 0, { what: 'both records placed' });
       expect(ticking.subscribers).to.equal(0);
     } finally {
       ticking.stop();

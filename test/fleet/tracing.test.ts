@@ -9,6 +9,10 @@ import { backend } from '../support/service.ts';
 import { tokenFor } from '../support/tokens.ts';
 import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
 import { spawnService, listening, type ServiceProcess } from '../support/service-process.ts';
+import { eventually } from '../support/condition.ts';
+
+/** Spans leave the service in batches, a moment after the answer. */
+const spansArrive = { within: 30_000, what: 'the spans of the request' };
 
 interface Span { traceId: string; spanId: string; parentSpanId?: string; name: string; attributes: Record<string, unknown> }
 type OtlpValue = { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number };
@@ -66,17 +70,17 @@ describe('tracing (OpenTelemetry over OTLP/HTTP)', () => {
     const response = await fetch(`${api}/sighting/-1`, { headers: { Authorization: `Bearer ${token}`, traceparent: `00-${traceId}-${callerSpanId}-01` } });
     expect(response.status).to.equal(200);
 
-    const server = await waitFor(() => receiver.spans.find((span) => span.traceId === traceId && span.parentSpanId === callerSpanId));
+    const server = await eventually(() => receiver.spans.find((span) => span.traceId === traceId && span.parentSpanId === callerSpanId), spansArrive);
     expect({ name: server.name, route: server.attributes['http.route'] }).to.deep.equal({ name: 'GET /api/sighting/{id}', route: '/api/sighting/{id}' });
     const line = await service.lineWhere((candidate) => candidate.route === '/api/sighting/{id}' && candidate.status === 200);
     expect(line.traceId).to.equal(traceId);
 
     if (backend === 'postgresql') {
       // The service's SQL runs in PostgreSQL over `pg`: each statement is a span below the request's.
-      const statements = await waitFor(() => {
+      const statements = await eventually(() => {
         const found = receiver.spans.filter((span) => span.traceId === traceId && span.name.startsWith('pg.query') && descendsFrom(span, server));
         return found.length ? found : undefined;
-      });
+      }, spansArrive);
       for (const span of statements) {
         expect(span.attributes['db.system.name']).to.equal('postgresql');
         // A read by id is a named statement whose value is bound ($1); where MikroORM writes values into the text
@@ -99,7 +103,7 @@ describe('tracing (OpenTelemetry over OTLP/HTTP)', () => {
       const callerSpanId = randomBytes(8).toString('hex');
       const response = await fetch(`${api}${call.path}`, { headers: { Authorization: `Bearer ${token}`, traceparent: `00-${traceId}-${callerSpanId}-01` } });
       expect(response.status, call.path).to.equal(200);
-      const server = await waitFor(() => receiver.spans.find((span) => span.traceId === traceId && span.parentSpanId === callerSpanId));
+      const server = await eventually(() => receiver.spans.find((span) => span.traceId === traceId && span.parentSpanId === callerSpanId), spansArrive);
       expect({ path: server.attributes['url.path'], query: server.attributes['url.query'] }, call.path).to.deep.equal({ path: call.route, query: call.query });
       // Every span of the trace that has arrived with the server span (children end before it).
       const attributes = receiver.spans.filter((span) => span.traceId === traceId).flatMap((span) => Object.values(span.attributes).map(String));
@@ -116,12 +120,3 @@ describe('tracing (OpenTelemetry over OTLP/HTTP)', () => {
     return false;
   }
 });
-
-/** Polls until `find` gives something: spans leave the service in batches, a moment after the answer. */
-async function waitFor<T>(find: () => T | undefined): Promise<T> {
-  for (;;) {
-    const found = find();
-    if (found !== undefined) return found;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

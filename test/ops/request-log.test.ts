@@ -4,6 +4,7 @@ import { startService, type TestService } from '../support/service.ts';
 import { tokenFor } from '../support/tokens.ts';
 import { buildSighting } from '../support/fixtures.ts';
 import { captureLog, type LogCapture } from '../support/log-capture.ts';
+import { eventually } from '../support/condition.ts';
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -22,15 +23,12 @@ describe('request log', function () {
 
   /** The line is written when the answer ends, which the client may see a moment earlier. */
   async function lineOf(requestId: string): Promise<Record<string, unknown>> {
-    for (let waited = 0; waited < 5000; waited += 50) {
-      const lines = log.lines.filter((line) => line.requestId === requestId);
-      if (lines.length) {
-        expect(lines, 'one line per request').to.have.length(1);
-        return lines[0]!;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`no log line with requestId ${requestId}`);
+    const lines = await eventually(() => {
+      const found = log.lines.filter((line) => line.requestId === requestId);
+      return found.length ? found : undefined;
+    }, { within: 30_000, what: `a log line with requestId ${requestId}` });
+    expect(lines, 'one line per request').to.have.length(1);
+    return lines[0]!;
   }
 
   const subjectOf = (jwt: string) => (JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub;

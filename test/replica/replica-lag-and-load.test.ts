@@ -7,12 +7,12 @@ import { tokenFor } from '../support/tokens.ts';
 import { replication, SKIP_REASON, startTwoInstances, waitForReplay, type TwoInstances } from '../support/replication.ts';
 import { query } from '../support/sql.ts';
 import { samples } from '../support/scrape.ts';
+import { eventually } from '../support/condition.ts';
 
 const setup = replication();
 
-async function waitUntil(check: () => Promise<boolean>): Promise<void> {
-  while (!await check()) await new Promise((resolve) => setTimeout(resolve, 100));
-}
+/** Until `check` holds, within a deadline: the lag is measured now and then, on a machine that may be busy. */
+const waitUntil = (check: () => Promise<boolean>) => eventually(check, { what: 'the replica lag as expected' });
 
 describe('replica lag and load (primary + replica)', function () {
   let both: TwoInstances;

@@ -4,11 +4,15 @@ import { apiClient } from '../support/api-client.ts';
 import { createSighting } from '../support/fixtures.ts';
 import { replication, replicaCluster, SKIP_REASON, startTwoInstances, waitForReplay, type TwoInstances } from '../support/replication.ts';
 import { query } from '../support/sql.ts';
+import { eventually } from '../support/condition.ts';
 
 const setup = replication();
 const routed = async (url: string, target: 'replica' | 'primary') =>
   Number(/^db_reads_routed_total\{kind="list",target="(\w+)"\} (\d+)/m.exec((await (await fetch(`${url}/metrics`)).text()).split('\n')
     .filter((line) => line.includes(`target="${target}"`) && line.includes('kind="list"')).join('\n'))?.[2] ?? 0);
+
+const failures = async (url: string) =>
+  Number(/^db_replica_failures_total (\d+)/m.exec(await (await fetch(`${url}/metrics`)).text())?.[1] ?? 0);
 
 describe('losing the replica (two instances, primary + replica)', function () {
   let both: TwoInstances;
@@ -40,7 +44,7 @@ describe('losing the replica (two instances, primary + replica)', function () {
     await replicaCluster(setup!, 'stop');
     stopped = true;
     const statuses: number[] = [];
-    for (let round = 0; round < 3; round++) {
+    const round = async () => {
       for (const client of clients) {
         const list = await client.GET('/sighting', { params: { query: { sightingId: id } as never } });
         statuses.push(list.response.status);
@@ -48,25 +52,28 @@ describe('losing the replica (two instances, primary + replica)', function () {
         const found = await client.POST('/sighting/qbe', { body: { sightingId: id } });
         statuses.push(found.response.status);
       }
-      await new Promise((resolve) => setTimeout(resolve, 600));
-    }
+    };
+    await round();
+    const firstFailures = await Promise.all([failures(both.a.url), failures(both.b.url)]);
+    expect(firstFailures.every((count) => count > 0)).to.equal(true);
+    // Rounds until each instance has tried the replica again after REPLICA_RETRY_MS and failed once more: the
+    // retries are answered from the primary too.
+    await eventually(async () => {
+      await round();
+      const now = await Promise.all([failures(both.a.url), failures(both.b.url)]);
+      return now.every((count, i) => count > firstFailures[i]!);
+    }, { what: 'a retry of the stopped replica by each instance' });
     expect(statuses.filter((status) => status !== 200)).to.deep.equal([]);
-    const metrics = await (await fetch(`${both.a.url}/metrics`)).text();
-    expect(metrics).to.match(/^db_replica_failures_total [1-9]/m);
 
     await replicaCluster(setup!, 'start');
     stopped = false;
-    for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
-      const ready = await query<{ r: boolean }>(setup!.replicaUrl, 'select pg_is_in_recovery() as r').catch(() => []);
-      if (ready[0]?.r) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await eventually(async () => (await query<{ r: boolean }>(setup!.replicaUrl, 'select pg_is_in_recovery() as r')
+      .catch(() => []))[0]?.r, { what: 'the replica back in recovery' });
     // After REPLICA_RETRY_MS, and once its lag is measured within DB_REPLICA_MAX_LAG_MS, the replica answers again.
-    for (;;) {
+    await eventually(async () => {
       const before = await routed(both.b.url, 'replica');
       expect((await clients[1]!.GET('/sighting')).response.status).to.equal(200);
-      if (await routed(both.b.url, 'replica') === before + 1) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+      return await routed(both.b.url, 'replica') === before + 1;
+    }, { what: 'a list read from the replica again' });
   });
 });

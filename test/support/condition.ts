@@ -1,11 +1,23 @@
-// Waits for a condition, never for a fixed time: checked every few milliseconds until it holds (mocha's timeout bounds it).
+// Waits for a condition, never for a fixed time: checked every few milliseconds until it holds or its deadline passes.
 import { setTimeout as delay } from 'node:timers/promises';
 
-/** Resolves with the first truthy value `check` gives. */
-export async function eventually<T>(check: () => T | Promise<T>): Promise<NonNullable<T>> {
+export interface Deadline {
+  /** How long the condition may take to hold, in ms: a bound for a loaded machine, not an expectation. */
+  within?: number;
+  /** What is waited for, for the error when the deadline passes. */
+  what?: string;
+}
+
+/**
+ * Resolves with the first truthy value `check` gives; rejects once `within` ms (default 60 s, below mocha's
+ * timeout) have passed without one, saying what was waited for.
+ */
+export async function eventually<T>(check: () => T | Promise<T>, { within = 60_000, what = 'the condition' }: Deadline = {}): Promise<NonNullable<T>> {
+  const deadline = performance.now() + within;
   for (;;) {
     const value = await check();
     if (value) return value as NonNullable<T>;
+    if (performance.now() > deadline) throw new Error(`${what} did not hold within ${within} ms`);
     await delay(20);
   }
 }

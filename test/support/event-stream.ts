@@ -12,8 +12,11 @@ export interface EventStream {
   response: Response;
   events: StreamEvent[];
   comments: string[];
-  /** Resolves once `done` holds for what was read (checked on every chunk); rejects if the stream ends first. */
-  until(done: (stream: EventStream) => boolean): Promise<void>;
+  /**
+   * Resolves once `done` holds for what was read (checked on every chunk); rejects if the stream ends first, or
+   * when `within` ms (default 60 s) have passed without it.
+   */
+  until(done: (stream: EventStream) => boolean, within?: number): Promise<void>;
   /** Resolves when the server ends the stream. */
   ended: Promise<void>;
   close(): void;
@@ -32,17 +35,19 @@ export async function openEventStream(service: TestService, path: string, { user
     response,
     events: [],
     comments: [],
-    until(done) {
+    until(done, within = 60_000) {
       return new Promise((resolve, reject) => {
-        const check = () => {
-          if (done(stream)) {
-            waiters.delete(check);
-            resolve();
-          } else if (finished) {
-            waiters.delete(check);
-            reject(new Error(`the stream ended after ${stream.events.length} events`));
-          }
+        const settle = (error?: Error) => {
+          waiters.delete(check);
+          clearTimeout(deadline);
+          if (error) reject(error);
+          else resolve();
         };
+        const check = () => {
+          if (done(stream)) settle();
+          else if (finished) settle(new Error(`the stream ended after ${stream.events.length} events`));
+        };
+        const deadline = setTimeout(() => settle(new Error(`not read within ${within} ms (${stream.events.length} events so far)`)), within);
         waiters.add(check);
         check();
       });

@@ -12,8 +12,11 @@ export interface ServiceProcess {
   other: string[];
   /** Resolves with the exit code when the process ends. */
   exited: Promise<number | null>;
-  /** Resolves with the first line that satisfies `test`, or rejects when the process ends without one. */
-  lineWhere(test: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+  /**
+   * Resolves with the first line that satisfies `test`; rejects when the process ends without one, or when `within`
+   * ms (default 90 s: a start on a busy machine) have passed.
+   */
+  lineWhere(test: (line: Record<string, unknown>) => boolean, within?: number): Promise<Record<string, unknown>>;
 }
 
 /** `env` is the whole environment the service sees, besides PATH and HOME: nothing leaks in from the test run. */
@@ -50,18 +53,21 @@ export function spawnService(env: Record<string, string>): ServiceProcess {
     return code as number | null;
   });
 
-  function lineWhere(test: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+  function lineWhere(test: (line: Record<string, unknown>) => boolean, within = 90_000): Promise<Record<string, unknown>> {
     return new Promise((resolve, reject) => {
+      const written = () => [...lines.map((line) => JSON.stringify(line)), ...other].join('\n');
+      const settle = (found: Record<string, unknown> | Error) => {
+        waiting.delete(check);
+        clearTimeout(deadline);
+        if (found instanceof Error) reject(found);
+        else resolve(found);
+      };
       const check = () => {
         const found = lines.find(test);
-        if (found) {
-          waiting.delete(check);
-          resolve(found);
-        } else if (ended) {
-          waiting.delete(check);
-          reject(new Error(`the service ended without such a line; it wrote:\n${[...lines.map((line) => JSON.stringify(line)), ...other].join('\n')}`));
-        }
+        if (found) settle(found);
+        else if (ended) settle(new Error(`the service ended without such a line; it wrote:\n${written()}`));
       };
+      const deadline = setTimeout(() => settle(new Error(`no such line within ${within} ms; the service wrote:\n${written()}`)), within);
       waiting.add(check);
       check();
     });
