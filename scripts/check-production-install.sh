@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 node24="$PWD/node_modules/.bin/node"
-port="${CHECK_PORT:-18391}"
+# Free at run time unless set: two runs on one host must not collide on a fixed port.
+port="${CHECK_PORT:-$(scripts/free-port.sh)}"
 
 dir="$(mktemp -d /tmp/sighting-production.XXXXXX)"
 pid=""

@@ -4,13 +4,15 @@
 # Usage: scripts/postgres-replica.sh npx mocha test/replica/*.test.ts
 # Exports REPLICATION_PRIMARY_URL, REPLICATION_REPLICA_URL (server URLs, database `postgres`) and
 # REPLICATION_REPLICA_CLUSTER ("<version> <name>", for pg_ctlcluster) to the command.
-# Settings: PG_REPLICA_VERSION (newest installed), PG_PRIMARY_PORT (5441), PG_REPLICA_PORT (5442).
+# Settings: PG_REPLICA_VERSION (newest installed), PG_PRIMARY_PORT, PG_REPLICA_PORT (free ones, chosen at run time so
+# that two runs on one host never collide).
 set -euo pipefail
 
 version="${PG_REPLICA_VERSION:-$(ls /usr/lib/postgresql | sort -n | tail -1)}"
 bin="/usr/lib/postgresql/$version/bin"
-primary_port="${PG_PRIMARY_PORT:-5441}"
-replica_port="${PG_REPLICA_PORT:-5442}"
+read -r primary_port replica_port < <("$(dirname "${BASH_SOURCE[0]}")/free-port.sh" 2 | paste -sd" ")
+primary_port="${PG_PRIMARY_PORT:-$primary_port}"
+replica_port="${PG_REPLICA_PORT:-$replica_port}"
 for port in "$primary_port" "$replica_port"; do
   if "$bin/pg_isready" -q -h 127.0.0.1 -p "$port"; then echo "postgres-replica: port $port is taken" >&2; exit 1; fi
 done

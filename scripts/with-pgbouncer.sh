@@ -3,13 +3,16 @@
 # names (every database on it, `*`); stopped and removed afterwards whatever happens. Installs Debian's PgBouncer first.
 # Usage: DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test scripts/with-pgbouncer.sh npx mocha --grep @pgbouncer 'test/**/*.test.ts'
 # Exports to the command DATABASE_URL (the same user and database through PgBouncer) and DATABASE_DIRECT_URL (the
-# server, as given). Settings: PGBOUNCER_PORT (6432). For trust-authenticated test servers only (auth_type trust).
+# server, as given) and PGBOUNCER_PORT. Settings: PGBOUNCER_PORT (a free one; 6432 is PgBouncer's usual). For
+# trust-authenticated test servers only (auth_type trust).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 : "${DATABASE_URL:?DATABASE_URL must name the PostgreSQL server (e.g. postgresql://postgres@127.0.0.1:5432/test)}"
 scripts/install-pgbouncer.sh >/dev/null
-port="${PGBOUNCER_PORT:-6432}"
+# Free at run time unless set: two runs on one host must not collide on a fixed port.
+export PGBOUNCER_PORT="${PGBOUNCER_PORT:-$(scripts/free-port.sh)}"
+port="$PGBOUNCER_PORT"
 if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then echo "with-pgbouncer: port $port is taken" >&2; exit 1; fi
 
 # The server's address and user, read from the URL by node (it parses URLs as the service does).
