@@ -9,7 +9,8 @@ import { Agent, setGlobalDispatcher } from 'undici';
  * window, since its timer is held too; a retry would cover idempotent requests only, and would hide resets the service
  * makes itself. Without reuse the race cannot arise, and a connection over loopback costs well under a millisecond.
  * Tests of keep-alive itself (shutdown-under-load) use an agent of their own. `pipelining: 0` is undici's switch for
- * "no keep-alive": each request says `Connection: close`.
+ * "no keep-alive": each request says `Connection: close`; Prism (contract-proxy.ts) forwards that header, so its
+ * forwards to the shared service open a connection each too.
  */
 export function openConnectionPerRequest(): void {
   setGlobalDispatcher(new Agent({ pipelining: 0 }));
