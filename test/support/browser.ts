@@ -83,7 +83,9 @@ export async function watchContext(context: BrowserContext, allowedOrigins: stri
  * (--host-resolver-rules) to the address to connect to.
  */
 export async function iconStatus(page: Page, resolve: Record<string, string> = {}): Promise<{ url: string; status: number }> {
-  const href = await page.locator('link[rel~="icon"]').first().getAttribute('href', { timeout: 1_000 }).catch(() => null);
+  // Read once the document is parsed, not within a guessed second: a page without such a link answers null at once.
+  await page.waitForLoadState('domcontentloaded');
+  const href = await page.locator('link[rel~="icon"]').evaluateAll((links) => links[0]?.getAttribute('href') ?? null);
   const url = new URL(href ?? '/favicon.ico', page.url());
   if (url.protocol === 'data:') return { url: url.href, status: 200 };
   const target = new URL(url);
