@@ -32,8 +32,9 @@ describe('management port', () => {
   });
 
   it('when a stop begins, then readiness on the management port says 503 while the public port still answers', async () => {
-    // Both checks run within the delay: the stop is only announced until it ends.
-    const stopped = stopWebServer(service.web, { delayMs: 2000 });
+    // Both checks run within the delay: the stop is only announced until it ends. 10 s: two requests on a loaded
+    // machine, with room (2 s was a guess that a busy host could miss).
+    const stopped = stopWebServer(service.web, { delayMs: 10_000 });
     const ready = await fetch(`${management}/health/ready`);
     // On a kept-alive connection of its own: the test process's fetch asks for Connection: close on every request.
     const page = await fetch(`${service.url}/openapi.yaml`, { dispatcher: new Agent() });
