@@ -6,7 +6,8 @@ set -euo pipefail
 here="$(dirname "${BASH_SOURCE[0]}")"
 # Free ports unless set (start.sh alone keeps 8180 for a developer): two runs on one host must not collide.
 read -r http_port management_port < <("$here/../free-port.sh" 2 | paste -sd" ")
-export KEYCLOAK_PORT="${KEYCLOAK_PORT:-$http_port}" KEYCLOAK_MANAGEMENT_PORT="${KEYCLOAK_MANAGEMENT_PORT:-$management_port}"
+export KEYCLOAK_PORT="${KEYCLOAK_PORT:-$http_port}"
+export KEYCLOAK_MANAGEMENT_PORT="${KEYCLOAK_MANAGEMENT_PORT:-$management_port}"
 source "$here/env.sh"
 
 "$here/fetch.sh"

@@ -43,7 +43,8 @@ describe(`change feed under load (${backend}) @pgbouncer`, function () {
     before(async () => {
       service = await startService({ EVENTS_MAX_SUBSCRIBERS_PER_CALLER: '100' });
       // A long history to replay; the feed places it in commit order like any other entries.
-      await bulkInsert(service, entries, (first, last) => `insert into "record_change" ("collection", "record_id", "version", "change", "changed_at", "row", "scope")
+      await bulkInsert(service, entries, (first, last) => `insert into "record_change"
+        ("collection", "record_id", "version", "change", "changed_at", "row", "scope")
         select 'sighting', -1, g, 'updated', now(), null, '{}' from generate_series(${first}, ${last}) g`);
     });
     after(async () => { await service?.stop(); });

@@ -99,7 +99,7 @@ describe('Idempotency-Key', () => {
       const first = await create(short, sighting, key);
       // Until the window has passed for the key as the service counts it: from its record's time, on this clock.
       const [{ created_at: createdAt }] = await short.web.orm.em.fork().getConnection()
-        .execute<{ created_at: Date }[]>('select max(created_at) as created_at from idempotency_key') as [{ created_at: Date }];
+        .execute<{ created_at: Date }[]>('select max(created_at) as created_at from idempotency_key');
       await eventually(() => Date.now() - new Date(createdAt).getTime() > 1000, { what: 'the key\'s window passed' });
       const again = await create(short, sighting, key);
       expect([first.status, again.status]).to.deep.equal([201, 201]);

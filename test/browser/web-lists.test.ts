@@ -22,7 +22,8 @@ describe('web page: lists at scale, history and moderation', () => {
     // (two busy cores), most of the test's bound, for what is not under test here.
     const first = await createSighting(suite.service, buildSighting({ vessel: { vesselId }, sightingMemo: `${word} 0` }));
     await bulkInsert(suite.service, 2000, (from, to) => `insert into sighting (sighting_memo, vessel_id, creator)
-      select '${word} ' || g, ${vesselId}, (select creator from sighting where sighting_id = ${first}) from generate_series(${from}, ${to}) g`);
+      select '${word} ' || g, ${vesselId}, (select creator from sighting where sighting_id = ${first})
+      from generate_series(${from}, ${to}) g`);
     bob = await suite.signIn('bob');
     const page = bob.page;
     await page.goto(`${suite.service.url}/#search?${new URLSearchParams({ q: word.slice(2) })}`);

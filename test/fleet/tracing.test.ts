@@ -70,7 +70,7 @@ describe('tracing (OpenTelemetry over OTLP/HTTP)', () => {
     const response = await fetch(`${api}/sighting/-1`, { headers: { Authorization: `Bearer ${token}`, traceparent: `00-${traceId}-${callerSpanId}-01` } });
     expect(response.status).to.equal(200);
 
-    const server = await eventually(() => receiver.spans.find((span) => span.traceId === traceId && span.parentSpanId === callerSpanId), spansArrive);
+    const server = await eventually(() => spanBelow(traceId, callerSpanId), spansArrive);
     expect({ name: server.name, route: server.attributes['http.route'] }).to.deep.equal({ name: 'GET /api/sighting/{id}', route: '/api/sighting/{id}' });
     const line = await service.lineWhere((candidate) => candidate.route === '/api/sighting/{id}' && candidate.status === 200);
     expect(line.traceId).to.equal(traceId);
@@ -103,7 +103,7 @@ describe('tracing (OpenTelemetry over OTLP/HTTP)', () => {
       const callerSpanId = randomBytes(8).toString('hex');
       const response = await fetch(`${api}${call.path}`, { headers: { Authorization: `Bearer ${token}`, traceparent: `00-${traceId}-${callerSpanId}-01` } });
       expect(response.status, call.path).to.equal(200);
-      const server = await eventually(() => receiver.spans.find((span) => span.traceId === traceId && span.parentSpanId === callerSpanId), spansArrive);
+      const server = await eventually(() => spanBelow(traceId, callerSpanId), spansArrive);
       expect({ path: server.attributes['url.path'], query: server.attributes['url.query'] }, call.path).to.deep.equal({ path: call.route, query: call.query });
       // Every span of the trace that has arrived with the server span (children end before it).
       const attributes = receiver.spans.filter((span) => span.traceId === traceId).flatMap((span) => Object.values(span.attributes).map(String));
@@ -112,6 +112,10 @@ describe('tracing (OpenTelemetry over OTLP/HTTP)', () => {
       }
     }
   });
+
+  /** The span of trace `traceId` whose parent is `parentSpanId`, once it has arrived. */
+  const spanBelow = (traceId: string, parentSpanId: string) =>
+    receiver.spans.find((span) => span.traceId === traceId && span.parentSpanId === parentSpanId);
 
   function descendsFrom(span: Span, ancestor: Span): boolean {
     for (let at: Span | undefined = span; at; at = receiver.spans.find((candidate) => candidate.spanId === at!.parentSpanId)) {

@@ -12,12 +12,13 @@ export interface Deadline {
  * Resolves with the first truthy value `check` gives; rejects once `within` ms (default 60 s, below mocha's
  * timeout) have passed without one, saying what was waited for.
  */
-export async function eventually<T>(check: () => T | Promise<T>, { within = 60_000, what = 'the condition' }: Deadline = {}): Promise<NonNullable<T>> {
-  const deadline = performance.now() + within;
+export async function eventually<T>(check: () => T | Promise<T>, deadline: Deadline = {}): Promise<NonNullable<T>> {
+  const { within = 60_000, what = 'the condition' } = deadline;
+  const until = performance.now() + within;
   for (;;) {
     const value = await check();
     if (value) return value as NonNullable<T>;
-    if (performance.now() > deadline) throw new Error(`${what} did not hold within ${within} ms`);
+    if (performance.now() > until) throw new Error(`${what} did not hold within ${within} ms`);
     await delay(20);
   }
 }

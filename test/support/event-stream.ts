@@ -47,7 +47,8 @@ export async function openEventStream(service: TestService, path: string, { user
           if (done(stream)) settle();
           else if (finished) settle(new Error(`the stream ended after ${stream.events.length} events`));
         };
-        const deadline = setTimeout(() => settle(new Error(`not read within ${within} ms (${stream.events.length} events so far)`)), within);
+        const late = () => settle(new Error(`not read within ${within} ms (${stream.events.length} events so far)`));
+        const deadline = setTimeout(late, within);
         waiters.add(check);
         check();
       });
