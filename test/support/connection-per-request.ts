@@ -3,8 +3,8 @@ import { Agent, setGlobalDispatcher } from 'undici';
 
 /**
  * The services under test run in this process, so anything that holds its event loop (PGlite's statements, a busy
- * machine) holds theirs and their clients' timers at once. A kept-alive connection idle across such a stall is one
- * the server closes as idle (5 s) in the same turn of the loop that the client, whose own idle timer has not run yet
+ * machine) holds theirs and their clients' timers at once. A kept-alive connection idle across such a stall may be
+ * closed by the server as idle (5 s) in the same turn of the loop that the client, whose own idle timer has not run
  * either, writes its next request on: the request is reset (ECONNRESET). A shorter client keep-alive only narrows the
  * window, since its timer is held too; a retry would cover idempotent requests only, and would hide resets the service
  * makes itself. Without reuse the race cannot arise, and a connection over loopback costs well under a millisecond.
