@@ -2,7 +2,6 @@
 // record answered; a list whose client pauses gives its place back and reads on exactly where it was.
 import { expect } from 'chai';
 import { get } from 'node:http';
-import { setTimeout as nextTimerPhase } from 'node:timers/promises';
 import type { Socket } from 'node:net';
 import { backend, startService, type TestService } from '../support/service.ts';
 import { tokenFor } from '../support/tokens.ts';
@@ -28,9 +27,6 @@ describe(`streamed reads within the pool's share (${backend})`, function () {
     // The inserted rows and the demo records.
     total = records + (await (await fetch(`${service.api}/sighting`, { headers })).json() as unknown[]).length;
     await bulkInsert(service, `insert into sighting (sighting_memo, vessel_id) select 'shared ' || g, -1 from generate_series(1, ${records}) g`);
-    // On PGlite the insert held this process's event loop: the server's keep-alive timers that expired meanwhile close
-    // their idle sockets in the loop's next timer phase, which a request sent before it would find closed under it.
-    await nextTimerPhase(0);
   });
   after(async () => { await service?.stop(); });
 
