@@ -40,8 +40,9 @@ export function viewRowBatches<E extends object>(em: EntityManager, resource: Re
   const byCursor = readsByCursor(em);
   const open = (after: ViewRow | undefined, remaining: number) => {
     const from = (after === undefined ? where : { $and: [where, keysetAfter(keys, keyValues(keys, after))] }) as FilterQuery<E>;
-    // PGlite's driver has no cursors ("Streaming is not supported by PGlite").
-    if (byCursor) return cursor(from, kind, remaining, query);
+    // PGlite's driver has no cursors ("Streaming is not supported by PGlite"). A page fits one fetch: one statement
+    // reads it, without the cursor's transaction around it (four round trips for one).
+    if (byCursor) return remaining <= batchSize.postgresql ? onePage(from, kind, remaining, query) : cursor(from, kind, remaining, query);
     return keys.length === 1 ? keysetBatches(from, kind, remaining, keys, query) : sortedBatches(from, kind, remaining, keys, query);
   };
   return share ? sharedRead(open, limit, byCursor, share, signal) : open(undefined, limit);
@@ -126,6 +127,11 @@ async function* cursor<E>(where: FilterQuery<E>, kind: ReadKind, limit: number, 
     // closes the cursor and returns the connection. Reached when the reader stops early (the client has gone) too.
     await rows.return?.(undefined);
   }
+}
+
+async function* onePage<E>(where: FilterQuery<E>, kind: ReadKind, limit: number, query: OrderedQuery<E>): AsyncGenerator<ViewRow[]> {
+  const rows = await routedRead(kind, (connectionType) => query(where, connectionType).limit(limit).execute('all', false)) as ViewRow[];
+  if (rows.length > 0) yield rows;
 }
 
 async function* keysetBatches<E>(where: FilterQuery<E>, kind: ReadKind, limit: number, keys: readonly SortKey[], query: OrderedQuery<E>): AsyncGenerator<ViewRow[]> {
