@@ -99,6 +99,7 @@ export async function startWebServer(config: Config, options: StartOptions = {})
   const statistics = config.DATABASE_URL ? undefined : keepStatisticsFresh(orm, logger);
   // One share of the pool for every streamed read: whole lists and the feed's catch-up together.
   const streamShare = StreamShare.of(config);
+  metrics.addStreamShare(streamShare);
   const feedStarted = await startChangeFeed(orm, config, logger, streamShare).catch(async (error: unknown) => {
     await closePorts();
     await statistics?.stop();

@@ -42,6 +42,11 @@ export class StreamShare {
     return this.places - this.#free;
   }
 
+  /** Streamed reads waiting for a place now (metrics). */
+  get waiting(): number {
+    return this.#waiting.length;
+  }
+
   /** Resolves with the function that gives the place back (once) when one is free. */
   take(signal?: AbortSignal): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(signal.reason);

@@ -69,6 +69,7 @@ describe(`streamed reads within the pool's share (${backend})`, function () {
       await eventually(() => shareOf(service).held === 0);
       if (backend === 'postgresql') await eventually(async () => (await poolConnections(service.url)).used === 0);
       expect(await inFlight()).to.be.greaterThan(quiet);
+      expect((await samples(service.url, 'streamed_reads')).get('{state="holding"}')).to.equal(0);
       const reads = await Promise.all(Array.from({ length: 8 }, readById));
       expect(reads).to.deep.equal(Array(8).fill(200));
       const list = await fetch(`${service.api}/sighting`, { headers });
