@@ -47,8 +47,10 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       if (limit === undefined) {
         // A whole list is read within the pool's share; a page is one short statement, like a read by id.
         const share = streamShareOf(res);
-        const batches = viewRowBatches(reader, resource, where, { kind: 'list', view, keys, share, signal: clientGone(res) });
-        return sendList(res, resource.name, mapBatches(batches, shown), { emptyStatus: example ? 204 : 200, ready: counted });
+        const signal = clientGone(res);
+        const batches = viewRowBatches(reader, resource, where, { kind: 'list', view, keys, share, signal });
+        const emptyStatus = example ? 204 : 200;
+        return sendList(res, resource.name, mapBatches(batches, shown), { emptyStatus, ready: counted });
       }
       // One row more than asked tells whether a next page exists (RFC 8288 `rel="next"`).
       const [batches] = await Promise.all([Array.fromAsync(viewRowBatches(reader, resource, where, { kind: 'list', view, limit: limit + 1, keys })), counted]);

@@ -39,11 +39,15 @@ export function viewRowBatches<E extends object>(em: EntityManager, resource: Re
   const query: OrderedQuery<E> = (condition, connectionType) => viewQuery(em, resource, condition, view, connectionType).orderBy(orderBy(keys));
   const byCursor = readsByCursor(em);
   const open = (after: ViewRow | undefined, remaining: number) => {
-    const from = (after === undefined ? where : { $and: [where, keysetAfter(keys, keyValues(keys, after))] }) as FilterQuery<E>;
+    const continued = after === undefined ? where : { $and: [where, keysetAfter(keys, keyValues(keys, after))] };
+    const from = continued as FilterQuery<E>;
     // PGlite's driver has no cursors ("Streaming is not supported by PGlite"). A page fits one fetch: one statement
     // reads it, without the cursor's transaction around it (four round trips for one).
-    if (byCursor) return remaining <= batchSize.postgresql ? onePage(from, kind, remaining, query) : cursor(from, kind, remaining, query);
-    return keys.length === 1 ? keysetBatches(from, kind, remaining, keys, query) : sortedBatches(from, kind, remaining, keys, query);
+    if (byCursor) {
+      return remaining <= batchSize.postgresql ? onePage(from, kind, remaining, query) : cursor(from, kind, remaining, query);
+    }
+    if (keys.length === 1) return keysetBatches(from, kind, remaining, keys, query);
+    return sortedBatches(from, kind, remaining, keys, query);
   };
   return share ? sharedRead(open, limit, byCursor, share, signal) : open(undefined, limit);
 }
@@ -57,7 +61,10 @@ export function viewRowBatches<E extends object>(em: EntityManager, resource: Re
  * batches, it only gives its place back. Chosen over reading ahead into a buffer: memory stays at one batch plus the
  * socket's buffer whatever the client does, and nothing is read that a client who has gone will never take.
  */
-async function* sharedRead(open: (after: ViewRow | undefined, limit: number) => AsyncGenerator<ViewRow[]>, limit: number, closesWhenIdle: boolean, share: StreamShare, signal?: AbortSignal): AsyncGenerator<ViewRow[]> {
+type OpenRead = (after: ViewRow | undefined, limit: number) => AsyncGenerator<ViewRow[]>;
+
+async function* sharedRead(open: OpenRead, limit: number, closesWhenIdle: boolean, share: StreamShare,
+  signal?: AbortSignal): AsyncGenerator<ViewRow[]> {
   let rows: AsyncGenerator<ViewRow[]> | undefined;
   let release: (() => void) | undefined;
   /** The read let go while its client was idle: done once its cursor is closed and its place given back. */
@@ -129,8 +136,10 @@ async function* cursor<E>(where: FilterQuery<E>, kind: ReadKind, limit: number, 
   }
 }
 
-async function* onePage<E>(where: FilterQuery<E>, kind: ReadKind, limit: number, query: OrderedQuery<E>): AsyncGenerator<ViewRow[]> {
-  const rows = await routedRead(kind, (connectionType) => query(where, connectionType).limit(limit).execute('all', false)) as ViewRow[];
+async function* onePage<E>(where: FilterQuery<E>, kind: ReadKind, limit: number, query: OrderedQuery<E>):
+  AsyncGenerator<ViewRow[]> {
+  const read = (connectionType: ConnectionType) => query(where, connectionType).limit(limit).execute('all', false);
+  const rows = await routedRead(kind, read) as ViewRow[];
   if (rows.length > 0) yield rows;
 }
 

@@ -8,8 +8,8 @@ interface Waiter {
   reject(error: unknown): void;
 }
 
-/** Seconds a client refused a place is told to wait: places free as fast as lists are read. */
-const retryAfterSeconds = '1';
+/** The refusal: a client is told to retry in a second, as places free as fast as lists are read. */
+const busy = () => new ServiceUnavailable('error.streamedReadsBusy', {}, { 'Retry-After': '1' });
 
 /**
  * At most `places` streamed reads hold a connection at once, the rest waiting in order of arrival for at most
@@ -32,7 +32,8 @@ export class StreamShare {
   }
 
   /** The share the settings give streamed reads: `STREAM_POOL_SHARE` of `DB_POOL_MAX`'s connections, at least one. */
-  static of(settings: Pick<Config, 'DB_POOL_MAX' | 'STREAM_POOL_SHARE' | 'DB_ACQUIRE_TIMEOUT_MS' | 'STREAM_IDLE_RELEASE_MS'>): StreamShare {
+  static of(settings: Pick<Config, 'DB_POOL_MAX' | 'STREAM_POOL_SHARE' | 'DB_ACQUIRE_TIMEOUT_MS' | 'STREAM_IDLE_RELEASE_MS'>):
+    StreamShare {
     const places = Math.floor(settings.DB_POOL_MAX * settings.STREAM_POOL_SHARE);
     return new StreamShare(places, settings.DB_ACQUIRE_TIMEOUT_MS, settings.STREAM_IDLE_RELEASE_MS);
   }
@@ -71,7 +72,7 @@ export class StreamShare {
         },
         reject: leave,
       };
-      const timer = setTimeout(() => leave(new ServiceUnavailable('error.streamedReadsBusy', {}, { 'Retry-After': retryAfterSeconds })), this.#waitMs);
+      const timer = setTimeout(() => leave(busy()), this.#waitMs);
       signal?.addEventListener('abort', aborted, { once: true });
       this.#waiting.push(waiter);
     });
@@ -101,7 +102,7 @@ export const streamShareOf = (res: Response): StreamShare => res.app.locals.stre
 export function clientGone(res: Response): AbortSignal {
   const gone = new AbortController();
   res.once('close', () => {
-    if (!res.writableFinished) gone.abort(new ServiceUnavailable('error.streamedReadsBusy', {}, { 'Retry-After': retryAfterSeconds }));
+    if (!res.writableFinished) gone.abort(busy());
   });
   return gone.signal;
 }

@@ -177,7 +177,10 @@ export class ChangeFeed {
    * or one from the future) resets the stream, which then starts from now.
    */
   subscribe(subscriber: Subscriber, after?: number): Subscription {
-    const stream: Stream = { ...subscriber, cursor: this.#position, state: 'catching-up', start: Promise.withResolvers<void>(), closed: new AbortController() };
+    const stream: Stream = {
+      ...subscriber, cursor: this.#position, state: 'catching-up',
+      start: Promise.withResolvers<void>(), closed: new AbortController(),
+    };
     // Nobody need wait for a start that failed: the HTTP answer reads it from `started`.
     stream.start.promise.catch(() => {});
     this.#streams.add(stream);

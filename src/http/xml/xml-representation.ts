@@ -35,7 +35,7 @@ function node(value: unknown, schemas: Schema[], nils: { found: boolean }): unkn
   return Object.fromEntries(Object.entries(value).map(([key, child]) => [toXmlName(key), node(child, childSchemas(schemas, key), nils)]));
 }
 
-/** The builder's element: documents are written by it; `xmlListItem` is checked against it (test/xml/xml-writer.test.ts). */
+/** The builder's element: documents are written by it; `xmlListItem` is checked against it (its test). */
 export function element(root: string, body: unknown, declareXsi: boolean): string {
   const nils = { found: false };
   const content = node(body, rootSchemas(root), nils);

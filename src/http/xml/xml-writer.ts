@@ -42,7 +42,8 @@ function nameOf(key: string): string {
   return name;
 }
 
-// Characters XML 1.0 cannot carry at all (§2.2), not even as references: written as U+FFFD rather than failing the response.
+// Characters XML 1.0 cannot carry at all (§2.2), not even as references: written as U+FFFD rather than failing the
+// response, as the builder's documents do (src/http/xml/xml-representation.ts).
 // eslint-disable-next-line no-control-regex -- exactly the control characters XML 1.0 excludes
 const notXmlChar = /[\0-\x08\x0B\f\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 // eslint-disable-next-line no-control-regex -- the same, and what an element's text escapes
@@ -54,7 +55,8 @@ const attributeToEscape = /[&<"\t\n\r\0-\x08\x0B\f\x0E-\x1F\uD800-\uDFFF\uFFFE\u
 function elementText(value: unknown): string {
   const text = String(value);
   if (!textToEscape.test(text)) return text;
-  return text.replace(notXmlChar, '\uFFFD').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#xD;');
+  return text.replace(notXmlChar, '\uFFFD').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+    .replace(/\r/g, '&#xD;');
 }
 
 /** A value's text as the builder writes it in an attribute (xmlbuilder's `attEscape`). */
@@ -66,7 +68,8 @@ function attributeText(value: unknown): string {
 }
 
 /** `<name>content</name>`, or `<name/>` when there is no content (the builder writes an empty text as nothing). */
-const wrap = (name: string, attributes: string, content: string) => (content === '' ? `<${name}${attributes}/>` : `<${name}${attributes}>${content}</${name}>`);
+const wrap = (name: string, attributes: string, content: string) =>
+  (content === '' ? `<${name}${attributes}/>` : `<${name}${attributes}>${content}</${name}>`);
 
 /** The content of an element holding `value`: text, a keyed map's entries, an array's items or an object's children. */
 function content(value: object, place: Place): string {
@@ -77,7 +80,9 @@ function content(value: object, place: Place): string {
   }
   const { map } = place;
   if (map) {
-    for (const [key, entry] of Object.entries(value)) out += wrap(map.element, ` ${map.attribute}="${attributeText(key)}"`, elementText(entry));
+    for (const [key, entry] of Object.entries(value)) {
+      out += wrap(map.element, ` ${map.attribute}="${attributeText(key)}"`, elementText(entry));
+    }
     return out;
   }
   for (const [key, child] of Object.entries(value)) out += element(nameOf(key), child, place.child(key));
