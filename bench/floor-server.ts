@@ -142,6 +142,13 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     announceCommit();
     return void res.writeHead(204, { ETag: `"${row.version}"` }).end();
   }
+  if (req.method === 'GET' && url.pathname === '/api/sighting' && url.searchParams.has('limit')) {
+    // A page, as the service answers it: one row more than asked, and the next page's link while there is one.
+    const limit = Number(url.searchParams.get('limit'));
+    const rows = await db.query(sql.listPageSql, [limit + 1], 'page');
+    const link = rows.length > limit ? { Link: `</api/sighting?limit=${limit}&after=${rows[limit - 1]!.sighting_id}>; rel="next"` } : {};
+    return void res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', ...link }).end(`[${rows.slice(0, limit).map(listItem).join(',')}]`);
+  }
   if (req.method === 'GET' && url.pathname === '/api/sighting') {
     return streamList(res, db.chunks(sql.listSql, sql.listBatchSql, [], chunkSize), listItem, 200);
   }

@@ -47,6 +47,8 @@ export const createSql = `with "s" as (insert into "sighting" ("sighting_memo", 
 
 /** The whole list, read through a cursor (PostgreSQL). */
 export const listSql = `${columns} order by "sighting_id" asc`;
+/** A page of the list, one row more than asked (it tells whether there is a next): $1 the rows to read. */
+export const listPageSql = `${columns} order by "sighting_id" asc limit $1`;
 /** One keyset batch of the whole list (PGlite): $1 the last id read, $2 the batch size. */
 export const listBatchSql = `${columns} where "sighting_id" > $1 order by "sighting_id" asc limit $2`;
 

@@ -1105,7 +1105,7 @@ export interface components {
                 "text/xml": components["schemas"]["GeneralError"];
             };
         };
-        /** @description This instance holds as many change streams as it may (`EVENTS_MAX_SUBSCRIBERS`), or the database cannot be reached; try again after `Retry-After` seconds. */
+        /** @description This instance holds as many change streams as it may (`EVENTS_MAX_SUBSCRIBERS`), a resuming stream found no place among the long reads' share of the pool (`STREAM_POOL_SHARE`), or the database cannot be reached; try again after `Retry-After` seconds. */
         FeedFull: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -1144,9 +1144,10 @@ export interface components {
                 "text/xml": components["schemas"]["GeneralError"];
             };
         };
-        /** @description The database cannot be reached; try again later. */
+        /** @description The database cannot be reached, or (a list or query by example without `limit`) the instance's long reads hold their share of the pool (`STREAM_POOL_SHARE`); try again after `Retry-After` seconds. */
         Unavailable: {
             headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];

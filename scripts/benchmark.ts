@@ -24,6 +24,7 @@ const tokens = new Map<string, { token: string; at: number }>();
 const patcher = 'admin';
 const patchMemo: LoadRequest = { method: 'PATCH', path: '/api/sighting/-1', body: JSON.stringify({ sightingMemo: 'patched [<id>]' }), headers: { 'Content-Type': 'application/merge-patch+json' }, connections: 1 };
 const history = '/api/sighting/-1/versions?limit=50';
+const page = '/api/sighting?limit=50';
 // This process (and the list downloads it makes) runs beside the load generator, away from the servers.
 execFileSync('taskset', ['-cp', loadCore, String(process.pid)], { stdio: 'ignore' });
 
@@ -66,6 +67,8 @@ try {
   const operations: [string, LoadRequest, string?][] = [
     ['GET /sighting/-1 c16', { method: 'GET', path: '/api/sighting/-1', connections: 16 }],
     ['GET /sighting/-1 c64', { method: 'GET', path: '/api/sighting/-1', connections: 64 }],
+    // A page of the list: one statement, named on both (the floor's least SQL for it).
+    ['GET /sighting?limit=50 c16', { method: 'GET', path: page, connections: 16 }],
     ['POST /sighting c16', { method: 'POST', path: '/api/sighting', body: create, connections: 16 }],
     // History and PATCH after the create, each against its own least SQL; the history before the PATCH rounds lengthen it.
     ...process.env.DATABASE_URL ? [['GET /sighting/-1/versions c16', { method: 'GET', path: history, connections: 16 }] as [string, LoadRequest]] : [],
@@ -115,6 +118,18 @@ try {
   console.log(`  GET /sighting/-1 while the list streams: service p50 ${sl!.probe.p50.toFixed(0)} ms, p99 ${sl!.probe.p99.toFixed(0)} ms, max ${sl!.probe.max.toFixed(0)} ms `
     + `(${sl!.probe.count} probes); floor p99 ${fl!.probe.p99.toFixed(0)} ms`);
 
+  // The service's whole list in XML beside the same list in JSON, one after the other (BENCH_ROWS=100000: 100k rows).
+  const formats = { json: [] as ListResult[], xml: [] as ListResult[] };
+  for (let round = 0; round < rounds; round++) {
+    for (const format of round % 2 ? ['xml', 'json'] as const : ['json', 'xml'] as const) {
+      formats[format].push(await wholeList(service, { ...await headersFor(issuer), Accept: format === 'xml' ? 'text/xml' : 'application/json' }));
+    }
+  }
+  const middle = (runs: ListResult[]) => [...runs].sort((a, b) => a.seconds - b.seconds)[Math.floor(runs.length / 2)]!;
+  const [json, xml] = [middle(formats.json), middle(formats.xml)];
+  console.log(`whole list XML / JSON (service, median of ${rounds}): ${xml!.seconds.toFixed(2)} s / ${json!.seconds.toFixed(2)} s, ratio `
+    + `${(xml!.seconds / json!.seconds).toFixed(2)}×; ${(xml!.bytes / 1e6).toFixed(1)} MB / ${(json!.bytes / 1e6).toFixed(1)} MB`);
+
   console.log('\nquery plans (EXPLAIN ANALYZE, taken after seeding):');
   for (const [pattern, plan] of Object.entries(db.plans)) console.log(`-- '${pattern}'\n${plan}`);
 } finally {
@@ -156,7 +171,7 @@ async function headersFor(realm: string, user = 'alice'): Promise<Record<string,
 
 /** The floor is only a floor if it does the same work: both must answer the same bytes. */
 async function sameAnswers(headers: Record<string, string>): Promise<void> {
-  const paths: [string, string | undefined][] = [['/api/sighting/-1', undefined], ['/api/sighting/qbe', JSON.stringify({ sightingMemo: patterns.rare })]];
+  const paths: [string, string | undefined][] = [['/api/sighting/-1', undefined], [page, undefined], ['/api/sighting/qbe', JSON.stringify({ sightingMemo: patterns.rare })]];
   if (process.env.DATABASE_URL) paths.push([history, undefined]);
   for (const [path, body] of paths) {
     const [a, b] = await Promise.all(servers.map(async (s) => (await fetch(`${s.url}${path}`, { method: body ? 'POST' : 'GET', headers, body })).text()));

@@ -27,12 +27,16 @@ const seen = new Map<ServerProcess, Map<number, { streams: number; lastAt: numbe
 
 try {
   console.log(`change feed, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, node ${process.version}\n`);
+  // The floor's stream is a bare node:http answer held open: what a stream costs with nothing of the service's.
+  const perStream = new Map<ServerProcess, number>();
   for (const server of servers) {
     const before = await settledRss(server);
     await Promise.all(Array.from({ length: streams }, () => subscribe(server)));
     const after = await settledRss(server);
-    console.log(`${server.name.padEnd(7)} ${streams} open streams: RSS ${mib(before)} → ${mib(after)} MiB, ${((after - before) / streams / 1024).toFixed(1)} KiB per stream`);
+    perStream.set(server, (after - before) / streams / 1024);
+    console.log(`${server.name.padEnd(7)} ${streams} open streams: RSS ${mib(before)} → ${mib(after)} MiB, ${perStream.get(server)!.toFixed(1)} KiB per stream`);
   }
+  console.log(`memory per stream, service / bare node:http (the floor): ${(perStream.get(service)! / perStream.get(floor)!).toFixed(2)}×`);
 
   const delivery = new Map<ServerProcess, number[]>(servers.map((server) => [server, []]));
   for (let i = 0; i < creates; i++) {

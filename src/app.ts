@@ -16,6 +16,7 @@ import { historyHandlers } from './history/history-handlers.ts';
 import { eventStreams } from './feed/event-stream.ts';
 import type { ChangeFeed } from './feed/change-feed.ts';
 import { StreamSlots } from './feed/stream-slots.ts';
+import type { StreamShare } from './db/stream-share.ts';
 import type { Drain } from './http/drain.ts';
 import { idempotencyKey } from './http/idempotency-key.ts';
 import { rateLimit } from './http/rate-limit.ts';
@@ -43,9 +44,11 @@ export interface Operations {
   state: ManagementState;
   feed: ChangeFeed;
   drain: Drain;
+  /** The pool's share for streamed reads, which the feed's catch-up uses too. */
+  streamShare: StreamShare;
 }
 
-export async function createApp(config: Config, orm: MikroORM, { logger, metrics, router, state, feed, drain }: Operations): Promise<Express> {
+export async function createApp(config: Config, orm: MikroORM, { logger, metrics, router, state, feed, drain, streamShare }: Operations): Promise<Express> {
   const app = express();
   // First, so every answer is timed and logged, including the ones refused before any route.
   app.use(httpMetrics(metrics, config.BASE_PATH));
@@ -57,6 +60,8 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   app.set('query parser', 'simple');
   // Read by every streamed answer (src/http/bounded-writes.ts).
   app.locals.streamWriteTimeoutMs = config.STREAM_WRITE_TIMEOUT_MS;
+  // Read by every whole list (src/crud/handlers.ts).
+  app.locals.streamShare = streamShare;
 
   // Mounted before the open routes, filled below: an API request is resolved once, and tries no other router's routes.
   const api = express.Router();

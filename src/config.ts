@@ -77,6 +77,12 @@ const schema = z.object({
     .describe('Most change-feed streams one caller (token subject) holds on one instance; 429 with Retry-After beyond.'),
   STREAM_WRITE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30000)
     .describe('A streamed answer (list, query by example, history, change feed) whose client takes nothing for this long is cut off, freeing what it held.'),
+  STREAM_POOL_SHARE: z.coerce.number().gt(0).max(1).default(0.5)
+    .describe('Share of DB_POOL_MAX that streamed reads (whole lists, queries by example, the change feed\'s catch-up) '
+      + 'hold at once (at least one connection); beyond it they wait DB_ACQUIRE_TIMEOUT_MS, then 503.'),
+  STREAM_IDLE_RELEASE_MS: z.coerce.number().int().min(10).default(1000)
+    .describe('A streamed list whose client takes nothing for this long gives its connection back, and reads on from '
+      + 'where it was once the client reads again.'),
   EVENTS_KEEPALIVE_MS: z.coerce.number().int().min(100).max(15000).default(15000)
     .describe('How often an idle change-feed stream gets a `: keep-alive` comment (proxies close silent connections).'),
   HEADER_LIMIT: z.coerce.number().int().min(1024).max(1048576).default(16384)

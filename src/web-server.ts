@@ -13,6 +13,7 @@ import { answerClientError, answerConnect } from './http/client-errors.ts';
 import { answerStarting } from './http/starting.ts';
 import { drainable, type Drain } from './http/drain.ts';
 import { startChangeFeed } from './feed/start-change-feed.ts';
+import { StreamShare } from './db/stream-share.ts';
 import { createLogger, type DestinationStream, type Logger } from './observability/logger.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
 import { managementApp, managementRouter } from './management.ts';
@@ -96,7 +97,10 @@ export async function startWebServer(config: Config, options: StartOptions = {})
   });
   replicaLag.start();
   const statistics = config.DATABASE_URL ? undefined : keepStatisticsFresh(orm, logger);
-  const feedStarted = await startChangeFeed(orm, config, logger).catch(async (error: unknown) => {
+  // One share of the pool for every streamed read: whole lists and the feed's catch-up together.
+  const streamShare = StreamShare.of(config);
+  metrics.addStreamShare(streamShare);
+  const feedStarted = await startChangeFeed(orm, config, logger, streamShare).catch(async (error: unknown) => {
     await closePorts();
     await statistics?.stop();
     await orm.close(true);
@@ -122,7 +126,7 @@ export async function startWebServer(config: Config, options: StartOptions = {})
     await orm.close(true);
     await replicaLag.stop();
   };
-  const app = await createApp(resolved, orm, { logger, metrics, router, state, feed, drain }).catch(async (error: unknown) => {
+  const app = await createApp(resolved, orm, { logger, metrics, router, state, feed, drain, streamShare }).catch(async (error: unknown) => {
     await closeAll();
     throw error;
   });

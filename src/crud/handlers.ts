@@ -14,6 +14,7 @@ import { countIfPreferred } from './representation-preference.ts';
 import { cursorOf, cursorValues, keysetAfter, keyValues, listOrder } from './list-order.ts';
 import { countMatching } from './list-count.ts';
 import { statementManager } from '../db/request-context.ts';
+import { clientGone, streamShareOf } from '../db/stream-share.ts';
 import { context, pathId, principalOf, type Versioned } from './request-parts.ts';
 import { writeHandlers } from './write-handlers.ts';
 
@@ -44,7 +45,12 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       // $and, not one object: `?sightingId=5&after=3` must keep both conditions on the id.
       const where = (continued ? { $and: [conditions, continued] } : conditions) as FilterQuery<E>;
       if (limit === undefined) {
-        return sendList(res, resource.name, mapBatches(viewRowBatches(reader, resource, where, { kind: 'list', view, keys }), shown), { emptyStatus: example ? 204 : 200, ready: counted });
+        // A whole list is read within the pool's share; a page is one short statement, like a read by id.
+        const share = streamShareOf(res);
+        const signal = clientGone(res);
+        const batches = viewRowBatches(reader, resource, where, { kind: 'list', view, keys, share, signal });
+        const emptyStatus = example ? 204 : 200;
+        return sendList(res, resource.name, mapBatches(batches, shown), { emptyStatus, ready: counted });
       }
       // One row more than asked tells whether a next page exists (RFC 8288 `rel="next"`).
       const [batches] = await Promise.all([Array.fromAsync(viewRowBatches(reader, resource, where, { kind: 'list', view, limit: limit + 1, keys })), counted]);

@@ -6,6 +6,7 @@ import type { ResourceDescriptor, View, ViewQuery, ViewRow } from './resource-de
 import { root, viewQuery } from './view-rows.ts';
 import { routedRead, type ConnectionType, type ReadKind } from '../db/read-routing.ts';
 import { readsByCursor } from '../db/orm.ts';
+import type { StreamShare } from '../db/stream-share.ts';
 import { keysetAfter, keyValues, listOrder, orderBy, type SortKey } from './list-order.ts';
 
 /**
@@ -23,15 +24,84 @@ export interface BatchedRead {
   limit?: number;
   /** The order, by default the id's (src/crud/list-order.ts). */
   keys?: readonly SortKey[];
+  /**
+   * A streamed read (a whole list): it holds one of the share's places while it reads, and gives it (and on
+   * PostgreSQL its connection) back while its client does not take what it was given (see `sharedRead`).
+   */
+  share?: StreamShare;
+  /** Aborts a read still waiting for a place: its client has gone. */
+  signal?: AbortSignal;
 }
 
 type OrderedQuery<E> = (where: FilterQuery<E>, connectionType: ConnectionType) => ViewQuery;
 
-export function viewRowBatches<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, { kind, view, limit = Infinity, keys = listOrder(em, resource) }: BatchedRead): AsyncGenerator<ViewRow[]> {
+export function viewRowBatches<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, { kind, view, limit = Infinity, keys = listOrder(em, resource), share, signal }: BatchedRead): AsyncGenerator<ViewRow[]> {
   const query: OrderedQuery<E> = (condition, connectionType) => viewQuery(em, resource, condition, view, connectionType).orderBy(orderBy(keys));
-  // PGlite's driver has no cursors ("Streaming is not supported by PGlite").
-  if (readsByCursor(em)) return cursor(where, kind, limit, query);
-  return keys.length === 1 ? keysetBatches(where, kind, limit, keys, query) : sortedBatches(where, kind, limit, keys, query);
+  const byCursor = readsByCursor(em);
+  const open = (after: ViewRow | undefined, remaining: number) => {
+    const continued = after === undefined ? where : { $and: [where, keysetAfter(keys, keyValues(keys, after))] };
+    const from = continued as FilterQuery<E>;
+    // PGlite's driver has no cursors ("Streaming is not supported by PGlite"). A page fits one fetch: one statement
+    // reads it, without the cursor's transaction around it (four round trips for one).
+    if (byCursor) {
+      return remaining <= batchSize.postgresql ? onePage(from, kind, remaining, query) : cursor(from, kind, remaining, query);
+    }
+    if (keys.length === 1) return keysetBatches(from, kind, remaining, keys, query);
+    return sortedBatches(from, kind, remaining, keys, query);
+  };
+  return share ? sharedRead(open, limit, byCursor, share, signal) : open(undefined, limit);
+}
+
+/**
+ * A streamed read within the pool's share (src/db/stream-share.ts). Its client may stop reading; a connection is
+ * not held for it: when the client has not asked for the next batch `share.idleMs` after it was handed over, the
+ * read lets go: on PostgreSQL it closes its cursor (its connection goes back to the pool) and gives its place back;
+ * once the client asks again it takes a place and reads on from after the last row it was given, by the same order's
+ * keyset (the rows after it as they are then, like PGlite's batches). On PGlite, which holds no connection between
+ * batches, it only gives its place back. Chosen over reading ahead into a buffer: memory stays at one batch plus the
+ * socket's buffer whatever the client does, and nothing is read that a client who has gone will never take.
+ */
+type OpenRead = (after: ViewRow | undefined, limit: number) => AsyncGenerator<ViewRow[]>;
+
+async function* sharedRead(open: OpenRead, limit: number, closesWhenIdle: boolean, share: StreamShare,
+  signal?: AbortSignal): AsyncGenerator<ViewRow[]> {
+  let rows: AsyncGenerator<ViewRow[]> | undefined;
+  let release: (() => void) | undefined;
+  /** The read let go while its client was idle: done once its cursor is closed and its place given back. */
+  let letGo: Promise<void> | undefined;
+  let after: ViewRow | undefined;
+  let remaining = limit;
+  try {
+    for (;;) {
+      await letGo;
+      release ??= await share.take(signal);
+      rows ??= open(after, remaining);
+      const next = await rows.next();
+      if (next.done) return;
+      remaining -= next.value.length;
+      after = next.value.at(-1);
+      const idle = setTimeout(() => {
+        const held = rows!;
+        const give = release!;
+        release = undefined;
+        if (closesWhenIdle) rows = undefined;
+        letGo = (closesWhenIdle ? held.return(undefined).then(() => {}, () => {}) : Promise.resolve()).finally(give);
+      }, share.idleMs);
+      try {
+        yield next.value;
+      } finally {
+        clearTimeout(idle);
+      }
+      if (remaining <= 0) return;
+    }
+  } finally {
+    try {
+      await letGo;
+      await rows?.return(undefined);
+    } finally {
+      release?.();
+    }
+  }
 }
 
 /**
@@ -64,6 +134,13 @@ async function* cursor<E>(where: FilterQuery<E>, kind: ReadKind, limit: number, 
     // closes the cursor and returns the connection. Reached when the reader stops early (the client has gone) too.
     await rows.return?.(undefined);
   }
+}
+
+async function* onePage<E>(where: FilterQuery<E>, kind: ReadKind, limit: number, query: OrderedQuery<E>):
+  AsyncGenerator<ViewRow[]> {
+  const read = (connectionType: ConnectionType) => query(where, connectionType).limit(limit).execute('all', false);
+  const rows = await routedRead(kind, read) as ViewRow[];
+  if (rows.length > 0) yield rows;
 }
 
 async function* keysetBatches<E>(where: FilterQuery<E>, kind: ReadKind, limit: number, keys: readonly SortKey[], query: OrderedQuery<E>): AsyncGenerator<ViewRow[]> {

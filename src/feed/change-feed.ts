@@ -5,7 +5,7 @@ import type { AnyResource, ViewRow } from '../crud/resource-descriptor.ts';
 import type { Change } from '../crud/record-history.ts';
 import { onCommit } from '../db/commit-signal.ts';
 import { placeCommitted } from './sequencer.ts';
-import { Turns } from './turns.ts';
+import { StreamShare } from '../db/stream-share.ts';
 
 export interface ChangeEvent {
   eventId: number;
@@ -48,6 +48,8 @@ interface Stream extends Subscriber {
   cursor: number;
   state: State;
   start: PromiseWithResolvers<void>;
+  /** Aborted when the stream closes: its catch-up read, should it still wait for a place, is dropped unread. */
+  closed: AbortController;
 }
 
 const batch = 500;
@@ -72,8 +74,11 @@ function deliver(stream: Stream, event: ChangeEvent): void {
 
 export interface ChangeFeedOptions {
   pollMs?: number;
-  /** History reads for streams catching up that run at once: the rest of the pool stays for everything else. */
-  catchUpReads?: number;
+  /**
+   * The pool's share that history reads for streams catching up take a place of, each for one statement, beside
+   * whole lists (src/db/stream-share.ts): the rest of the pool stays for everything else.
+   */
+  catchUpShare?: StreamShare;
 }
 
 export class ChangeFeed {
@@ -92,14 +97,14 @@ export class ChangeFeed {
   /** Commits came while asleep that no run has placed yet. */
   #unplaced = false;
   readonly #pollMs: number;
-  readonly #catchUpTurns: Turns;
+  readonly #catchUpShare: StreamShare;
   #poll: NodeJS.Timeout | undefined;
   #forgetCommits: (() => void) | undefined;
 
-  constructor(orm: MikroORM, { pollMs = 1000, catchUpReads = 2 }: ChangeFeedOptions = {}) {
+  constructor(orm: MikroORM, { pollMs = 1000, catchUpShare = new StreamShare(2, 3000, 1000) }: ChangeFeedOptions = {}) {
     this.#orm = orm;
     this.#pollMs = pollMs;
-    this.#catchUpTurns = new Turns(catchUpReads);
+    this.#catchUpShare = catchUpShare;
   }
 
   get subscribers(): number {
@@ -172,7 +177,10 @@ export class ChangeFeed {
    * or one from the future) resets the stream, which then starts from now.
    */
   subscribe(subscriber: Subscriber, after?: number): Subscription {
-    const stream: Stream = { ...subscriber, cursor: this.#position, state: 'catching-up', start: Promise.withResolvers<void>() };
+    const stream: Stream = {
+      ...subscriber, cursor: this.#position, state: 'catching-up',
+      start: Promise.withResolvers<void>(), closed: new AbortController(),
+    };
     // Nobody need wait for a start that failed: the HTTP answer reads it from `started`.
     stream.start.promise.catch(() => {});
     this.#streams.add(stream);
@@ -183,6 +191,9 @@ export class ChangeFeed {
       unsubscribe: () => {
         stream.state = 'closed';
         this.#streams.delete(stream);
+        // Its catch-up stops where it is; a start still awaited ends (its answer has nobody left to go to).
+        stream.closed.abort(new Error('the stream has closed'));
+        stream.start.reject(stream.closed.signal.reason);
       },
     };
   }
@@ -208,9 +219,9 @@ export class ChangeFeed {
       for (;;) {
         // Every event up to the feed's position now was committed before this read begins: the read sees it.
         const known = this.#position;
-        const events = await this.#catchUpTurns.take(() => this.#read(stream.cursor, Number.MAX_SAFE_INTEGER, stream.resource.name));
+        const events = await this.#catchUpRead(stream);
+        if (events === undefined) return;
         stream.start.resolve();
-        if (stream.state === 'closed') return;
         for (const event of events) deliver(stream, event);
         if (events.length < batch) {
           // Other collections' events up to there are none of its business: joining need not read through them.
@@ -226,6 +237,23 @@ export class ChangeFeed {
       if (stream.state === 'closed') return;
       stream.start.reject(error);
       stream.end();
+    }
+  }
+
+  /**
+   * The next batch of the stream's history, read once a place of the share is free; nothing (no statement) for a
+   * stream that closed before its turn came.
+   */
+  async #catchUpRead(stream: Stream): Promise<ChangeEvent[] | undefined> {
+    const { signal } = stream.closed;
+    if (signal.aborted) return undefined;
+    const release = await this.#catchUpShare.take(signal);
+    try {
+      if (signal.aborted) return undefined;
+      const events = await this.#read(stream.cursor, Number.MAX_SAFE_INTEGER, stream.resource.name);
+      return signal.aborted ? undefined : events;
+    } finally {
+      release();
     }
   }
 

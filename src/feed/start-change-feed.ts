@@ -3,12 +3,14 @@ import type { MikroORM } from '@mikro-orm/core';
 import { directUrl, type Config } from '../config.ts';
 import type { Logger } from '../observability/logger.ts';
 import { ChangeFeed } from './change-feed.ts';
+import type { StreamShare } from '../db/stream-share.ts';
 import { listenForChanges } from './change-notifications.ts';
 import { announceCommits } from './commit-announcer.ts';
 
-export async function startChangeFeed(orm: MikroORM, config: Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DB_CONNECT_TIMEOUT_MS' | 'DB_POOL_MAX'>, logger: Logger): Promise<{ feed: ChangeFeed; stop(): Promise<void> }> {
-  // Streams catching up read the history with at most half the pool: the other half answers everything else.
-  const feed = new ChangeFeed(orm, { catchUpReads: Math.floor(config.DB_POOL_MAX / 2) });
+export async function startChangeFeed(orm: MikroORM, config: Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DB_CONNECT_TIMEOUT_MS'>, logger: Logger, share: StreamShare): Promise<{ feed: ChangeFeed; stop(): Promise<void> }> {
+  // Streams catching up read the history within the share of the pool whole lists read in: the rest answers
+  // everything else.
+  const feed = new ChangeFeed(orm, { catchUpShare: share });
   // PGlite lives in this process, which is then its only writer: commits here wake the feed (src/db/commit-signal.ts).
   // LISTEN is a session's: through a transaction pooler it is dropped without a word, so it goes straight to the server.
   const url = directUrl(config);

@@ -20,6 +20,8 @@ export interface Metrics {
   acquireTimedOut(target: 'primary' | 'replica'): void;
   /** The replay lag of replica `index` (0-based), in milliseconds; NaN while it cannot be measured. */
   replicaLag(index: number, lagMs: number): void;
+  /** Reports the places of the pool's share for streamed reads, held and waited for, at every scrape. */
+  addStreamShare(share: { readonly held: number; readonly waiting: number }): void;
   /** Reports the change feed's open streams at every scrape. */
   addFeed(feed: { readonly subscribers: number }): void;
   /** One change-feed event was written to a stream. */
@@ -113,6 +115,17 @@ export function createMetrics({ poolMax, commit }: MetricsSettings): Metrics {
     },
   });
 
+  let share: { readonly held: number; readonly waiting: number } | undefined;
+  new Gauge({
+    name: 'streamed_reads',
+    help: 'Streamed reads (whole lists, queries by example, the change feed\'s catch-up) holding a place of the pool\'s share (STREAM_POOL_SHARE), and waiting for one.',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      this.set({ state: 'holding' }, share?.held ?? 0);
+      this.set({ state: 'waiting' }, share?.waiting ?? 0);
+    },
+  });
   let feed: { readonly subscribers: number } | undefined;
   new Gauge({
     name: 'change_feed_streams',
@@ -138,6 +151,7 @@ export function createMetrics({ poolMax, commit }: MetricsSettings): Metrics {
     statementTimed: (operation, target, seconds) => statementDuration.observe({ operation, target }, seconds),
     acquireWaited: (seconds) => acquireWait.observe(seconds),
     acquireTimedOut: (target) => acquireTimeouts.inc({ target }),
+    addStreamShare: (streamShare) => { share = streamShare; },
     addFeed: (changeFeed) => { feed = changeFeed; },
     eventDelivered: () => eventsDelivered.inc(),
     deprecatedUsed: (route, method, element) => deprecatedUses.inc({ route, method, element }),

@@ -12,7 +12,9 @@ describe('pool metrics (PostgreSQL)', () => {
   before(async function () {
     if (backend !== 'postgresql') return this.skip();
     // The default acquire bound (3 s): twenty reads queued on one connection stay well inside it on a busy machine.
-    service = await startService({ DB_POOL_MAX: '1', LOG_LEVEL: 'fatal' });
+    // A list whose reader pauses keeps its connection for the whole test (by default it would give it back after a
+    // second): with a pool of one, the share of streamed reads is that one connection.
+    service = await startService({ DB_POOL_MAX: '1', LOG_LEVEL: 'fatal', STREAM_IDLE_RELEASE_MS: '600000' });
     token = await tokenFor(service.realm, 'alice');
   });
   after(async () => { await service?.stop(); });

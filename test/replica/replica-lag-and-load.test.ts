@@ -24,7 +24,8 @@ describe('replica lag and load (primary + replica)', function () {
       return this.skip();
     }
     this.timeout(180_000);
-    both = await startTwoInstances(setup, { DB_REPLICA_MAX_LAG_MS: '300', DB_POOL_MAX: '1', DB_ACQUIRE_TIMEOUT_MS: '500', LOG_LEVEL: 'error' });
+    // A list whose reader pauses keeps its connection (by default it gives it back after a second): the slow reader below.
+    both = await startTwoInstances(setup, { DB_REPLICA_MAX_LAG_MS: '300', DB_POOL_MAX: '1', DB_ACQUIRE_TIMEOUT_MS: '500', LOG_LEVEL: 'error', STREAM_IDLE_RELEASE_MS: '600000' });
   });
   after(async function () {
     this.timeout(60_000);

@@ -6,6 +6,7 @@ import type { Representation } from '../representation.ts';
 import { childSchemas, keyedMap, schemasNamed } from './xml-schema.ts';
 import { toXmlName } from './xml-names.ts';
 import { xsiNamespace } from './xml-to-value.ts';
+import { xmlListItem } from './xml-writer.ts';
 
 const builder = new Builder({ headless: true, renderOpts: { pretty: false } });
 const declaration = '<?xml version="1.0" encoding="UTF-8"?>';
@@ -34,7 +35,8 @@ function node(value: unknown, schemas: Schema[], nils: { found: boolean }): unkn
   return Object.fromEntries(Object.entries(value).map(([key, child]) => [toXmlName(key), node(child, childSchemas(schemas, key), nils)]));
 }
 
-function element(root: string, body: unknown, declareXsi: boolean): string {
+/** The builder's element: documents are written by it; `xmlListItem` is checked against it (its test). */
+export function element(root: string, body: unknown, declareXsi: boolean): string {
   const nils = { found: false };
   const content = node(body, rootSchemas(root), nils);
   const attributes = (content as { $?: object }).$;
@@ -47,6 +49,7 @@ export const xmlRepresentation: Representation = {
   document: (root, body) => declaration + element(root, body, true),
   // A streamed list cannot know whether a null will come: its element always declares the prefix.
   listOpen: (collection) => `${declaration}<${collection} xmlns:xsi="${xsiNamespace}">`,
-  listItem: (root, body) => element(root, body, false),
+  // A list's rows by the writer made for them (src/http/xml/xml-writer.ts): the same text at a fraction of the cost.
+  listItem: (root, body) => xmlListItem(root, body),
   listClose: (collection) => `</${collection}>`,
 };

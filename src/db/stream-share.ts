@@ -1,0 +1,108 @@
+// The share of the pool that streamed reads (whole lists, queries by example, the feed's catch-up) hold together.
+import type { Response } from 'express';
+import type { Config } from '../config.ts';
+import { ServiceUnavailable } from '../errors/app-errors.ts';
+
+interface Waiter {
+  resolve(release: () => void): void;
+  reject(error: unknown): void;
+}
+
+/** The refusal: a client is told to retry in a second, as places free as fast as lists are read. */
+const busy = () => new ServiceUnavailable('error.streamedReadsBusy', {}, { 'Retry-After': '1' });
+
+/**
+ * At most `places` streamed reads hold a connection at once, the rest waiting in order of arrival for at most
+ * `waitMs`, then refused (503 + Retry-After). The rest of the pool stays for reads and writes of one record, which
+ * never wait behind a long read. A wait whose `signal` aborts (its client has gone) leaves the queue before it runs.
+ */
+export class StreamShare {
+  readonly places: number;
+  /** How long a read may keep its place (and connection) while its client takes nothing (src/crud/row-stream.ts). */
+  readonly idleMs: number;
+  readonly #waitMs: number;
+  #free: number;
+  readonly #waiting: Waiter[] = [];
+
+  constructor(places: number, waitMs: number, idleMs: number) {
+    this.places = Math.max(1, places);
+    this.#waitMs = waitMs;
+    this.idleMs = idleMs;
+    this.#free = this.places;
+  }
+
+  /** The share the settings give streamed reads: `STREAM_POOL_SHARE` of `DB_POOL_MAX`'s connections, at least one. */
+  static of(settings: Pick<Config, 'DB_POOL_MAX' | 'STREAM_POOL_SHARE' | 'DB_ACQUIRE_TIMEOUT_MS' | 'STREAM_IDLE_RELEASE_MS'>):
+    StreamShare {
+    const places = Math.floor(settings.DB_POOL_MAX * settings.STREAM_POOL_SHARE);
+    return new StreamShare(places, settings.DB_ACQUIRE_TIMEOUT_MS, settings.STREAM_IDLE_RELEASE_MS);
+  }
+
+  /** Streamed reads holding a place now (metrics, tests). */
+  get held(): number {
+    return this.places - this.#free;
+  }
+
+  /** Streamed reads waiting for a place now (metrics). */
+  get waiting(): number {
+    return this.#waiting.length;
+  }
+
+  /** Resolves with the function that gives the place back (once) when one is free. */
+  take(signal?: AbortSignal): Promise<() => void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (this.#free > 0) {
+      this.#free -= 1;
+      return Promise.resolve(this.#release());
+    }
+    return new Promise((resolve, reject) => {
+      const leave = (error: unknown) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', aborted);
+        const at = this.#waiting.indexOf(waiter);
+        if (at >= 0) this.#waiting.splice(at, 1);
+        reject(error);
+      };
+      const aborted = () => leave(signal!.reason);
+      const waiter: Waiter = {
+        resolve: (release) => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', aborted);
+          resolve(release);
+        },
+        reject: leave,
+      };
+      const timer = setTimeout(() => leave(busy()), this.#waitMs);
+      signal?.addEventListener('abort', aborted, { once: true });
+      this.#waiting.push(waiter);
+    });
+  }
+
+  #release(): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      // Handed straight to the next waiter: a place never looks free while someone waits for one.
+      const next = this.#waiting.shift();
+      if (next) next.resolve(this.#release());
+      else this.#free += 1;
+    };
+  }
+}
+
+/** The application's share (kept in `app.locals` by createApp). */
+export const streamShareOf = (res: Response): StreamShare => res.app.locals.streamShare as StreamShare;
+
+/**
+ * Aborts when the answer closes before it is complete (its client has gone): a read still waiting for a place is
+ * dropped. The reason is a 503 only so that the request's log line does not count it as a failure of the service;
+ * nobody is left to read it.
+ */
+export function clientGone(res: Response): AbortSignal {
+  const gone = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) gone.abort(busy());
+  });
+  return gone.signal;
+}
