@@ -79,7 +79,7 @@ export class RealmKeys {
     return this.#checkers.get(kid)?.keycloak ?? (this.#checkers.size ? 'unknown' : 'unavailable');
   }
 
-  /** One fetch at a time; it never rejects: a failed fetch keeps the keys held and is logged once until one succeeds. */
+  /** One fetch at a time; it never rejects: a failed fetch keeps the keys held, logged once until one succeeds. */
   #refresh(): Promise<void> {
     if (this.#fetch) return this.#fetch.done;
     const started = performance.now();
@@ -89,7 +89,8 @@ export class RealmKeys {
       if (this.#failing) this.#options.logger.info('the realm\'s signing keys can be fetched again');
       this.#failing = false;
     }, (error: unknown) => {
-      if (!this.#failing) this.#options.logger.warn({ err: error }, 'the realm\'s signing keys could not be fetched; the keys held stay in use');
+      const message = 'the realm\'s signing keys could not be fetched; the keys held stay in use';
+      if (!this.#failing) this.#options.logger.warn({ err: error }, message);
       this.#failing = true;
     }).finally(() => { this.#fetch = undefined; });
     this.#fetch = { started, done };
@@ -109,7 +110,8 @@ export class RealmKeys {
         const key = createPublicKey({ key: { kty: 'RSA', n: jwk.n, e: jwk.e } as JsonWebKey, format: 'jwk' });
         spkis.set(jwk.kid, key.export({ type: 'spki', format: 'der' }).toString('base64'));
       } catch (error) {
-        this.#options.logger.warn({ err: error, kid: logText(jwk.kid) }, 'a key of the realm is no RSA public key; it is skipped');
+        const message = 'a key of the realm is no RSA public key; it is skipped';
+        this.#options.logger.warn({ err: error, kid: logText(jwk.kid) }, message);
       }
     }
     if (!spkis.size) throw new Error('the realm lists no RS256 signing key');

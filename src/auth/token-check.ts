@@ -38,14 +38,17 @@ function realmRoles(realmAccess: unknown): string[] {
 /** The `kid` of a compact JWS's header, or undefined when the header is no JSON object naming one as a text. */
 function keyIdOf(token: string): string | undefined {
   try {
-    const header = JSON.parse(Buffer.from(token.slice(0, token.indexOf('.')), 'base64url').toString('utf8')) as { kid?: unknown } | null;
+    const encoded = token.slice(0, token.indexOf('.'));
+    const header = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as { kid?: unknown } | null;
     return typeof header?.kid === 'string' ? header.kid : undefined;
   } catch {
     return undefined;
   }
 }
 
-export function tokenCheck(options: TokenCheckOptions): RequestHandler & { startKeys(): Promise<void>; stopKeys(): void } {
+export type TokenCheck = RequestHandler & { startKeys(): Promise<void>; stopKeys(): void };
+
+export function tokenCheck(options: TokenCheckOptions): TokenCheck {
   const { realm } = options;
   const verified = new VerifiedTokens<AccessClaims>();
   // A token verified with a key the realm no longer lists must not stay admitted from the cache.
@@ -59,7 +62,8 @@ export function tokenCheck(options: TokenCheckOptions): RequestHandler & { start
     // Built only when thrown: an error captures a stack, which costs more than the rest of a good token's check.
     if (checker === 'unknown') throw invalidToken(realm);
     // The grant as JSON text, the form createGrant documents for what a client hands over.
-    const grant = await checker.grantManager.createGrant(JSON.stringify({ access_token: token })).catch(() => { throw invalidToken(realm); });
+    const grant = await checker.grantManager.createGrant(JSON.stringify({ access_token: token }))
+      .catch(() => { throw invalidToken(realm); });
     // keycloak-connect's Token keeps the verified claims in `content`, which its typings leave out
     // (docs/architecture.md, "Workarounds of libraries"; guarded by test/architecture/library-patches.test.ts).
     const content = (grant.access_token as unknown as { content: AccessClaims }).content;

@@ -75,7 +75,8 @@ export async function createDevProvider(options: DevProviderOptions): Promise<De
   provider.Client.prototype.redirectUriAllowed = function redirectUriAllowed(this: Client, value: string) {
     return uriAllowed(value, clients.get(this.clientId)?.redirectUris);
   };
-  provider.registerGrantType('password', passwordGrant(provider, users, throttle, API_RESOURCE, api), PASSWORD_GRANT_PARAMETERS);
+  const passwordHandler = passwordGrant(provider, users, throttle, API_RESOURCE, api);
+  provider.registerGrantType('password', passwordHandler, PASSWORD_GRANT_PARAMETERS);
   // Pages show the realm's display name, as Keycloak's do.
   const displayName = (locale: Locale) => displayNameIn(realm, locale);
   provider.use(keycloakResponses(displayName));

@@ -54,9 +54,12 @@ ${error}
 }
 
 // The form posts to the interaction URL (LOGIN_PATH/<uid>); the page itself is served at the authorization endpoint.
-export function loginRouter(provider: Provider, users: UserDirectory, throttle: LoginThrottle, realmName: (locale: Locale) => string): express.Router {
+export function loginRouter(
+  provider: Provider, users: UserDirectory, throttle: LoginThrottle, realmName: (locale: Locale) => string,
+): express.Router {
   const send = (res: Response, html: string, status = 200, headers: Record<string, string> = {}) => {
-    res.status(status).set({ 'Content-Type': 'text/html;charset=UTF-8', 'Cache-Control': 'no-store', ...headers }).send(html);
+    res.status(status).set({ 'Content-Type': 'text/html;charset=UTF-8', 'Cache-Control': 'no-store', ...headers });
+    res.send(html);
   };
   return express.Router().post(`${LOGIN_PATH}/:uid`, express.urlencoded({ extended: false }), async (req, res) => {
     const details = await provider.interactionDetails(req, res).catch(() => undefined);
@@ -71,8 +74,10 @@ export function loginRouter(provider: Provider, users: UserDirectory, throttle: 
     const address = req.socket.remoteAddress;
     const wait = throttle.refusedFor(username, address);
     if (wait > 0) {
-      const page = loginPage({ realm: realmName(locale), action: req.originalUrl, locale, username, error: 'login.throttled' });
-      send(res, page, 429, { 'Retry-After': String(wait) });
+      const realm = realmName(locale);
+      send(res, loginPage({ realm, action: req.originalUrl, locale, username, error: 'login.throttled' }), 429, {
+        'Retry-After': String(wait),
+      });
       return;
     }
     const user = users.authenticate(username, typeof body.password === 'string' ? body.password : '');

@@ -38,7 +38,8 @@ export class LoginThrottle {
   /** Seconds until the user or the address may try again (for `Retry-After`), or 0 when it may try now. */
   refusedFor(username: string, address: string | undefined, now = Date.now()): number {
     if (!this.#enabled) return 0;
-    const until = Math.max(this.#entry(userKey(username))?.lockedUntil ?? 0, this.#entry(addressKey(address))?.lockedUntil ?? 0);
+    const user = this.#failures.get(userKey(username))?.lockedUntil ?? 0;
+    const until = Math.max(user, this.#failures.get(addressKey(address))?.lockedUntil ?? 0);
     return until > now ? Math.ceil((until - now) / 1000) : 0;
   }
 
@@ -57,10 +58,6 @@ export class LoginThrottle {
   /** A user's right password ends its failures (an address's stay: an attacker may hold one account of its own). */
   succeeded(username: string): void {
     this.#failures.delete(userKey(username));
-  }
-
-  #entry(key: string): Failures | undefined {
-    return this.#failures.get(key);
   }
 
   #count(key: string, factor: number, now = Date.now()): Failures {

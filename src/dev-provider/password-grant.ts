@@ -11,7 +11,9 @@ export const PASSWORD_GRANT_PARAMETERS = ['username', 'password', 'scope'];
 type Context = TokenEndpointGrantContext<{ username?: string; password?: string }>;
 
 // Every token is for the one resource server; `resource` names it (RFC 8707) and `api` describes it.
-export function passwordGrant(provider: Provider, users: UserDirectory, throttle: LoginThrottle, resource: string, api: ResourceServer) {
+export function passwordGrant(
+  provider: Provider, users: UserDirectory, throttle: LoginThrottle, resource: string, api: ResourceServer,
+) {
   return async function passwordGrantHandler(ctx: Context): Promise<void> {
     const { client, params } = ctx.oidc;
     if (!params.username) throw new errors.InvalidRequest('Missing parameter: username');
@@ -25,13 +27,15 @@ export function passwordGrant(provider: Provider, users: UserDirectory, throttle
     const wait = throttle.refusedFor(params.username, address);
     if (wait > 0) {
       ctx.set('Retry-After', String(wait));
-      throw Object.assign(new errors.InvalidGrant(), { error_description: 'Too many failed logins; try again later', status: 429, statusCode: 429 });
+      const description = 'Too many failed logins; try again later';
+      throw Object.assign(new errors.InvalidGrant(), { error_description: description, status: 429, statusCode: 429 });
     }
     const user = users.authenticate(params.username, params.password);
     // Keycloak's answer for unknown user and wrong password alike: 401 invalid_grant (RFC 6749 §5.2).
     if (!user) {
       await throttle.failed(params.username, address);
-      throw Object.assign(new errors.InvalidGrant(), { error_description: 'Invalid user credentials', status: 401, statusCode: 401 });
+      const description = 'Invalid user credentials';
+      throw Object.assign(new errors.InvalidGrant(), { error_description: description, status: 401, statusCode: 401 });
     }
     throttle.succeeded(params.username);
 

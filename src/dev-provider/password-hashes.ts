@@ -13,12 +13,15 @@ const defaultIterations = 27_500;
 
 /** The hash a realm credential holds, or undefined when it is no password, or a form other than Keycloak's PBKDF2. */
 export function passwordHashOf(credential: RealmCredential): PasswordHash | undefined {
-  if ((credential.type ?? 'password') !== 'password' || !credential.secretData || !credential.credentialData) return undefined;
-  const secret = JSON.parse(credential.secretData) as { value?: string; salt?: string };
-  const data = JSON.parse(credential.credentialData) as { hashIterations?: number; algorithm?: string };
-  const digest = Object.hasOwn(digests, data.algorithm ?? '') ? digests[data.algorithm as keyof typeof digests] : undefined;
+  const { type = 'password', secretData, credentialData } = credential;
+  if (type !== 'password' || !secretData || !credentialData) return undefined;
+  const secret = JSON.parse(secretData) as { value?: string; salt?: string };
+  const data = JSON.parse(credentialData) as { hashIterations?: number; algorithm?: string };
+  const algorithm = data.algorithm ?? '';
+  const digest = Object.hasOwn(digests, algorithm) ? digests[algorithm as keyof typeof digests] : undefined;
   if (!digest || !secret.value || !secret.salt || !data.hashIterations) return undefined;
-  return { hash: Buffer.from(secret.value, 'base64'), salt: Buffer.from(secret.salt, 'base64'), iterations: data.hashIterations, digest };
+  const [hash, salt] = [Buffer.from(secret.value, 'base64'), Buffer.from(secret.salt, 'base64')];
+  return { hash, salt, iterations: data.hashIterations, digest };
 }
 
 /** Whether `password` is the one hashed: the derived key as long as the stored one, compared in constant time. */
@@ -26,14 +29,17 @@ export function matchesHash(password: string, { hash, salt, iterations, digest }
   return timingSafeEqual(pbkdf2Sync(password, salt, iterations, hash.length, digest), hash);
 }
 
+type HashedCredential = RealmCredential & { temporary: false };
+const noParameters = { additionalParameters: {} };
+
 /** A realm credential in Keycloak's hashed form (pbkdf2-sha256, 512-bit key), as its export writes one. */
-export function hashedCredential(password: string, iterations = defaultIterations): RealmCredential & { temporary: false } {
+export function hashedCredential(password: string, iterations = defaultIterations): HashedCredential {
   const salt = randomBytes(16);
   const value = pbkdf2Sync(password, salt, iterations, 64, 'sha256');
   return {
     type: 'password',
-    secretData: JSON.stringify({ value: value.toString('base64'), salt: salt.toString('base64'), additionalParameters: {} }),
-    credentialData: JSON.stringify({ hashIterations: iterations, algorithm: 'pbkdf2-sha256', additionalParameters: {} }),
+    secretData: JSON.stringify({ value: value.toString('base64'), salt: salt.toString('base64'), ...noParameters }),
+    credentialData: JSON.stringify({ hashIterations: iterations, algorithm: 'pbkdf2-sha256', ...noParameters }),
     temporary: false,
   };
 }

@@ -75,23 +75,27 @@ describe('workarounds of library internals: what they rely on', () => {
     expect(parse.toString()).to.match(/if \(!urlParseWarned && !isInsideNodeModules\(/);
   });
 
-  it('when keycloak-connect is not the version src/auth/token-check.ts was checked against, or a grant\'s Token no longer keeps the verified claims in `content`, then this fails', async () => {
+  it('when keycloak-connect is not the version src/auth/token-check.ts was checked against, '
+    + 'or a grant\'s Token no longer keeps the verified claims in `content`, then this fails', async () => {
     // Its typings leave `content` out (keycloak/keycloak-nodejs-connect#442); token-check.ts reads the claims there.
     // The key is handed over as `realm-public-key` (src/auth/realm-keys.ts): an unreachable server proves no fetch.
     expect(installedVersion('keycloak-connect')).to.equal('26.1.1');
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const issuer = 'http://127.0.0.1:9/realms/guard';
     const keycloak = new Keycloak({}, {
-      realm: 'guard', 'auth-server-url': 'http://127.0.0.1:9', resource: 'api', 'bearer-only': true, 'verify-token-audience': true,
-      'realm-public-key': publicKey.export({ type: 'spki', format: 'der' }).toString('base64'), 'ssl-required': 'none', 'confidential-port': 0,
+      realm: 'guard', 'auth-server-url': 'http://127.0.0.1:9', resource: 'api', 'bearer-only': true,
+      'verify-token-audience': true, 'ssl-required': 'none', 'confidential-port': 0,
+      'realm-public-key': publicKey.export({ type: 'spki', format: 'der' }).toString('base64'),
     } as never);
-    const claims = { typ: 'Bearer', iss: issuer, aud: 'api', sub: 'guard-subject', exp: Math.floor(Date.now() / 1000) + 60 };
+    const exp = Math.floor(Date.now() / 1000) + 60;
+    const claims = { typ: 'Bearer', iss: issuer, aud: 'api', sub: 'guard-subject', exp };
     const token = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'any' }).sign(privateKey);
     const grant = await keycloak.grantManager.createGrant(JSON.stringify({ access_token: token }));
     expect((grant.access_token as unknown as { content: unknown }).content).to.deep.equal(claims);
   });
 
-  it('when oidc-provider is not the version src/dev-provider/index.ts was checked against, or its clients no longer ask redirectUriAllowed, then this fails', () => {
+  it('when oidc-provider is not the version src/dev-provider/index.ts was checked against, '
+    + 'or its clients no longer ask redirectUriAllowed, then this fails', () => {
     // The embedded provider replaces Client.prototype.redirectUriAllowed with the realm's patterns (the library's own
     // recipe, recipes/redirect_uri_wildcards.md); its authorization endpoint must still ask that method.
     expect(installedVersion('oidc-provider')).to.equal('9.13.3');

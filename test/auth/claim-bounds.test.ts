@@ -6,6 +6,9 @@ import { eventually } from '../support/condition.ts';
 import { captureLog, type LogCapture } from '../support/log-capture.ts';
 
 const INVALID_CHALLENGE = 'Bearer realm="sighting", error="invalid_token"';
+const INVALID = { general: 'The access token is invalid or has expired.' };
+const PREFIX = `${'a'.repeat(64)}…`;
+const created = (entry: Record<string, unknown>) => entry.method === 'POST' && entry.status === 201;
 
 describe('claim bounds (a test realm whose signing key the test holds)', () => {
   let realm: TestRealm;
@@ -43,8 +46,9 @@ describe('claim bounds (a test realm whose signing key the test holds)', () => {
   for (const [what, claims] of refused) {
     it(`when a create carries a token with ${what}, then 401 invalid_token (never a database error)`, async () => {
       const response = await create(claims);
-      expect({ status: response.status, challenge: response.headers.get('www-authenticate'), body: await response.json() })
-        .to.deep.equal({ status: 401, challenge: INVALID_CHALLENGE, body: { general: 'The access token is invalid or has expired.' } });
+      const challenge = response.headers.get('www-authenticate');
+      const answer = { status: response.status, challenge, body: await response.json() };
+      expect(answer).to.deep.equal({ status: 401, challenge: INVALID_CHALLENGE, body: INVALID });
     });
   }
 
@@ -52,19 +56,20 @@ describe('claim bounds (a test realm whose signing key the test holds)', () => {
     expect(log.text()).to.not.contain('s'.repeat(65)).and.not.contain('u'.repeat(65));
   });
 
-  it('when the subject is 255 characters, then the create is 201 and its log line carries a 64-character prefix', async () => {
+  it('when the subject is 255 characters, then the create is 201 and its log line has a 64-character prefix',
+    async () => {
     const sub = `${'a'.repeat(200)}${'b'.repeat(55)}`;
     const response = await create({ sub });
     expect(response.status).to.equal(201);
     // The line is written when the answer is done, which the client may see first.
-    const line = await eventually(() => log.lines.find((entry) => entry.method === 'POST' && entry.status === 201));
-    expect(line.subject).to.equal(`${'a'.repeat(64)}…`);
+    const line = await eventually(() => log.lines.find(created));
+    expect(line.subject).to.equal(PREFIX);
   });
 
   it('when the subject holds a bidirectional override, then the log line carries it escaped', async () => {
     const response = await create({ sub: 'mallory\u202etxt.exe' });
     expect(response.status).to.equal(201);
-    const escaped = await eventually(() => log.lines.find((entry) => entry.method === 'POST' && entry.status === 201 && entry.subject !== `${'a'.repeat(64)}…`));
+    const escaped = await eventually(() => log.lines.find((entry) => created(entry) && entry.subject !== PREFIX));
     expect(escaped.subject).to.equal('mallory\\u202etxt.exe');
   });
 });

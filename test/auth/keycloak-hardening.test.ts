@@ -1,4 +1,4 @@
-// Against a real Keycloak: the realm export locks a user out after repeated failures, and the service follows key rotation.
+// Against a real Keycloak: the realm export's hardening, and the service following a key rotation.
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { startService, type TestService } from '../support/service.ts';
@@ -10,7 +10,10 @@ const keycloakUrl = process.env.KEYCLOAK_URL?.replace(/\/$/, '');
 // The realm export's failureFactor.
 const FAILURE_FACTOR = 5;
 
-const kidOf = (jwt: string): string => (JSON.parse(Buffer.from(jwt.split('.')[0]!, 'base64url').toString('utf8')) as { kid: string }).kid;
+const kidOf = (jwt: string): string => {
+  const header = Buffer.from(jwt.split('.')[0]!, 'base64url').toString('utf8');
+  return (JSON.parse(header) as { kid: string }).kid;
+};
 
 async function accessToken(response: Response): Promise<string> {
   expect(response.status).to.equal(200);
@@ -25,12 +28,16 @@ describe('Keycloak: the realm export\'s hardening', function () {
   });
   after(async () => { await realm?.remove(); });
 
-  it(`when ${FAILURE_FACTOR} password grants of a user fail, then Keycloak locks the user and refuses the right password`, async () => {
+  it(`when ${FAILURE_FACTOR} password grants of a user fail, then Keycloak locks the user, right password too`,
+    async () => {
     await accessToken(await realm.passwordGrant('bob', 'bob'));
-    for (let i = 0; i < FAILURE_FACTOR; i += 1) expect((await realm.passwordGrant('bob', `guess-${i}`)).status).to.equal(401);
+    for (let i = 0; i < FAILURE_FACTOR; i += 1) {
+      expect((await realm.passwordGrant('bob', `guess-${i}`)).status).to.equal(401);
+    }
     const [bob] = await (await realm.admin('GET', '/users?exact=true&username=bob')).json() as { id: string }[];
     // Keycloak counts failures on a queue of its own: wait until it says the user is locked.
-    await eventually(async () => ((await (await realm.admin('GET', `/attack-detection/brute-force/users/${bob!.id}`)).json()) as { disabled: boolean }).disabled);
+    const lock = async () => (await realm.admin('GET', `/attack-detection/brute-force/users/${bob!.id}`)).json();
+    await eventually(async () => ((await lock()) as { disabled: boolean }).disabled);
     const refused = await realm.passwordGrant('bob', 'bob');
     expect(refused.status).to.be.oneOf([400, 401]);
     expect(await refused.json()).to.include({ error: 'invalid_grant' });
@@ -40,7 +47,10 @@ describe('Keycloak: the realm export\'s hardening', function () {
     const first = await realm.passwordGrant('alice', 'alice');
     const { refresh_token: refreshToken } = await first.json() as { refresh_token: string };
     const redeem = () => fetch(`${realm.issuer}/protocol/openid-connect/token`, {
-      method: 'POST', body: new URLSearchParams({ grant_type: 'refresh_token', client_id: 'sighting-cli', refresh_token: refreshToken }),
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'refresh_token', client_id: 'sighting-cli', refresh_token: refreshToken,
+      }),
     });
     expect((await redeem()).status).to.equal(200);
     const again = await redeem();
@@ -50,7 +60,8 @@ describe('Keycloak: the realm export\'s hardening', function () {
 
   it('when a password breaks the policy, then Keycloak refuses to set it', async () => {
     const [alice] = await (await realm.admin('GET', '/users?exact=true&username=alice')).json() as { id: string }[];
-    const reset = await realm.admin('PUT', `/users/${alice!.id}/reset-password`, { type: 'password', value: 'short', temporary: false });
+    const short = { type: 'password', value: 'short', temporary: false };
+    const reset = await realm.admin('PUT', `/users/${alice!.id}/reset-password`, short);
     expect(reset.status).to.equal(400);
   });
 });
@@ -74,9 +85,12 @@ describe('Keycloak: a key rotated and deleted through the admin REST API', funct
     await realm?.remove();
   });
 
-  const read = (token: string) => fetch(`${service.api}/sighting/-1`, { headers: { Authorization: `Bearer ${token}` } });
+  const read = (token: string) => fetch(`${service.api}/sighting/-1`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
 
-  it('when a random key id came first, then a token of the new key is 200; the deleted key\'s token is refused soon after', async () => {
+  it('when a random key id came first, then a token of a new key is 200; the deleted key\'s is soon refused',
+    async () => {
     const oldToken = await accessToken(await realm.passwordGrant('alice', 'alice'));
     const oldKid = kidOf(oldToken);
     expect((await read(oldToken)).status).to.equal(200);
@@ -95,7 +109,8 @@ describe('Keycloak: a key rotated and deleted through the admin REST API', funct
     expect(kidOf(newToken)).to.not.equal(oldKid);
     expect((await read(newToken)).status).to.equal(200);
 
-    const { keys } = await (await realm.admin('GET', '/keys')).json() as { keys: { kid: string; providerId: string }[] };
+    type Keys = { keys: { kid: string; providerId: string }[] };
+    const { keys } = await (await realm.admin('GET', '/keys')).json() as Keys;
     const oldProvider = keys.find(({ kid }) => kid === oldKid)!.providerId;
     expect((await realm.admin('DELETE', `/components/${oldProvider}`)).status).to.equal(204);
     await eventually(async () => (await read(oldToken)).status === 401);

@@ -8,8 +8,10 @@ const FAILURE_FACTOR = 5;
 /** The login form of a fresh authorization request: its action URL and the cookies the provider set. */
 async function loginForm(harness: Harness): Promise<{ action: URL; cookie: string }> {
   const url = new URL(`${harness.issuer}/protocol/openid-connect/auth`);
-  const params = { client_id: 'sighting-web', response_type: 'code', scope: 'openid', redirect_uri: 'http://127.0.0.1:8765/callback',
-    state: 's', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' };
+  const params = {
+    client_id: 'sighting-web', response_type: 'code', scope: 'openid', redirect_uri: 'http://127.0.0.1:8765/callback',
+    state: 's', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256',
+  };
   for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
   const page = await fetch(url, { redirect: 'manual' });
   const cookie = page.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
@@ -22,12 +24,14 @@ describe('embedded provider: failed logins are throttled', () => {
   beforeEach(async () => { harness = await startProvider(); });
   afterEach(async () => { await harness.close(); });
 
-  it(`when ${FAILURE_FACTOR} password grants of one user fail, then the next is 429 with Retry-After, the right password too`, async () => {
+  it(`when ${FAILURE_FACTOR} password grants of one user fail, then the next is 429 with Retry-After, right or not`,
+    async () => {
     const failed = [];
     for (let i = 0; i < FAILURE_FACTOR; i += 1) failed.push((await passwordGrant(harness, 'bob', `guess-${i}`)).status);
     expect(failed).to.deep.equal(Array(FAILURE_FACTOR).fill(401));
     const refused = await passwordGrant(harness, 'bob', 'bob');
-    expect({ status: refused.status, error: refused.body.error }).to.deep.equal({ status: 429, error: 'invalid_grant' });
+    const answer = { status: refused.status, error: refused.body.error };
+    expect(answer).to.deep.equal({ status: 429, error: 'invalid_grant' });
     expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 60);
     // Another user is refused only once the address has failed often enough: alice still signs in.
     expect((await passwordGrant(harness, 'alice', 'alice')).status).to.equal(200);
@@ -35,7 +39,9 @@ describe('embedded provider: failed logins are throttled', () => {
 
   it('when a user signs in with the right password between failures, then the failures are forgotten', async () => {
     for (let round = 0; round < 2; round += 1) {
-      for (let i = 1; i < FAILURE_FACTOR; i += 1) expect((await passwordGrant(harness, 'bob', 'wrong')).status).to.equal(401);
+      for (let i = 1; i < FAILURE_FACTOR; i += 1) {
+        expect((await passwordGrant(harness, 'bob', 'wrong')).status).to.equal(401);
+      }
       expect((await passwordGrant(harness, 'bob', 'bob')).status).to.equal(200);
     }
   });
@@ -48,10 +54,12 @@ describe('embedded provider: failed logins are throttled', () => {
     expect(statuses).to.deep.equal([429, 429, 429, 429]);
   });
 
-  it(`when the login form fails ${FAILURE_FACTOR} times for one user, then it answers 429 with Retry-After and says so`, async () => {
+  it(`when the login form fails ${FAILURE_FACTOR} times for one user, then it answers 429, Retry-After, a message`,
+    async () => {
     const { action, cookie } = await loginForm(harness);
     const post = (password: string) => fetch(action, {
-      method: 'POST', redirect: 'manual', headers: { Cookie: cookie }, body: new URLSearchParams({ username: 'bob', password }),
+      method: 'POST', redirect: 'manual', headers: { Cookie: cookie },
+      body: new URLSearchParams({ username: 'bob', password }),
     });
     const failed = [];
     for (let i = 0; i < FAILURE_FACTOR; i += 1) failed.push((await post(`guess-${i}`)).status);

@@ -33,11 +33,16 @@ export async function copyOfSightingRealm(keycloakUrl: string): Promise<RealmCop
   // The admin token lives a minute; each call fetches one (a test makes a few calls).
   const admin = async (method: string, path: string, body?: unknown) => fetch(`${keycloakUrl}/admin/realms${path}`, {
     method,
-    headers: { Authorization: `Bearer ${await adminToken(keycloakUrl)}`, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
+    headers: {
+      Authorization: `Bearer ${await adminToken(keycloakUrl)}`,
+      ...(body !== undefined && { 'Content-Type': 'application/json' }),
+    },
     ...(body !== undefined && { body: JSON.stringify(body) }),
   });
   const created = await admin('POST', '', realm);
-  if (created.status !== 201) throw new Error(`the realm copy was not created: ${created.status} ${await created.text()}`);
+  if (created.status !== 201) {
+    throw new Error(`the realm copy was not created: ${created.status} ${await created.text()}`);
+  }
   const issuer = `${keycloakUrl}/realms/${name}`;
   return {
     name,

@@ -30,10 +30,12 @@ export async function startRotatingRealm(): Promise<RotatingRealm> {
   let freezing = false;
   let fetches = 0;
   const server = createServer((req, res) => {
-    if (req.method !== 'GET' || req.url !== `/realms/${REALM_NAME}/protocol/openid-connect/certs`) return void res.writeHead(404).end();
+    const certs = `/realms/${REALM_NAME}/protocol/openid-connect/certs`;
+    if (req.method !== 'GET' || req.url !== certs) return void res.writeHead(404).end();
     fetches += 1;
     if (freezing) return void frozen.add(res);
-    res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ keys: [...keys.values()].map(({ jwk }) => jwk) }));
+    const listed = JSON.stringify({ keys: [...keys.values()].map(({ jwk }) => jwk) });
+    res.writeHead(200, { 'Content-Type': 'application/json' }).end(listed);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
