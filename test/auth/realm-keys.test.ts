@@ -83,7 +83,10 @@ describe('realm keys (a stand-in realm whose keys the test rotates)', () => {
   it('when many tokens name random key ids at once, then they share fetches: the realm is asked twice at most',
     async () => {
     const key = await realm.addKey();
-    const rarely = { KEYCLOAK_URL: realm.url, ...settings, REALM_KEYS_REFRESH_MS: '50000' };
+    // Fetches 5 s apart at most: every request, even on a loaded machine, arrives before a third could start.
+    const rarely = {
+      KEYCLOAK_URL: realm.url, ...settings, REALM_KEYS_REFRESH_MS: '50000', REALM_KEYS_MIN_FETCH_INTERVAL_MS: '5000',
+    };
     service = await startService(rarely, { logDestination: log });
     const tokens = await Promise.all(Array.from({ length: 50 }, (_, i) => realm.token(key, {}, `random-${i}`)));
     expect((await read(service, await realm.token(key))).status).to.equal(200);
