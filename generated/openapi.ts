@@ -955,7 +955,7 @@ export interface components {
                 "text/xml": components["schemas"]["FieldErrors"];
             };
         };
-        /** @description No token, or not a valid one. */
+        /** @description No token, or not a valid one (a `sub` over 255 characters or holding a control character is not). */
         Unauthorized: {
             headers: {
                 /** @description RFC 6750 §3, e.g. `Bearer realm="sighting", error="invalid_token"`. */

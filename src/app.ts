@@ -76,9 +76,18 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   if (config.MANAGEMENT_PORT === undefined) app.use(managementRouter(config, orm, metrics, state));
   app.use(docsRouter({ publicUrl: config.PUBLIC_URL && config.publicUrl, basePath: config.BASE_PATH, realmUrl, implicitFlow: Boolean(config.KEYCLOAK_URL) }));
 
-  const tokens = tokenCheck({ serverUrl: authServerUrl, realm: config.KEYCLOAK_REALM, audience: config.TOKEN_AUDIENCE });
-  // Called by startWebServer once the embedded provider (on this very server) can answer.
-  app.locals.prefetchRealmKeys = tokens.prefetchKeys;
+  const tokens = tokenCheck({
+    serverUrl: authServerUrl,
+    realm: config.KEYCLOAK_REALM,
+    audience: config.TOKEN_AUDIENCE,
+    refreshMs: config.REALM_KEYS_REFRESH_MS,
+    fetchTimeoutMs: config.REALM_KEYS_FETCH_TIMEOUT_MS,
+    minFetchIntervalMs: config.REALM_KEYS_MIN_FETCH_INTERVAL_MS,
+    logger,
+  });
+  // Called by startWebServer once the embedded provider (on this very server) can answer, and by stopWebServer.
+  app.locals.prefetchRealmKeys = tokens.startKeys;
+  app.locals.stopRealmKeys = tokens.stopKeys;
   const admitted = [negotiate, tokens, ...(config.RATE_LIMIT_PER_MINUTE ? [rateLimit(config.RATE_LIMIT_PER_MINUTE)] : [])];
   const slots = new StreamSlots(config.EVENTS_MAX_SUBSCRIBERS, config.EVENTS_MAX_SUBSCRIBERS_PER_CALLER);
   const events = eventStreams({ feed, drain, slots, keepAliveMs: config.EVENTS_KEEPALIVE_MS, delivered: metrics.eventDelivered });

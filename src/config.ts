@@ -38,6 +38,14 @@ const schema = z.object({
     .describe('Keycloak base URL (e.g. http://127.0.0.1:8180); when unset the embedded OpenID provider serves the realm.'),
   KEYCLOAK_REALM: z.string().default('sighting').describe('Realm whose tokens are accepted.'),
   TOKEN_AUDIENCE: z.string().default('sighting-api').describe('Audience every access token must carry.'),
+  REALM_KEYS_REFRESH_MS: z.coerce.number().int().min(100).max(50000).default(30000)
+    .describe('How often the realm\'s signing keys are fetched: a key removed from the realm is refused after at '
+      + 'most this plus REALM_KEYS_FETCH_TIMEOUT_MS.'),
+  REALM_KEYS_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(10000).default(3000)
+    .describe('A fetch of the realm\'s keys that has not answered by then is given up: a token of an unknown key is '
+      + 'then a 401 (503 while no key is held).'),
+  REALM_KEYS_MIN_FETCH_INTERVAL_MS: z.coerce.number().int().min(0).max(10000).default(1000)
+    .describe('Least time between two fetches of the realm\'s keys that tokens naming unknown key ids cause.'),
   IDEMPOTENCY_WINDOW_SECONDS: z.coerce.number().int().min(1).default(86400)
     .describe('How long a create\'s Idempotency-Key replays its first answer.'),
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).default(5000)

@@ -159,6 +159,7 @@ export async function stopWebServer(web: WebServer, { delayMs = 0 }: { delayMs?:
   drain.announce();
   if (delayMs > 0) await delay(delayMs);
   const result = await drain.stop(config.SHUTDOWN_TIMEOUT_MS);
+  (web.app?.locals.stopRealmKeys as (() => void) | undefined)?.();
   await web.stopFeed();
   await statistics?.stop();
   if (management) {

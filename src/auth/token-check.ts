@@ -1,8 +1,10 @@
 // Checks the bearer token of every API call with keycloak-connect (RFC 6750) and records the caller.
 import type { NextFunction, RequestHandler, Response } from 'express';
-import Keycloak from 'keycloak-connect';
+import { ServiceUnavailable } from '../errors/app-errors.ts';
+import type { Logger } from '../observability/logger.ts';
 import { bearerToken, invalidToken } from './bearer-token.ts';
-import { prefetchRealmKeys } from './realm-keys.ts';
+import { isBoundedClaim } from './claim-bounds.ts';
+import { RealmKeys } from './realm-keys.ts';
 import type { Principal } from './access-rules.ts';
 import { VerifiedTokens } from './verified-tokens.ts';
 
@@ -11,6 +13,11 @@ export interface TokenCheckOptions {
   serverUrl: string;
   realm: string;
   audience: string;
+  /** The realm keys' schedule and bounds (`REALM_KEYS_*`, src/config.ts). */
+  refreshMs: number;
+  fetchTimeoutMs: number;
+  minFetchIntervalMs: number;
+  logger: Logger;
 }
 
 /** As the token says, unchecked: a signed token may still hold any JSON where a claim is read (checked in `admit`). */
@@ -28,25 +35,37 @@ function realmRoles(realmAccess: unknown): string[] {
   return Array.isArray(roles) ? roles.filter((role): role is string => typeof role === 'string') : [];
 }
 
-export function tokenCheck({ serverUrl, realm, audience }: TokenCheckOptions): RequestHandler & { prefetchKeys(): Promise<void> } {
-  // keycloak-connect checks signature (keys from the realm's certs endpoint), expiry, `typ`, `iss` and `aud`.
-  const keycloak = new Keycloak({}, {
-    realm,
-    'auth-server-url': serverUrl,
-    resource: audience,
-    'bearer-only': true,
-    'verify-token-audience': true,
-    'ssl-required': 'none',
-    'confidential-port': 0,
-  } as never);
+/** The `kid` of a compact JWS's header, or undefined when the header is no JSON object naming one as a text. */
+function keyIdOf(token: string): string | undefined {
+  try {
+    const encoded = token.slice(0, token.indexOf('.'));
+    const header = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as { kid?: unknown } | null;
+    return typeof header?.kid === 'string' ? header.kid : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
+export type TokenCheck = RequestHandler & { startKeys(): Promise<void>; stopKeys(): void };
+
+export function tokenCheck(options: TokenCheckOptions): TokenCheck {
+  const { realm } = options;
   const verified = new VerifiedTokens<AccessClaims>();
+  // A token verified with a key the realm no longer lists must not stay admitted from the cache.
+  const keys = new RealmKeys({ ...options, onKeyRemoved: () => verified.clear() });
+
   /** keycloak-connect's check (signature, expiry, `typ`, `iss`, `aud`), done once per token while it is valid. */
   const verify = async (token: string): Promise<AccessClaims> => {
+    const kid = keyIdOf(token);
+    const checker = kid === undefined ? 'unknown' : await keys.lookup(kid);
+    if (checker === 'unavailable') throw new ServiceUnavailable('error.keysUnavailable', {}, { 'Retry-After': '5' });
     // Built only when thrown: an error captures a stack, which costs more than the rest of a good token's check.
+    if (checker === 'unknown') throw invalidToken(realm);
     // The grant as JSON text, the form createGrant documents for what a client hands over.
-    const grant = await keycloak.grantManager.createGrant(JSON.stringify({ access_token: token })).catch(() => { throw invalidToken(realm); });
-    // keycloak-connect's Token keeps the verified claims in `content`, which its typings leave out.
+    const grant = await checker.grantManager.createGrant(JSON.stringify({ access_token: token }))
+      .catch(() => { throw invalidToken(realm); });
+    // keycloak-connect's Token keeps the verified claims in `content`, which its typings leave out
+    // (docs/architecture.md, "Workarounds of libraries"; guarded by test/architecture/library-patches.test.ts).
     const content = (grant.access_token as unknown as { content: AccessClaims }).content;
     verified.set(token, content, content.exp);
     return content;
@@ -56,10 +75,11 @@ export function tokenCheck({ serverUrl, realm, audience }: TokenCheckOptions): R
     // keycloak-connect lets a token without `exp` live forever and ignores `nbf`; RFC 9068 §2.2 requires
     // `exp` and RFC 7519 §4.1.5 forbids accepting a token before its `nbf`.
     const notYetValid = content.nbf !== undefined && !(typeof content.nbf === 'number' && content.nbf <= Date.now() / 1000);
-    // Each claim read is checked by type here, where it is read: a subject that is no string would reach the
-    // database as a query operator (`{"$ne": …}`) wherever it is compared.
-    if (typeof content.exp !== 'number' || notYetValid || typeof content.sub !== 'string' || !content.sub) throw invalidToken(realm);
+    // Each claim read is checked where it is read: a subject that is no string would reach the database as a query
+    // operator (`{"$ne": …}`); one too long for its column, or holding a NUL, would be a database error.
+    if (typeof content.exp !== 'number' || notYetValid || !isBoundedClaim(content.sub)) throw invalidToken(realm);
     const username = typeof content.preferred_username === 'string' ? content.preferred_username : content.sub;
+    if (!isBoundedClaim(username)) throw invalidToken(realm);
     const principal: Principal = { subject: content.sub, username, roles: new Set(realmRoles(content.realm_access)), expiresAt: content.exp * 1000 };
     res.locals.principal = principal;
     next();
@@ -72,5 +92,5 @@ export function tokenCheck({ serverUrl, realm, audience }: TokenCheckOptions): R
     if (known) return admit(known, res, next);
     return verify(token).then((content) => admit(content, res, next));
   };
-  return Object.assign(check, { prefetchKeys: () => prefetchRealmKeys(keycloak, `${serverUrl}/realms/${realm}`, audience) });
+  return Object.assign(check, { startKeys: () => keys.start(), stopKeys: () => keys.stop() });
 }

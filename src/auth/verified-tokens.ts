@@ -17,6 +17,11 @@ export class VerifiedTokens<Claims> {
     return undefined;
   }
 
+  /** Forgets every token: the realm no longer lists a key some of them were verified with. */
+  clear(): void {
+    this.#entries.clear();
+  }
+
   /** Remembers a verified token until `exp` (seconds since the epoch); a token without a numeric `exp` is not kept. */
   set(token: string, claims: Claims, exp: unknown): void {
     if (typeof exp !== 'number') return;

@@ -32,6 +32,8 @@ export interface ProviderSettings {
   // The resource server every token is for.
   api: ResourceServer & { accessTokenTTL: number };
   refreshTokenLifespan: number;
+  /** Each refresh issues a new refresh token and the old one is spent (the realm's `revokeRefreshToken`). */
+  rotateRefreshTokens: boolean;
   // Where the login form posts, under the issuer's path.
   loginPath: string;
 }
@@ -92,6 +94,8 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
     loadExistingGrant: autoConsent,
     // Keycloak hands out refresh tokens without offline_access; so do we, to every client allowed the grant.
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // RFC 9700 §4.14.2: a rotated refresh token redeemed again revokes its grant (oidc-provider detects the reuse).
+    rotateRefreshToken: () => settings.rotateRefreshTokens,
     expiresWithSession: async () => false,
     clientBasedCORS: (_ctx, origin, client) => uriAllowed(origin, clients.get(client.clientId)?.webOrigins),
     allowOmittingSingleRegisteredRedirectUri: false,

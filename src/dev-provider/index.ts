@@ -10,6 +10,7 @@ import { realmClients, uriAllowed } from './clients.ts';
 import { API_RESOURCE, providerConfiguration } from './configuration.ts';
 import { keycloakResponses } from './keycloak-responses.ts';
 import { LOGIN_PATH, loginRouter } from './login-page.ts';
+import { LoginThrottle } from './login-throttle.ts';
 import { PASSWORD_GRANT_PARAMETERS, passwordGrant } from './password-grant.ts';
 import { displayNameIn, loadRealm } from './realm.ts';
 import { userinfoRouter } from './userinfo.ts';
@@ -47,6 +48,8 @@ export async function createDevProvider(options: DevProviderOptions): Promise<De
   const realm = await loadRealm(options.realmFile, env);
   const users = new UserDirectory(realmUsers(realm));
   const clients = realmClients(realm);
+  // The realm's brute-force detection, for the password grant and the login form alike.
+  const throttle = new LoginThrottle(realm);
   const api = {
     scope: SUPPORTED_SCOPES.join(' '),
     audience: options.audience ?? 'sighting-api',
@@ -62,21 +65,24 @@ export async function createDevProvider(options: DevProviderOptions): Promise<De
     users,
     api,
     refreshTokenLifespan: realm.ssoSessionIdleTimeout ?? 1800,
+    rotateRefreshTokens: realm.revokeRefreshToken === true,
     loginPath: `${issuerPath}${LOGIN_PATH}`,
   }));
   // Honour X-Forwarded-Proto/Host so endpoint URLs are right behind a TLS-terminating proxy.
   provider.proxy = true;
-  // Keycloak realms register redirect URI patterns; oidc-provider would compare them exactly.
+  // Keycloak realms register redirect URI patterns; oidc-provider would compare them exactly. A patch of the library's
+  // class (docs/architecture.md, "Workarounds of libraries"; guarded by test/architecture/library-patches.test.ts).
   provider.Client.prototype.redirectUriAllowed = function redirectUriAllowed(this: Client, value: string) {
     return uriAllowed(value, clients.get(this.clientId)?.redirectUris);
   };
-  provider.registerGrantType('password', passwordGrant(provider, users, API_RESOURCE, api), PASSWORD_GRANT_PARAMETERS);
+  const passwordHandler = passwordGrant(provider, users, throttle, API_RESOURCE, api);
+  provider.registerGrantType('password', passwordHandler, PASSWORD_GRANT_PARAMETERS);
   // Pages show the realm's display name, as Keycloak's do.
   const displayName = (locale: Locale) => displayNameIn(realm, locale);
   provider.use(keycloakResponses(displayName));
 
   const router = express.Router();
-  router.use(loginRouter(provider, users, displayName));
+  router.use(loginRouter(provider, users, throttle, displayName));
   router.use(userinfoRouter({ issuer, publicKey, users }));
   // Express strips the mount path from req.url and keeps it in req.originalUrl; oidc-provider derives
   // its endpoint URLs from exactly that difference, so it can be handed the raw request as is.

@@ -4,6 +4,7 @@ import type { Response } from 'express';
 import type Provider from 'oidc-provider';
 import { message, type Locale } from '../i18n/messages.ts';
 import { uiLocale } from '../i18n/request-locale.ts';
+import type { LoginThrottle } from './login-throttle.ts';
 import type { UserDirectory } from './users.ts';
 
 export const LOGIN_PATH = '/login-actions/authenticate';
@@ -53,9 +54,12 @@ ${error}
 }
 
 // The form posts to the interaction URL (LOGIN_PATH/<uid>); the page itself is served at the authorization endpoint.
-export function loginRouter(provider: Provider, users: UserDirectory, realmName: (locale: Locale) => string): express.Router {
-  const send = (res: Response, html: string, status = 200) => {
-    res.status(status).set({ 'Content-Type': 'text/html;charset=UTF-8', 'Cache-Control': 'no-store' }).send(html);
+export function loginRouter(
+  provider: Provider, users: UserDirectory, throttle: LoginThrottle, realmName: (locale: Locale) => string,
+): express.Router {
+  const send = (res: Response, html: string, status = 200, headers: Record<string, string> = {}) => {
+    res.status(status).set({ 'Content-Type': 'text/html;charset=UTF-8', 'Cache-Control': 'no-store', ...headers });
+    res.send(html);
   };
   return express.Router().post(`${LOGIN_PATH}/:uid`, express.urlencoded({ extended: false }), async (req, res) => {
     const details = await provider.interactionDetails(req, res).catch(() => undefined);
@@ -67,12 +71,23 @@ export function loginRouter(provider: Provider, users: UserDirectory, realmName:
     }
     const body = (req.body ?? {}) as Record<string, unknown>;
     const username = typeof body.username === 'string' ? body.username : '';
+    const address = req.socket.remoteAddress;
+    const wait = throttle.refusedFor(username, address);
+    if (wait > 0) {
+      const realm = realmName(locale);
+      send(res, loginPage({ realm, action: req.originalUrl, locale, username, error: 'login.throttled' }), 429, {
+        'Retry-After': String(wait),
+      });
+      return;
+    }
     const user = users.authenticate(username, typeof body.password === 'string' ? body.password : '');
     if (!user) {
+      await throttle.failed(username, address);
       // Keycloak re-renders the form with 200 and a generic message.
       send(res, loginPage({ realm: realmName(locale), action: req.originalUrl, locale, username, error: 'login.invalid' }));
       return;
     }
+    throttle.succeeded(username);
     await provider.interactionFinished(req, res, { login: { accountId: user.id } }, { mergeWithLastSubmission: false });
   });
 }

@@ -3,6 +3,7 @@ import { errors } from 'oidc-provider';
 import type { ResourceServer, TokenEndpointGrantContext } from 'oidc-provider';
 import type Provider from 'oidc-provider';
 import { keycloakScope, SUPPORTED_SCOPES } from './claims.ts';
+import type { LoginThrottle } from './login-throttle.ts';
 import type { UserDirectory } from './users.ts';
 
 export const PASSWORD_GRANT_PARAMETERS = ['username', 'password', 'scope'];
@@ -10,7 +11,9 @@ export const PASSWORD_GRANT_PARAMETERS = ['username', 'password', 'scope'];
 type Context = TokenEndpointGrantContext<{ username?: string; password?: string }>;
 
 // Every token is for the one resource server; `resource` names it (RFC 8707) and `api` describes it.
-export function passwordGrant(provider: Provider, users: UserDirectory, resource: string, api: ResourceServer) {
+export function passwordGrant(
+  provider: Provider, users: UserDirectory, throttle: LoginThrottle, resource: string, api: ResourceServer,
+) {
   return async function passwordGrantHandler(ctx: Context): Promise<void> {
     const { client, params } = ctx.oidc;
     if (!params.username) throw new errors.InvalidRequest('Missing parameter: username');
@@ -19,9 +22,22 @@ export function passwordGrant(provider: Provider, users: UserDirectory, resource
     const unknown = scopes.filter((scope) => !SUPPORTED_SCOPES.includes(scope));
     if (unknown.length > 0) throw new errors.InvalidScope('Invalid scopes', unknown.join(' '));
 
+    // The socket's address, not X-Forwarded-For (which the provider honours for its URLs): a client writes that header.
+    const address = ctx.req.socket.remoteAddress;
+    const wait = throttle.refusedFor(params.username, address);
+    if (wait > 0) {
+      ctx.set('Retry-After', String(wait));
+      const description = 'Too many failed logins; try again later';
+      throw Object.assign(new errors.InvalidGrant(), { error_description: description, status: 429, statusCode: 429 });
+    }
     const user = users.authenticate(params.username, params.password);
     // Keycloak's answer for unknown user and wrong password alike: 401 invalid_grant (RFC 6749 §5.2).
-    if (!user) throw Object.assign(new errors.InvalidGrant(), { error_description: 'Invalid user credentials', status: 401, statusCode: 401 });
+    if (!user) {
+      await throttle.failed(params.username, address);
+      const description = 'Invalid user credentials';
+      throw Object.assign(new errors.InvalidGrant(), { error_description: description, status: 401, statusCode: 401 });
+    }
+    throttle.succeeded(params.username);
 
     const scope = scopes.join(' ');
     const grant = new provider.Grant({ accountId: user.id, clientId: client.clientId });

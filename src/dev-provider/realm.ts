@@ -1,5 +1,6 @@
 // Reads the Keycloak realm export (the parts the development provider serves) and resolves its ${ENV:default} placeholders.
 import { readFile } from 'node:fs/promises';
+import type { RealmCredential } from './password-hashes.ts';
 
 export interface RealmUser {
   id?: string;
@@ -9,7 +10,7 @@ export interface RealmUser {
   lastName?: string;
   email?: string;
   emailVerified?: boolean;
-  credentials?: Array<{ type?: string; value?: string }>;
+  credentials?: RealmCredential[];
   realmRoles?: string[];
   serviceAccountClientId?: string;
 }
@@ -35,6 +36,12 @@ export interface Realm {
   localizationTexts?: Record<string, Record<string, string>>;
   accessTokenLifespan?: number;
   ssoSessionIdleTimeout?: number;
+  /** Refresh-token rotation: each refresh token is redeemed once (`refreshTokenMaxReuse` 0). */
+  revokeRefreshToken?: boolean;
+  bruteForceProtected?: boolean;
+  failureFactor?: number;
+  waitIncrementSeconds?: number;
+  maxFailureWaitSeconds?: number;
   roles?: { realm?: Array<{ name: string; composites?: { realm?: string[] } }> };
   defaultRole?: { name: string };
   clients?: RealmClient[];

@@ -1,5 +1,6 @@
 // The realm's users as tokens show them: stable ids, effective realm roles, Keycloak's profile claims, password checks.
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { matchesHash, passwordHashOf, type PasswordHash } from './password-hashes.ts';
 import type { Realm, RealmUser } from './realm.ts';
 
 export interface User {
@@ -8,6 +9,8 @@ export interface User {
   roles: string[];
   serviceAccountClientId?: string;
   passwords: string[];
+  /** Passwords in Keycloak's hashed form (how a realm with a password policy keeps its development users). */
+  passwordHashes: PasswordHash[];
   // The "profile" and "email" claims of Keycloak's built-in mappers.
   profile: Record<string, unknown>;
 }
@@ -55,6 +58,7 @@ export function realmUsers(realm: Realm): User[] {
     roles: expandRoles(realm, user.realmRoles ?? (realm.defaultRole ? [realm.defaultRole.name] : [])),
     serviceAccountClientId: user.serviceAccountClientId,
     passwords: (user.credentials ?? []).flatMap((c) => (c.type ?? 'password') === 'password' && c.value !== undefined ? [c.value] : []),
+    passwordHashes: (user.credentials ?? []).flatMap((c) => passwordHashOf(c) ?? []),
     profile: profileClaims(user),
   }));
 }
@@ -63,6 +67,8 @@ const digest = (text: string): Buffer => createHash('sha256').update(text).diges
 
 export class UserDirectory {
   readonly #users: User[];
+  // Digests of passwords a hash already matched: PBKDF2 is slow on purpose, and a developer's tools log in often.
+  readonly #matched = new Map<string, Set<string>>();
 
   constructor(users: User[]) {
     this.#users = users;
@@ -79,7 +85,13 @@ export class UserDirectory {
   // The user only when the password is right; a miss and a wrong password look the same. Service accounts cannot log in.
   authenticate(username: string, password: string): User | undefined {
     const user = this.#users.find((candidate) => candidate.username === username.toLowerCase() && !candidate.serviceAccountClientId);
+    if (!user) return undefined;
     // Equal-length digests: the comparison takes the same time however much of the password is right.
-    return user?.passwords.some((value) => timingSafeEqual(digest(value), digest(password))) ? user : undefined;
+    if (user.passwords.some((value) => timingSafeEqual(digest(value), digest(password)))) return user;
+    const known = digest(password).toString('base64');
+    if (this.#matched.get(user.id)?.has(known)) return user;
+    if (!user.passwordHashes.some((hash) => matchesHash(password, hash))) return undefined;
+    this.#matched.set(user.id, (this.#matched.get(user.id) ?? new Set()).add(known));
+    return user;
   }
 }

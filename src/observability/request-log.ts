@@ -2,6 +2,7 @@
 import type { Request, Response, RequestHandler } from 'express';
 import { trace, context } from '@opentelemetry/api';
 import type { Logger } from './logger.ts';
+import { logText } from './log-text.ts';
 import { requestId } from './request-id.ts';
 import { routeTemplate } from './route-template.ts';
 
@@ -36,8 +37,8 @@ export function requestLog(logger: Logger, basePath: string): RequestHandler {
         route: routeTemplate(req, basePath),
         status: res.statusCode,
         durationMs: Date.now() - started,
-        // The token's subject only: never the token itself, nor a header or a body.
-        subject: (res.locals.principal as { subject?: string } | undefined)?.subject,
+        // A bounded, escaped prefix of the token's subject only: never the token itself, nor a header or a body.
+        subject: logText((res.locals.principal as { subject?: string } | undefined)?.subject),
       };
       const error = failures.get(res);
       if (!error && res.statusCode < 500) return logger.info(line, 'request completed');

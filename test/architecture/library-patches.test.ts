@@ -6,7 +6,11 @@ import { createRequire } from 'node:module';
 import { Server as HttpServer } from 'node:http';
 import { Server as NetServer, Socket } from 'node:net';
 import { parse } from 'node:url';
+import { generateKeyPairSync } from 'node:crypto';
 import pg from 'pg';
+import Keycloak from 'keycloak-connect';
+import Provider from 'oidc-provider';
+import { SignJWT } from 'jose';
 import { isCursor } from '../../src/db/bounded-cursor.ts';
 
 const require = createRequire(import.meta.url);
@@ -69,5 +73,36 @@ describe('workarounds of library internals: what they rely on', () => {
   it('when node\'s url.parse no longer checks its caller only until it has warned, then this fails (src/validation/url-parse-warned.ts spends the warning)', () => {
     // Node 24's lib/url.js: `if (!urlParseWarned && !isInsideNodeModules(…))`; the stack is looked at only before the warning.
     expect(parse.toString()).to.match(/if \(!urlParseWarned && !isInsideNodeModules\(/);
+  });
+
+  it('when keycloak-connect is not the version src/auth/token-check.ts was checked against, '
+    + 'or a grant\'s Token no longer keeps the verified claims in `content`, then this fails', async () => {
+    // Its typings leave `content` out (keycloak/keycloak-nodejs-connect#442); token-check.ts reads the claims there.
+    // The key is handed over as `realm-public-key` (src/auth/realm-keys.ts): an unreachable server proves no fetch.
+    expect(installedVersion('keycloak-connect')).to.equal('26.1.1');
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const issuer = 'http://127.0.0.1:9/realms/guard';
+    const keycloak = new Keycloak({}, {
+      realm: 'guard', 'auth-server-url': 'http://127.0.0.1:9', resource: 'api', 'bearer-only': true,
+      'verify-token-audience': true, 'ssl-required': 'none', 'confidential-port': 0,
+      'realm-public-key': publicKey.export({ type: 'spki', format: 'der' }).toString('base64'),
+    } as never);
+    const exp = Math.floor(Date.now() / 1000) + 60;
+    const claims = { typ: 'Bearer', iss: issuer, aud: 'api', sub: 'guard-subject', exp };
+    const token = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'any' }).sign(privateKey);
+    const grant = await keycloak.grantManager.createGrant(JSON.stringify({ access_token: token }));
+    expect((grant.access_token as unknown as { content: unknown }).content).to.deep.equal(claims);
+  });
+
+  it('when oidc-provider is not the version src/dev-provider/index.ts was checked against, '
+    + 'or its clients no longer ask redirectUriAllowed, then this fails', () => {
+    // The embedded provider replaces Client.prototype.redirectUriAllowed with the realm's patterns (the library's own
+    // recipe, recipes/redirect_uri_wildcards.md); its authorization endpoint must still ask that method.
+    expect(installedVersion('oidc-provider')).to.equal('9.13.3');
+    const provider = new Provider('http://127.0.0.1:9', {});
+    expect(provider.Client.prototype.redirectUriAllowed).to.be.a('function');
+    const folder = require.resolve('oidc-provider').replace(/lib\/index\.js$/, '');
+    const check = readFileSync(`${folder}lib/actions/authorization/response_parameters.js`, 'utf8');
+    expect(check).to.match(/ctx\.oidc\.client\.redirectUriAllowed\(ctx\.oidc\.params\.redirect_uri\)/);
   });
 });
