@@ -14,7 +14,6 @@ export async function mineView(ctx: Context, query: URLSearchParams): Promise<HT
   const list = await sightingList(ctx, { mine: true, ...rangeParameters(range), sort }, {
     empty: t(ranged ? 'web.range.none' : 'web.mine.none'),
     sortBy: (order) => ctx.navigate(routeWith('#mine', query, { sort: order, pages: undefined })),
-    onDeleted: () => ctx.navigate(routeWith('#mine', query, {}), t('web.sighting.deleted')),
     status,
     ...pagesIn('#mine', query),
   });

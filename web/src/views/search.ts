@@ -40,7 +40,6 @@ export async function searchView(ctx: Context, query: URLSearchParams): Promise<
     const list = await sightingList(ctx, { text: asked || undefined, vesselId, ...rangeParameters(range), mine, sort: sortOf(query) ?? defaultSort(ranged) }, {
       empty: t('web.search.none'),
       sortBy: (order) => ctx.navigate(routeWith('#search', query, { sort: order, pages: undefined })),
-      onDeleted: () => ctx.navigate(routeWith('#search', query, {}), t('web.sighting.deleted')),
       status,
       ...pagesIn('#search', query),
     });

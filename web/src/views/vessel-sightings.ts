@@ -42,7 +42,8 @@ export async function vesselSightingsView(ctx: Context, vesselId: number | undef
   const [text, list] = await Promise.all([numbers(), sightingList(ctx, { ...filters, sort: sortOf(query) ?? defaultSort(ranged) }, {
     empty: t(ranged ? 'web.range.none' : 'web.vessel.none'),
     sortBy: (order) => ctx.navigate(routeWith(route, query, { sort: order, pages: undefined })),
-    onDeleted: () => reload(t('web.sighting.deleted')),
+    // The numbers follow in place (the change feed announces the delete too; both ask once, coalesced).
+    onDeleted: () => refreshSoon(),
     status,
     ...pagesIn(route, query),
   })]);
