@@ -86,3 +86,15 @@ export async function countOf(ctx: Context, query: Omit<ListQuery, 'sort' | 'tex
   const response = await request(ctx, url.href, undefined, true).catch(() => undefined);
   return response?.ok ? Number(response.headers.get('X-Total-Count')) : undefined;
 }
+
+/**
+ * Whether the caller may change sighting `id`: an administrator may change any; anyone else their own, asked as the
+ * lists ask (`sightingId=…&mine=true`, one row or none), since no view says whose a sighting is.
+ */
+export async function mayChange(ctx: Context, id: number): Promise<boolean> {
+  if (ctx.isAdmin) return true;
+  const url = new URL(`${location.origin}${ctx.settings.apiPath}/sighting`);
+  for (const [name, value] of Object.entries({ sightingId: String(id), mine: 'true', view: 'list', limit: '1' })) url.searchParams.set(name, value);
+  const response = await request(ctx, url.href, undefined, false).catch(() => undefined);
+  return response?.status === 200 && (await response.json() as unknown[]).length === 1;
+}
