@@ -23,6 +23,8 @@ const STORE = 'sighting.tokens';
 const PENDING = 'sighting.pending-sign-in';
 /** In localStorage: a sign-out in any tab stops silent sign-in in every new tab, and the next sign-in asks for a password. */
 const SIGNED_OUT = 'sighting.signed-out';
+/** In sessionStorage: where the last sign-in came back to, for a stale return reached by Back. */
+const RETURNED_TO = 'sighting.returned-to';
 /** In sessionStorage: a tab tries silent sign-in once. */
 const SILENT_TRIED = 'sighting.silent-sign-in';
 /** What a provider answers to `prompt=none` when it would have to show a page (OpenID Connect Core §3.1.2.6). */
@@ -94,14 +96,17 @@ export class Session {
       ...(localStorage.getItem(SIGNED_OUT) && { prompt: 'login' }),
       ...(silent && { prompt: 'none' }),
     }).toString();
-    location.assign(url.href);
+    // In place of this history entry: the sign-in is a gate, not a place; Back after it goes where the person was
+    // before (see completeSignIn for the provider's page, which stays in the history once a password was typed).
+    location.replace(url.href);
   }
 
   /** On return from the provider: trades the code for tokens. Gives the page to show next, or undefined when not a return. */
   async completeSignIn(): Promise<string | undefined> {
     const params = new URLSearchParams(location.search);
     const pending = sessionStorage.getItem(PENDING);
-    if (!pending || !(params.has('code') || params.has('error'))) return undefined;
+    if (!(params.has('code') || params.has('error'))) return undefined;
+    if (!pending) return this.staleReturn();
     sessionStorage.removeItem(PENDING);
     history.replaceState(null, '', this.redirectUri);
     const { verifier, state, returnTo, silent } = JSON.parse(pending) as { verifier: string; state: string; returnTo: string; silent: boolean };
@@ -114,7 +119,23 @@ export class Session {
     const ok = await this.tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: this.redirectUri, code_verifier: verifier });
     if (!ok) throw new Error('the provider refused the sign-in code');
     localStorage.removeItem(SIGNED_OUT);
+    sessionStorage.setItem(RETURNED_TO, returnTo);
     return returnTo;
+  }
+
+  /**
+   * The callback address without a sign-in under way: Back reached the provider's login page, which (its session
+   * alive) sent a new code here. Never left showing `?code=…`: the entry becomes the place the sign-in came back to,
+   * and a Back goes on past it, as the person meant.
+   */
+  private staleReturn(): Promise<string> {
+    const returnTo = sessionStorage.getItem(RETURNED_TO) ?? '';
+    history.replaceState(null, '', `${this.redirectUri}${returnTo}`);
+    const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+    if (navigation?.type !== 'back_forward') return Promise.resolve(returnTo);
+    history.back();
+    // The page is leaving: nothing is shown or asked for meanwhile.
+    return new Promise(() => undefined);
   }
 
   /** A fresh access token, refreshing first when it is about to expire. */
