@@ -5,6 +5,7 @@ import { t } from '../i18n.ts';
 import { defaultSort, sightingList } from './sighting-list.ts';
 import { dateRangeForm, dateRangeOf, rangeParameters } from './date-range.ts';
 import { pagesIn, routeWith, sortOf } from './list-route.ts';
+import { failureNotice } from './failure.ts';
 
 export async function mineView(ctx: Context, query: URLSearchParams): Promise<HTMLElement> {
   const range = dateRangeOf(query);
@@ -20,5 +21,5 @@ export async function mineView(ctx: Context, query: URLSearchParams): Promise<HT
   return h('section', { 'aria-labelledby': 'mine-title' }, h('h1', { id: 'mine-title' }, t('web.mine.title')),
     ctx.isWriter && h('p', {}, h('a', { href: '#record', class: 'button primary' }, t('web.record.title'))),
     dateRangeForm(range, (asked) => ctx.navigate(routeWith('#mine', query, { from: asked.from, to: asked.to, sort: undefined, pages: undefined }))),
-    status, typeof list === 'string' ? h('p', { role: 'alert' }, list) : list);
+    status, typeof list === 'string' ? failureNotice(ctx, list) : list);
 }

@@ -7,6 +7,7 @@ import { t } from '../i18n.ts';
 import { defaultSort, sightingList } from './sighting-list.ts';
 import { dateRangeOf, rangeParameters } from './date-range.ts';
 import { pagesIn, routeWith, sortOf } from './list-route.ts';
+import { failureNotice } from './failure.ts';
 
 export async function searchView(ctx: Context, query: URLSearchParams): Promise<HTMLElement> {
   const asked = query.get('q');
@@ -43,7 +44,7 @@ export async function searchView(ctx: Context, query: URLSearchParams): Promise<
       status,
       ...pagesIn('#search', query),
     });
-    results.append(status, typeof list === 'string' ? h('p', { role: 'alert' }, list) : list);
+    results.append(status, typeof list === 'string' ? failureNotice(ctx, list) : list);
   }
   return h('section', { 'aria-labelledby': 'search-title' }, h('h1', { id: 'search-title' }, t('web.search.title')), form, results);
 }

@@ -10,6 +10,7 @@ import { countOf } from '../sighting-pages.ts';
 import { defaultSort, sightingList } from './sighting-list.ts';
 import { dateRangeForm, dateRangeOf, rangeParameters } from './date-range.ts';
 import { pagesIn, routeWith, sortOf } from './list-route.ts';
+import { failureNotice } from './failure.ts';
 
 /** A burst of changes (a bulk import) asks for the numbers once, at most this often. */
 const observersEveryMs = 1000;
@@ -48,7 +49,7 @@ export async function vesselSightingsView(ctx: Context, vesselId: number | undef
     ...pagesIn(route, query),
   })]);
   if (text === undefined || typeof list === 'string') {
-    section.append(h('p', { role: 'alert' }, typeof list === 'string' ? list : t('error.unknown')));
+    section.append(failureNotice(ctx, typeof list === 'string' ? list : t('web.error.network')));
     return section;
   }
   const summary = h('p', { class: 'summary', 'data-testid': 'vessel-summary' }, text);
@@ -58,25 +59,44 @@ export async function vesselSightingsView(ctx: Context, vesselId: number | undef
   const marker = h('button', { type: 'button', class: 'fresh', hidden: true, onclick: () => reload() });
   // Read out when it changes, without taking the focus.
   const live = h('div', { 'aria-live': 'polite' }, marker);
-  // Coalesced: however many events arrive, one request for the numbers at most every second.
+  const liveState = h('div', { role: 'status' });
+  // Coalesced: however many events arrive, one request for the numbers at most every second. One that failed (the
+  // network gone) is asked again, later each time, or as soon as the browser is back online.
   let refresh: ReturnType<typeof setTimeout> | undefined;
-  const refreshSoon = () => {
+  let failedInARow = 0;
+  const refreshSoon = (after = observersEveryMs) => {
     refresh ??= setTimeout(async () => {
       const next = await numbers();
       refresh = undefined;
-      if (next !== undefined) summary.textContent = next;
-    }, observersEveryMs);
+      if (screen.aborted) return;
+      if (next !== undefined) {
+        failedInARow = 0;
+        summary.textContent = next;
+        return;
+      }
+      refreshSoon(Math.min(observersEveryMs * 2 ** ++failedInARow, 30_000));
+    }, after);
   };
-  void followChanges(`${location.origin}${ctx.settings.apiPath}/sighting/events?vesselId=${vesselId}`, ctx.session, ctx.screen, ({ event }) => {
+  const screen = ctx.screen;
+  addEventListener('online', () => { if (failedInARow) { clearTimeout(refresh); refresh = undefined; refreshSoon(0); } }, { signal: screen });
+  // Said while the live connection is lost, gone once it is back (what happened meanwhile is replayed by the feed).
+  const lost = h('p', { class: 'live-lost', hidden: true }, t('web.live.lost'));
+  let wasLost = false;
+  void followChanges(`${location.origin}${ctx.settings.apiPath}/sighting/events?vesselId=${vesselId}`, ctx.session, screen, ({ event }) => {
     if (event === 'created') {
       fresh += 1;
       marker.textContent = t('web.vessel.fresh', { count: number(fresh) });
       marker.hidden = false;
     }
     refreshSoon();
+  }, (state) => {
+    lost.hidden = state === 'connected';
+    if (state === 'connected' && wasLost) refreshSoon();
+    wasLost = state === 'lost';
   });
 
-  section.append(summary, dateRangeForm(range, (asked) => ctx.navigate(routeWith(route, query, { from: asked.from, to: asked.to, sort: undefined, pages: undefined }))), live, status, list,
+  liveState.append(lost);
+  section.append(summary, liveState, dateRangeForm(range, (asked) => ctx.navigate(routeWith(route, query, { from: asked.from, to: asked.to, sort: undefined, pages: undefined }))), live, status, list,
     ...(ctx.isWriter ? [h('p', {}, h('a', { href: `#record?vessel=${vesselId}`, class: 'button' }, t('web.record.title')))] : []));
   return section;
 }
