@@ -25,6 +25,11 @@ const PENDING = 'sighting.pending-sign-in';
 const SIGNED_OUT = 'sighting.signed-out';
 /** In sessionStorage: where the last sign-in came back to, for a stale return reached by Back. */
 const RETURNED_TO = 'sighting.returned-to';
+/**
+ * In localStorage: someone signed in in this browser, so the provider may know them. Only then does a new tab ask the
+ * provider silently: a first visit shows the welcome screen at once, with no round trip to the provider.
+ */
+const SIGNED_IN_BEFORE = 'sighting.signed-in-before';
 /** In sessionStorage: a tab tries silent sign-in once. */
 const SILENT_TRIED = 'sighting.silent-sign-in';
 /** What a provider answers to `prompt=none` when it would have to show a page (OpenID Connect Core §3.1.2.6). */
@@ -75,7 +80,7 @@ export class Session {
    * lives on signs in by itself (no password), unless the person signed out.
    */
   shouldTrySilently(): boolean {
-    if (this.signedIn || localStorage.getItem(SIGNED_OUT) || sessionStorage.getItem(SILENT_TRIED)) return false;
+    if (this.signedIn || !localStorage.getItem(SIGNED_IN_BEFORE) || localStorage.getItem(SIGNED_OUT) || sessionStorage.getItem(SILENT_TRIED)) return false;
     sessionStorage.setItem(SILENT_TRIED, '1');
     return true;
   }
@@ -112,13 +117,18 @@ export class Session {
     const { verifier, state, returnTo, silent } = JSON.parse(pending) as { verifier: string; state: string; returnTo: string; silent: boolean };
     // RFC 6749 §10.12: the state ties the answer to the request this page made.
     if (params.get('state') !== state) throw new Error('sign-in answer does not match the request (state)');
-    // No provider session: the silent attempt ends signed out, with nothing to report.
-    if (silent && NEEDS_INTERACTION.includes(params.get('error') ?? '')) return returnTo;
+    // No provider session: the silent attempt ends signed out, with nothing to report, and is not tried again until
+    // the next sign-in.
+    if (silent && NEEDS_INTERACTION.includes(params.get('error') ?? '')) {
+      localStorage.removeItem(SIGNED_IN_BEFORE);
+      return returnTo;
+    }
     const code = params.get('code');
     if (!code) throw new Error(params.get('error_description') ?? params.get('error') ?? 'sign-in failed');
     const ok = await this.tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: this.redirectUri, code_verifier: verifier });
     if (!ok) throw new Error('the provider refused the sign-in code');
     localStorage.removeItem(SIGNED_OUT);
+    localStorage.setItem(SIGNED_IN_BEFORE, '1');
     sessionStorage.setItem(RETURNED_TO, returnTo);
     return returnTo;
   }
