@@ -103,7 +103,7 @@ export function sightingTable(ctx: Context, options: TableOptions): SightingTabl
     h('td', { 'data-label': t('web.sighting.date') }, h('a', { href: `#sighting/${row.sightingId}`, 'aria-label': `${when(row.sightingDate)}, ${t('web.sighting.open', { id: row.sightingId })}` }, when(row.sightingDate))),
     h('td', { 'data-label': t('web.sighting.timezone') }, row.sightingTimezone ?? '–'),
     h('td', { 'data-label': t('web.sighting.vessel') }, row.vessel.vesselName ?? `#${row.vessel.vesselId}`),
-    h('td', { class: 'memo', 'data-label': t('web.sighting.memo') }, row.sightingMemo),
+    h('td', { class: 'memo', 'data-label': t('web.sighting.memo') }, h('span', { class: 'memo-text' }, row.sightingMemo)),
     h('td', { class: 'row-actions' }, h('span', { class: 'own' },
       mine && h('span', { class: 'badge' }, t('web.sighting.yours')),
       (mine || ctx.isAdmin) && h('a', { href: `#edit/${row.sightingId}`, class: 'button', 'aria-label': `${t('web.action.edit')} #${row.sightingId}` }, t('web.action.edit')),
