@@ -1,8 +1,10 @@
 // Connection state visible and recoverable: a screen that could not be read says so with a heading and Try again,
-// and shows itself once the network is back; the live list says when its connection is lost and catches up; a 401
-// on the live list ends the session visibly, and signing in again comes back to the same screen.
+// and shows itself once the network is back; the live list says when its connection is lost and catches up; numbers
+// that could not be asked for are asked again; a 401 on the live list ends the session visibly, and signing in
+// again comes back to the same screen.
 import { expect } from 'chai';
 import { axeViolations } from '../support/axe.ts';
+import { eventually } from '../support/condition.ts';
 import { buildSighting, createSighting, createVessel } from '../support/fixtures.ts';
 import { browserSuite, unexpectedProblems } from '../support/web-page.ts';
 
@@ -51,6 +53,26 @@ describe('web page: connection lost and back', () => {
     await lost.waitFor({ state: 'hidden', timeout: 60_000 });
     await page.getByText('Sightings of this vessel: 2, people who sighted it: 1, yours: 0').waitFor();
     expect(unexpectedProblems(alice.watch, [/sighting\/events\?.*ERR_FAILED/, /ERR_FAILED.*sighting\/events\?/])).to.deep.equal([]);
+  });
+
+  it('when the numbers could not be asked for after a change, then they are asked again until they come', async function () {
+    this.timeout(90_000);
+    const vesselId = await createVessel(suite.service);
+    await createSighting(suite.service, buildSighting({ vessel: { vesselId } }), 'bob');
+    const alice = await suite.signIn('alice');
+    const page = alice.page;
+    await page.goto(`${suite.service.url}/#vessel/${vesselId}`);
+    await page.getByText('Sightings of this vessel: 1, people who sighted it: 1, yours: 0').waitFor();
+    const observers = /\/api\/vessel\/-?\d+\/observers$/;
+    let refused = 0;
+    await page.route(observers, (route) => { refused += 1; return route.abort(); });
+    await createSighting(suite.service, buildSighting({ vessel: { vesselId } }), 'bob');
+    // The change arrives and its request for the numbers fails; then the network lets it through again.
+    await page.getByRole('button', { name: '1 new — show' }).waitFor();
+    await eventually(() => refused > 0);
+    await page.unroute(observers);
+    await page.getByText('Sightings of this vessel: 2, people who sighted it: 1, yours: 0').waitFor({ timeout: 60_000 });
+    expect(unexpectedProblems(alice.watch, [/observers.*ERR_FAILED/, /ERR_FAILED.*observers/])).to.deep.equal([]);
   });
 
   it('when the live list is answered 401 and the token cannot be refreshed, then the session ends visibly; signing in again returns to the same screen', async function () {
