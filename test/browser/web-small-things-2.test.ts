@@ -1,5 +1,6 @@
 // Smaller things of the lists: a reversed date range is said by its field, a 4,000-character memo keeps its row
-// short, sort buttons are big enough to hit, and a vessel's page asks for its rows and which are yours at once.
+// short, sort buttons are big enough to hit, and a vessel's page asks for its rows, which are yours and the vessels'
+// names at once.
 import { expect } from 'chai';
 import { axeViolations } from '../support/axe.ts';
 import { buildSighting, createSighting, createVessel } from '../support/fixtures.ts';
@@ -38,9 +39,9 @@ describe('web page: smaller things of the lists', () => {
     const page = alice.page;
     // In the order the browser reports them.
     const traffic: string[] = [];
-    const kind = (url: string) => (url.includes('mine=true') ? 'own' : 'page');
-    page.on('request', (request) => { if (/\/api\/sighting\?/.test(request.url())) traffic.push(`asked ${kind(request.url())}`); });
-    page.on('response', (response) => { if (/\/api\/sighting\?/.test(response.url())) traffic.push(`answered ${kind(response.url())}`); });
+    const kind = (url: string) => (/\/api\/vessel(\?|$)/.test(url) ? 'vessels' : !/\/api\/sighting\?/.test(url) ? undefined : url.includes('mine=true') ? 'own' : 'page');
+    page.on('request', (request) => { if (kind(request.url())) traffic.push(`asked ${kind(request.url())}`); });
+    page.on('response', (response) => { if (kind(response.url())) traffic.push(`answered ${kind(response.url())}`); });
     await page.goto(`${suite.service.url}/#vessel/${vesselId}`);
     const row = page.locator(`tr[data-sighting-id="${id}"]`);
     await row.waitFor();
@@ -50,6 +51,8 @@ describe('web page: smaller things of the lists', () => {
     }
     // The page's rows and which of them are hers: both asked before either is answered.
     expect(traffic.indexOf('asked own')).to.be.within(0, traffic.indexOf('answered page'));
+    // And the vessels' names for the picker beside them, not before them.
+    expect(traffic.indexOf('asked page')).to.be.within(0, traffic.indexOf('answered vessels'));
     expect(await axeViolations(page)).to.deep.equal([]);
     expect(unexpectedProblems(alice.watch)).to.deep.equal([]);
   });

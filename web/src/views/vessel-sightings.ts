@@ -17,14 +17,21 @@ const observersEveryMs = 1000;
 
 export async function vesselSightingsView(ctx: Context, vesselId: number | undefined, query: URLSearchParams): Promise<HTMLElement> {
   const range = dateRangeOf(query);
-  const vessels = await ctx.vessels();
-  const picker = h('select', { name: 'vessel' }, h('option', { value: '' }, t('web.vessel.choose')),
-    ...vessels.map((v) => h('option', { value: v.vesselId }, v.vesselName ?? `#${v.vesselId}`)));
-  picker.value = vesselId === undefined ? '' : String(vesselId);
-  picker.addEventListener('change', () => ctx.navigate(picker.value ? `#vessel/${picker.value}` : '#vessel'));
-  const section = h('section', { 'aria-labelledby': 'vessel-title' }, h('h1', { id: 'vessel-title' }, t('web.vessel.title')),
-    field(t('web.sighting.vessel'), picker).wrapper);
-  if (vesselId === undefined) return section;
+  // The vessels' names are asked at the same time as the list and its numbers: one round trip, not two in a row.
+  const vesselsRead = ctx.vessels();
+  const section = h('section', { 'aria-labelledby': 'vessel-title' }, h('h1', { id: 'vessel-title' }, t('web.vessel.title')));
+  const addPicker = async () => {
+    const vessels = await vesselsRead;
+    const picker = h('select', { name: 'vessel' }, h('option', { value: '' }, t('web.vessel.choose')),
+      ...vessels.map((v) => h('option', { value: v.vesselId }, v.vesselName ?? `#${v.vesselId}`)));
+    picker.value = vesselId === undefined ? '' : String(vesselId);
+    picker.addEventListener('change', () => ctx.navigate(picker.value ? `#vessel/${picker.value}` : '#vessel'));
+    section.append(field(t('web.sighting.vessel'), picker).wrapper);
+  };
+  if (vesselId === undefined) {
+    await addPicker();
+    return section;
+  }
 
   const route = `#vessel/${vesselId}`;
   const ranged = Boolean(range.from || range.to);
@@ -40,7 +47,7 @@ export async function vesselSightingsView(ctx: Context, vesselId: number | undef
   };
   const status = h('p', { class: 'form-error', role: 'alert' });
   const reload = (notice?: string) => ctx.navigate(routeWith(route, query, {}), notice);
-  const [text, list] = await Promise.all([numbers(), sightingList(ctx, { ...filters, sort: sortOf(query) ?? defaultSort(ranged) }, {
+  const [, text, list] = await Promise.all([addPicker(), numbers(), sightingList(ctx, { ...filters, sort: sortOf(query) ?? defaultSort(ranged) }, {
     empty: t(ranged ? 'web.range.none' : 'web.vessel.none'),
     sortBy: (order) => ctx.navigate(routeWith(route, query, { sort: order, pages: undefined })),
     // The numbers follow in place (the change feed announces the delete too; both ask once, coalesced).
