@@ -26,7 +26,9 @@ export function staticAnswer(text: string): StaticAnswer {
   if (identity.length < threshold) return { etag, identity };
   // Off the event loop, at the best level: made once for every later request.
   const encoded = Promise.all([
-    brotli(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
+    brotli(identity, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length },
+    }),
     gzipped(identity, { level: constants.Z_BEST_COMPRESSION }),
   ]).then(([br, gzip]) => ({ br, gzip }));
   return { etag, identity, encoded };
@@ -36,7 +38,9 @@ export function staticAnswer(text: string): StaticAnswer {
  * Answers GET or HEAD with `answer` as `type`: `Vary: Accept-Encoding`, its ETag, and `cacheControl` (revalidated each
  * use unless said otherwise). A matching If-None-Match is a 304 (express's `res.send` answers it once the ETag is set).
  */
-export async function sendStatic(req: Request, res: Response, type: string, answer: StaticAnswer, cacheControl = 'no-cache'): Promise<void> {
+export async function sendStatic(
+  req: Request, res: Response, type: string, answer: StaticAnswer, cacheControl = 'no-cache',
+): Promise<void> {
   res.vary('Accept-Encoding').set({ ETag: answer.etag, 'Cache-Control': cacheControl }).type(type);
   if (req.fresh || !answer.encoded) {
     res.send(answer.identity);

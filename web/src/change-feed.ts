@@ -26,8 +26,10 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
  * each time (1 s … 30 s) or not at all once the network is back. A 401 (the token revoked, the provider restarted)
  * refreshes the token once; a refused refresh ends the session (the page says so) and the feed.
  */
-export async function followChanges(url: string, session: Session, signal: AbortSignal, onEvent: (event: ChangeEvent) => void,
-  onState: (state: FeedState) => void = () => {}): Promise<void> {
+export async function followChanges(
+  url: string, session: Session, signal: AbortSignal, onEvent: (event: ChangeEvent) => void,
+  onState: (state: FeedState) => void = () => {},
+): Promise<void> {
   let lastEventId: string | undefined;
   let refreshed = false;
   for (let wait = 1000; !signal.aborted; wait = Math.min(wait * 2, 30_000)) {

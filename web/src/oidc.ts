@@ -80,7 +80,8 @@ export class Session {
    * lives on signs in by itself (no password), unless the person signed out.
    */
   shouldTrySilently(): boolean {
-    if (this.signedIn || !localStorage.getItem(SIGNED_IN_BEFORE) || localStorage.getItem(SIGNED_OUT) || sessionStorage.getItem(SILENT_TRIED)) return false;
+    if (this.signedIn || !localStorage.getItem(SIGNED_IN_BEFORE) || localStorage.getItem(SIGNED_OUT)) return false;
+    if (sessionStorage.getItem(SILENT_TRIED)) return false;
     sessionStorage.setItem(SILENT_TRIED, '1');
     return true;
   }

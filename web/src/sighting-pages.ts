@@ -56,7 +56,8 @@ async function ownFrom(ctx: Context, url: string, text: string | undefined): Pro
   own.searchParams.set('view', 'list');
   own.searchParams.set('limit', own.searchParams.get('limit') ?? String(pageSize));
   const response = await request(ctx, own.href, text, false).catch(() => undefined);
-  return response?.status === 200 ? (await response.json() as { sightingId: number }[]).map((row) => row.sightingId) : [];
+  if (response?.status !== 200) return [];
+  return (await response.json() as { sightingId: number }[]).map((row) => row.sightingId);
 }
 
 /** A page from `url` (the first page's or a `Link`'s); an error body's message, or an unknown error, as text. */
@@ -94,7 +95,8 @@ export async function countOf(ctx: Context, query: Omit<ListQuery, 'sort' | 'tex
 export async function mayChange(ctx: Context, id: number): Promise<boolean> {
   if (ctx.isAdmin) return true;
   const url = new URL(`${location.origin}${ctx.settings.apiPath}/sighting`);
-  for (const [name, value] of Object.entries({ sightingId: String(id), mine: 'true', view: 'list', limit: '1' })) url.searchParams.set(name, value);
+  const own = { sightingId: String(id), mine: 'true', view: 'list', limit: '1' };
+  for (const [name, value] of Object.entries(own)) url.searchParams.set(name, value);
   const response = await request(ctx, url.href, undefined, false).catch(() => undefined);
   return response?.status === 200 && (await response.json() as unknown[]).length === 1;
 }

@@ -17,7 +17,7 @@ export async function adminVesselsView(ctx: Context, vesselId: number | undefine
 }
 
 /** `shownName`: the name the list shows (the API's pick for the person's language), which the confirmation names. */
-async function vesselForm(ctx: Context, vesselId: number | undefined, shownName: string | undefined): Promise<HTMLElement> {
+async function vesselForm(ctx: Context, vesselId: number | undefined, shownName?: string): Promise<HTMLElement> {
   let version: number | undefined;
   let names: Record<string, string> = { en: '', de: '' };
   if (vesselId !== undefined) {

@@ -16,7 +16,10 @@ type Sighting = Schemas['SightingDetail'];
 
 export async function editView(ctx: Context, id: number): Promise<HTMLElement> {
   const title = h('h1', { id: 'edit-title' }, t('web.edit.title', { id }));
-  const [{ data }, changeable] = await Promise.all([ctx.api.GET('/sighting/{id}', { params: { path: { id } } }), mayChange(ctx, id)]);
+  const [{ data }, changeable] = await Promise.all([
+    ctx.api.GET('/sighting/{id}', { params: { path: { id } } }),
+    mayChange(ctx, id),
+  ]);
   if (!data) return h('section', {}, title, h('p', { role: 'alert' }, t('error.entityNotFound')));
   // Opened by its address: said at once rather than by a 403 after typing.
   if (!changeable) {

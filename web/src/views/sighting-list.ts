@@ -39,7 +39,9 @@ export async function sightingList(ctx: Context, query: ListQuery, options: List
   let { total, next } = first;
   let shown = 0;
   const count = h('p', { class: 'hint', 'aria-live': 'polite', 'data-testid': 'list-count' });
-  const counted = () => { count.textContent = t('web.list.shown', { first: number(1), last: number(shown), total: number(total) }); };
+  const counted = () => {
+    count.textContent = t('web.list.shown', { first: number(1), last: number(shown), total: number(total) });
+  };
   // A completed delete takes its row away in place: the pages shown, the scroll, the focus and the address stay.
   const onDeleted = (id: number) => {
     shown -= 1;

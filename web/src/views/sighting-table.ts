@@ -1,6 +1,6 @@
 // A table of sightings: when (a link to the record's page), where, which vessel, the memo, whether it is yours;
-// edit and delete (each with its own undo) on your own, and on every row for administrators (moderation). Sortable columns
-// are headers with a button: the order lives in the address (`sort=`), so it survives a reload.
+// edit and delete (each with its own undo) on your own, and on every row for administrators (moderation).
+// Sortable columns are headers with a button: the order lives in the address (`sort=`), so it survives a reload.
 import type { Context } from '../context.ts';
 import { h } from '../dom.ts';
 import { t } from '../i18n.ts';
@@ -40,7 +40,8 @@ export function sightingTable(ctx: Context, options: TableOptions): SightingTabl
    */
   const remove = (id: number) => {
     const row = tbody.querySelector<HTMLTableRowElement>(`tr[data-sighting-id="${id}"]`)!;
-    const undoButton = h('button', { type: 'button', 'aria-label': t('web.sighting.undo', { id }) }, t('web.action.undo'));
+    const undoLabel = t('web.sighting.undo', { id });
+    const undoButton = h('button', { type: 'button', 'aria-label': undoLabel }, t('web.action.undo'));
     const pending = h('tr', { class: 'deleting', 'data-deleting-id': id },
       h('td', { colspan: 5 }, t('web.sighting.deleting', { id, seconds: undoSeconds }), ' ', undoButton));
     row.hidden = true;
@@ -76,11 +77,13 @@ export function sightingTable(ctx: Context, options: TableOptions): SightingTabl
   /** Takes a line away; the focus it held goes to the row now in its place (or the one before), not to the page. */
   const leave = (line: HTMLTableRowElement) => {
     if (line.contains(document.activeElement)) {
-      const visible = (row: Element | null, step: 'nextElementSibling' | 'previousElementSibling'): HTMLElement | null => {
+      type Step = 'nextElementSibling' | 'previousElementSibling';
+      const visible = (row: Element | null, step: Step): HTMLElement | null => {
         while (row && (row as HTMLElement).hidden) row = row[step];
         return row as HTMLElement | null;
       };
-      const next = visible(line.nextElementSibling, 'nextElementSibling') ?? visible(line.previousElementSibling, 'previousElementSibling');
+      const next = visible(line.nextElementSibling, 'nextElementSibling')
+        ?? visible(line.previousElementSibling, 'previousElementSibling');
       next?.querySelector<HTMLElement>('a, button')?.focus({ preventScroll: true });
     }
     line.remove();
@@ -103,7 +106,8 @@ export function sightingTable(ctx: Context, options: TableOptions): SightingTabl
     h('td', { 'data-label': t('web.sighting.date') }, h('a', { href: `#sighting/${row.sightingId}`, 'aria-label': `${when(row.sightingDate)}, ${t('web.sighting.open', { id: row.sightingId })}` }, when(row.sightingDate))),
     h('td', { 'data-label': t('web.sighting.timezone') }, row.sightingTimezone ?? '–'),
     h('td', { 'data-label': t('web.sighting.vessel') }, row.vessel.vesselName ?? `#${row.vessel.vesselId}`),
-    h('td', { class: 'memo', 'data-label': t('web.sighting.memo') }, h('span', { class: 'memo-text' }, row.sightingMemo)),
+    h('td', { class: 'memo', 'data-label': t('web.sighting.memo') },
+      h('span', { class: 'memo-text' }, row.sightingMemo)),
     h('td', { class: 'row-actions' }, h('span', { class: 'own' },
       mine && h('span', { class: 'badge' }, t('web.sighting.yours')),
       (mine || ctx.isAdmin) && h('a', { href: `#edit/${row.sightingId}`, class: 'button', 'aria-label': `${t('web.action.edit')} #${row.sightingId}` }, t('web.action.edit')),

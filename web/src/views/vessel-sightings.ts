@@ -19,7 +19,8 @@ export async function vesselSightingsView(ctx: Context, vesselId: number | undef
   const range = dateRangeOf(query);
   // The vessels' names are asked at the same time as the list and its numbers: one round trip, not two in a row.
   const vesselsRead = ctx.vessels();
-  const section = h('section', { 'aria-labelledby': 'vessel-title' }, h('h1', { id: 'vessel-title' }, t('web.vessel.title')));
+  const section = h('section', { 'aria-labelledby': 'vessel-title' },
+    h('h1', { id: 'vessel-title' }, t('web.vessel.title')));
   const addPicker = async () => {
     const vessels = await vesselsRead;
     const picker = h('select', { name: 'vessel' }, h('option', { value: '' }, t('web.vessel.choose')),
@@ -47,7 +48,8 @@ export async function vesselSightingsView(ctx: Context, vesselId: number | undef
   };
   const status = h('p', { class: 'form-error', role: 'alert' });
   const reload = (notice?: string) => ctx.navigate(routeWith(route, query, {}), notice);
-  const [, text, list] = await Promise.all([addPicker(), numbers(), sightingList(ctx, { ...filters, sort: sortOf(query) ?? defaultSort(ranged) }, {
+  const listQuery = { ...filters, sort: sortOf(query) ?? defaultSort(ranged) };
+  const [, text, list] = await Promise.all([addPicker(), numbers(), sightingList(ctx, listQuery, {
     empty: t(ranged ? 'web.range.none' : 'web.vessel.none'),
     sortBy: (order) => ctx.navigate(routeWith(route, query, { sort: order, pages: undefined })),
     // The numbers follow in place (the change feed announces the delete too; both ask once, coalesced).
@@ -85,11 +87,17 @@ export async function vesselSightingsView(ctx: Context, vesselId: number | undef
     }, after);
   };
   const screen = ctx.screen;
-  addEventListener('online', () => { if (failedInARow) { clearTimeout(refresh); refresh = undefined; refreshSoon(0); } }, { signal: screen });
+  addEventListener('online', () => {
+    if (!failedInARow) return;
+    clearTimeout(refresh);
+    refresh = undefined;
+    refreshSoon(0);
+  }, { signal: screen });
   // Said while the live connection is lost, gone once it is back (what happened meanwhile is replayed by the feed).
   const lost = h('p', { class: 'live-lost', hidden: true }, t('web.live.lost'));
   let wasLost = false;
-  void followChanges(`${location.origin}${ctx.settings.apiPath}/sighting/events?vesselId=${vesselId}`, ctx.session, screen, ({ event }) => {
+  const feed = `${location.origin}${ctx.settings.apiPath}/sighting/events?vesselId=${vesselId}`;
+  void followChanges(feed, ctx.session, screen, ({ event }) => {
     if (event === 'created') {
       fresh += 1;
       marker.textContent = t('web.vessel.fresh', { count: number(fresh) });
