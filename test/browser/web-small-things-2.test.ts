@@ -25,9 +25,13 @@ describe('web page: smaller things of the lists', () => {
     expect(await page.evaluate('document.activeElement?.name')).to.equal('to');
     expect(lists).to.deep.equal([]);
     expect(await axeViolations(page)).to.deep.equal([]);
-    // An address with the days reversed (a shared link, Back) says the same.
+    // An address with the days reversed (a shared link, Back) says the same, on a vessel's screen too, and asks nothing.
     await page.goto(`${suite.service.url}/#mine?from=2026-11-20&to=2026-11-10`);
     await error.waitFor();
+    await page.goto(`${suite.service.url}/#vessel/-1?from=2026-11-20&to=2026-11-10`);
+    await page.getByRole('heading', { name: 'Sightings by vessel' }).waitFor();
+    await error.waitFor();
+    expect(lists).to.deep.equal([]);
     expect(unexpectedProblems(alice.watch)).to.deep.equal([]);
   });
 

@@ -18,6 +18,9 @@ export function dateRangeOf(query: URLSearchParams): DateRange {
   return { from: validDay(query.get('from')), to: validDay(query.get('to')) };
 }
 
+/** A last day before the first: a slip, shown by the form, never asked of the API. */
+export const isReversed = (range: DateRange): boolean => Boolean(range.from && range.to && range.to < range.from);
+
 /** `?from=…&to=…` for a route, or '' for no range. */
 export function routeQuery(range: DateRange): string {
   const query = new URLSearchParams(Object.entries(range).filter((entry): entry is [string, string] => entry[1] !== undefined));
@@ -40,7 +43,7 @@ export function dateRangeForm(range: DateRange, show: (range: DateRange) => void
   const toField = field(t('web.range.to'), to);
   // A last day before the first is a slip, not a range with nothing in it: said by the field, on a shared link too.
   const reversed = (asked: DateRange) => {
-    const wrong = Boolean(asked.from && asked.to && asked.to < asked.from);
+    const wrong = isReversed(asked);
     toField.error.textContent = wrong ? t('web.range.reversed') : '';
     toField.error.hidden = !wrong;
     if (wrong) to.setAttribute('aria-invalid', 'true');

@@ -8,7 +8,7 @@ import { t } from '../i18n.ts';
 import { number } from '../format.ts';
 import { countOf } from '../sighting-pages.ts';
 import { defaultSort, sightingList } from './sighting-list.ts';
-import { dateRangeForm, dateRangeOf, rangeParameters } from './date-range.ts';
+import { dateRangeForm, dateRangeOf, isReversed, rangeParameters, type DateRange } from './date-range.ts';
 import { pagesIn, routeWith, sortOf } from './list-route.ts';
 import { failureNotice } from './failure.ts';
 
@@ -35,6 +35,15 @@ export async function vesselSightingsView(ctx: Context, vesselId: number | undef
   }
 
   const route = `#vessel/${vesselId}`;
+  const askForRange = (asked: DateRange) => {
+    ctx.navigate(routeWith(route, query, { from: asked.from, to: asked.to, sort: undefined, pages: undefined }));
+  };
+  // A last day before the first: the form says so, and nothing is asked of the API.
+  if (isReversed(range)) {
+    await addPicker();
+    section.append(dateRangeForm(range, askForRange));
+    return section;
+  }
   const ranged = Boolean(range.from || range.to);
   const filters = { vesselId, ...rangeParameters(range) };
   // With a date range the numbers are of those dates: the list's count, and the caller's among them.
@@ -111,7 +120,7 @@ export async function vesselSightingsView(ctx: Context, vesselId: number | undef
   });
 
   liveState.append(lost);
-  section.append(summary, liveState, dateRangeForm(range, (asked) => ctx.navigate(routeWith(route, query, { from: asked.from, to: asked.to, sort: undefined, pages: undefined }))), live, status, list,
+  section.append(summary, liveState, dateRangeForm(range, askForRange), live, status, list,
     ...(ctx.isWriter ? [h('p', {}, h('a', { href: `#record?vessel=${vesselId}`, class: 'button' }, t('web.record.title')))] : []));
   return section;
 }
