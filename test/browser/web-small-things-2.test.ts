@@ -9,6 +9,24 @@ import { browserSuite, unexpectedProblems } from '../support/web-page.ts';
 describe('web page: smaller things of the lists', () => {
   const suite = browserSuite();
 
+  it('when the page loads, then its settings are asked for once, beside its script (preloaded and used)', async function () {
+    this.timeout(60_000);
+    const context = await suite.browser.newContext();
+    try {
+      const page = await context.newPage();
+      const settings: string[] = [];
+      const warnings: string[] = [];
+      page.on('request', (request) => { if (request.url().endsWith('/web-config.json')) settings.push(request.url()); });
+      page.on('console', (message) => { if (message.type() === 'warning') warnings.push(message.text()); });
+      await page.goto(`${suite.service.url}/`);
+      await page.locator('main').getByRole('button', { name: 'Sign in' }).waitFor();
+      expect(settings).to.have.length(1);
+      expect(warnings.filter((warning) => /preload/i.test(warning))).to.deep.equal([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('when alice asks for a last day before the first, then the To field says so and nothing is asked of the API', async function () {
     this.timeout(60_000);
     const alice = await suite.signIn('alice');
