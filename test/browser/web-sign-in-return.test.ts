@@ -1,5 +1,5 @@
-// Signing in from a shared link comes back to it, and the browser's Back never lands on the sign-in callback
-// (`/?code=…&state=…`).
+// Signing in from a shared link comes back to it, without asking for the provider's endpoints again, and the
+// browser's Back never lands on the sign-in callback (`/?code=…&state=…`).
 import { expect } from 'chai';
 import { axeViolations } from '../support/axe.ts';
 import { watchContext } from '../support/browser.ts';
@@ -23,8 +23,14 @@ describe('web page: back to where the person was after signing in', () => {
       await page.locator('main').getByRole('button', { name: 'Sign in' }).click();
       await page.getByLabel(/username/i).fill('bob');
       await page.getByLabel(/^\s*password\s*$/i).fill('bob');
+      const discoveries: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().endsWith('/.well-known/openid-configuration')) discoveries.push(request.url());
+      });
       await page.getByRole('button', { name: /^\s*sign in\s*$/i }).click();
       await page.getByRole('heading', { name: `Sighting #${id}` }).waitFor();
+      // The provider's endpoints were found before leaving for it: the return trades its code without asking again.
+      expect(discoveries).to.deep.equal([]);
       expect(page.url()).to.equal(`${suite.service.url}/#sighting/${id}`);
       expect(await axeViolations(page)).to.deep.equal([]);
 

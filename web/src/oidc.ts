@@ -23,6 +23,8 @@ const STORE = 'sighting.tokens';
 const PENDING = 'sighting.pending-sign-in';
 /** In localStorage: a sign-out in any tab stops silent sign-in in every new tab, and the next sign-in asks for a password. */
 const SIGNED_OUT = 'sighting.signed-out';
+/** In sessionStorage, with the issuer: the provider's endpoints, as its discovery document names them. */
+const DISCOVERED = 'sighting.discovered';
 /** In sessionStorage: where the last sign-in came back to, for a stale return reached by Back. */
 const RETURNED_TO = 'sighting.returned-to';
 /**
@@ -51,11 +53,20 @@ export class Session {
     if (stored) this.store(JSON.parse(stored) as Tokens);
   }
 
+  /**
+   * The provider's endpoints, kept for the tab: the return from the provider then trades its code without asking
+   * for them again (one round trip less between the login form and the first screen).
+   */
   private async discover(): Promise<Endpoints> {
-    this.endpoints ??= await fetch(`${this.settings.issuer}/.well-known/openid-configuration`).then((r) => {
-      if (!r.ok) throw new Error(`discovery: ${r.status}`);
-      return r.json() as Promise<Endpoints>;
-    });
+    if (this.endpoints) return this.endpoints;
+    const key = `${DISCOVERED}:${this.settings.issuer}`;
+    const kept = sessionStorage.getItem(key);
+    this.endpoints = kept ? JSON.parse(kept) as Endpoints : await fetch(`${this.settings.issuer}/.well-known/openid-configuration`)
+      .then((r) => {
+        if (!r.ok) throw new Error(`discovery: ${r.status}`);
+        return r.json() as Promise<Endpoints>;
+      });
+    sessionStorage.setItem(key, JSON.stringify(this.endpoints));
     return this.endpoints;
   }
 
