@@ -1,20 +1,22 @@
 // The web page as a person meets it, measured: Lighthouse (mobile, its default throttling) on the signed-in landing
-// page ("My sightings", 2,000 of them), and how long a vessel with 2,000 sightings takes from the route change to
-// its first page on screen.
+// page ("My sightings", 2,000 of them) and on the signed-out page of a first visit, the median of a few runs each,
+// and how long a vessel with 2,000 sightings takes from the route change to its first page on screen.
 // Prints figures, asserts nothing. Run: `npm run bench:web` (PGlite in memory, the embedded provider), or with
 // DATABASE_URL set (a scratch database of its own is not made: use a database you can fill).
-// Settings: WEB_BENCH_SIGHTINGS (2000), WEB_BENCH_RUNS (5), CHROMIUM_PATH (/usr/bin/chromium).
+// Settings: WEB_BENCH_SIGHTINGS (2000), WEB_BENCH_RUNS (5), WEB_BENCH_LIGHTHOUSE_RUNS (3),
+// CHROMIUM_PATH (/usr/bin/chromium).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { navigation } from 'lighthouse';
-import puppeteer from 'puppeteer-core';
+import puppeteer, { type Page as LighthouseTab } from 'puppeteer-core';
 import { chromium, type Page } from 'playwright-core';
 import { loadConfig } from '../src/config.ts';
 import { startWebServer, stopWebServer } from '../src/web-server.ts';
 
 const sightings = Number(process.env.WEB_BENCH_SIGHTINGS ?? 2000);
 const runs = Number(process.env.WEB_BENCH_RUNS ?? 5);
+const lighthouseRuns = Number(process.env.WEB_BENCH_LIGHTHOUSE_RUNS ?? 3);
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const debuggingPort = 9300 + Math.floor(Math.random() * 500);
 
@@ -43,24 +45,54 @@ try {
   await page.goto('about:blank');
   const puppeteerBrowser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${debuggingPort}` });
   const signedInTab = (await puppeteerBrowser.pages()).find((tab) => tab.url() === 'about:blank')!;
-  const result = await navigation(signedInTab, `${web.url}/`, {
-    flags: { disableStorageReset: true, logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'] },
+  await lighthouse(`the signed-in landing page (${sightings} sightings)`, signedInTab, true, async () => {
+    // Measured signed in: the tab shows alice's landing screen with its rows.
+    await page.locator('table.sightings tbody tr').first().waitFor();
+    const shownRows = await page.locator('table.sightings tbody tr').count();
+    return `signed in as ${await page.locator('header .user').innerText()}, ${shownRows} rows on screen`;
   });
+  // A first visit: a browser context of its own, nothing stored, so nobody was ever signed in there.
+  const firstVisit = await puppeteerBrowser.createBrowserContext();
+  const signedOutTab = await firstVisit.newPage();
+  await lighthouse('the signed-out page of a first visit', signedOutTab, false, async () => {
+    await signedOutTab.waitForSelector('main .welcome');
+    return `signed out, the welcome screen on screen${signedOutTab.url().includes('code=') ? ' (after a sign-in round trip)' : ''}`;
+  });
+  await firstVisit.close();
   await puppeteerBrowser.disconnect();
-  // Measured signed in: the tab shows alice's landing screen with its rows.
-  await page.locator('table.sightings tbody tr').first().waitFor();
-  const shownRows = await page.locator('table.sightings tbody tr').count();
-  console.log(`measured signed in as ${await page.locator('header .user').innerText()}, ${shownRows} rows on screen`);
-  const categories = result!.lhr.categories;
-  console.log(`Lighthouse ${result!.lhr.lighthouseVersion} (mobile) on the signed-in landing page (${sightings} sightings): ${Object.values(categories).map((c) => `${c.title} ${Math.round((c.score ?? 0) * 100)}`).join(', ')}`);
-  for (const audit of Object.values(result!.lhr.audits).filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'notApplicable')) {
-    const items = (audit.details as { items?: { url?: string }[] } | undefined)?.items?.map((item) => item.url).filter(Boolean) ?? [];
-    console.log(`  below 0.9: ${audit.id} (${audit.score}) ${audit.displayValue ?? ''}${items.length ? ` — ${items.join(', ')}` : ''}`);
-  }
 } finally {
   await browser.close();
   await rm(profile, { recursive: true, force: true });
   await stopWebServer(web);
+}
+
+/**
+ * Lighthouse `lighthouseRuns` times on `tab` at the page's address: the median of each category and every audit
+ * below 0.9 in the median performance run. `shown` says what the tab showed once measured.
+ */
+async function lighthouse(what: string, tab: LighthouseTab, keepStorage: boolean, shown: () => Promise<string>): Promise<void> {
+  const results: NonNullable<Awaited<ReturnType<typeof navigation>>>['lhr'][] = [];
+  for (let run = 0; run < lighthouseRuns; run++) {
+    const result = await navigation(tab, `${web.url}/`, {
+      flags: { disableStorageReset: keepStorage, logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'] },
+    });
+    results.push(result!.lhr);
+  }
+  console.log(`measured ${await shown()}`);
+  const median = (scores: number[]) => scores.toSorted((a, b) => a - b)[Math.floor(scores.length / 2)]!;
+  const titles = Object.values(results[0]!.categories).map((category) => [category.id, category.title] as const);
+  const figures = titles.map(([id, title]) => {
+    const scores = results.map((lhr) => Math.round((lhr.categories[id]!.score ?? 0) * 100));
+    return `${title} ${median(scores)} (${scores.join(', ')})`;
+  });
+  console.log(`Lighthouse ${results[0]!.lighthouseVersion} (mobile) on ${what}, median of ${lighthouseRuns}: ${figures.join(', ')}`);
+  const performanceScores = results.map((lhr) => lhr.categories.performance!.score ?? 0);
+  const typical = results[performanceScores.indexOf(median(performanceScores))]!;
+  for (const audit of Object.values(typical.audits).filter((a) => a.score !== null && a.score < 0.9
+    && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'notApplicable')) {
+    const items = (audit.details as { items?: { url?: string }[] } | undefined)?.items?.map((item) => item.url).filter(Boolean) ?? [];
+    console.log(`  below 0.9: ${audit.id} (${audit.score}) ${audit.displayValue ?? ''}${items.length ? ` — ${items.join(', ')}` : ''}`);
+  }
 }
 
 async function signIn(page: Page, user: string): Promise<void> {

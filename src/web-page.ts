@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { textLength } from './contract/bounds.ts';
 import { precompressedFiles } from './http/precompressed-files.ts';
+import { sendStatic, staticAnswer } from './http/static-answer.ts';
 
 const distDir = fileURLToPath(new URL('../web/dist', import.meta.url));
 
@@ -18,7 +19,8 @@ export function webPageRouter({ apiPath, issuer }: WebPageSettings): Router {
   // The bounds the page checks before sending come from the contract, so they never drift from what the API checks.
   const bounds = { sightingMemo: textLength('SightingMemo'), vesselName: textLength('LanguageMap', 'en') };
   const settings = { apiPath, issuer, clientId: 'sighting-web', bounds };
-  const router = Router().get('/web-config.json', (_req, res) => { res.set('Cache-Control', 'no-cache').json(settings); });
+  const config = staticAnswer(JSON.stringify(settings));
+  const router = Router().get('/web-config.json', (req, res) => sendStatic(req, res, 'json', config));
   if (!existsSync(distDir)) {
     // `npm ci`, `npm start` and `npm test` build it; a bare `node src/server.ts` on a fresh clone has not.
     console.warn(`web page not built (${distDir} is missing): run npm run build:web`);

@@ -5,11 +5,14 @@
 import compression from 'compression';
 import type { Request, RequestHandler, Response } from 'express';
 
+// `compressible` (mime-db) does not know YAML's media types; any text is worth compressing.
+const textTypes = /^(text\/|application\/([\w.-]+\+)?yaml\b)/;
+const isText = (res: Response): boolean => textTypes.test(String(res.getHeader('Content-Type') ?? ''));
 const isEventStream = (res: Response): boolean => String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream');
 
 export function compressAnswers(): RequestHandler {
   return compression({
     threshold: 1024,
-    filter: (req: Request, res: Response) => !isEventStream(res) && compression.filter(req, res),
+    filter: (req: Request, res: Response) => !isEventStream(res) && (isText(res) || compression.filter(req, res)),
   });
 }

@@ -10,7 +10,7 @@ const suffixes = new Map([['br', '.br'], ['gzip', '.gz']]);
 interface Served { headers?: Record<string, string>; maxAge?: string; immutable?: boolean }
 
 /**
- * For the files under `dir` that have compressed variants: the variant the request's `Accept-Encoding` prefers, with
+ * For the files under `dir` that have compressed variants: brotli if `Accept-Encoding` accepts it, else gzip, with
  * the original's media type and `Vary: Accept-Encoding`; other paths go on to `next`. Only names found at start are
  * served, so no request path is ever joined onto the file system unchecked.
  */
@@ -25,9 +25,10 @@ export function precompressedFiles(dir: string, served: Served = {}): RequestHan
     const available = (req.method === 'GET' || req.method === 'HEAD') ? variants.get(req.path) : undefined;
     if (!available) return next();
     res.vary('Accept-Encoding');
-    const encoding = req.acceptsEncodings([...available, 'identity']);
+    // The first accepted in our order, not the request's: browsers list gzip before br, which is a fifth smaller.
+    const encoding = available.find((coding) => req.acceptsEncodings(coding) === coding);
     const file = join(dir, req.path);
-    if (!encoding || encoding === 'identity') return res.sendFile(file, served, (error) => error && next(error));
+    if (!encoding) return res.sendFile(file, served, (error) => error && next(error));
     res.type(extname(req.path)).set('Content-Encoding', encoding);
     res.sendFile(`${file}${suffixes.get(encoding)}`, served, (error) => error && next(error));
   };

@@ -48,9 +48,9 @@ describe('web page: accessibility (axe-core)', () => {
       found['record with errors'] = await violations(page);
       await screen(page, '#vessel/-1', german ? /Sichtungen nach Schiff/ : /Sightings by vessel/);
       await page.locator(`tr[data-sighting-id="${ownSighting}"] button.danger`).click();
-      await page.locator('.undo button').waitFor();
+      await page.locator('tr.deleting button').waitFor();
       found['delete with undo'] = await violations(page);
-      await page.locator('.undo button').click();
+      await page.locator('tr.deleting button').click();
       await page.getByRole('button', { name: german ? 'Abmelden' : 'Sign out' }).click();
       await page.locator('main').getByRole('button', { name: german ? 'Anmelden' : 'Sign in' }).waitFor();
       found['signed out'] = await violations(page);

@@ -118,7 +118,7 @@ describe('web page: edit with a conflict, then delete', () => {
 
     await page.getByRole('button', { name: `Delete #${sightingId}` }).click();
     await row.waitFor({ state: 'hidden' });
-    expect(await page.locator('.undo').innerText()).to.equal(`Sighting #${sightingId} is deleted in 6 seconds. Undo`);
+    expect(await page.locator('tr.deleting').innerText()).to.equal(`Sighting #${sightingId} is deleted in 6 seconds. Undo`);
     await page.screenshot({ path: screenshotPath('web-delete-undo'), fullPage: true });
     await page.getByRole('button', { name: 'Undo' }).click();
     await row.waitFor();
@@ -128,6 +128,8 @@ describe('web page: edit with a conflict, then delete', () => {
 
     await page.getByRole('button', { name: `Delete #${sightingId}` }).click();
     await page.getByRole('status').filter({ hasText: 'The sighting is deleted.' }).waitFor({ timeout: 30_000 });
+    // The numbers follow in place, asked again at most once a second.
+    await page.getByText('Sightings of this vessel: 1, people who sighted it: 1, yours: 0').waitFor();
     const screen = await vesselScreen(page);
     expect({ summary: screen.summary, rows: screen.rows.map((row) => row.slice(1)) })
       .to.deep.equal({ summary: 'Sightings of this vessel: 1, people who sighted it: 1, yours: 0', rows: [['–', (await api()).vesselName, othersMemo, '']] });

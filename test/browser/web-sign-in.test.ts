@@ -95,7 +95,7 @@ describe('web page: sign-in, token refresh and sign-out, under a non-default BAS
     await tab.close();
   });
 
-  it('when a person without a provider session opens the page, then one silent attempt comes back signed out, with no error shown', async function () {
+  it('when a person who never signed in in this browser opens the page, then the welcome screen shows at once, with no round trip to the provider', async function () {
     this.timeout(60_000);
     const context = await browser.newContext();
     const page = await context.newPage();
@@ -105,6 +105,26 @@ describe('web page: sign-in, token refresh and sign-out, under a non-default BAS
     await page.locator('main').getByRole('button', { name: 'Sign in' }).waitFor();
     await page.reload();
     await page.locator('main').getByRole('button', { name: 'Sign in' }).waitFor();
+    expect({ prompts, notice: await page.locator('.notice').innerText() }).to.deep.equal({ prompts: [], notice: '' });
+    await context.close();
+  });
+
+  it('when someone signed in here before but the provider has forgotten them, then one silent attempt comes back signed out, with no error shown', async function () {
+    this.timeout(60_000);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const prompts: (string | null)[] = [];
+    page.on('request', (request) => { if (/\/protocol\/openid-connect\/auth\?/.test(request.url())) prompts.push(new URL(request.url()).searchParams.get('prompt')); });
+    // What a past sign-in leaves in this browser, without the provider's session (its cookie) that went with it.
+    await page.goto(`${service.url}/web-config.json`);
+    await page.evaluate('localStorage.setItem("sighting.signed-in-before", "1")');
+    await page.goto(`${service.url}/`);
+    await page.locator('main').getByRole('button', { name: 'Sign in' }).waitFor();
+    // Once: the next visit no longer asks.
+    const tab = await context.newPage();
+    tab.on('request', (request) => { if (/\/protocol\/openid-connect\/auth\?/.test(request.url())) prompts.push(new URL(request.url()).searchParams.get('prompt')); });
+    await tab.goto(`${service.url}/`);
+    await tab.locator('main').getByRole('button', { name: 'Sign in' }).waitFor();
     expect({ prompts, notice: await page.locator('.notice').innerText() }).to.deep.equal({ prompts: ['none'], notice: '' });
     await context.close();
   });

@@ -53,7 +53,9 @@ describe('web page: menus, preselection and words', () => {
     await page.goto(`${suite.service.url}/#mine?sort=sightingDate`);
     const alert = page.getByRole('main').getByRole('alert').filter({ hasText: /\S/ });
     await alert.waitFor();
-    expect(await alert.innerText()).to.equal('The sighting registry could not be reached. Check your connection, then try again.');
+    expect(await alert.getByRole('heading').innerText()).to.equal('This could not be shown');
+    expect(await alert.locator('p').first().innerText()).to.equal('The sighting registry could not be reached. Check your connection, then try again.');
+    expect(await alert.getByRole('button', { name: 'Try again' }).count()).to.equal(1);
     expect(await page.locator('main').innerText()).not.to.match(/Failed to fetch|TypeError/);
     expect(await axeViolations(page)).to.deep.equal([]);
     expect(unexpectedProblems(alice.watch, [/request failed: GET .*\/api\/sighting\?.*ERR_INTERNET_DISCONNECTED/, /Failed to load resource: net::ERR_INTERNET_DISCONNECTED/])).to.deep.equal([]);

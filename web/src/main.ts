@@ -38,7 +38,8 @@ async function start(): Promise<void> {
   };
   // Vessel names are localized and vessels change under admin: look them up afresh on every screen change.
   const app = shell(root, ctx, () => cache.delete('vessels'));
-  session.onSignedOut = () => app.show('#', t('web.signIn.expired'));
+  // Said where the person is: "Sign in" there comes back to the same screen.
+  session.onSignedOut = () => app.show(location.hash, t('web.signIn.expired'));
   if (returnTo !== undefined) history.replaceState(null, '', returnTo || location.pathname);
   app.show(location.hash, failure);
 }

@@ -23,6 +23,15 @@ const STORE = 'sighting.tokens';
 const PENDING = 'sighting.pending-sign-in';
 /** In localStorage: a sign-out in any tab stops silent sign-in in every new tab, and the next sign-in asks for a password. */
 const SIGNED_OUT = 'sighting.signed-out';
+/** In sessionStorage, with the issuer: the provider's endpoints, as its discovery document names them. */
+const DISCOVERED = 'sighting.discovered';
+/** In sessionStorage: where the last sign-in came back to, for a stale return reached by Back. */
+const RETURNED_TO = 'sighting.returned-to';
+/**
+ * In localStorage: someone signed in in this browser, so the provider may know them. Only then does a new tab ask the
+ * provider silently: a first visit shows the welcome screen at once, with no round trip to the provider.
+ */
+const SIGNED_IN_BEFORE = 'sighting.signed-in-before';
 /** In sessionStorage: a tab tries silent sign-in once. */
 const SILENT_TRIED = 'sighting.silent-sign-in';
 /** What a provider answers to `prompt=none` when it would have to show a page (OpenID Connect Core §3.1.2.6). */
@@ -44,11 +53,20 @@ export class Session {
     if (stored) this.store(JSON.parse(stored) as Tokens);
   }
 
+  /**
+   * The provider's endpoints, kept for the tab: the return from the provider then trades its code without asking
+   * for them again (one round trip less between the login form and the first screen).
+   */
   private async discover(): Promise<Endpoints> {
-    this.endpoints ??= await fetch(`${this.settings.issuer}/.well-known/openid-configuration`).then((r) => {
-      if (!r.ok) throw new Error(`discovery: ${r.status}`);
-      return r.json() as Promise<Endpoints>;
-    });
+    if (this.endpoints) return this.endpoints;
+    const key = `${DISCOVERED}:${this.settings.issuer}`;
+    const kept = sessionStorage.getItem(key);
+    this.endpoints = kept ? JSON.parse(kept) as Endpoints : await fetch(`${this.settings.issuer}/.well-known/openid-configuration`)
+      .then((r) => {
+        if (!r.ok) throw new Error(`discovery: ${r.status}`);
+        return r.json() as Promise<Endpoints>;
+      });
+    sessionStorage.setItem(key, JSON.stringify(this.endpoints));
     return this.endpoints;
   }
 
@@ -73,7 +91,8 @@ export class Session {
    * lives on signs in by itself (no password), unless the person signed out.
    */
   shouldTrySilently(): boolean {
-    if (this.signedIn || localStorage.getItem(SIGNED_OUT) || sessionStorage.getItem(SILENT_TRIED)) return false;
+    if (this.signedIn || !localStorage.getItem(SIGNED_IN_BEFORE) || localStorage.getItem(SIGNED_OUT)) return false;
+    if (sessionStorage.getItem(SILENT_TRIED)) return false;
     sessionStorage.setItem(SILENT_TRIED, '1');
     return true;
   }
@@ -94,27 +113,51 @@ export class Session {
       ...(localStorage.getItem(SIGNED_OUT) && { prompt: 'login' }),
       ...(silent && { prompt: 'none' }),
     }).toString();
-    location.assign(url.href);
+    // In place of this history entry: the sign-in is a gate, not a place; Back after it goes where the person was
+    // before (see completeSignIn for the provider's page, which stays in the history once a password was typed).
+    location.replace(url.href);
   }
 
   /** On return from the provider: trades the code for tokens. Gives the page to show next, or undefined when not a return. */
   async completeSignIn(): Promise<string | undefined> {
     const params = new URLSearchParams(location.search);
     const pending = sessionStorage.getItem(PENDING);
-    if (!pending || !(params.has('code') || params.has('error'))) return undefined;
+    if (!(params.has('code') || params.has('error'))) return undefined;
+    if (!pending) return this.staleReturn();
     sessionStorage.removeItem(PENDING);
     history.replaceState(null, '', this.redirectUri);
     const { verifier, state, returnTo, silent } = JSON.parse(pending) as { verifier: string; state: string; returnTo: string; silent: boolean };
     // RFC 6749 §10.12: the state ties the answer to the request this page made.
     if (params.get('state') !== state) throw new Error('sign-in answer does not match the request (state)');
-    // No provider session: the silent attempt ends signed out, with nothing to report.
-    if (silent && NEEDS_INTERACTION.includes(params.get('error') ?? '')) return returnTo;
+    // No provider session: the silent attempt ends signed out, with nothing to report, and is not tried again until
+    // the next sign-in.
+    if (silent && NEEDS_INTERACTION.includes(params.get('error') ?? '')) {
+      localStorage.removeItem(SIGNED_IN_BEFORE);
+      return returnTo;
+    }
     const code = params.get('code');
     if (!code) throw new Error(params.get('error_description') ?? params.get('error') ?? 'sign-in failed');
     const ok = await this.tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: this.redirectUri, code_verifier: verifier });
     if (!ok) throw new Error('the provider refused the sign-in code');
     localStorage.removeItem(SIGNED_OUT);
+    localStorage.setItem(SIGNED_IN_BEFORE, '1');
+    sessionStorage.setItem(RETURNED_TO, returnTo);
     return returnTo;
+  }
+
+  /**
+   * The callback address without a sign-in under way: Back reached the provider's login page, which (its session
+   * alive) sent a new code here. Never left showing `?code=…`: the entry becomes the place the sign-in came back to,
+   * and a Back goes on past it, as the person meant.
+   */
+  private staleReturn(): Promise<string> {
+    const returnTo = sessionStorage.getItem(RETURNED_TO) ?? '';
+    history.replaceState(null, '', `${this.redirectUri}${returnTo}`);
+    const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+    if (navigation?.type !== 'back_forward') return Promise.resolve(returnTo);
+    history.back();
+    // The page is leaving: nothing is shown or asked for meanwhile.
+    return new Promise(() => undefined);
   }
 
   /** A fresh access token, refreshing first when it is about to expire. */

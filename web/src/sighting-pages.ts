@@ -45,25 +45,26 @@ async function request(ctx: Context, url: string, text: string | undefined, coun
 }
 
 /**
- * Which rows of a page are the caller's, without showing anyone's identity: the same request from the same place
- * with `mine=true` (the list view, as many rows as the page has). A page is a run of the list in its order, so the
- * caller's rows among it are the first ones of the caller's own list from there.
+ * The caller's own sightings from where a page starts, without showing anyone's identity: the same request from the
+ * same place with `mine=true` (the list view, as many rows as a page). A page is a run of the list in its order, so
+ * the caller's rows among it are among the first ones of the caller's own list from there. Sent beside the page's
+ * request, not after it: the two take one round trip.
  */
-async function ownAmong(ctx: Context, url: string, text: string | undefined, rows: Row[]): Promise<Set<number>> {
-  if (!rows.length) return new Set();
+async function ownFrom(ctx: Context, url: string, text: string | undefined): Promise<number[]> {
   const own = new URL(url);
   own.searchParams.set('mine', 'true');
   own.searchParams.set('view', 'list');
-  own.searchParams.set('limit', String(rows.length));
-  const response = await request(ctx, own.href, text, false);
-  const mine = response.status === 200 ? await response.json() as { sightingId: number }[] : [];
-  const shown = new Set(rows.map((row) => row.sightingId));
-  return new Set(mine.map((row) => row.sightingId).filter((id) => shown.has(id)));
+  own.searchParams.set('limit', own.searchParams.get('limit') ?? String(pageSize));
+  const response = await request(ctx, own.href, text, false).catch(() => undefined);
+  if (response?.status !== 200) return [];
+  return (await response.json() as { sightingId: number }[]).map((row) => row.sightingId);
 }
 
 /** A page from `url` (the first page's or a `Link`'s); an error body's message, or an unknown error, as text. */
 export async function readPage(ctx: Context, url: string, query: ListQuery): Promise<Page | { error: string }> {
   // A network failure is a TypeError with the browser's own words ("Failed to fetch"): the person gets ours.
+  // My own list is all mine; another list asks which of its rows are, at the same time.
+  const own = query.mine ? undefined : ownFrom(ctx, url, query.text);
   const response = await request(ctx, url, query.text, true).catch(() => undefined);
   if (!response) return { error: t('web.error.network') };
   if (response.status === 204) return { rows: [], total: 0, mine: new Set() };
@@ -73,8 +74,8 @@ export async function readPage(ctx: Context, url: string, query: ListQuery): Pro
   const total = Number(response.headers.get('X-Total-Count') ?? rows.length);
   const next = nextLink(response);
   const absolute = next && new URL(next, location.origin).href;
-  // My own list is all mine; another list asks which of its rows are.
-  const mine = query.mine ? new Set(rows.map((row) => row.sightingId)) : await ownAmong(ctx, url, query.text, rows);
+  const shown = new Set(rows.map((row) => row.sightingId));
+  const mine = new Set(own ? (await own).filter((id) => shown.has(id)) : shown);
   return { rows, total, next: absolute, mine };
 }
 
@@ -85,4 +86,17 @@ export async function countOf(ctx: Context, query: Omit<ListQuery, 'sort' | 'tex
   url.searchParams.set('limit', '1');
   const response = await request(ctx, url.href, undefined, true).catch(() => undefined);
   return response?.ok ? Number(response.headers.get('X-Total-Count')) : undefined;
+}
+
+/**
+ * Whether the caller may change sighting `id`: an administrator may change any; anyone else their own, asked as the
+ * lists ask (`sightingId=…&mine=true`, one row or none), since no view says whose a sighting is.
+ */
+export async function mayChange(ctx: Context, id: number): Promise<boolean> {
+  if (ctx.isAdmin) return true;
+  const url = new URL(`${location.origin}${ctx.settings.apiPath}/sighting`);
+  const own = { sightingId: String(id), mine: 'true', view: 'list', limit: '1' };
+  for (const [name, value] of Object.entries(own)) url.searchParams.set(name, value);
+  const response = await request(ctx, url.href, undefined, false).catch(() => undefined);
+  return response?.status === 200 && (await response.json() as unknown[]).length === 1;
 }

@@ -12,11 +12,12 @@ export async function adminVesselsView(ctx: Context, vesselId: number | undefine
     h('a', { href: `#admin/${v.vesselId}`, 'aria-current': v.vesselId === vesselId ? 'page' : null }, v.vesselName ?? `#${v.vesselId}`))));
   const section = h('section', { 'aria-labelledby': 'admin-title' }, h('h1', { id: 'admin-title' }, t('web.admin.title')),
     h('div', { class: 'admin' }, h('nav', { 'aria-label': t('web.admin.title') }, list, h('a', { href: '#admin/new', class: 'button' }, t('web.admin.new'))),
-      await vesselForm(ctx, vesselId)));
+      await vesselForm(ctx, vesselId, vessels.find((v) => v.vesselId === vesselId)?.vesselName ?? undefined)));
   return section;
 }
 
-async function vesselForm(ctx: Context, vesselId: number | undefined): Promise<HTMLElement> {
+/** `shownName`: the name the list shows (the API's pick for the person's language), which the confirmation names. */
+async function vesselForm(ctx: Context, vesselId: number | undefined, shownName?: string): Promise<HTMLElement> {
   let version: number | undefined;
   let names: Record<string, string> = { en: '', de: '' };
   if (vesselId !== undefined) {
@@ -64,14 +65,18 @@ async function vesselForm(ctx: Context, vesselId: number | undefined): Promise<H
     const { data, error } = await ctx.api.GET('/sighting', { params: { query: { vesselId: vesselId!, limit: 1 } } });
     if (!data) return showErrors(general, error as ErrorBody | undefined, t('error.unknown'));
     if (data.length) return showErrors(general, { general: t('error.entityInUse') }, t('error.unknown'));
-    const name = Object.values(names)[0] ?? `#${vesselId}`;
+    // The name the person sees ("Tourschiff" in German), not whichever language was stored first.
+    const name = shownName ?? Object.values(names)[0] ?? `#${vesselId}`;
     confirm.replaceChildren(h('p', { id: 'confirm-text' }, t('web.admin.confirmDelete', { name })),
       h('div', { class: 'actions' },
         h('button', { type: 'button', class: 'danger', onclick: () => remove(name) }, t('web.admin.deleteVessel')),
-        h('button', { type: 'button', onclick: () => { confirm.hidden = true; deleteButton.focus(); } }, t('web.action.cancel'))));
+        h('button', { type: 'button', onclick: cancel }, t('web.action.cancel'))));
     confirm.hidden = false;
     confirm.focus();
   };
+  const cancel = () => { confirm.hidden = true; deleteButton.focus(); };
+  // Escape closes it, as it closes any dialog.
+  confirm.addEventListener('keydown', (event) => { if (event.key === 'Escape') cancel(); });
   const remove = (name: string) => {
     confirm.hidden = true;
     form.hidden = true;

@@ -18,6 +18,9 @@ export function dateRangeOf(query: URLSearchParams): DateRange {
   return { from: validDay(query.get('from')), to: validDay(query.get('to')) };
 }
 
+/** A last day before the first: a slip, shown by the form, never asked of the API. */
+export const isReversed = (range: DateRange): boolean => Boolean(range.from && range.to && range.to < range.from);
+
 /** `?from=…&to=…` for a route, or '' for no range. */
 export function routeQuery(range: DateRange): string {
   const query = new URLSearchParams(Object.entries(range).filter((entry): entry is [string, string] => entry[1] !== undefined));
@@ -37,13 +40,26 @@ export function rangeParameters(range: DateRange): { sightingDateFrom?: string; 
 export function dateRangeForm(range: DateRange, show: (range: DateRange) => void): HTMLElement {
   const from = h('input', { type: 'date', name: 'from', value: range.from ?? '' });
   const to = h('input', { type: 'date', name: 'to', value: range.to ?? '' });
+  const toField = field(t('web.range.to'), to);
+  // A last day before the first is a slip, not a range with nothing in it: said by the field, on a shared link too.
+  const reversed = (asked: DateRange) => {
+    const wrong = isReversed(asked);
+    toField.error.textContent = wrong ? t('web.range.reversed') : '';
+    toField.error.hidden = !wrong;
+    if (wrong) to.setAttribute('aria-invalid', 'true');
+    else to.removeAttribute('aria-invalid');
+    return wrong;
+  };
+  reversed(range);
   const form = h('form', { class: 'date-range', 'aria-label': t('web.range.label') },
-    field(t('web.range.from'), from).wrapper, field(t('web.range.to'), to).wrapper,
+    field(t('web.range.from'), from).wrapper, toField.wrapper,
     h('div', { class: 'actions' }, h('button', { type: 'submit' }, t('web.range.show')),
       (range.from || range.to) && h('button', { type: 'button', onclick: () => show({}) }, t('web.range.clear'))));
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    show({ from: validDay(from.value), to: validDay(to.value) });
+    const asked = { from: validDay(from.value), to: validDay(to.value) };
+    if (reversed(asked)) return to.focus();
+    show(asked);
   });
   return form;
 }

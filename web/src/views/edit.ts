@@ -9,14 +9,23 @@ import { t } from '../i18n.ts';
 import { number } from '../format.ts';
 import { sightingForm, type SightingForm } from './sighting-form.ts';
 import { when } from './sighting-table.ts';
+import { mayChange } from '../sighting-pages.ts';
 import { merge, mergePatch, valuesOf, type FieldName, type Values } from '../three-way-merge.ts';
 
 type Sighting = Schemas['SightingDetail'];
 
 export async function editView(ctx: Context, id: number): Promise<HTMLElement> {
   const title = h('h1', { id: 'edit-title' }, t('web.edit.title', { id }));
-  const { data } = await ctx.api.GET('/sighting/{id}', { params: { path: { id } } });
+  const [{ data }, changeable] = await Promise.all([
+    ctx.api.GET('/sighting/{id}', { params: { path: { id } } }),
+    mayChange(ctx, id),
+  ]);
   if (!data) return h('section', {}, title, h('p', { role: 'alert' }, t('error.entityNotFound')));
+  // Opened by its address: said at once rather than by a 403 after typing.
+  if (!changeable) {
+    return h('section', { 'aria-labelledby': 'edit-title' }, title, h('p', { role: 'note' }, t('web.denied.notYours')),
+      h('p', {}, h('a', { href: `#sighting/${id}` }, t('web.sighting.title', { id }))));
+  }
   // The version the form's values were merged onto: what the next save states it changes.
   let base: { version: number; values: Values } = { version: data.version, values: valuesOf(data) };
   const conflict = h('div', { class: 'conflict', role: 'alert', tabindex: -1, hidden: true });

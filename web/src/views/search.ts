@@ -7,6 +7,7 @@ import { t } from '../i18n.ts';
 import { defaultSort, sightingList } from './sighting-list.ts';
 import { dateRangeOf, rangeParameters } from './date-range.ts';
 import { pagesIn, routeWith, sortOf } from './list-route.ts';
+import { failureNotice } from './failure.ts';
 
 export async function searchView(ctx: Context, query: URLSearchParams): Promise<HTMLElement> {
   const asked = query.get('q');
@@ -40,11 +41,10 @@ export async function searchView(ctx: Context, query: URLSearchParams): Promise<
     const list = await sightingList(ctx, { text: asked || undefined, vesselId, ...rangeParameters(range), mine, sort: sortOf(query) ?? defaultSort(ranged) }, {
       empty: t('web.search.none'),
       sortBy: (order) => ctx.navigate(routeWith('#search', query, { sort: order, pages: undefined })),
-      onDeleted: () => ctx.navigate(routeWith('#search', query, {}), t('web.sighting.deleted')),
       status,
       ...pagesIn('#search', query),
     });
-    results.append(status, typeof list === 'string' ? h('p', { role: 'alert' }, list) : list);
+    results.append(status, typeof list === 'string' ? failureNotice(ctx, list) : list);
   }
   return h('section', { 'aria-labelledby': 'search-title' }, h('h1', { id: 'search-title' }, t('web.search.title')), form, results);
 }

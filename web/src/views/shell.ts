@@ -9,6 +9,7 @@ import { searchView } from './search.ts';
 import { editView } from './edit.ts';
 import { adminVesselsView } from './admin-vessels.ts';
 import { sightingPageView } from './sighting-page.ts';
+import { failureNotice, shownFine } from './failure.ts';
 
 const languageNames: Record<Locale, string> = { en: 'English', de: 'Deutsch' };
 
@@ -60,8 +61,9 @@ export function shell(root: HTMLElement, ctx: Context, onNavigate: () => void) {
     const main = h('main', { id: 'main', tabindex: -1 }, notice, h('p', { class: 'loading' }, '…'));
     root.replaceChildren(header(), main);
     // A technical message (a TypeError's "Failed to fetch") is no message for a person: say what they can do.
-    const content = await screen(ctx, location.hash).catch(() => h('p', { role: 'alert' }, t('web.error.network')));
+    const content = await screen(ctx, location.hash).catch(() => failureNotice(ctx, t('web.error.network'), 'h1'));
     if (turn !== rendering) return;
+    if (!content.querySelector('.failure') && !content.matches('.failure')) shownFine();
     main.replaceChildren(notice, content);
     // Keyboard and screen-reader users land on the new screen's heading; back on a list, on the row they had opened.
     (main.querySelector('h1') as HTMLElement | null)?.setAttribute('tabindex', '-1');

@@ -12,7 +12,8 @@ export interface ListOptions {
   empty: string;
   /** The same screen in another order (a route change: the address keeps it). */
   sortBy(sort: string): void;
-  onDeleted(id: number): void;
+  /** After a delete was sent and its row taken away (the list's count already follows). */
+  onDeleted?(id: number): void;
   status: HTMLElement;
   /** How many pages the address says were shown (Back to a list shows as many again). */
   pages?: number;
@@ -37,12 +38,22 @@ export async function sightingList(ctx: Context, query: ListQuery, options: List
   if (!first.rows.length) return h('p', {}, options.empty);
   let { total, next } = first;
   let shown = 0;
-  const table = sightingTable(ctx, { sort: query.sort, sortBy: options.sortBy, onDeleted: options.onDeleted, status: options.status });
   const count = h('p', { class: 'hint', 'aria-live': 'polite', 'data-testid': 'list-count' });
+  const counted = () => {
+    count.textContent = t('web.list.shown', { first: number(1), last: number(shown), total: number(total) });
+  };
+  // A completed delete takes its row away in place: the pages shown, the scroll, the focus and the address stay.
+  const onDeleted = (id: number) => {
+    shown -= 1;
+    total -= 1;
+    counted();
+    options.onDeleted?.(id);
+  };
+  const table = sightingTable(ctx, { sort: query.sort, sortBy: options.sortBy, onDeleted, status: options.status });
   const show = (page: typeof first) => {
     shown += page.rows.length;
     total = page.total;
-    count.textContent = t('web.list.shown', { first: number(1), last: number(shown), total: number(total) });
+    counted();
     return table.append(page.rows, page.mine);
   };
   show(first);

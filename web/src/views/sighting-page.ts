@@ -6,6 +6,7 @@ import { h } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { number } from '../format.ts';
 import { when } from './sighting-table.ts';
+import { mayChange } from '../sighting-pages.ts';
 
 type Sighting = Schemas['SightingDetail'];
 type Entry = Schemas['SightingVersion'];
@@ -33,9 +34,11 @@ function changed(entry: Entry, before: Entry | undefined): string {
 export async function sightingPageView(ctx: Context, id: number, version: number | undefined): Promise<HTMLElement> {
   const title = h('h1', { id: 'sighting-title' }, t('web.sighting.title', { id }));
   const back = h('p', {}, h('a', { href: '#mine', onclick: (event: Event) => { if (history.length > 1) { event.preventDefault(); history.back(); } } }, t('web.action.back')));
-  const [current, versions] = await Promise.all([
+  const [current, versions, changeable] = await Promise.all([
     ctx.api.GET('/sighting/{id}', { params: { path: { id } } }),
     ctx.api.GET('/sighting/{id}/versions', { params: { path: { id }, query: { limit: 100 } } }),
+    // Edit is offered to who may save it (its creator, an administrator): not found out by a 403 on Save.
+    mayChange(ctx, id),
   ]);
   const entries = versions.data ?? [];
   const shown = version === undefined ? current.data : entries.find((entry) => entry.version === version && entry.record)?.record ?? undefined;
@@ -54,7 +57,7 @@ export async function sightingPageView(ctx: Context, id: number, version: number
       h('td', {}, at(entry.changedAt)),
       ctx.isAdmin && h('td', {}, entry.changedBy ?? ''),
       h('td', {}, changed(entry, entries[i + 1]))))));
-  const mayEdit = current.data && version === undefined;
+  const mayEdit = current.data && version === undefined && changeable;
   return h('section', { 'aria-labelledby': 'sighting-title' }, title, back,
     version !== undefined && h('p', { class: 'notice-version', role: 'note' }, t('web.history.viewing', { version: number(version) }), ' ', h('a', { href: `#sighting/${id}` }, t('web.history.current'))),
     definitions(shown),

@@ -1,6 +1,6 @@
 // A table of sightings: when (a link to the record's page), where, which vessel, the memo, whether it is yours;
-// edit and delete (with undo) on your own, and on every row for administrators (moderation). Sortable columns
-// are headers with a button: the order lives in the address (`sort=`), so it survives a reload.
+// edit and delete (each with its own undo) on your own, and on every row for administrators (moderation).
+// Sortable columns are headers with a button: the order lives in the address (`sort=`), so it survives a reload.
 import type { Context } from '../context.ts';
 import { h } from '../dom.ts';
 import { t } from '../i18n.ts';
@@ -21,37 +21,72 @@ export interface TableOptions {
 
 export interface SightingTable { element: HTMLElement; append(rows: Row[], mine: Set<number>): HTMLElement | undefined }
 
+/** How long what became of a delete stays on screen. */
+const announcedSeconds = 10;
+
 /** The columns a person may sort by: the list view's sortable fields that are shown. */
 const sortable: Record<string, string> = { date: 'sightingDate', timezone: 'sightingTimezone' };
 
 export function sightingTable(ctx: Context, options: TableOptions): SightingTable {
   const { status } = options;
-  const undoBar = h('div', { class: 'undo', role: 'status' });
+  // Announces what became of each delete, without taking the focus; shown at the bottom of the window, where the
+  // person is however far down the list.
+  const announcer = h('div', { class: 'undo', role: 'status' });
   // This screen's signal: `ctx.screen` is the next screen's once the person moves on.
   const screen = ctx.screen;
-  // The row disappears at once; the delete is sent when the undo window closes.
+  /**
+   * Like a mail client: the row gives its place to a line with its own Undo, the focus on it (where the Delete button
+   * was, so nothing scrolls); several deletes each keep theirs. When the delete is sent, the line goes, in place.
+   */
   const remove = (id: number) => {
     const row = tbody.querySelector<HTMLTableRowElement>(`tr[data-sighting-id="${id}"]`)!;
+    const undoLabel = t('web.sighting.undo', { id });
+    const undoButton = h('button', { type: 'button', 'aria-label': undoLabel }, t('web.action.undo'));
+    const pending = h('tr', { class: 'deleting', 'data-deleting-id': id },
+      h('td', { colspan: 5 }, t('web.sighting.deleting', { id, seconds: undoSeconds }), ' ', undoButton));
     row.hidden = true;
+    row.after(pending);
     const undo = deleteSoon(ctx.api, `/sighting/${id}`, ({ ok, error }) => {
       if (ok) {
-        undoBar.replaceChildren();
+        leave(pending);
+        row.remove();
+        announce(t('web.sighting.deleted'));
         if (!screen.aborted) options.onDeleted(id);
         return;
       }
+      leave(pending);
       row.hidden = false;
       status.textContent = error ?? t('error.unknown');
     });
-    const undoButton = h('button', {
-      type: 'button', onclick: () => {
-        undo();
-        row.hidden = false;
-        undoBar.replaceChildren(t('web.sighting.restored', { id }));
-        row.querySelector<HTMLElement>('a')?.focus();
-      },
-    }, t('web.action.undo'));
-    undoBar.replaceChildren(t('web.sighting.deleting', { id, seconds: undoSeconds }), ' ', undoButton);
-    undoButton.focus();
+    undoButton.addEventListener('click', () => {
+      undo();
+      pending.remove();
+      row.hidden = false;
+      announce(t('web.sighting.restored', { id }));
+      row.querySelector<HTMLElement>('a')?.focus();
+    });
+    undoButton.focus({ preventScroll: true });
+  };
+  // Read out once, then gone: a note that stayed would cover the list's last row.
+  let fade: ReturnType<typeof setTimeout> | undefined;
+  const announce = (text: string) => {
+    announcer.replaceChildren(text);
+    clearTimeout(fade);
+    fade = setTimeout(() => announcer.replaceChildren(), announcedSeconds * 1000);
+  };
+  /** Takes a line away; the focus it held goes to the row now in its place (or the one before), not to the page. */
+  const leave = (line: HTMLTableRowElement) => {
+    if (line.contains(document.activeElement)) {
+      type Step = 'nextElementSibling' | 'previousElementSibling';
+      const visible = (row: Element | null, step: Step): HTMLElement | null => {
+        while (row && (row as HTMLElement).hidden) row = row[step];
+        return row as HTMLElement | null;
+      };
+      const next = visible(line.nextElementSibling, 'nextElementSibling')
+        ?? visible(line.previousElementSibling, 'previousElementSibling');
+      next?.querySelector<HTMLElement>('a, button')?.focus({ preventScroll: true });
+    }
+    line.remove();
   };
   const header = (key: string) => {
     const field = sortable[key];
@@ -71,7 +106,8 @@ export function sightingTable(ctx: Context, options: TableOptions): SightingTabl
     h('td', { 'data-label': t('web.sighting.date') }, h('a', { href: `#sighting/${row.sightingId}`, 'aria-label': `${when(row.sightingDate)}, ${t('web.sighting.open', { id: row.sightingId })}` }, when(row.sightingDate))),
     h('td', { 'data-label': t('web.sighting.timezone') }, row.sightingTimezone ?? '–'),
     h('td', { 'data-label': t('web.sighting.vessel') }, row.vessel.vesselName ?? `#${row.vessel.vesselId}`),
-    h('td', { class: 'memo', 'data-label': t('web.sighting.memo') }, row.sightingMemo),
+    h('td', { class: 'memo', 'data-label': t('web.sighting.memo') },
+      h('span', { class: 'memo-text' }, row.sightingMemo)),
     h('td', { class: 'row-actions' }, h('span', { class: 'own' },
       mine && h('span', { class: 'badge' }, t('web.sighting.yours')),
       (mine || ctx.isAdmin) && h('a', { href: `#edit/${row.sightingId}`, class: 'button', 'aria-label': `${t('web.action.edit')} #${row.sightingId}` }, t('web.action.edit')),
@@ -80,7 +116,7 @@ export function sightingTable(ctx: Context, options: TableOptions): SightingTabl
         onclick: () => remove(row.sightingId),
       }, t('web.action.delete')))));
   return {
-    element: h('div', {}, undoBar, table),
+    element: h('div', {}, table, announcer),
     /** Adds rows at the end; gives the first new row, where the focus may go. */
     append(rows, mine) {
       const added = rows.map((row) => rowOf(row, mine.has(row.sightingId)));

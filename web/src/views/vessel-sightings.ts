@@ -8,24 +8,42 @@ import { t } from '../i18n.ts';
 import { number } from '../format.ts';
 import { countOf } from '../sighting-pages.ts';
 import { defaultSort, sightingList } from './sighting-list.ts';
-import { dateRangeForm, dateRangeOf, rangeParameters } from './date-range.ts';
+import { dateRangeForm, dateRangeOf, isReversed, rangeParameters, type DateRange } from './date-range.ts';
 import { pagesIn, routeWith, sortOf } from './list-route.ts';
+import { failureNotice } from './failure.ts';
 
 /** A burst of changes (a bulk import) asks for the numbers once, at most this often. */
 const observersEveryMs = 1000;
 
 export async function vesselSightingsView(ctx: Context, vesselId: number | undefined, query: URLSearchParams): Promise<HTMLElement> {
   const range = dateRangeOf(query);
-  const vessels = await ctx.vessels();
-  const picker = h('select', { name: 'vessel' }, h('option', { value: '' }, t('web.vessel.choose')),
-    ...vessels.map((v) => h('option', { value: v.vesselId }, v.vesselName ?? `#${v.vesselId}`)));
-  picker.value = vesselId === undefined ? '' : String(vesselId);
-  picker.addEventListener('change', () => ctx.navigate(picker.value ? `#vessel/${picker.value}` : '#vessel'));
-  const section = h('section', { 'aria-labelledby': 'vessel-title' }, h('h1', { id: 'vessel-title' }, t('web.vessel.title')),
-    field(t('web.sighting.vessel'), picker).wrapper);
-  if (vesselId === undefined) return section;
+  // The vessels' names are asked at the same time as the list and its numbers: one round trip, not two in a row.
+  const vesselsRead = ctx.vessels();
+  const section = h('section', { 'aria-labelledby': 'vessel-title' },
+    h('h1', { id: 'vessel-title' }, t('web.vessel.title')));
+  const addPicker = async () => {
+    const vessels = await vesselsRead;
+    const picker = h('select', { name: 'vessel' }, h('option', { value: '' }, t('web.vessel.choose')),
+      ...vessels.map((v) => h('option', { value: v.vesselId }, v.vesselName ?? `#${v.vesselId}`)));
+    picker.value = vesselId === undefined ? '' : String(vesselId);
+    picker.addEventListener('change', () => ctx.navigate(picker.value ? `#vessel/${picker.value}` : '#vessel'));
+    section.append(field(t('web.sighting.vessel'), picker).wrapper);
+  };
+  if (vesselId === undefined) {
+    await addPicker();
+    return section;
+  }
 
   const route = `#vessel/${vesselId}`;
+  const askForRange = (asked: DateRange) => {
+    ctx.navigate(routeWith(route, query, { from: asked.from, to: asked.to, sort: undefined, pages: undefined }));
+  };
+  // A last day before the first: the form says so, and nothing is asked of the API.
+  if (isReversed(range)) {
+    await addPicker();
+    section.append(dateRangeForm(range, askForRange));
+    return section;
+  }
   const ranged = Boolean(range.from || range.to);
   const filters = { vesselId, ...rangeParameters(range) };
   // With a date range the numbers are of those dates: the list's count, and the caller's among them.
@@ -39,15 +57,17 @@ export async function vesselSightingsView(ctx: Context, vesselId: number | undef
   };
   const status = h('p', { class: 'form-error', role: 'alert' });
   const reload = (notice?: string) => ctx.navigate(routeWith(route, query, {}), notice);
-  const [text, list] = await Promise.all([numbers(), sightingList(ctx, { ...filters, sort: sortOf(query) ?? defaultSort(ranged) }, {
+  const listQuery = { ...filters, sort: sortOf(query) ?? defaultSort(ranged) };
+  const [, text, list] = await Promise.all([addPicker(), numbers(), sightingList(ctx, listQuery, {
     empty: t(ranged ? 'web.range.none' : 'web.vessel.none'),
     sortBy: (order) => ctx.navigate(routeWith(route, query, { sort: order, pages: undefined })),
-    onDeleted: () => reload(t('web.sighting.deleted')),
+    // The numbers follow in place (the change feed announces the delete too; both ask once, coalesced).
+    onDeleted: () => refreshSoon(),
     status,
     ...pagesIn(route, query),
   })]);
   if (text === undefined || typeof list === 'string') {
-    section.append(h('p', { role: 'alert' }, typeof list === 'string' ? list : t('error.unknown')));
+    section.append(failureNotice(ctx, typeof list === 'string' ? list : t('web.error.network')));
     return section;
   }
   const summary = h('p', { class: 'summary', 'data-testid': 'vessel-summary' }, text);
@@ -57,25 +77,50 @@ export async function vesselSightingsView(ctx: Context, vesselId: number | undef
   const marker = h('button', { type: 'button', class: 'fresh', hidden: true, onclick: () => reload() });
   // Read out when it changes, without taking the focus.
   const live = h('div', { 'aria-live': 'polite' }, marker);
-  // Coalesced: however many events arrive, one request for the numbers at most every second.
+  const liveState = h('div', { role: 'status' });
+  // Coalesced: however many events arrive, one request for the numbers at most every second. One that failed (the
+  // network gone) is asked again, later each time, or as soon as the browser is back online.
   let refresh: ReturnType<typeof setTimeout> | undefined;
-  const refreshSoon = () => {
+  let failedInARow = 0;
+  const refreshSoon = (after = observersEveryMs) => {
     refresh ??= setTimeout(async () => {
       const next = await numbers();
       refresh = undefined;
-      if (next !== undefined) summary.textContent = next;
-    }, observersEveryMs);
+      if (screen.aborted) return;
+      if (next !== undefined) {
+        failedInARow = 0;
+        summary.textContent = next;
+        return;
+      }
+      refreshSoon(Math.min(observersEveryMs * 2 ** ++failedInARow, 30_000));
+    }, after);
   };
-  void followChanges(`${location.origin}${ctx.settings.apiPath}/sighting/events?vesselId=${vesselId}`, ctx.session, ctx.screen, ({ event }) => {
+  const screen = ctx.screen;
+  addEventListener('online', () => {
+    if (!failedInARow) return;
+    clearTimeout(refresh);
+    refresh = undefined;
+    refreshSoon(0);
+  }, { signal: screen });
+  // Said while the live connection is lost, gone once it is back (what happened meanwhile is replayed by the feed).
+  const lost = h('p', { class: 'live-lost', hidden: true }, t('web.live.lost'));
+  let wasLost = false;
+  const feed = `${location.origin}${ctx.settings.apiPath}/sighting/events?vesselId=${vesselId}`;
+  void followChanges(feed, ctx.session, screen, ({ event }) => {
     if (event === 'created') {
       fresh += 1;
       marker.textContent = t('web.vessel.fresh', { count: number(fresh) });
       marker.hidden = false;
     }
     refreshSoon();
+  }, (state) => {
+    lost.hidden = state === 'connected';
+    if (state === 'connected' && wasLost) refreshSoon();
+    wasLost = state === 'lost';
   });
 
-  section.append(summary, dateRangeForm(range, (asked) => ctx.navigate(routeWith(route, query, { from: asked.from, to: asked.to, sort: undefined, pages: undefined }))), live, status, list,
+  liveState.append(lost);
+  section.append(summary, liveState, dateRangeForm(range, askForRange), live, status, list,
     ...(ctx.isWriter ? [h('p', {}, h('a', { href: `#record?vessel=${vesselId}`, class: 'button' }, t('web.record.title')))] : []));
   return section;
 }
