@@ -28,7 +28,8 @@ describe(`change feed: a replaying subscriber that leaves (${backend})`, functio
     }, { logDestination: log });
     headers = { Authorization: `Bearer ${await tokenFor(service.realm, 'alice')}` };
     // Some 6 MB of list: more than the sockets between server and client buffer, so the list stays unfinished.
-    await bulkInsert(service, `insert into sighting (sighting_memo, vessel_id) select 'held ' || g, -1 from generate_series(1, 60000) g`);
+    await bulkInsert(service, 60_000, (first, last) => `insert into sighting (sighting_memo, vessel_id)
+      select 'held ' || g, -1 from generate_series(${first}, ${last}) g`);
   });
   after(async () => { await service?.stop(); });
 

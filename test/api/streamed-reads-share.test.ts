@@ -26,7 +26,8 @@ describe(`streamed reads within the pool's share (${backend})`, function () {
     headers = { Authorization: `Bearer ${await tokenFor(service.realm, 'alice')}` };
     // The inserted rows and the demo records.
     total = records + (await (await fetch(`${service.api}/sighting`, { headers })).json() as unknown[]).length;
-    await bulkInsert(service, `insert into sighting (sighting_memo, vessel_id) select 'shared ' || g, -1 from generate_series(1, ${records}) g`);
+    await bulkInsert(service, records, (first, last) => `insert into sighting (sighting_memo, vessel_id)
+      select 'shared ' || g, -1 from generate_series(${first}, ${last}) g`);
   });
   after(async () => { await service?.stop(); });
 

@@ -54,8 +54,9 @@ describe('web page: deletes that undo, in place', () => {
     const vesselId = await createVessel(suite.service);
     const first = await createSighting(suite.service, buildSighting({ vessel: { vesselId } }));
     // Alice's like the first: the same creator, written beside the service.
-    await bulkInsert(suite.service, `insert into sighting (sighting_memo, vessel_id, creator)
-      select 'row ' || g, ${vesselId}, (select creator from sighting where sighting_id = ${first}) from generate_series(1, 129) g`);
+    await bulkInsert(suite.service, 129, (from, to) => `insert into sighting (sighting_memo, vessel_id, creator)
+      select 'row ' || g, ${vesselId}, (select creator from sighting where sighting_id = ${first})
+      from generate_series(${from}, ${to}) g`);
     const alice = await suite.signIn('alice');
     const page = alice.page;
     await page.goto(`${suite.service.url}/#vessel/${vesselId}`);
