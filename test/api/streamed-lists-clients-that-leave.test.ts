@@ -16,8 +16,10 @@ describe(`streamed lists and clients that leave (${backend}) @pgbouncer`, functi
   let service: TestService;
   let headers: Record<string, string>;
   before(async () => {
-    // A small pool, so a few leaked connections would already starve the reads; a short stall bound, so the test is quick.
-    service = await startService({ DB_POOL_MAX: '3', STREAM_WRITE_TIMEOUT_MS: '300' });
+    // A small pool, so a few leaked connections would already starve the reads. The stall bound is short, so the test
+    // is quick, yet well above a loaded machine's event-loop delays: the reading clients share this process's loop
+    // with the server, and a bound of 300 ms cut one that was reading as fast as the loop let it.
+    service = await startService({ DB_POOL_MAX: '3', STREAM_WRITE_TIMEOUT_MS: '3000' });
     await bulkInsert(service, records, (first, last) => `insert into sighting (sighting_memo, vessel_id)
       select 'left behind ' || g, -1 from generate_series(${first}, ${last}) g`);
     headers = { Authorization: `Bearer ${await tokenFor(service.realm, 'alice')}` };
