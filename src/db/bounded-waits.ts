@@ -57,7 +57,10 @@ export function boundedWaits(settings: Settings, onPool: (pool: object) => void 
 
     constructor(options: pg.ClientConfig) {
       const socket = new Socket();
-      super({ ...options, connectionTimeoutMillis: settings.DB_CONNECT_TIMEOUT_MS, stream: () => socket });
+      // pg-pool keeps `password` as a non-enumerable property (out of stack traces), which a spread drops: a password
+      // in the URL would never reach the server. Copied by name, as pg-pool's own `new Client(this.options)` keeps it.
+      const password = 'password' in options ? { password: options.password } : {};
+      super({ ...options, ...password, connectionTimeoutMillis: settings.DB_CONNECT_TIMEOUT_MS, stream: () => socket });
       this.#socket = socket;
     }
 
