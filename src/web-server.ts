@@ -90,7 +90,7 @@ export async function startWebServer(config: Config, options: StartOptions = {})
     await closePorts();
     throw error;
   }
-  const orm = await openServiceDatabase(config, { logger, router, onPool: metrics.addPool, onStatement: metrics.statementTimed, onAcquireWait: metrics.acquireWaited }).catch(async (error: unknown) => {
+  const orm = await openServiceDatabase(config, { logger, router, onPool: metrics.addPool, onConnectFailed: metrics.connectFailed, onStatement: metrics.statementTimed, onAcquireWait: metrics.acquireWaited }).catch(async (error: unknown) => {
     await closePorts();
     throw error;
   });
@@ -105,6 +105,7 @@ export async function startWebServer(config: Config, options: StartOptions = {})
   });
   const { feed, stop: stopFeed } = feedStarted;
   metrics.addFeed(feed);
+  if (config.DATABASE_URL) metrics.addFeedListener(feedStarted.listening);
   const { port } = server.address() as AddressInfo;
   // With PORT=0 the origin is known only now, and the embedded provider's issuer is built from it.
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
@@ -113,7 +114,13 @@ export async function startWebServer(config: Config, options: StartOptions = {})
   const resolved = { ...config, PORT: port, publicUrl };
   const web = { url: publicUrl, stopFeed, config: resolved, orm, server, drain, replicaLag, statistics, logger, metrics, stopping: false } as WebServer;
   if (management) web.management = { server: management, url: originAt((management.address() as AddressInfo).port) };
-  const state = { stopping: () => web.stopping };
+  let realmCertsUrl: string | undefined;
+  const state = {
+    stopping: () => web.stopping,
+    realmCertsUrl: () => realmCertsUrl,
+    feedListening: feedStarted.listening,
+    observed: metrics.readinessObserved,
+  };
   const closeAll = async () => {
     // A service that cannot start leaves nothing open behind it.
     await stopFeed();
@@ -126,6 +133,7 @@ export async function startWebServer(config: Config, options: StartOptions = {})
     await closeAll();
     throw error;
   });
+  realmCertsUrl = app.locals.realmCertsUrl as string;
   if (management) answerManagement = managementApp(managementRouter(resolved, orm, metrics, state));
   // The app's last handler answers every error; should even that fail, express's final handler must not answer.
   answer = (req, res) => app(req as Request, res as Response, (error?: unknown) => lastResort(res, error));

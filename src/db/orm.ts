@@ -41,6 +41,8 @@ export interface DatabaseHooks {
   router: ReadRouter;
   /** Each PostgreSQL connection pool as it is made: `primary`, `replica-1`, … (metrics read their counts). */
   onPool?(name: string, pool: Pool): void;
+  /** A new connection of pool `name` could not be opened (metrics). */
+  onConnectFailed?(name: string): void;
   /** Each statement's duration (metrics). */
   onStatement?: StatementTimer;
   /** How long each statement waited for a pooled PostgreSQL connection, in seconds (metrics). */
@@ -82,7 +84,7 @@ async function openPostgres(config: Config, options: Partial<Options>, hooks: Da
   // The whole URL goes to pg as well: MikroORM reads only its user, password, host, port and database from it, and
   // pg's own parsing keeps the rest (`sslmode`, `sslrootcert`, …), so TLS settings in the URL reach every connection.
   const driverOptions = (name: string, url: string) => ({
-    ...boundedWaits(config, (pool) => hooks.onPool?.(name, pool as Pool)),
+    ...boundedWaits(config, (pool) => hooks.onPool?.(name, pool as Pool), () => hooks.onConnectFailed?.(name)),
     connectionString: url,
   });
   const orm = await MikroORM.init({

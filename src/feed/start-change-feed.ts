@@ -6,7 +6,7 @@ import { ChangeFeed } from './change-feed.ts';
 import { listenForChanges } from './change-notifications.ts';
 import { announceCommits } from './commit-announcer.ts';
 
-export async function startChangeFeed(orm: MikroORM, config: Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DB_CONNECT_TIMEOUT_MS' | 'DB_POOL_MAX'>, logger: Logger): Promise<{ feed: ChangeFeed; stop(): Promise<void> }> {
+export async function startChangeFeed(orm: MikroORM, config: Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DB_CONNECT_TIMEOUT_MS' | 'DB_POOL_MAX'>, logger: Logger): Promise<{ feed: ChangeFeed; listening(): boolean | undefined; stop(): Promise<void> }> {
   // Streams catching up read the history with at most half the pool: the other half answers everything else.
   const feed = new ChangeFeed(orm, { catchUpReads: Math.floor(config.DB_POOL_MAX / 2) });
   // PGlite lives in this process, which is then its only writer: commits here wake the feed (src/db/commit-signal.ts).
@@ -26,6 +26,8 @@ export async function startChangeFeed(orm: MikroORM, config: Pick<Config, 'DATAB
   }
   return {
     feed,
+    // PGlite's feed is woken in-process (src/db/commit-signal.ts): it has no listener to report.
+    listening: () => notifications?.listening,
     async stop() {
       feed.stop();
       notifications?.close();

@@ -25,7 +25,7 @@ describe('PostgreSQL through a transaction pooler (PgBouncer when DATABASE_DIREC
     direct = scratch.env.DATABASE_DIRECT_URL ?? scratch.url;
     name = new URL(direct).pathname.slice(1);
     // The operator's part (README): the server's statement bound as the database's default, for every session.
-    await query(direct, `alter database "${name}" set statement_timeout = '1s'`);
+    await query(scratch.env.DATABASE_MIGRATION_URL ?? direct, `alter database "${name}" set statement_timeout = '1s'`);
   });
 
   after(async () => {
