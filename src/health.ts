@@ -11,7 +11,7 @@ export interface HealthState {
   /** Whether the change feed's LISTEN session is connected; undefined where there is none (PGlite signals in-process). */
   feedListening(): boolean | undefined;
   /** Each readiness answer's database state (metrics). */
-  observed?(state: DatabaseState, feed: ComponentState): void;
+  observed?(state: DatabaseState): void;
 }
 
 /**
@@ -28,7 +28,7 @@ export function healthRouter(orm: MikroORM, state: HealthState): Router {
       if (state.stopping()) return void res.status(503).json({ status: 'DOWN', reason: 'stopping' });
       const [db, identityProvider] = await Promise.all([database(), identityKeys()]);
       const changeFeed: ComponentState = state.feedListening() === false ? 'DOWN' : 'UP';
-      state.observed?.(db, changeFeed);
+      state.observed?.(db);
       const components = { database: db.database, migrations: db.migrations, identityProvider, changeFeed };
       const needed = db.database === 'UP' && db.migrations === 'UP';
       const status = !needed ? 'DOWN' : identityProvider === 'UP' && changeFeed === 'UP' ? 'UP' : 'DEGRADED';

@@ -17,6 +17,8 @@ import { createLogger, type DestinationStream, type Logger } from './observabili
 import { createMetrics, type Metrics } from './observability/metrics.ts';
 import { managementApp, managementRouter } from './management.ts';
 import { ReplicaLag } from './db/replica-lag.ts';
+import type { DatabaseState } from './readiness.ts';
+import { expectedMigration } from './db/migration-state.ts';
 import { keepStatisticsFresh, type StatisticsKeeper } from './db/pglite-statistics.ts';
 
 export interface WebServer {
@@ -114,12 +116,14 @@ export async function startWebServer(config: Config, options: StartOptions = {})
   const resolved = { ...config, PORT: port, publicUrl };
   const web = { url: publicUrl, stopFeed, config: resolved, orm, server, drain, replicaLag, statistics, logger, metrics, stopping: false } as WebServer;
   if (management) web.management = { server: management, url: originAt((management.address() as AddressInfo).port) };
-  let realmCertsUrl: string | undefined;
+  // Known once the application is built (the embedded provider's URL comes with it); read by readiness.
+  const realm: { certsUrl?: string } = {};
   const state = {
     stopping: () => web.stopping,
-    realmCertsUrl: () => realmCertsUrl,
+    realmCertsUrl: () => realm.certsUrl,
     feedListening: feedStarted.listening,
-    observed: metrics.readinessObserved,
+    observed: (db: DatabaseState) => metrics.databaseObserved(db.database === 'UP', db.applied === undefined
+      ? undefined : { expected: expectedMigration, current: db.migrations === 'UP', applied: db.applied }),
   };
   const closeAll = async () => {
     // A service that cannot start leaves nothing open behind it.
@@ -133,7 +137,7 @@ export async function startWebServer(config: Config, options: StartOptions = {})
     await closeAll();
     throw error;
   });
-  realmCertsUrl = app.locals.realmCertsUrl as string;
+  realm.certsUrl = app.locals.realmCertsUrl as string;
   if (management) answerManagement = managementApp(managementRouter(resolved, orm, metrics, state));
   // The app's last handler answers every error; should even that fail, express's final handler must not answer.
   answer = (req, res) => app(req as Request, res as Response, (error?: unknown) => lastResort(res, error));

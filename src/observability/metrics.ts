@@ -2,8 +2,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Pool } from 'pg';
 import packageJson from '../../package.json' with { type: 'json' };
-import type { ComponentState, DatabaseState } from '../readiness.ts';
-import { expectedMigration } from '../db/migration-state.ts';
 
 export interface Metrics {
   registry: Registry;
@@ -28,8 +26,8 @@ export interface Metrics {
   eventDelivered(): void;
   /** A new connection of a pool (`primary`, `replica-N`) could not be opened. */
   connectFailed(pool: string): void;
-  /** A readiness check's answer: the database and its migrations (src/readiness.ts). */
-  readinessObserved(state: DatabaseState, feed: ComponentState): void;
+  /** A readiness check's answer: whether the database answered, and its migrations when it did (src/readiness.ts). */
+  databaseObserved(up: boolean, migrations?: { expected: string; current: boolean; applied: number }): void;
   /** Reports whether the change feed's LISTEN session is connected at every scrape (PostgreSQL only). */
   addFeedListener(listening: () => boolean | undefined): void;
   /** A request used a deprecated operation, parameter or property (`element`) of the contract. */
@@ -166,11 +164,11 @@ export function createMetrics({ poolMax, commit }: MetricsSettings): Metrics {
   return {
     registry,
     connectFailed: (pool) => connectFailures.inc({ pool }),
-    readinessObserved: (state) => {
-      databaseUp.set(state.database === 'UP' ? 1 : 0);
-      if (state.applied === undefined) return;
+    databaseObserved: (up, state) => {
+      databaseUp.set(up ? 1 : 0);
+      if (!state) return;
       migrations.reset();
-      migrations.set({ expected: expectedMigration, current: state.migrations === 'UP' ? 'true' : 'false' }, state.applied);
+      migrations.set({ expected: state.expected, current: String(state.current) }, state.applied);
     },
     addFeedListener,
     requestDuration,
