@@ -99,6 +99,14 @@ describe('the migration lock held by another process (PostgreSQL) @pgbouncer', f
     }
   });
 
+  it('when SIGTERM arrives while the instance waits for the lock, then it exits 0 with one line saying it stopped during start', async () => {
+    const service = spawnService(settings({ MIGRATE_LOCK_TIMEOUT_MS: '120000' }));
+    await service.lineWhere((line) => typeof line.msg === 'string' && line.msg.startsWith('waiting for the migration lock'));
+    service.child.kill('SIGTERM');
+    expect(await service.exited).to.equal(0);
+    expect(service.lines.at(-1)).to.deep.include({ level: 30, signal: 'SIGTERM', msg: 'SIGTERM during start: stopped before the service was ready' });
+  });
+
   it('when the lock stays held past MIGRATE_LOCK_TIMEOUT_MS, then the start fails with one line naming the setting and the holder', async () => {
     const service = spawnService(settings({ MIGRATE_LOCK_TIMEOUT_MS: '1500' }));
     expect(await service.exited).to.equal(1);
