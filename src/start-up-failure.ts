@@ -13,7 +13,7 @@ import { MigrationLockTimeout } from './db/migration-lock.ts';
 function causeOf(error: unknown): Record<string, unknown> {
   if (error instanceof InvalidConfiguration) return { cause: 'configuration', problems: error.problems };
   if (error instanceof MigrationsPending) return { cause: 'migrations pending', pending: error.pending };
-  if (error instanceof DatabaseUnreachable) return { cause: 'database unreachable', variable: error.variable, host: error.host, reason: error.message };
+  if (error instanceof DatabaseUnreachable) return { cause: 'database connection', variable: error.variable, host: error.host, reason: error.message };
   if (error instanceof MigrationLockTimeout) return { cause: 'migration lock', reason: error.message, holder: error.holder };
   const { code, message, name } = (error ?? {}) as { code?: unknown; message?: unknown; name?: unknown };
   // MikroORM writes a failed statement as `<sql> - <message>\n - detail: …\n - hint: …`: only the message stays.

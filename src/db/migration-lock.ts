@@ -20,8 +20,8 @@ export interface LockSettings {
 
 /**
  * Who holds the lock, as pg_stat_activity knows the session: what an operator needs to find it (and end it). A session
- * of another role shows only its pid (PostgreSQL hides the rest unless this role has pg_read_all_stats), so the rest
- * is null then, and `visible` says why.
+ * of another role shows only its pid and application_name (PostgreSQL hides the rest unless this role has
+ * pg_read_all_stats), so the rest is null then, and `visible` says why.
  */
 export interface LockHolder {
   pid: number;
@@ -36,7 +36,7 @@ export interface LockHolder {
 
 const describe = (holder: LockHolder): string => holder.visible
   ? `pid ${holder.pid} (${holder.applicationName || 'no application_name'}) connected since ${holder.connectedSince}`
-  : `pid ${holder.pid} (another role's session, not visible to this role)`;
+  : `pid ${holder.pid} (${holder.applicationName || 'no application_name'}: another role's session, not visible to this role)`;
 
 /** The start's one failure line when the bound passes: names the setting and the holder. */
 export class MigrationLockTimeout extends Error {

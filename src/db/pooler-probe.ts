@@ -3,7 +3,8 @@ import pg from 'pg';
 
 export type Pooling = 'direct' | 'transaction' | 'statement';
 
-/** A URL whose server could not be reached: names the setting, the host and the bound (never the URL's password). */
+/** A URL no session could be opened on (unreachable, refused, authentication): names the setting, the host and the
+ * bound, never the URL's password. */
 export class DatabaseUnreachable extends Error {
   readonly variable: string;
   readonly host: string;
@@ -11,7 +12,7 @@ export class DatabaseUnreachable extends Error {
     const { hostname, port } = new URL(url);
     const host = `${hostname}:${port || 5432}`;
     const reason = cause instanceof Error ? cause.message : String(cause);
-    super(`${variable}: cannot reach PostgreSQL at ${host} within DB_CONNECT_TIMEOUT_MS (${boundMs} ms): ${reason}`);
+    super(`${variable}: cannot connect to PostgreSQL at ${host} (bound DB_CONNECT_TIMEOUT_MS ${boundMs} ms): ${reason}`);
     this.variable = variable;
     this.host = host;
   }

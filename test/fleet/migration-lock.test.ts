@@ -85,8 +85,8 @@ describe('the migration lock held by another process (PostgreSQL) @pgbouncer', f
       const service = spawnService(settings({ MIGRATE_LOCK_TIMEOUT_MS: '120000' }));
       try {
         const waiting = await service.lineWhere((line) => typeof line.msg === 'string' && line.msg.startsWith('waiting for the migration lock'));
-        expect(waiting.holder).to.deep.equal({ pid: otherPid, visible: false, applicationName: null, clientAddress: null, connectedSince: null, state: null });
-        expect(waiting.msg).to.equal(`waiting for the migration lock another process holds (pid ${otherPid} (another role's session, not visible to this role))`);
+        expect(waiting.holder).to.deep.equal({ pid: otherPid, visible: false, applicationName: 'another role', clientAddress: null, connectedSince: null, state: null });
+        expect(waiting.msg).to.equal(`waiting for the migration lock another process holds (pid ${otherPid} (another role: another role's session, not visible to this role))`);
         await other.query('select pg_advisory_unlock($1)', [migrationLock]);
         await listening(service);
       } finally {

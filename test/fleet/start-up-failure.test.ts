@@ -49,8 +49,8 @@ describe('start-up failures', () => {
   it('when the database cannot be reached, then the line names the variable, the host and the bound, not the password', async () => {
     const line = expectOneFatalLine(await failedStart({ DATABASE_URL: 'postgresql://someone:pa55word@127.0.0.1:9/nowhere', DB_CONNECT_TIMEOUT_MS: '2000' }));
     expect(line).to.include({
-      cause: 'database unreachable', variable: 'DATABASE_URL', host: '127.0.0.1:9',
-      reason: 'DATABASE_URL: cannot reach PostgreSQL at 127.0.0.1:9 within DB_CONNECT_TIMEOUT_MS (2000 ms): connect ECONNREFUSED 127.0.0.1:9',
+      cause: 'database connection', variable: 'DATABASE_URL', host: '127.0.0.1:9',
+      reason: 'DATABASE_URL: cannot connect to PostgreSQL at 127.0.0.1:9 (bound DB_CONNECT_TIMEOUT_MS 2000 ms): connect ECONNREFUSED 127.0.0.1:9',
     });
     expect(JSON.stringify(line)).not.to.include('pa55word');
   });

@@ -2,12 +2,21 @@
 import { expect } from 'chai';
 import { backend, startService, type TestService } from '../support/service.ts';
 import { freePort } from '../support/free-port.ts';
+import { eventually } from '../support/condition.ts';
 import { samples } from '../support/scrape.ts';
 import { expectedMigration } from '../../src/db/migration-state.ts';
 
 async function ready(service: TestService): Promise<{ status: number; body: unknown }> {
   const response = await fetch(`${service.url}/health/ready`);
   return { status: response.status, body: await response.json() };
+}
+
+/** Readiness once the change feed's LISTEN session has connected (it connects beside the start, not before it). */
+async function readyListening(service: TestService): Promise<{ status: number; body: unknown }> {
+  return eventually(async () => {
+    const answer = await ready(service);
+    return (answer.body as { components: { changeFeed: string } }).components.changeFeed === 'UP' ? answer : undefined;
+  });
 }
 
 describe('readiness components @pgbouncer', function () {
@@ -21,7 +30,7 @@ describe('readiness components @pgbouncer', function () {
 
   it('when every dependency answers, then 200 UP with each component, and the metrics say the database is up at the expected migration', async () => {
     service = await startService();
-    expect(await ready(service)).to.deep.equal({
+    expect(await readyListening(service)).to.deep.equal({
       status: 200, body: { status: 'UP', components: { database: 'UP', migrations: 'UP', identityProvider: 'UP', changeFeed: 'UP' } },
     });
     expect((await samples(service.url, 'db_up')).get('')).to.equal(1);
@@ -35,7 +44,7 @@ describe('readiness components @pgbouncer', function () {
 
   it('when the identity provider cannot be reached, then readiness stays 200 and says DEGRADED with identityProvider DOWN', async () => {
     service = await startService({ KEYCLOAK_URL: `http://127.0.0.1:${await freePort()}` });
-    expect(await ready(service)).to.deep.equal({
+    expect(await readyListening(service)).to.deep.equal({
       status: 200, body: { status: 'DEGRADED', components: { database: 'UP', migrations: 'UP', identityProvider: 'DOWN', changeFeed: 'UP' } },
     });
   });
