@@ -3,8 +3,10 @@
 # names (every database on it, `*`); stopped and removed afterwards whatever happens. Installs Debian's PgBouncer first.
 # Usage: DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test scripts/with-pgbouncer.sh npx mocha --grep @pgbouncer 'test/**/*.test.ts'
 # Exports to the command DATABASE_URL (the same user and database through PgBouncer) and DATABASE_DIRECT_URL (the
-# server, as given) and PGBOUNCER_PORT. Settings: PGBOUNCER_PORT (a free one; 6432 is PgBouncer's usual). For
-# trust-authenticated test servers only (auth_type trust).
+# server, as given) and PGBOUNCER_PORT. Settings: PGBOUNCER_PORT (a free one; 6432 is PgBouncer's usual). Trust
+# (auth_type trust), unless PGBOUNCER_AUTH_FILE names a userlist of "user" "password" lines: then scram-sha-256, with
+# those passwords to the server too; PGBOUNCER_TLS_CA, PGBOUNCER_TLS_CERT and PGBOUNCER_TLS_KEY make it verify the
+# server's certificate and ask TLS of its clients (scripts/postgres-production.sh sets all four).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -32,6 +34,21 @@ chmod 755 "$root"
 # reset query runs between clients (server_reset_query is not used in this mode), so any session state the service
 # left behind would reach the next client. Trust, as the test server has; the user must still be listed.
 echo "\"$user\" \"\"" > "$root/userlist.txt"
+auth="auth_type = trust"
+if [ -n "${PGBOUNCER_AUTH_FILE:-}" ]; then
+  cp "$PGBOUNCER_AUTH_FILE" "$root/userlist.txt"
+  auth="auth_type = scram-sha-256"
+fi
+tls=""
+if [ -n "${PGBOUNCER_TLS_CA:-}" ]; then
+  cp "$PGBOUNCER_TLS_CA" "$root/ca.crt"; cp "$PGBOUNCER_TLS_CERT" "$root/tls.crt"; cp "$PGBOUNCER_TLS_KEY" "$root/tls.key"
+  chmod 600 "$root/tls.key"
+  tls="server_tls_sslmode = verify-full
+server_tls_ca_file = $root/ca.crt
+client_tls_sslmode = require
+client_tls_cert_file = $root/tls.crt
+client_tls_key_file = $root/tls.key"
+fi
 cat > "$root/pgbouncer.ini" <<INI
 [databases]
 * = host=$host port=$server_port
@@ -40,7 +57,8 @@ cat > "$root/pgbouncer.ini" <<INI
 listen_addr = 127.0.0.1
 listen_port = $port
 unix_socket_dir =
-auth_type = trust
+$auth
+$tls
 auth_file = $root/userlist.txt
 pool_mode = transaction
 max_client_conn = 1000

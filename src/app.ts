@@ -72,6 +72,8 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   // Meanwhile the validator loads its document: the embedded provider makes its key on another thread.
   const authServerUrl = await mountAuthorizationServer(app, config);
   const realmUrl = `${authServerUrl}/realms/${config.KEYCLOAK_REALM}`;
+  // Readiness checks that the realm's signing keys can be fetched (src/health.ts).
+  app.locals.realmCertsUrl = `${realmUrl}/protocol/openid-connect/certs`;
   // With a management port of their own, health and metrics are not on the public one.
   if (config.MANAGEMENT_PORT === undefined) app.use(managementRouter(config, orm, metrics, state));
   app.use(docsRouter({ publicUrl: config.PUBLIC_URL && config.publicUrl, basePath: config.BASE_PATH, realmUrl, implicitFlow: Boolean(config.KEYCLOAK_URL) }));

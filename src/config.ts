@@ -18,6 +18,10 @@ const schema = z.object({
     .describe('PostgreSQL connection URL (may be a transaction-mode pooler such as PgBouncer when DATABASE_DIRECT_URL is set); when unset the embedded PGlite database is used.'),
   DATABASE_DIRECT_URL: postgresUrl.optional()
     .describe('PostgreSQL URL straight to the server, for what needs a session of its own: migrations, their lock and the change feed\'s LISTEN; unset: DATABASE_URL.'),
+  DATABASE_MIGRATION_URL: postgresUrl.optional()
+    .describe('PostgreSQL URL straight to the server as the role that owns the schema, for migrations and their lock (a service running as a role that may only read and write rows); unset: DATABASE_DIRECT_URL, else DATABASE_URL.'),
+  EMBEDDED_DATABASE: flag.optional()
+    .describe('`true` allows the embedded PGlite database with NODE_ENV=production (where it is refused, as an unset secret would lose every write at the next restart); elsewhere it is the default without DATABASE_URL.'),
   MIGRATE_LOCK_TIMEOUT_MS: z.coerce.number().int().min(1).default(60000)
     .describe('Longest wait for the migration lock another process holds (who holds it is logged every few seconds); the start fails after it.'),
   DATA_DIR: z.string().optional().describe('PGlite data folder; when unset PGlite keeps everything in memory.'),
@@ -102,6 +106,10 @@ export type Config = z.output<typeof schema> & { publicUrl: string };
 /** The URL for what needs a session of its own (migrations, their lock, LISTEN): never through a transaction pooler. */
 export const directUrl = (config: Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL'>): string | undefined => config.DATABASE_DIRECT_URL ?? config.DATABASE_URL;
 
+/** The URL migrations and their lock use: the schema's owner, straight to the server (never a pooler). */
+export const migrationUrl = (config: Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DATABASE_MIGRATION_URL'>): string | undefined =>
+  config.DATABASE_MIGRATION_URL ?? directUrl(config);
+
 /** Every environment variable the service reads (deploy files must set no other). */
 export const settingNames: readonly string[] = Object.keys(schema.shape);
 
@@ -115,16 +123,28 @@ export class InvalidConfiguration extends Error {
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = schema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
+  // An empty value is a mistake (an unset secret, a typo in a deploy file), never "unset": unset means absent.
+  const empty = settingNames.filter((name) => env[name] !== undefined && env[name]!.trim() === '');
+  if (empty.length) throw new InvalidConfiguration(empty.map((variable) => ({ variable, problem: 'is empty: remove it to use the default, or give it a value' })));
+  const parsed = schema.safeParse(Object.fromEntries(settingNames.map((name) => [name, env[name]])));
   if (!parsed.success) {
     throw new InvalidConfiguration(parsed.error.issues.map((issue) => ({ variable: String(issue.path[0]), problem: issue.message })));
   }
   const config = parsed.data;
+  if (config.NODE_ENV === 'production' && !config.DATABASE_URL && config.EMBEDDED_DATABASE !== true) {
+    throw new InvalidConfiguration([{ variable: 'DATABASE_URL', problem: 'is not set, and NODE_ENV=production refuses the embedded database (everything written would be lost at a restart without DATA_DIR); set DATABASE_URL, or EMBEDDED_DATABASE=true to run on it anyway' }]);
+  }
+  if (config.EMBEDDED_DATABASE === true && config.DATABASE_URL) {
+    throw new InvalidConfiguration([{ variable: 'EMBEDDED_DATABASE', problem: 'contradicts DATABASE_URL: set one of them' }]);
+  }
   if (config.HEADERS_TIMEOUT_MS > config.REQUEST_TIMEOUT_MS) {
     throw new InvalidConfiguration([{ variable: 'HEADERS_TIMEOUT_MS', problem: 'must not exceed REQUEST_TIMEOUT_MS: the header is part of the request' }]);
   }
   if (config.DATABASE_REPLICA_URLS.length && !config.DATABASE_URL) {
     throw new InvalidConfiguration([{ variable: 'DATABASE_REPLICA_URLS', problem: 'needs DATABASE_URL: the embedded database has no replicas' }]);
+  }
+  if (config.DATABASE_MIGRATION_URL && !config.DATABASE_URL) {
+    throw new InvalidConfiguration([{ variable: 'DATABASE_MIGRATION_URL', problem: 'needs DATABASE_URL: the embedded database has no server' }]);
   }
   if (config.DATABASE_DIRECT_URL && !config.DATABASE_URL) {
     throw new InvalidConfiguration([{ variable: 'DATABASE_DIRECT_URL', problem: 'needs DATABASE_URL: the embedded database has no server' }]);

@@ -5,6 +5,12 @@ import { tokenAssignment } from './dev-provider/index.ts';
 import { failedStart } from './start-up-failure.ts';
 import { stopTelemetry } from './observability/telemetry.ts';
 
+// A stop asked for while the start is under way (waiting for another's migration lock, say) ends it with one line.
+const stopDuringStart = (signal: NodeJS.Signals) => {
+  process.stdout.write(`${JSON.stringify({ level: 30, time: Date.now(), service: 'sighting-registry', signal, msg: `${signal} during start: stopped before the service was ready` })}\n`);
+  process.exit(0);
+};
+process.once('SIGTERM', stopDuringStart).once('SIGINT', stopDuringStart);
 let web: WebServer;
 try {
   const config = loadConfig();
@@ -12,6 +18,7 @@ try {
 } catch (error) {
   failedStart(error);
 }
+process.off('SIGTERM', stopDuringStart).off('SIGINT', stopDuringStart);
 const { config, logger } = web;
 const database = config.DATABASE_URL ? `PostgreSQL${config.DATABASE_REPLICA_URLS.length ? ` with ${config.DATABASE_REPLICA_URLS.length} read replica(s)` : ''}` : 'embedded PGlite';
 const management = web.management ? `; health and metrics at ${web.management.url}` : '';

@@ -3,17 +3,15 @@ import express, { Router, type Express } from 'express';
 import type { MikroORM } from '@mikro-orm/core';
 import type { Config } from './config.ts';
 import type { Metrics } from './observability/metrics.ts';
-import { healthRouter } from './health.ts';
+import { healthRouter, type HealthState } from './health.ts';
 import { metricsRouter } from './observability/metrics-router.ts';
 import { apiVersionHeader } from './http/api-version.ts';
 
-export interface ManagementState {
-  /** True from the moment a stop begins (readiness then says 503). */
-  stopping(): boolean;
-}
+/** What readiness reads of the running instance (src/health.ts). */
+export type ManagementState = HealthState;
 
 export function managementRouter(config: Config, orm: MikroORM, metrics: Metrics, state: ManagementState): Router {
-  return Router().use('/health', healthRouter(orm, state.stopping)).use(metricsRouter(metrics, config.METRICS_TOKEN));
+  return Router().use('/health', healthRouter(orm, state)).use(metricsRouter(metrics, config.METRICS_TOKEN));
 }
 
 /** The management port's own application: nothing but health and metrics, never the API or the web page. */

@@ -1,5 +1,8 @@
-// Entry point: OpenTelemetry first, when an exporter is configured (its hooks must see express and pg load), then the service.
-import { startTelemetry } from './observability/telemetry.ts';
+// Entry point: the settings first (a bad one fails before anything else loads), then OpenTelemetry, when an exporter
+// is configured (its hooks must see express and pg load), then the service.
+import { checkedSettings } from './settings-gate.ts';
 
+checkedSettings();
+const { startTelemetry } = await import('./observability/telemetry.ts');
 await startTelemetry(process.env);
 await import('./main.ts');

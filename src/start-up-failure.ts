@@ -1,6 +1,7 @@
 // The one log line a start that failed leaves (what failed and why: a variable or a cause), then a non-zero exit.
-import { pino } from 'pino';
 import { InvalidConfiguration } from './config.ts';
+import { fatalLine } from './fatal-line.ts';
+import { DatabaseUnreachable } from './db/pooler-probe.ts';
 import { MigrationsPending } from './db/migrate.ts';
 import { MigrationLockTimeout } from './db/migration-lock.ts';
 
@@ -12,6 +13,7 @@ import { MigrationLockTimeout } from './db/migration-lock.ts';
 function causeOf(error: unknown): Record<string, unknown> {
   if (error instanceof InvalidConfiguration) return { cause: 'configuration', problems: error.problems };
   if (error instanceof MigrationsPending) return { cause: 'migrations pending', pending: error.pending };
+  if (error instanceof DatabaseUnreachable) return { cause: 'database connection', variable: error.variable, host: error.host, reason: error.message };
   if (error instanceof MigrationLockTimeout) return { cause: 'migration lock', reason: error.message, holder: error.holder };
   const { code, message, name } = (error ?? {}) as { code?: unknown; message?: unknown; name?: unknown };
   // MikroORM writes a failed statement as `<sql> - <message>\n - detail: …\n - hint: …`: only the message stays.
@@ -21,7 +23,5 @@ function causeOf(error: unknown): Record<string, unknown> {
 
 export function failedStart(error: unknown): never {
   const cause = causeOf(error);
-  const logger = pino({ base: { service: 'sighting-registry' } }, pino.destination({ dest: 1, sync: true }));
-  logger.fatal(cause, `the service could not start: ${'reason' in cause ? String(cause.reason) : (error as Error).message}`);
-  process.exit(1);
+  return fatalLine(cause, `the service could not start: ${'reason' in cause ? String(cause.reason) : (error as Error).message}`);
 }

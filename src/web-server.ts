@@ -18,6 +18,8 @@ import { createLogger, type DestinationStream, type Logger } from './observabili
 import { createMetrics, type Metrics } from './observability/metrics.ts';
 import { managementApp, managementRouter } from './management.ts';
 import { ReplicaLag } from './db/replica-lag.ts';
+import type { DatabaseState } from './readiness.ts';
+import { expectedMigration } from './db/migration-state.ts';
 import { keepStatisticsFresh, type StatisticsKeeper } from './db/pglite-statistics.ts';
 
 export interface WebServer {
@@ -91,7 +93,7 @@ export async function startWebServer(config: Config, options: StartOptions = {})
     await closePorts();
     throw error;
   }
-  const orm = await openServiceDatabase(config, { logger, router, onPool: metrics.addPool, onStatement: metrics.statementTimed, onAcquireWait: metrics.acquireWaited }).catch(async (error: unknown) => {
+  const orm = await openServiceDatabase(config, { logger, router, onPool: metrics.addPool, onConnectFailed: metrics.connectFailed, onStatement: metrics.statementTimed, onAcquireWait: metrics.acquireWaited }).catch(async (error: unknown) => {
     await closePorts();
     throw error;
   });
@@ -109,6 +111,7 @@ export async function startWebServer(config: Config, options: StartOptions = {})
   });
   const { feed, stop: stopFeed } = feedStarted;
   metrics.addFeed(feed);
+  if (config.DATABASE_URL) metrics.addFeedListener(feedStarted.listening);
   const { port } = server.address() as AddressInfo;
   // With PORT=0 the origin is known only now, and the embedded provider's issuer is built from it.
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
@@ -117,7 +120,15 @@ export async function startWebServer(config: Config, options: StartOptions = {})
   const resolved = { ...config, PORT: port, publicUrl };
   const web = { url: publicUrl, stopFeed, config: resolved, orm, server, drain, replicaLag, statistics, logger, metrics, stopping: false } as WebServer;
   if (management) web.management = { server: management, url: originAt((management.address() as AddressInfo).port) };
-  const state = { stopping: () => web.stopping };
+  // Known once the application is built (the embedded provider's URL comes with it); read by readiness.
+  const realm: { certsUrl?: string } = {};
+  const state = {
+    stopping: () => web.stopping,
+    realmCertsUrl: () => realm.certsUrl,
+    feedListening: feedStarted.listening,
+    observed: (db: DatabaseState) => metrics.databaseObserved(db.database === 'UP', db.applied === undefined
+      ? undefined : { expected: expectedMigration, current: db.migrations === 'UP', applied: db.applied }),
+  };
   const closeAll = async () => {
     // A service that cannot start leaves nothing open behind it.
     await stopFeed();
@@ -130,6 +141,7 @@ export async function startWebServer(config: Config, options: StartOptions = {})
     await closeAll();
     throw error;
   });
+  realm.certsUrl = app.locals.realmCertsUrl as string;
   if (management) answerManagement = managementApp(managementRouter(resolved, orm, metrics, state));
   // The app's last handler answers every error; should even that fail, express's final handler must not answer.
   answer = (req, res) => app(req as Request, res as Response, (error?: unknown) => lastResort(res, error));

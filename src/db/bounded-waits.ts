@@ -46,7 +46,7 @@ const isNamed = (query: unknown): query is pg.QueryConfig => typeof (query as pg
  * linked to), so it stops waiting and releases its locks even where the server has no bound of its own; then the
  * connection is torn down. `onPool` sees each pool as it is made (metrics count its connections).
  */
-export function boundedWaits(settings: Settings, onPool: (pool: object) => void = () => {}): Record<string, unknown> {
+export function boundedWaits(settings: Settings, onPool: (pool: object) => void = () => {}, onConnectFailed: () => void = () => {}): Record<string, unknown> {
   // Slightly later than the server's bound (when the operator set it to the same), so a reachable server answers 57014 first.
   const clientBound = settings.DB_STATEMENT_TIMEOUT_MS + 1000;
   // A transaction-mode pooler hands each statement to any server session, where a statement prepared on another is
@@ -57,8 +57,22 @@ export function boundedWaits(settings: Settings, onPool: (pool: object) => void 
 
     constructor(options: pg.ClientConfig) {
       const socket = new Socket();
-      super({ ...options, connectionTimeoutMillis: settings.DB_CONNECT_TIMEOUT_MS, stream: () => socket });
+      // pg-pool keeps `password` as a non-enumerable property (out of stack traces), which a spread drops: a password
+      // in the URL would never reach the server. Copied by name, as pg-pool's own `new Client(this.options)` keeps it.
+      const password = 'password' in options ? { password: options.password } : {};
+      super({ ...options, ...password, connectionTimeoutMillis: settings.DB_CONNECT_TIMEOUT_MS, stream: () => socket });
       this.#socket = socket;
+    }
+
+    /** pg-pool connects each new client with a callback; a failure is counted (metrics), then reported as before. */
+    override connect(...args: unknown[]): never {
+      const [callback] = args as [((error?: Error) => void) | undefined];
+      const connect = (super.connect as (...parts: unknown[]) => unknown).bind(this);
+      if (!callback) return (connect() as Promise<void>).catch((error: unknown) => { onConnectFailed(); throw error; }) as never;
+      return connect((error?: Error) => {
+        if (error) onConnectFailed();
+        callback(error);
+      }) as never;
     }
 
     /** Cancels the running statement on the server (before the socket goes: PgBouncer forwards a cancel only for a client still there), then tears the connection down. */

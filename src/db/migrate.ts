@@ -1,6 +1,6 @@
 // Brings the schema up to date under one lock per database, so instances that start together migrate it once.
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
-import { directUrl, type Config } from '../config.ts';
+import { migrationUrl, type Config } from '../config.ts';
 import type { Logger } from '../observability/logger.ts';
 import { withMigrationLock } from './migration-lock.ts';
 import { seedDemoData } from './demo-data.ts';
@@ -23,7 +23,10 @@ export class MigrationsPending extends Error {
   }
 }
 
-type LockConfig = Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DB_CONNECT_TIMEOUT_MS' | 'MIGRATE_LOCK_TIMEOUT_MS'>;
+type LockConfig = Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DATABASE_MIGRATION_URL' | 'DB_CONNECT_TIMEOUT_MS' | 'MIGRATE_LOCK_TIMEOUT_MS'>;
+
+/** Whether a start changes the schema or its data, and so takes the lock: checking for pending migrations does not. */
+export const locks = ({ apply, seed }: Pick<MigrationPlan, 'apply' | 'seed'>): boolean => apply || seed;
 
 /**
  * Everything a schema change does happens while the lock is held: the migrations table made, the pending list read,
@@ -31,7 +34,7 @@ type LockConfig = Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DB_CONN
  * to do (PostgreSQL's `create extension if not exists` and `create table if not exists` race otherwise).
  */
 export async function migrate(orm: MikroORM, config: LockConfig, logger: Logger, { apply, seed, afterChange }: MigrationPlan): Promise<void> {
-  const url = directUrl(config);
+  const url = migrationUrl(config);
   const steps = async () => {
     const pending = (await orm.migrator.getPending()).map((migration) => migration.name);
     if (pending.length && !apply) throw new MigrationsPending(pending);
@@ -39,7 +42,8 @@ export async function migrate(orm: MikroORM, config: LockConfig, logger: Logger,
     const seeded = seed && await seedDemoData(orm.em.fork());
     if (pending.length || seeded) await afterChange(orm.em.fork());
   };
-  // Embedded PGlite belongs to this one process: nothing else can migrate it meanwhile.
-  if (!url) return steps();
+  // Embedded PGlite belongs to this one process: nothing else can migrate it meanwhile. A start that only checks
+  // (MIGRATE_AT_START=false, no demo data) changes nothing, so it takes no lock.
+  if (!url || !locks({ apply, seed })) return steps();
   await withMigrationLock({ url, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, waitMs: config.MIGRATE_LOCK_TIMEOUT_MS, logger }, steps);
 }

@@ -18,21 +18,32 @@ export interface LockSettings {
   logger: Logger;
 }
 
-/** Who holds the lock, as pg_stat_activity knows the session: what an operator needs to find it (and end it). */
+/**
+ * Who holds the lock, as pg_stat_activity knows the session: what an operator needs to find it (and end it). A session
+ * of another role shows only its pid and application_name (PostgreSQL hides the rest unless this role has
+ * pg_read_all_stats), so the rest is null then, and `visible` says why.
+ */
 export interface LockHolder {
   pid: number;
-  applicationName: string;
+  /** False when the holder is another role's session, whose details PostgreSQL hides from this role. */
+  visible: boolean;
+  applicationName: string | null;
   clientAddress: string | null;
   /** When the holding session connected: it has held the lock at most since then. */
-  connectedSince: string;
+  connectedSince: string | null;
   state: string | null;
 }
+
+const describe = (holder: LockHolder): string => holder.visible
+  ? `pid ${holder.pid} (${holder.applicationName || 'no application_name'}) connected since ${holder.connectedSince}`
+  : `pid ${holder.pid} (${holder.applicationName || 'no application_name'}: another role's session, not visible to this role)`;
 
 /** The start's one failure line when the bound passes: names the setting and the holder. */
 export class MigrationLockTimeout extends Error {
   readonly holder: LockHolder | undefined;
   constructor(waitMs: number, holder: LockHolder | undefined) {
-    super(`the migration lock was not free within MIGRATE_LOCK_TIMEOUT_MS (${waitMs} ms)${holder ? `: held by pid ${holder.pid} (${holder.applicationName || 'no application_name'}) connected since ${holder.connectedSince}` : ''}`);
+    const by = holder ? `: held by ${describe(holder)}` : '';
+    super(`the migration lock was not free within MIGRATE_LOCK_TIMEOUT_MS (${waitMs} ms)${by}`);
     this.holder = holder;
   }
 }
@@ -40,14 +51,33 @@ export class MigrationLockTimeout extends Error {
 // Advisory locks on a bigint key are listed with its high half as classid, its low half as objid, and objsubid 1.
 const holderQuery = `select a.pid, a.application_name, host(a.client_addr) as client_address, a.backend_start, a.state
   from pg_locks l join pg_stat_activity a on a.pid = l.pid
-  where l.locktype = 'advisory' and l.granted and l.objsubid = 1 and l.database = (select oid from pg_database where datname = current_database())
+  where l.locktype = 'advisory' and l.granted and l.objsubid = 1
+    and l.database = (select oid from pg_database where datname = current_database())
     and (l.classid::bigint << 32 | l.objid::bigint) = $1::bigint
   limit 1`;
 
+interface HolderRow {
+  pid: number;
+  application_name: string | null;
+  client_address: string | null;
+  backend_start: Date | null;
+  state: string | null;
+}
+
 async function holderOf(client: pg.Client): Promise<LockHolder | undefined> {
-  const { rows } = await client.query<{ pid: number; application_name: string; client_address: string | null; backend_start: Date; state: string | null }>(holderQuery, [migrationLock]);
+  const { rows } = await client.query<HolderRow>(holderQuery, [migrationLock]);
   const row = rows[0];
-  return row && { pid: row.pid, applicationName: row.application_name, clientAddress: row.client_address, connectedSince: row.backend_start.toISOString(), state: row.state };
+  if (!row) return undefined;
+  // backend_start is set for every session this role may see in full (a client backend always has one).
+  const visible = row.backend_start !== null;
+  return {
+    pid: row.pid,
+    visible,
+    applicationName: row.application_name,
+    clientAddress: row.client_address,
+    connectedSince: row.backend_start?.toISOString() ?? null,
+    state: row.state,
+  };
 }
 
 /**
@@ -67,7 +97,9 @@ export async function withMigrationLock<T>({ url, connectTimeoutMs, waitMs, logg
       if (waited >= waitMs) throw new MigrationLockTimeout(waitMs, await holderOf(client));
       if (waited - reported >= reportMs) {
         reported = waited;
-        logger.warn({ holder: await holderOf(client), waitedMs: waited, boundMs: waitMs }, 'waiting for the migration lock another process holds');
+        const holder = await holderOf(client);
+        const by = holder ? ` (${describe(holder)})` : '';
+        logger.warn({ holder, waitedMs: waited, boundMs: waitMs }, `waiting for the migration lock another process holds${by}`);
       }
       await delay(retryMs);
     }

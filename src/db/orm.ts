@@ -3,10 +3,11 @@ import { FlushMode, type EntityManager, type MikroORM, type Options } from '@mik
 import { Migrator } from '@mikro-orm/migrations';
 import type { Pool } from 'pg';
 import type { PgliteConnection } from '@mikro-orm/pglite';
-import type { Config } from '../config.ts';
+import { migrationUrl, type Config } from '../config.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { ReadRouter } from './read-routing.ts';
-import { migrate, type MigrationPlan } from './migrate.ts';
+import { locks, migrate, type MigrationPlan } from './migrate.ts';
+import { checkPooling } from './pooling-rules.ts';
 import { boundedWaits } from './bounded-waits.ts';
 import { reportServerStatementBound } from './server-statement-bound.ts';
 import { pgliteSnapshot } from './pglite-snapshot.ts';
@@ -40,6 +41,8 @@ export interface DatabaseHooks {
   router: ReadRouter;
   /** Each PostgreSQL connection pool as it is made: `primary`, `replica-1`, … (metrics read their counts). */
   onPool?(name: string, pool: Pool): void;
+  /** A new connection of pool `name` could not be opened (metrics). */
+  onConnectFailed?(name: string): void;
   /** Each statement's duration (metrics). */
   onStatement?: StatementTimer;
   /** How long each statement waited for a pooled PostgreSQL connection, in seconds (metrics). */
@@ -58,12 +61,15 @@ export async function openDatabase(config: Config, hooks: DatabaseHooks): Promis
     colors: false,
     subscribers: [hooks.router.subscriber],
   } satisfies Partial<Options>;
+  // A new in-memory database has nothing to check: it is always migrated.
+  const apply = config.MIGRATE_AT_START || (!config.DATABASE_URL && !config.DATA_DIR);
+  const plan = { apply, seed: config.DEMO_DATA ?? !config.DATABASE_URL, afterChange: hooks.afterSchemaChange };
+  // Before the pool opens: a pooler where none may be is refused with its remedy, before any lock is taken.
+  if (config.DATABASE_URL) await checkPooling(config, locks(plan));
   const orm = config.DATABASE_URL ? await openPostgres(config, options, hooks) : await openPglite(config, options, hooks);
   try {
-    // A new in-memory database has nothing to check: it is always migrated.
-    const apply = config.MIGRATE_AT_START || (!config.DATABASE_URL && !config.DATA_DIR);
-    const plan = { apply, seed: config.DEMO_DATA ?? !config.DATABASE_URL, afterChange: hooks.afterSchemaChange };
-    if (config.DATABASE_DIRECT_URL) await migrateDirectly(config, options, hooks, plan);
+    const ownUrl = migrationUrl(config);
+    if (ownUrl !== config.DATABASE_URL && locks(plan)) await migrateDirectly(config, ownUrl!, options, hooks, plan);
     else await migrate(orm, config, hooks.logger, plan);
     if (config.DATABASE_URL) await reportServerStatementBound(orm, config.DB_STATEMENT_TIMEOUT_MS, hooks.logger);
   } catch (error) {
@@ -75,16 +81,23 @@ export async function openDatabase(config: Config, hooks: DatabaseHooks): Promis
 
 async function openPostgres(config: Config, options: Partial<Options>, hooks: DatabaseHooks): Promise<MikroORM> {
   const { MikroORM } = await import('@mikro-orm/postgresql');
-  const driverOptions = (name: string) => boundedWaits(config, (pool) => hooks.onPool?.(name, pool as Pool));
+  // The whole URL goes to pg as well: MikroORM reads only its user, password, host, port and database from it, and
+  // pg's own parsing keeps the rest (`sslmode`, `sslrootcert`, …), so TLS settings in the URL reach every connection.
+  const driverOptions = (name: string, url: string) => ({
+    ...boundedWaits(config, (pool) => hooks.onPool?.(name, pool as Pool), () => hooks.onConnectFailed?.(name)),
+    connectionString: url,
+  });
   const orm = await MikroORM.init({
     ...options,
     clientUrl: config.DATABASE_URL,
     pool: { min: 0, max: config.DB_POOL_MAX },
     ...(hooks.onAcquireWait && acquireWaitHooks(hooks.onAcquireWait)),
-    driverOptions: driverOptions('primary'),
+    driverOptions: driverOptions('primary', config.DATABASE_URL!),
     // MikroORM's own replica support. Reads use a replica only when read-routing.ts asks for one
     // (connectionType 'read'); everything else, migrations included, stays on the primary.
-    replicas: config.DATABASE_REPLICA_URLS.map((clientUrl, index) => ({ name: `replica-${index + 1}`, clientUrl, driverOptions: driverOptions(`replica-${index + 1}`) })),
+    replicas: config.DATABASE_REPLICA_URLS.map((clientUrl, index) => ({
+      name: `replica-${index + 1}`, clientUrl, driverOptions: driverOptions(`replica-${index + 1}`, clientUrl),
+    })),
     preferReadReplicas: false,
   });
   withCursors.add(orm.config);
@@ -93,10 +106,14 @@ async function openPostgres(config: Config, options: Partial<Options>, hooks: Da
 
 /**
  * Migrations (DDL, long transactions, the lock's session) run straight on the server, on a small ORM of their own
- * closed afterwards: DATABASE_URL may be a transaction-mode pooler, and the service's pool stays the pooler's.
+ * closed afterwards, as the migration URL's role (the schema's owner): DATABASE_URL may be a transaction-mode pooler
+ * or a role that may only read and write rows, and the service's pool stays the pooler's.
  */
-async function migrateDirectly(config: Config, options: Partial<Options>, { logger, router, afterSchemaChange }: DatabaseHooks, plan: MigrationPlan): Promise<void> {
-  const direct = await openPostgres({ ...config, DATABASE_URL: config.DATABASE_DIRECT_URL, DATABASE_REPLICA_URLS: [], DB_POOL_MAX: 2 }, options, { logger, router, afterSchemaChange });
+async function migrateDirectly(config: Config, url: string, options: Partial<Options>, { logger, router, afterSchemaChange }: DatabaseHooks, plan: MigrationPlan): Promise<void> {
+  // DATABASE_DIRECT_URL set: the migration's sessions start without the service's statement bound (a migration may
+  // take longer than a request's statement).
+  const own = { ...config, DATABASE_URL: url, DATABASE_DIRECT_URL: url, DATABASE_REPLICA_URLS: [], DB_POOL_MAX: 2 };
+  const direct = await openPostgres(own, options, { logger, router, afterSchemaChange });
   try {
     await migrate(direct, config, logger, plan);
   } finally {

@@ -15,6 +15,8 @@ export interface NotificationSettings {
  * When the connection fails it reconnects, and calls `notified` once connected again.
  */
 export interface ChangeNotifications {
+  /** Whether the LISTEN session is connected now (readiness and metrics report it). */
+  readonly listening: boolean;
   close(): void;
 }
 
@@ -23,6 +25,7 @@ export function listenForChanges({ url, connectTimeoutMs, logger }: Notification
   let socket: Socket | undefined;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
+  let listening = false;
 
   const connect = async (): Promise<void> => {
     const own = new Socket();
@@ -31,6 +34,7 @@ export function listenForChanges({ url, connectTimeoutMs, logger }: Notification
     connection.on('notification', notified);
     connection.on('error', (error) => {
       // Closing destroys the socket, which the client reports as an error too.
+      listening = false;
       if (closed) return;
       logger.warn({ err: error }, 'the change feed lost its PostgreSQL notifications; reconnecting');
       own.destroy();
@@ -40,6 +44,7 @@ export function listenForChanges({ url, connectTimeoutMs, logger }: Notification
       await connection.connect();
       await connection.query('listen record_change');
       if (closed) return void own.destroy();
+      listening = true;
       notified();
     } catch (error) {
       own.destroy();
@@ -54,8 +59,10 @@ export function listenForChanges({ url, connectTimeoutMs, logger }: Notification
   };
   void connect();
   return {
+    get listening() { return listening; },
     close() {
       closed = true;
+      listening = false;
       clearTimeout(retry);
       socket?.destroy();
     },

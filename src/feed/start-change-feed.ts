@@ -7,7 +7,12 @@ import type { StreamShare } from '../db/stream-share.ts';
 import { listenForChanges } from './change-notifications.ts';
 import { announceCommits } from './commit-announcer.ts';
 
-export async function startChangeFeed(orm: MikroORM, config: Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DB_CONNECT_TIMEOUT_MS'>, logger: Logger, share: StreamShare): Promise<{ feed: ChangeFeed; stop(): Promise<void> }> {
+export async function startChangeFeed(
+  orm: MikroORM,
+  config: Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DB_CONNECT_TIMEOUT_MS'>,
+  logger: Logger,
+  share: StreamShare,
+): Promise<{ feed: ChangeFeed; listening(): boolean | undefined; stop(): Promise<void> }> {
   // Streams catching up read the history within the share of the pool whole lists read in: the rest answers
   // everything else.
   const feed = new ChangeFeed(orm, { catchUpShare: share });
@@ -28,6 +33,8 @@ export async function startChangeFeed(orm: MikroORM, config: Pick<Config, 'DATAB
   }
   return {
     feed,
+    // PGlite's feed is woken in-process (src/db/commit-signal.ts): it has no listener to report.
+    listening: () => notifications?.listening,
     async stop() {
       feed.stop();
       notifications?.close();

@@ -26,6 +26,12 @@ export interface Metrics {
   addFeed(feed: { readonly subscribers: number }): void;
   /** One change-feed event was written to a stream. */
   eventDelivered(): void;
+  /** A new connection of a pool (`primary`, `replica-N`) could not be opened. */
+  connectFailed(pool: string): void;
+  /** A readiness check's answer: whether the database answered, and its migrations when it did (src/readiness.ts). */
+  databaseObserved(up: boolean, migrations?: { expected: string; current: boolean; applied: number }): void;
+  /** Reports whether the change feed's LISTEN session is connected at every scrape (PostgreSQL only). */
+  addFeedListener(listening: () => boolean | undefined): void;
   /** A request used a deprecated operation, parameter or property (`element`) of the contract. */
   deprecatedUsed(route: string, method: string, element: string): void;
 }
@@ -141,8 +147,43 @@ export function createMetrics({ poolMax, commit }: MetricsSettings): Metrics {
     registers: [registry],
   });
 
+  const connectFailures = new Counter({
+    name: 'db_connection_errors_total',
+    help: 'New PostgreSQL connections that could not be opened (refused, timed out, authentication failed), by pool.',
+    labelNames: ['pool'] as const,
+    registers: [registry],
+  });
+  const databaseUp = new Gauge({
+    name: 'db_up',
+    help: 'Whether the database answered the last readiness check (1) or not (0); absent before the first check.',
+    registers: [registry],
+  });
+  const migrations = new Gauge({
+    name: 'db_migrations_applied',
+    help: 'Migrations the database has applied, as of the last readiness check; `expected` names this build\'s newest, `current` says whether it is applied.',
+    labelNames: ['expected', 'current'] as const,
+    registers: [registry],
+  });
+  // Made with the listener: PGlite wakes its feed in-process and has none, so the series is absent there.
+  const addFeedListener = (listening: () => boolean | undefined) => {
+    new Gauge({
+      name: 'change_feed_listener_up',
+      help: 'Whether the change feed\'s LISTEN session is connected (1) or reconnecting while the feed polls (0); absent on PGlite.',
+      registers: [registry],
+      collect() { this.set(listening() ? 1 : 0); },
+    });
+  };
+
   return {
     registry,
+    connectFailed: (pool) => connectFailures.inc({ pool }),
+    databaseObserved: (up, state) => {
+      databaseUp.set(up ? 1 : 0);
+      if (!state) return;
+      migrations.reset();
+      migrations.set({ expected: state.expected, current: String(state.current) }, state.applied);
+    },
+    addFeedListener,
     requestDuration,
     requestsInFlight,
     readRouted: (kind, target) => reads.inc({ kind, target }),

@@ -25,7 +25,7 @@ describe('health and documents', () => {
       const response = await get('/health/ready');
 
       expect(response.status).to.equal(200);
-      expect(await response.json()).to.deep.equal({ status: 'UP', database: 'UP' });
+      expect(await response.json()).to.deep.equal({ status: 'UP', components: { database: 'UP', migrations: 'UP', identityProvider: 'UP', changeFeed: 'UP' } });
     });
   });
 

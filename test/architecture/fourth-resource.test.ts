@@ -135,7 +135,10 @@ describe('a fourth resource, added to a copy of the project @pgbouncer', () => {
     await run(process.execPath, [join(project, 'node_modules/typescript/bin/tsc'), '-p', root]);
 
     scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
-    service = await startCopy(root, { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: scratch?.url ?? '', DATABASE_DIRECT_URL: scratch?.env.DATABASE_DIRECT_URL ?? '', KEYCLOAK_URL: '', DATA_DIR: '' });
+    // The run's own database and provider settings stay out (an empty value is an error, not "unset"): the scratch's instead.
+    const own = new Set(['DATABASE_URL', 'DATABASE_DIRECT_URL', 'DATABASE_MIGRATION_URL', 'KEYCLOAK_URL', 'DATA_DIR']);
+    const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !own.has(name)));
+    service = await startCopy(root, { ...inherited, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...scratch?.env });
   });
 
   after(async function () {

@@ -172,10 +172,10 @@ describe(`token check (tokens of the ${provider} provider)`, () => {
       expect(await response.json()).to.deep.equal({ status: 'UP' });
     });
 
-    it('when /health/ready is called without a token, then 200 with the database UP', async () => {
+    it('when /health/ready is called without a token, then 200 with each component UP', async () => {
       const response = await open('/health/ready');
       expect(response.status).to.equal(200);
-      expect(await response.json()).to.deep.equal({ status: 'UP', database: 'UP' });
+      expect(await response.json()).to.deep.equal({ status: 'UP', components: { database: 'UP', migrations: 'UP', identityProvider: 'UP', changeFeed: 'UP' } });
     });
 
     it('when /openapi.yaml is called without a token, then the contract comes back', async () => {

@@ -13,6 +13,9 @@ async function answer(url: string): Promise<{ status: number; retryAfter: string
   return { status: response.status, retryAfter: response.headers.get('Retry-After'), body: await response.json() };
 }
 
+/** The URL migrations take the lock through: the schema owner's when the run has one apart from the service's role. */
+const migratorUrl = (scratch: ScratchDatabase): string => scratch.env.DATABASE_MIGRATION_URL ?? scratch.env.DATABASE_DIRECT_URL ?? scratch.url;
+
 describe('the migration lock held by another process (PostgreSQL) @pgbouncer', function () {
   let scratch: ScratchDatabase;
   let holder: pg.Client;
@@ -25,8 +28,8 @@ describe('the migration lock held by another process (PostgreSQL) @pgbouncer', f
 
   beforeEach(async () => {
     scratch = await createScratchDatabase(process.env.DATABASE_URL!);
-    // Another migrator: a session of its own holding the lock, straight on the server.
-    holder = new pg.Client({ connectionString: scratch.env.DATABASE_DIRECT_URL ?? scratch.url, application_name: 'the other migrator' });
+    // Another migrator: a session of its own holding the lock, straight on the server, as the role that migrates.
+    holder = new pg.Client({ connectionString: migratorUrl(scratch), application_name: 'the other migrator' });
     await holder.connect();
     holderPid = (await holder.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
     await holder.query('select pg_advisory_lock($1)', [migrationLock]);
@@ -45,7 +48,7 @@ describe('the migration lock held by another process (PostgreSQL) @pgbouncer', f
     const origin = `http://127.0.0.1:${port}`;
     const service = spawnService(settings({ MIGRATE_LOCK_TIMEOUT_MS: '120000', PORT: String(port) }));
     try {
-      const waiting = await service.lineWhere((line) => line.msg === 'waiting for the migration lock another process holds');
+      const waiting = await service.lineWhere((line) => typeof line.msg === 'string' && line.msg.startsWith('waiting for the migration lock another process holds'));
       expect(waiting).to.have.property('level', 40);
       expect(waiting.holder).to.deep.include({ pid: holderPid, applicationName: 'the other migrator', state: 'idle' });
       expect(Number.isNaN(Date.parse((waiting.holder as { connectedSince: string }).connectedSince)), 'connectedSince is a time').to.equal(false);
@@ -66,6 +69,42 @@ describe('the migration lock held by another process (PostgreSQL) @pgbouncer', f
       service.child.kill('SIGINT');
       await service.exited;
     }
+  });
+
+  it('when a session of another role holds the lock, then the instance waits, logging it as not visible to this role, and migrates once it is free', async function () {
+    // Two roles only where the run has them (scripts/postgres-production.sh): the service's, and the schema owner's.
+    const owner = scratch.env.DATABASE_MIGRATION_URL;
+    const appUrl = scratch.env.DATABASE_DIRECT_URL ?? scratch.url;
+    if (!owner || new URL(owner).username === new URL(appUrl).username) return this.skip();
+    await holder.query('select pg_advisory_unlock($1)', [migrationLock]);
+    const other = new pg.Client({ connectionString: appUrl, application_name: 'another role' });
+    await other.connect();
+    try {
+      const otherPid = (await other.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+      await other.query('select pg_advisory_lock($1)', [migrationLock]);
+      const service = spawnService(settings({ MIGRATE_LOCK_TIMEOUT_MS: '120000' }));
+      try {
+        const waiting = await service.lineWhere((line) => typeof line.msg === 'string' && line.msg.startsWith('waiting for the migration lock'));
+        expect(waiting.holder).to.deep.equal({ pid: otherPid, visible: false, applicationName: 'another role', clientAddress: null, connectedSince: null, state: null });
+        expect(waiting.msg).to.equal(`waiting for the migration lock another process holds (pid ${otherPid} (another role: another role's session, not visible to this role))`);
+        await other.query('select pg_advisory_unlock($1)', [migrationLock]);
+        await listening(service);
+      } finally {
+        service.child.kill('SIGINT');
+        await service.exited;
+      }
+      expect(service.lines.filter((line) => line.level === 60), 'no crash').to.deep.equal([]);
+    } finally {
+      await other.end();
+    }
+  });
+
+  it('when SIGTERM arrives while the instance waits for the lock, then it exits 0 with one line saying it stopped during start', async () => {
+    const service = spawnService(settings({ MIGRATE_LOCK_TIMEOUT_MS: '120000' }));
+    await service.lineWhere((line) => typeof line.msg === 'string' && line.msg.startsWith('waiting for the migration lock'));
+    service.child.kill('SIGTERM');
+    expect(await service.exited).to.equal(0);
+    expect(service.lines.at(-1)).to.deep.include({ level: 30, signal: 'SIGTERM', msg: 'SIGTERM during start: stopped before the service was ready' });
   });
 
   it('when the lock stays held past MIGRATE_LOCK_TIMEOUT_MS, then the start fails with one line naming the setting and the holder', async () => {

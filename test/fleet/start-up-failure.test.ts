@@ -46,10 +46,26 @@ describe('start-up failures', () => {
     expect(line).to.deep.include({ cause: 'configuration', problems: [{ variable: 'DATABASE_DIRECT_URL', problem: 'needs DATABASE_URL: the embedded database has no server' }] });
   });
 
-  it('when the database cannot be reached, then the line says why and not the password in DATABASE_URL', async () => {
+  it('when the database cannot be reached, then the line names the variable, the host and the bound, not the password', async () => {
     const line = expectOneFatalLine(await failedStart({ DATABASE_URL: 'postgresql://someone:pa55word@127.0.0.1:9/nowhere', DB_CONNECT_TIMEOUT_MS: '2000' }));
-    expect(line).to.include({ cause: 'ECONNREFUSED', reason: 'connect ECONNREFUSED 127.0.0.1:9' });
+    expect(line).to.include({
+      cause: 'database connection', variable: 'DATABASE_URL', host: '127.0.0.1:9',
+      reason: 'DATABASE_URL: cannot connect to PostgreSQL at 127.0.0.1:9 (bound DB_CONNECT_TIMEOUT_MS 2000 ms): connect ECONNREFUSED 127.0.0.1:9',
+    });
     expect(JSON.stringify(line)).not.to.include('pa55word');
+  });
+
+  it('when DATABASE_URL is set but empty (an unset secret), then the start fails naming it, also without NODE_ENV', async () => {
+    const line = expectOneFatalLine(await failedStart({ DATABASE_URL: '' }));
+    expect(line).to.deep.include({ cause: 'configuration', problems: [{ variable: 'DATABASE_URL', problem: 'is empty: remove it to use the default, or give it a value' }] });
+  });
+
+  it('when NODE_ENV=production has no DATABASE_URL, then the start refuses the embedded database, naming DATABASE_URL and the setting that allows it', async () => {
+    const line = expectOneFatalLine(await failedStart({ NODE_ENV: 'production', KEYCLOAK_URL: 'http://127.0.0.1:9' }));
+    expect(line).to.include({ cause: 'configuration' });
+    expect(line.problems).to.have.length(1);
+    expect((line.problems as Array<{ variable: string; problem: string }>)[0]).to.include({ variable: 'DATABASE_URL' });
+    expect(line.msg).to.include('EMBEDDED_DATABASE=true');
   });
 
   it('when the port is taken, then the line says so', async () => {

@@ -25,7 +25,7 @@ describe('PostgreSQL through a transaction pooler (PgBouncer when DATABASE_DIREC
     direct = scratch.env.DATABASE_DIRECT_URL ?? scratch.url;
     name = new URL(direct).pathname.slice(1);
     // The operator's part (README): the server's statement bound as the database's default, for every session.
-    await query(direct, `alter database "${name}" set statement_timeout = '1s'`);
+    await query(scratch.env.DATABASE_MIGRATION_URL ?? direct, `alter database "${name}" set statement_timeout = '1s'`);
   });
 
   after(async () => {
@@ -34,7 +34,9 @@ describe('PostgreSQL through a transaction pooler (PgBouncer when DATABASE_DIREC
   });
 
   it('when `npm run migrate` runs with both URLs, then it migrates the database and exits 0', async () => {
-    const child = spawn(process.execPath, ['scripts/migrate.ts'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...scratch.env, DEMO_DATA: 'true', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The service role's password, where the run's server checks passwords (scripts/postgres-production.sh).
+    const password = process.env.PGPASSWORD === undefined ? {} : { PGPASSWORD: process.env.PGPASSWORD };
+    const child = spawn(process.execPath, ['scripts/migrate.ts'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...password, ...scratch.env, DEMO_DATA: 'true', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (text: string) => { output += text; });
     child.stderr.setEncoding('utf8').on('data', (text: string) => { output += text; });

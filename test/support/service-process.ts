@@ -19,11 +19,15 @@ export interface ServiceProcess {
   lineWhere(test: (line: Record<string, unknown>) => boolean, within?: number): Promise<Record<string, unknown>>;
 }
 
-/** `env` is the whole environment the service sees, besides PATH and HOME: nothing leaks in from the test run. */
+/**
+ * `env` is the whole environment the service sees, besides PATH, HOME and the run's PostgreSQL password
+ * (PGPASSWORD, where scripts/postgres-production.sh keeps the app role's): nothing else leaks in.
+ */
 export function spawnService(env: Record<string, string>): ServiceProcess {
+  const password = process.env.PGPASSWORD === undefined ? {} : { PGPASSWORD: process.env.PGPASSWORD };
   const child = spawn(process.execPath, ['src/server.ts'], {
     cwd: root,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', HOST: '127.0.0.1', ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...password, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: Record<string, unknown>[] = [];

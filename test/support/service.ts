@@ -21,13 +21,14 @@ export const backend = process.env.DATABASE_URL ? 'postgresql' : 'pglite';
 
 /** `env` overrides settings; `DATABASE_URL: ''` style overrides are not needed: pass what differs. */
 export async function startService(env: Record<string, string | undefined> = {}, options: StartOptions = {}): Promise<TestService> {
-  const scratch = process.env.DATABASE_URL && !('DATABASE_URL' in env) && !('DATABASE_DIRECT_URL' in env) ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
+  const scratch = process.env.DATABASE_URL && !('DATABASE_URL' in env) && !('DATABASE_DIRECT_URL' in env) && !('DATABASE_MIGRATION_URL' in env) ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
     KEYCLOAK_URL: process.env.KEYCLOAK_URL,
     DATABASE_URL: scratch?.url,
     DATABASE_DIRECT_URL: scratch?.env.DATABASE_DIRECT_URL,
+    DATABASE_MIGRATION_URL: scratch?.env.DATABASE_MIGRATION_URL,
     // The same demo records on both backends, so tests can rely on them.
     DEMO_DATA: 'true',
     // Test output stays readable: only warnings and errors, unless LOG_LEVEL says otherwise.
