@@ -85,7 +85,10 @@ export async function sendList(res: Response, root: string, batches: AsyncIterab
         chunk = '';
       }
     }
-    res.end(chunk + representation.listClose(collection));
+    // The last rows go through the bounded writes too: ended with them, a client that stopped reading would hold
+    // the answer (and the request in flight) with no stall bound to cut it off.
+    if (!writes.write(chunk + representation.listClose(collection)) && !await writes.drained()) return;
+    res.end();
   } finally {
     await iterator.return?.();
   }
