@@ -929,7 +929,8 @@ export interface components {
         };
         /**
          * @description Validation failed: one entry per offending field path. A body that cannot be read at all (not well-formed
-         *     JSON or XML, not an object, a refused XML feature) is one entry on the field `body`.
+         *     JSON or XML, not an object, a refused XML feature, nested more than 32 levels deep: `error.bodyTooDeep`)
+         *     is one entry on the field `body`.
          */
         BadRequest: {
             headers: {

@@ -5,6 +5,7 @@ import { BadRequest, UnsupportedMediaType } from '../errors/app-errors.ts';
 import { xmlMediaTypes, xmlToObject } from './xml/xml-body-parser.ts';
 import { parseUnrounded, unrounded } from './unrounded-numbers.ts';
 import { wellFormedText } from './well-formed-text.ts';
+import { refuseDeepJson } from './body-depth.ts';
 
 const jsonTypes = ['application/json', 'application/*+json'];
 const bodyTypes = [...jsonTypes, ...xmlMediaTypes];
@@ -37,6 +38,7 @@ function jsonValue(req: Request, bytes: Buffer): unknown {
   if (text.length === 0) return {};
   const first = /^[ \t\n\r]*(.)/.exec(text)?.[1];
   if (first !== '{' && first !== '[') throw new BadRequest('error.malformedBody');
+  refuseDeepJson(text);
   try {
     return parseUnrounded(text);
   } catch {
