@@ -16,9 +16,12 @@ export interface ServiceProcess {
   lineWhere(test: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
 }
 
-/** `env` is the whole environment the service sees, besides PATH and HOME: nothing leaks in from the test run. */
-export function spawnService(env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, ['src/server.ts'], {
+/**
+ * `env` is the whole environment the service sees, besides PATH and HOME: nothing leaks in from the test run.
+ * `nodeArguments` go before the script (`--expose-gc`, `--inspect=127.0.0.1:0`).
+ */
+export function spawnService(env: Record<string, string>, nodeArguments: string[] = []): ServiceProcess {
+  const child = spawn(process.execPath, [...nodeArguments, 'src/server.ts'], {
     cwd: root,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
