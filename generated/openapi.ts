@@ -1147,9 +1147,10 @@ export interface components {
                 "text/xml": components["schemas"]["GeneralError"];
             };
         };
-        /** @description The database cannot be reached; try again later. */
+        /** @description The database cannot be reached (`error.unavailable`, `Retry-After: 5`), or this instance is stopping and cannot finish the request (`error.stopping`, `Retry-After: 1`: another instance answers a retry); try again later. */
         Unavailable: {
             headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];

@@ -57,6 +57,8 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   app.set('query parser', 'simple');
   // Read by every streamed answer (src/http/bounded-writes.ts).
   app.locals.streamWriteTimeoutMs = config.STREAM_WRITE_TIMEOUT_MS;
+  // Read by the error handler: a failure of the closing pool is the instance stopping (src/http/stopping.ts).
+  app.locals.stopping = state.stopping;
 
   // Mounted before the open routes, filled below: an API request is resolved once, and tries no other router's routes.
   const api = express.Router();
