@@ -7,6 +7,7 @@ import { queryIntegers } from './validation/query-integers.ts';
 import { negotiate } from './http/negotiation.ts';
 import { bodyParsers } from './http/body-parsers.ts';
 import { errorHandler } from './http/error-handler.ts';
+import { bodySlots } from './http/body-slots.ts';
 import { NotFound } from './errors/app-errors.ts';
 import { entityManagerPerRequest } from './db/request-context.ts';
 import { operationDispatch, type OperationHandlers } from './crud/router.ts';
@@ -82,6 +83,7 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   const handlersFor = (resource: AnyResource): OperationHandlers => ({ ...crudHandlers(resource), ...historyHandlers(resource), events: events(resource) });
 
   api.use(cors(config.CORS_ORIGINS));
+  const bodyWork = bodySlots();
   const [parsers, perRequestManager, idempotency] = [bodyParsers(config.BODY_LIMIT), entityManagerPerRequest(orm, router), idempotencyKey(orm, config.IDEMPOTENCY_WINDOW_SECONDS)];
   const deprecations = deprecationNotice(metrics.deprecatedUsed);
   const compressed = compressAnswers();
@@ -91,9 +93,12 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
     ...admitted,
     // Before the body is read or validated: a caller without the role gets 403, not the schema's 400s.
     roleCheck,
+    // Bodies read, parsed and validated a few at a time (src/http/body-slots.ts): a read by id never queues behind 50.
+    bodyWork.take,
     ...parsers,
     queryIntegers,
     ...validation,
+    bodyWork.release,
     // After validation: only a request the contract accepts is announced and counted.
     deprecations,
     perRequestManager,

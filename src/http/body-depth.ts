@@ -6,31 +6,41 @@ export const maxBodyDepth = 32;
 
 export const bodyTooDeep = (): BadRequest => new BadRequest('error.bodyTooDeep', { max: maxBodyDepth });
 
-const quote = 0x22;
-const backslash = 0x5c;
-const opening = new Set([0x7b, 0x5b]);
-const closing = new Set([0x7d, 0x5d]);
+// Outside a string only quotes and brackets matter, inside one only its end and escapes: each is found by the regular
+// expression engine, so a long text costs little more than its copy, and no input makes a pattern backtrack.
+const quoteOrBracket = /["[\]{}]/g;
+const quoteOrEscape = /["\\]/g;
 
 /**
  * Throws the 400 when `text` opens more than `maxBodyDepth` objects and arrays inside each other. One pass over the
- * characters, skipping strings: JSON.parse itself copes with any depth, but its reviver and every walk after it
- * recurse, and a 60 KB body can nest 30,000 deep. Malformed text is left for JSON.parse to refuse.
+ * text, strings skipped: JSON.parse itself copes with any depth, but its reviver and every walk after it recurse,
+ * and a 60 KB body can nest 30,000 deep. Malformed text (an unclosed string) is left for JSON.parse to refuse.
  */
 export function refuseDeepJson(text: string): void {
   let depth = 0;
-  let inString = false;
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (inString) {
-      if (code === backslash) index += 1;
-      else if (code === quote) inString = false;
-    } else if (code === quote) {
-      inString = true;
-    } else if (opening.has(code)) {
+  quoteOrBracket.lastIndex = 0;
+  for (let found = quoteOrBracket.exec(text); found; found = quoteOrBracket.exec(text)) {
+    const token = found[0];
+    if (token === '"') {
+      const end = stringEnd(text, found.index + 1);
+      if (end < 0) return;
+      quoteOrBracket.lastIndex = end + 1;
+    } else if (token === '{' || token === '[') {
       depth += 1;
       if (depth > maxBodyDepth) throw bodyTooDeep();
-    } else if (closing.has(code)) {
+    } else {
       depth -= 1;
     }
   }
+}
+
+/** The index of the quote that ends the string starting at `from`, or -1 when it never ends. */
+function stringEnd(text: string, from: number): number {
+  quoteOrEscape.lastIndex = from;
+  for (let found = quoteOrEscape.exec(text); found; found = quoteOrEscape.exec(text)) {
+    if (found[0] === '"') return found.index;
+    // An escape: the character after the backslash is never the string's end.
+    quoteOrEscape.lastIndex = found.index + 2;
+  }
+  return -1;
 }

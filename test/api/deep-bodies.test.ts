@@ -34,6 +34,12 @@ describe('deep bodies', () => {
     expect(JSON.stringify(await response.json())).not.to.contain('nested');
   });
 
+  it('when brackets and escaped quotes are inside strings, then they nest nothing', async () => {
+    const memo = `\\"${'[{'.repeat(100)}\\\\`;
+    const response = await send('POST', '/sighting/qbe', `{"sightingMemo":"${memo}"}`);
+    expect(response.status).to.equal(204);
+  });
+
   it('when an XML body is nested 8,000 deep (56 KB), then it is a 400 on body', async () => {
     const response = await send('POST', '/sighting', deepXml(8_000), 'application/xml');
     expect(response.status).to.equal(400);
