@@ -25,7 +25,9 @@ const hostile: Array<[method: string, path: string, type: string, body: string]>
 // Deep ones over and over (the case that kept memory), the rest once per round.
 const deep = hostile.slice(0, 5);
 
-describe('memory per request', () => {
+describe('memory per request', function () {
+  // A process of its own to start, and 330 bodies of up to 64 KB on a machine that may be busy.
+  this.timeout(300_000);
   let scratch: ScratchDatabase | undefined;
   let service: ServiceProcess;
   let inspector: Inspector | undefined;
