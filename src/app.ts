@@ -84,7 +84,7 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
 
   api.use(cors(config.CORS_ORIGINS));
   const bodyWork = bodySlots();
-  const [parsers, perRequestManager, idempotency] = [bodyParsers(config.BODY_LIMIT), entityManagerPerRequest(orm, router), idempotencyKey(orm, config.IDEMPOTENCY_WINDOW_SECONDS)];
+  const [parsers, perRequestManager, idempotency] = [bodyParsers(config.BODY_LIMIT, [bodyWork.take]), entityManagerPerRequest(orm, router), idempotencyKey(orm, config.IDEMPOTENCY_WINDOW_SECONDS)];
   const deprecations = deprecationNotice(metrics.deprecatedUsed);
   const compressed = compressAnswers();
   const dispatch = operationDispatch(resources, (operation) => [
@@ -93,8 +93,7 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
     ...admitted,
     // Before the body is read or validated: a caller without the role gets 403, not the schema's 400s.
     roleCheck,
-    // Bodies read, parsed and validated a few at a time (src/http/body-slots.ts): a read by id never queues behind 50.
-    bodyWork.take,
+    // Bodies decoded, parsed and validated a few at a time (src/http/body-slots.ts): a read by id never queues behind 50.
     ...parsers,
     queryIntegers,
     ...validation,

@@ -59,7 +59,8 @@ function emptyBody(req: Request): unknown {
   return undefined;
 }
 
-export function bodyParsers(limit: string): RequestHandler[] {
+/** `beforeDecoding` runs once the bytes are read, before any work on them (src/http/body-slots.ts takes a slot there). */
+export function bodyParsers(limit: string, beforeDecoding: RequestHandler[] = []): RequestHandler[] {
   // body-parser's reader: the size limit (413), Content-Encoding inflated (a body that is not what it says: 400).
   const read = express.raw({ type: (req) => mediaTypeOf(req as Request) !== false, limit });
   const toValue: RequestHandler = (req, _res, next) => {
@@ -71,5 +72,5 @@ export function bodyParsers(limit: string): RequestHandler[] {
     }
     next();
   };
-  return [read, toValue, wellFormedText];
+  return [read, ...beforeDecoding, toValue, wellFormedText];
 }

@@ -1,15 +1,15 @@
-// Bounds how many request bodies are read, parsed and validated at once, so large bodies cannot starve other requests.
+// Bounds how many request bodies are decoded, parsed and validated at once, so large bodies cannot starve the rest.
 import type { Request, RequestHandler, Response } from 'express';
 
 /**
  * Body work is CPU on the one event loop that PGlite shares too: 50 clients posting 63 KB bodies each got their share
- * at once, and a read by id queued behind all of them (p50 150 ms, p99 2.5 s; docs/benchmarks.md). A few bodies at a
- * time keep every core busy; the rest wait unread, their bytes held back by TCP, until a slot is free.
+ * at once, and a read by id queued behind all of them (docs/benchmarks.md). A slot is taken once the bytes are in
+ * (receiving them costs little, and a client that sends slowly must not hold a slot) and given back after validation.
  */
 const slots = 4;
 
 interface BodySlots {
-  /** Before the body is read: waits for a slot when the request has a body. */
+  /** Once the body is read, before it is decoded: waits for a slot when the request has a body. */
   take: RequestHandler;
   /** After the body is validated: the slot goes to the next waiting request. Also on any earlier answer. */
   release: RequestHandler;
