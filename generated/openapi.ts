@@ -512,6 +512,8 @@ export interface components {
          * @description int64; JSON numbers are exact only within ±(2^53−1), so no other id is accepted. In a path or a query it is written in plain decimal, digits with an optional leading `-`: `1.0`, `1e3`, `+5` or `0x10` is no whole number there (a 400 in a query, a 404 in a path).
          */
         Id: number;
+        /** @description The `If-Match` grammar of RFC 9110 §13.1.1 and §8.8.3: `*`, or a list of `[W/]"<etagc>*"` separated by commas with optional spaces (empty list elements allowed, §5.6.1.2). The service reads the header by this pattern. */
+        IfMatch: string;
         /**
          * Format: int32
          * @description Optimistic-locking counter; 0 for a new record, +1 on each update. In a path or a query it is written in plain decimal, digits with an optional leading `-`: `1.0`, `1e3`, `+5` or `0x10` is no whole number there (a 400 in a query, a 404 in a path).
@@ -929,7 +931,8 @@ export interface components {
         };
         /**
          * @description Validation failed: one entry per offending field path. A body that cannot be read at all (not well-formed
-         *     JSON or XML, not an object, a refused XML feature) is one entry on the field `body`.
+         *     JSON or XML, not an object, a refused XML feature, nested more than 32 levels deep: `error.bodyTooDeep`)
+         *     is one entry on the field `body`.
          */
         BadRequest: {
             headers: {
@@ -1144,7 +1147,7 @@ export interface components {
                 "text/xml": components["schemas"]["GeneralError"];
             };
         };
-        /** @description The database cannot be reached, or (a list or query by example without `limit`) the instance's long reads hold their share of the pool (`STREAM_POOL_SHARE`); try again after `Retry-After` seconds. */
+        /** @description The database cannot be reached (`error.unavailable`, `Retry-After: 5`); this instance is stopping and cannot finish the request (`error.stopping`, `Retry-After: 1`: another instance answers a retry); or (a list or query by example without `limit`) the instance's long reads hold their share of the pool (`STREAM_POOL_SHARE`, `error.streamedReadsBusy`). Try again after `Retry-After` seconds. */
         Unavailable: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -1194,8 +1197,8 @@ export interface components {
         version: components["schemas"]["Version"];
         /** @description The `id` of the last event received; the stream resumes after it (the browser's EventSource sends it when it reconnects). */
         lastEventId: string;
-        /** @description An entity tag; 412 unless it is the record's current one (RFC 9110 §13.1.1). */
-        ifMatch: string;
+        /** @description RFC 9110 §13.1.1: `*` alone, or a comma-separated list of entity tags (`"3"`, `"2", "3"`); 412 unless one of them is the record's current one by the strong comparison (a weak tag `W/"3"` never matches). Anything else (`"0", *`, a tag without quotes) is a 400 on `if-match` (`error.ifMatch.invalid`). */
+        ifMatch: components["schemas"]["IfMatch"];
     };
     requestBodies: never;
     headers: {
@@ -1420,7 +1423,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description An entity tag; 412 unless it is the record's current one (RFC 9110 §13.1.1). */
+                /** @description RFC 9110 §13.1.1: `*` alone, or a comma-separated list of entity tags (`"3"`, `"2", "3"`); 412 unless one of them is the record's current one by the strong comparison (a weak tag `W/"3"` never matches). Anything else (`"0", *`, a tag without quotes) is a 400 on `if-match` (`error.ifMatch.invalid`). */
                 "If-Match"?: components["parameters"]["ifMatch"];
                 /**
                  * @description `return=representation` asks for the record's detail view in the answer (RFC 7240 §4.2); other
@@ -1466,7 +1469,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description An entity tag; 412 unless it is the record's current one (RFC 9110 §13.1.1). */
+                /** @description RFC 9110 §13.1.1: `*` alone, or a comma-separated list of entity tags (`"3"`, `"2", "3"`); 412 unless one of them is the record's current one by the strong comparison (a weak tag `W/"3"` never matches). Anything else (`"0", *`, a tag without quotes) is a 400 on `if-match` (`error.ifMatch.invalid`). */
                 "If-Match"?: components["parameters"]["ifMatch"];
             };
             path: {
@@ -1506,7 +1509,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description An entity tag; 412 unless it is the record's current one (RFC 9110 §13.1.1). */
+                /** @description RFC 9110 §13.1.1: `*` alone, or a comma-separated list of entity tags (`"3"`, `"2", "3"`); 412 unless one of them is the record's current one by the strong comparison (a weak tag `W/"3"` never matches). Anything else (`"0", *`, a tag without quotes) is a 400 on `if-match` (`error.ifMatch.invalid`). */
                 "If-Match"?: components["parameters"]["ifMatch"];
                 /**
                  * @description `return=representation` asks for the record's detail view in the answer (RFC 7240 §4.2); other
@@ -1865,7 +1868,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description An entity tag; 412 unless it is the record's current one (RFC 9110 §13.1.1). */
+                /** @description RFC 9110 §13.1.1: `*` alone, or a comma-separated list of entity tags (`"3"`, `"2", "3"`); 412 unless one of them is the record's current one by the strong comparison (a weak tag `W/"3"` never matches). Anything else (`"0", *`, a tag without quotes) is a 400 on `if-match` (`error.ifMatch.invalid`). */
                 "If-Match"?: components["parameters"]["ifMatch"];
                 /**
                  * @description `return=representation` asks for the record's detail view in the answer (RFC 7240 §4.2); other
@@ -1911,7 +1914,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description An entity tag; 412 unless it is the record's current one (RFC 9110 §13.1.1). */
+                /** @description RFC 9110 §13.1.1: `*` alone, or a comma-separated list of entity tags (`"3"`, `"2", "3"`); 412 unless one of them is the record's current one by the strong comparison (a weak tag `W/"3"` never matches). Anything else (`"0", *`, a tag without quotes) is a 400 on `if-match` (`error.ifMatch.invalid`). */
                 "If-Match"?: components["parameters"]["ifMatch"];
             };
             path: {
@@ -1951,7 +1954,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description An entity tag; 412 unless it is the record's current one (RFC 9110 §13.1.1). */
+                /** @description RFC 9110 §13.1.1: `*` alone, or a comma-separated list of entity tags (`"3"`, `"2", "3"`); 412 unless one of them is the record's current one by the strong comparison (a weak tag `W/"3"` never matches). Anything else (`"0", *`, a tag without quotes) is a 400 on `if-match` (`error.ifMatch.invalid`). */
                 "If-Match"?: components["parameters"]["ifMatch"];
                 /**
                  * @description `return=representation` asks for the record's detail view in the answer (RFC 7240 §4.2); other
@@ -2463,7 +2466,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description An entity tag; 412 unless it is the record's current one (RFC 9110 §13.1.1). */
+                /** @description RFC 9110 §13.1.1: `*` alone, or a comma-separated list of entity tags (`"3"`, `"2", "3"`); 412 unless one of them is the record's current one by the strong comparison (a weak tag `W/"3"` never matches). Anything else (`"0", *`, a tag without quotes) is a 400 on `if-match` (`error.ifMatch.invalid`). */
                 "If-Match"?: components["parameters"]["ifMatch"];
                 /**
                  * @description `return=representation` asks for the record's detail view in the answer (RFC 7240 §4.2); other
@@ -2509,7 +2512,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description An entity tag; 412 unless it is the record's current one (RFC 9110 §13.1.1). */
+                /** @description RFC 9110 §13.1.1: `*` alone, or a comma-separated list of entity tags (`"3"`, `"2", "3"`); 412 unless one of them is the record's current one by the strong comparison (a weak tag `W/"3"` never matches). Anything else (`"0", *`, a tag without quotes) is a 400 on `if-match` (`error.ifMatch.invalid`). */
                 "If-Match"?: components["parameters"]["ifMatch"];
             };
             path: {
@@ -2548,7 +2551,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description An entity tag; 412 unless it is the record's current one (RFC 9110 §13.1.1). */
+                /** @description RFC 9110 §13.1.1: `*` alone, or a comma-separated list of entity tags (`"3"`, `"2", "3"`); 412 unless one of them is the record's current one by the strong comparison (a weak tag `W/"3"` never matches). Anything else (`"0", *`, a tag without quotes) is a 400 on `if-match` (`error.ifMatch.invalid`). */
                 "If-Match"?: components["parameters"]["ifMatch"];
                 /**
                  * @description `return=representation` asks for the record's detail view in the answer (RFC 7240 §4.2); other

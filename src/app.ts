@@ -7,6 +7,7 @@ import { queryIntegers } from './validation/query-integers.ts';
 import { negotiate } from './http/negotiation.ts';
 import { bodyParsers } from './http/body-parsers.ts';
 import { errorHandler } from './http/error-handler.ts';
+import { bodySlots } from './http/body-slots.ts';
 import { NotFound } from './errors/app-errors.ts';
 import { entityManagerPerRequest } from './db/request-context.ts';
 import { operationDispatch, type OperationHandlers } from './crud/router.ts';
@@ -62,6 +63,8 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   app.locals.streamWriteTimeoutMs = config.STREAM_WRITE_TIMEOUT_MS;
   // Read by every whole list (src/crud/handlers.ts).
   app.locals.streamShare = streamShare;
+  // Read by the error handler: a failure of the closing pool is the instance stopping (src/http/stopping.ts).
+  app.locals.stopping = state.stopping;
 
   // Mounted before the open routes, filled below: an API request is resolved once, and tries no other router's routes.
   const api = express.Router();
@@ -96,7 +99,8 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   const handlersFor = (resource: AnyResource): OperationHandlers => ({ ...crudHandlers(resource), ...historyHandlers(resource), events: events(resource) });
 
   api.use(cors(config.CORS_ORIGINS));
-  const [parsers, perRequestManager, idempotency] = [bodyParsers(config.BODY_LIMIT), entityManagerPerRequest(orm, router), idempotencyKey(orm, config.IDEMPOTENCY_WINDOW_SECONDS)];
+  const bodyWork = bodySlots();
+  const [parsers, perRequestManager, idempotency] = [bodyParsers(config.BODY_LIMIT, [bodyWork.take]), entityManagerPerRequest(orm, router), idempotencyKey(orm, config.IDEMPOTENCY_WINDOW_SECONDS)];
   const deprecations = deprecationNotice(metrics.deprecatedUsed);
   const compressed = compressAnswers();
   const dispatch = operationDispatch(resources, (operation) => [
@@ -105,9 +109,11 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
     ...admitted,
     // Before the body is read or validated: a caller without the role gets 403, not the schema's 400s.
     roleCheck,
+    // Bodies decoded, parsed and validated a few at a time (src/http/body-slots.ts): a read by id never queues behind 50.
     ...parsers,
     queryIntegers,
     ...validation,
+    bodyWork.release,
     // After validation: only a request the contract accepts is announced and counted.
     deprecations,
     perRequestManager,

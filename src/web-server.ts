@@ -21,6 +21,7 @@ import { ReplicaLag } from './db/replica-lag.ts';
 import type { DatabaseState } from './readiness.ts';
 import { expectedMigration } from './db/migration-state.ts';
 import { keepStatisticsFresh, type StatisticsKeeper } from './db/pglite-statistics.ts';
+import { answerStopping } from './http/stopping.ts';
 
 export interface WebServer {
   url: string;
@@ -76,7 +77,7 @@ export async function startWebServer(config: Config, options: StartOptions = {})
   // A client that half-closes after its request (shutdown(SHUT_WR)) still gets its answer; node's default aborts
   // the request at the client's FIN, so any handler slower than that FIN would answer no one.
   (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
-  const drain = drainable(server);
+  const drain = drainable(server, answerStopping);
   // The ports open before the database: a process that waits for another's migration lock (up to
   // MIGRATE_LOCK_TIMEOUT_MS) is alive and says it is starting. Once the application is mounted below, it answers.
   let answer: (req: IncomingMessage, res: ServerResponse) => void = answerStarting({ health: config.MANAGEMENT_PORT === undefined });

@@ -43,9 +43,9 @@ export function deprecationsOf(operation: Operation & Marked): Deprecation[] {
   return [
     ...marker(operation, 'operation', () => true),
     ...parametersOf(operation).flatMap((parameter) => marker(parameter as typeof parameter & Marked, `${parameter.in} ${parameter.name}`,
-      (request) => (parameter.in === 'query' ? parameter.name in request.query
-        : parameter.in === 'header' && parameter.name.toLowerCase() in request.headers))),
+      (request) => (parameter.in === 'query' ? Object.hasOwn(request.query, parameter.name)
+        : parameter.in === 'header' && Object.hasOwn(request.headers, parameter.name.toLowerCase())))),
     ...bodyProperties(operation).flatMap(([name, schema]) => marker(schema, `property ${name}`,
-      (request) => isObject(request.body) && name in request.body)),
+      (request) => isObject(request.body) && Object.hasOwn(request.body, name))),
   ];
 }

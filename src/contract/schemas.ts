@@ -6,7 +6,9 @@ export const componentSchema = (name: string): Schema | undefined => openApiDocu
 
 /** A declared property's schema, else the object's `additionalProperties` one. */
 export function propertySchema(schema: Schema | undefined, name: string): Schema | undefined {
-  const property = schema?.properties?.[name] ?? (typeof schema?.additionalProperties === 'object' ? schema.additionalProperties : undefined);
+  // Own properties only: a name a client sends (an XML element `<constructor>`) is never an Object.prototype member.
+  const declared = schema?.properties && Object.hasOwn(schema.properties, name) ? schema.properties[name] : undefined;
+  const property = declared ?? (typeof schema?.additionalProperties === 'object' ? schema.additionalProperties : undefined);
   return property && nullable(resolve(property));
 }
 

@@ -24,7 +24,7 @@ const kindOf = (columnType = ''): Kind => (/int|serial|numeric/.test(columnType)
 export function listOrder(em: EntityManager, resource: AnyResource, sort?: string): SortKey[] {
   const properties = em.getMetadata().get(resource.entity).properties as Record<string, { fieldNames: string[]; columnTypes: string[]; nullable?: boolean }>;
   const key = (field: string, descending: boolean): SortKey => {
-    const property = resource.filterProperties?.[field] ?? field;
+    const property = resource.filterProperties && Object.hasOwn(resource.filterProperties, field) ? resource.filterProperties[field]! : field;
     const { fieldNames, columnTypes, nullable } = properties[property]!;
     return { property, column: fieldNames[0]!, descending, kind: kindOf(columnTypes[0]), nullable: nullable === true };
   };

@@ -1,6 +1,7 @@
 // JSON Merge Patch (RFC 7396): a member present replaces, null removes, an absent one stays; objects merge member-wise.
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+// Recursive, but over a parsed body: no body nests more than maxBodyDepth (src/http/body-depth.ts), so neither does this.
 export function mergePatch(target: unknown, patch: unknown): unknown {
   if (!isObject(patch)) return patch;
   // Without a prototype: a member is a member whatever its name. On a plain object, `result['__proto__'] = …` (a name

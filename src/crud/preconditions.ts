@@ -1,6 +1,7 @@
 // Entity tags from versions, and the conditional request headers of RFC 9110 §13.
 import type { Request } from 'express';
-import { PreconditionFailed } from '../errors/app-errors.ts';
+import { BadRequest, PreconditionFailed } from '../errors/app-errors.ts';
+import { componentSchema } from '../contract/schemas.ts';
 
 export const etagOf = (version: number): string => `"${version}"`;
 
@@ -15,6 +16,21 @@ export function notModified(req: Request, version: number): boolean {
   return tags(header).some((tag) => tag === '*' || tag.replace(/^W\//, '') === etagOf(version));
 }
 
+// The contract's grammar for If-Match (RFC 9110 §13.1.1), so the header is read by the very rule the validator applied.
+const ifMatchGrammar = new RegExp(componentSchema('IfMatch')!.pattern as string, 'u');
+const entityTag = /(?:W\/)?"[^"]*"/g;
+
+/**
+ * `If-Match` as RFC 9110 reads it: undefined without the header, `'*'`, or its entity tags as written (a tag may hold
+ * a comma, so the list is not split on commas). Anything else is a 400 on the header, never a guess.
+ */
+function ifMatch(req: Request): '*' | string[] | undefined {
+  const header = req.get('If-Match');
+  if (header === undefined) return undefined;
+  if (!ifMatchGrammar.test(header)) throw new BadRequest('error.ifMatch.invalid', {}, {}, 'if-match');
+  return header === '*' ? '*' : header.match(entityTag)!;
+}
+
 /** §13.1.1: If-Match uses the strong comparison; a mismatch is 412 and nothing is written. */
 export function checkIfMatch(req: Request, version: number): void {
   const versions = ifMatchVersions(req);
@@ -23,17 +39,16 @@ export function checkIfMatch(req: Request, version: number): void {
 
 /**
  * The versions `If-Match` admits, for a write that states them in its WHERE clause; undefined when it admits any
- * (no header, or `*`). A tag that names no version (weak, or not a whole number) admits none.
+ * (no header, or `*`). A tag that names no version (weak, or not a whole number in plain decimal) admits none.
  */
 export function ifMatchVersions(req: Request): number[] | undefined {
-  const header = req.get('If-Match');
-  if (!header) return undefined;
-  const found = tags(header);
-  if (found.includes('*')) return undefined;
+  const found = ifMatch(req);
+  if (found === undefined || found === '*') return undefined;
   return found.map((tag) => Number(/^"(-?\d{1,15})"$/.exec(tag)?.[1])).filter((version) => Number.isSafeInteger(version) && found.includes(etagOf(version)));
 }
 
 /** Whether `If-Match` names a version: `*` matches whatever is current, so it states none (contract D). */
 export function ifMatchStatesVersion(req: Request): boolean {
-  return tags(req.get('If-Match') ?? '').some((tag) => tag !== '*');
+  const found = ifMatch(req);
+  return found !== undefined && found !== '*';
 }

@@ -20,6 +20,14 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+/** The pool or the embedded database has been closed: the instance is stopping (nothing else closes them). */
+export function isDatabaseClosed(error: unknown): boolean {
+  for (let cause = error; cause && typeof cause === 'object'; cause = (cause as { cause?: unknown }).cause) {
+    if (/Cannot use a pool after calling end|PGlite is clos(?:ed|ing)/.test(String((cause as { message?: unknown }).message ?? ''))) return true;
+  }
+  return false;
+}
+
 /**
  * No pooled connection came free within DB_ACQUIRE_TIMEOUT_MS: the pool is busy, the database may be fine. pg-pool
  * says so only in its message (no code, no error class).

@@ -5,6 +5,7 @@ import { BadRequest, UnsupportedMediaType } from '../errors/app-errors.ts';
 import { xmlMediaTypes, xmlToObject } from './xml/xml-body-parser.ts';
 import { parseUnrounded, unrounded } from './unrounded-numbers.ts';
 import { wellFormedText } from './well-formed-text.ts';
+import { refuseDeepJson } from './body-depth.ts';
 
 const jsonTypes = ['application/json', 'application/*+json'];
 const bodyTypes = [...jsonTypes, ...xmlMediaTypes];
@@ -37,6 +38,7 @@ function jsonValue(req: Request, bytes: Buffer): unknown {
   if (text.length === 0) return {};
   const first = /^[ \t\n\r]*(.)/.exec(text)?.[1];
   if (first !== '{' && first !== '[') throw new BadRequest('error.malformedBody');
+  refuseDeepJson(text);
   try {
     return parseUnrounded(text);
   } catch {
@@ -57,7 +59,8 @@ function emptyBody(req: Request): unknown {
   return undefined;
 }
 
-export function bodyParsers(limit: string): RequestHandler[] {
+/** `beforeDecoding` runs once the bytes are read, before any work on them (src/http/body-slots.ts takes a slot there). */
+export function bodyParsers(limit: string, beforeDecoding: RequestHandler[] = []): RequestHandler[] {
   // body-parser's reader: the size limit (413), Content-Encoding inflated (a body that is not what it says: 400).
   const read = express.raw({ type: (req) => mediaTypeOf(req as Request) !== false, limit });
   const toValue: RequestHandler = (req, _res, next) => {
@@ -69,5 +72,5 @@ export function bodyParsers(limit: string): RequestHandler[] {
     }
     next();
   };
-  return [read, toValue, wellFormedText];
+  return [read, ...beforeDecoding, toValue, wellFormedText];
 }

@@ -1,11 +1,15 @@
 // Graceful drain of an HTTP server: in-flight requests finish, every later answer says `Connection: close`.
 import type { Server, ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 
 export interface Drain {
   /** From now on every answer says `Connection: close`; the listener still accepts (balancers are still sending). */
   announce(): void;
-  /** Stops accepting, ends the long-lived answers, closes idle connections, waits up to `timeoutMs` for the rest; says how many were cut. */
+  /**
+   * Stops accepting, ends the long-lived answers, closes idle connections, waits up to `timeoutMs` for the rest; then
+   * a request whose answer has not begun is refused (`refuse`) and one half-sent is cut. Says how many were cut.
+   */
   stop(timeoutMs: number): Promise<{ cut: number }>;
   /**
    * A long-lived answer (a stream of events) registers how to end it cleanly; `stop` calls that, so its client
@@ -21,7 +25,11 @@ interface Connection { served: number; busy: ServerResponse | undefined }
 const idleGraceMs = 50;
 const firstRequestGraceMs = 2000;
 
-export function drainable(server: Server): Drain {
+// Time for a refusal to reach its client before the connection is closed anyway.
+const refusalGraceMs = 1000;
+
+/** `refuse` answers a request the stop cannot wait for any longer (503 with Retry-After, src/http/stopping.ts). */
+export function drainable(server: Server, refuse: (req: IncomingMessage, res: ServerResponse) => void): Drain {
   const connections = new Map<Socket, Connection>();
   const longLived = new Set<() => void>();
   let stopping = false;
@@ -75,12 +83,21 @@ export function drainable(server: Server): Drain {
         if (!busy) closeWhenIdle(socket, served > 0 ? idleGraceMs : firstRequestGraceMs);
       }
       let cut = 0;
+      let lastGrace: NodeJS.Timeout | undefined;
       const timeout = setTimeout(() => {
-        cut = [...connections.values()].filter(({ busy }) => busy && !busy.writableFinished).length;
-        for (const socket of connections.keys()) socket.destroy();
+        for (const [socket, { busy }] of connections) {
+          // Not begun: the client is told the instance stops, and retries elsewhere; begun: only a cut can tell it.
+          if (busy && !busy.headersSent) refuse(busy.req, busy);
+          else {
+            if (busy && !busy.writableFinished) cut += 1;
+            socket.destroy();
+          }
+        }
+        lastGrace = setTimeout(() => { for (const socket of connections.keys()) socket.destroy(); }, refusalGraceMs);
       }, timeoutMs);
       await closed;
       clearTimeout(timeout);
+      clearTimeout(lastGrace);
       return { cut };
     },
   };

@@ -4,7 +4,8 @@ import type { Request, Response, NextFunction } from 'express';
 import { NotFoundError, OptimisticLockError, UniqueConstraintViolationException, ForeignKeyConstraintViolationException } from '@mikro-orm/core';
 import { error as validator } from 'express-openapi-validator';
 import * as errors from '../errors/app-errors.ts';
-import { isDatabaseUnavailable } from '../errors/database-unavailable.ts';
+import { isDatabaseClosed, isDatabaseUnavailable } from '../errors/database-unavailable.ts';
+import { instanceStopping } from './stopping.ts';
 import { fieldProblems, type ValidatorErrorItem } from '../validation/field-problems.ts';
 import { message, type Locale } from '../i18n/messages.ts';
 import { requestLocale } from '../i18n/request-locale.ts';
@@ -81,6 +82,8 @@ function toAppError(error: unknown, req: Request): errors.AppError {
   if (error instanceof UniqueConstraintViolationException) return new errors.Conflict('error.entityExists');
   // PostgreSQL 16+ (and so PGlite) reports ON DELETE RESTRICT as SQLSTATE 23001, which MikroORM leaves unconverted.
   if (error instanceof ForeignKeyConstraintViolationException || (error as { code?: unknown })?.code === '23001') return new errors.Conflict('error.entityInUse');
+  // While the instance stops, the pool closes under work still in flight: that is the instance going, not the database.
+  if ((isDatabaseUnavailable(error) || isDatabaseClosed(error)) && (req.app.locals.stopping as (() => boolean) | undefined)?.()) return instanceStopping();
   if (isDatabaseUnavailable(error)) return new errors.ServiceUnavailable('error.unavailable', {}, { 'Retry-After': '5' });
   const status = (error as { status?: number })?.status;
   const type = (error as { type?: string })?.type;

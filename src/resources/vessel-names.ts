@@ -81,7 +81,8 @@ export function replaceNames(em: EntityManager, vessel: Vessel, names: Record<st
   }
   const before = JSON.stringify(entityNames(vessel));
   for (const translation of vessel.translations.getItems()) {
-    if (!(translation.languageKey in names)) vessel.translations.remove(translation);
+    // Own keys only: `in` would keep a name whose key is an Object.prototype member (`constructor`, `toString`).
+    if (!Object.hasOwn(names, translation.languageKey)) vessel.translations.remove(translation);
   }
   for (const [languageKey, text] of Object.entries(names)) {
     const existing = vessel.translations.getItems().find((t) => t.languageKey === languageKey);

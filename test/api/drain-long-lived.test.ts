@@ -4,11 +4,12 @@ import { createServer, request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { drainable } from '../../src/http/drain.ts';
+import { answerStopping } from '../../src/http/stopping.ts';
 
 describe('drain: long-lived answers', () => {
   it('when the server stops while a stream is open, then the stream gets its last words and ends, and nothing is cut', async () => {
     const server = createServer();
-    const drain = drainable(server);
+    const drain = drainable(server, answerStopping);
     server.on('request', (_req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/event-stream' });
       res.write(': open\n\n');

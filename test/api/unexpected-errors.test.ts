@@ -10,7 +10,7 @@ import { requestLog } from '../../src/observability/request-log.ts';
 import { captureLog, type LogCapture } from '../support/log-capture.ts';
 
 describe('unexpected errors', () => {
-  // No request a client can send reaches a 500 (see no-server-errors.test.ts), so a route that fails on purpose
+  // No request a client can send reaches a 500 (see hostile-input.test.ts), so a route that fails on purpose
   // stands in for a bug, in front of the service's real negotiation and error handler.
   let base: string;
   let close: () => void;

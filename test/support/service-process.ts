@@ -22,10 +22,11 @@ export interface ServiceProcess {
 /**
  * `env` is the whole environment the service sees, besides PATH, HOME and the run's PostgreSQL password
  * (PGPASSWORD, where scripts/postgres-production.sh keeps the app role's): nothing else leaks in.
+ * `nodeArguments` go before the script (`--expose-gc`, `--inspect=127.0.0.1:0`).
  */
-export function spawnService(env: Record<string, string>): ServiceProcess {
+export function spawnService(env: Record<string, string>, nodeArguments: string[] = []): ServiceProcess {
   const password = process.env.PGPASSWORD === undefined ? {} : { PGPASSWORD: process.env.PGPASSWORD };
-  const child = spawn(process.execPath, ['src/server.ts'], {
+  const child = spawn(process.execPath, [...nodeArguments, 'src/server.ts'], {
     cwd: root,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...password, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,7 @@
 // Parses an XML request body into a plain element tree: DTDs and entities refused before they cost anything, deep nesting before any recursion.
 import { Parser } from 'xml2js';
 import { BadRequest } from '../../errors/app-errors.ts';
+import { bodyTooDeep, maxBodyDepth } from '../body-depth.ts';
 
 export interface XmlAttribute {
   /** The qualified name as written, e.g. `xsi:nil`. */
@@ -19,11 +20,16 @@ export interface XmlElement {
   text: string;
 }
 
-/** Deeper than any document of ours (the deepest is 3); a bound so no nesting can exhaust the stack. */
-export const maxDepth = 32;
-
 // Any markup declaration but a comment or CDATA section: `<!DOCTYPE`, `<!ENTITY`, `<!ELEMENT`, … (XXE, billion laughs).
 const declaration = /<!(?!--|\[CDATA\[)/;
+// Where `&` is only a character: comments, CDATA sections, processing instructions.
+const literalSections = /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<\?[\s\S]*?\?>/g;
+/**
+ * A reference to anything but the five entities XML 1.0 §4.6 declares or a character reference (§4.1). Without a DTD
+ * every other entity is undeclared, so the document is not well-formed; xml2js's sax would expand HTML's (`&nbsp;`)
+ * and, case-blind, `&AMP;`, and xml2js has no option to make it strict.
+ */
+const undeclaredEntity = /&(?!(?:amp|lt|gt|apos|quot|#[0-9]+|#x[0-9a-fA-F]+);)/;
 
 const options = {
   explicitRoot: true,
@@ -41,6 +47,7 @@ type RawNode = { '#name': string; $?: Record<string, XmlAttribute>; $ns?: unknow
 /** The document's root element; a 400 with a `general` message when it is not one well-formed, harmless document. */
 export function parseXml(text: string): XmlElement {
   if (declaration.test(text)) throw new BadRequest('error.xmlForbidden');
+  if (text.includes('&') && undeclaredEntity.test(text.replace(literalSections, ''))) throw new BadRequest('error.malformedXml');
   const parser = new Parser(options);
   const results: unknown[] = [];
   let failed = false;
@@ -60,7 +67,7 @@ export function parseXml(text: string): XmlElement {
 // xml2js builds its tree without recursion, in time linear in the body (which BODY_LIMIT bounds); this walk and every
 // one after it recurse, so it refuses the depth before it goes deeper than any document of ours.
 function element(node: RawNode, depth: number): XmlElement {
-  if (depth > maxDepth) throw new BadRequest('error.xmlTooDeep');
+  if (depth > maxBodyDepth) throw bodyTooDeep();
   const children: XmlElement[] = [];
   let text = '';
   for (const child of node.$$ ?? []) {

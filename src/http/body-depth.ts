@@ -1,0 +1,46 @@
+// How deep a body may nest, and a scan of JSON text for it that neither parses nor recurses.
+import { BadRequest } from '../errors/app-errors.ts';
+
+/** Deeper than any body of ours needs (the deepest is 4 levels); every walk over a body can rely on it. */
+export const maxBodyDepth = 32;
+
+export const bodyTooDeep = (): BadRequest => new BadRequest('error.bodyTooDeep', { max: maxBodyDepth });
+
+// Outside a string only quotes and brackets matter, inside one only its end and escapes: each is found by the regular
+// expression engine, so a long text costs little more than its copy, and no input makes a pattern backtrack.
+const quoteOrBracket = /["[\]{}]/g;
+const quoteOrEscape = /["\\]/g;
+
+/**
+ * Throws the 400 when `text` opens more than `maxBodyDepth` objects and arrays inside each other. One pass over the
+ * text, strings skipped: JSON.parse itself copes with any depth, but its reviver and every walk after it recurse,
+ * and a 60 KB body can nest 30,000 deep. Malformed text (an unclosed string) is left for JSON.parse to refuse.
+ */
+export function refuseDeepJson(text: string): void {
+  let depth = 0;
+  quoteOrBracket.lastIndex = 0;
+  for (let found = quoteOrBracket.exec(text); found; found = quoteOrBracket.exec(text)) {
+    const token = found[0];
+    if (token === '"') {
+      const end = stringEnd(text, found.index + 1);
+      if (end < 0) return;
+      quoteOrBracket.lastIndex = end + 1;
+    } else if (token === '{' || token === '[') {
+      depth += 1;
+      if (depth > maxBodyDepth) throw bodyTooDeep();
+    } else {
+      depth -= 1;
+    }
+  }
+}
+
+/** The index of the quote that ends the string starting at `from`, or -1 when it never ends. */
+function stringEnd(text: string, from: number): number {
+  quoteOrEscape.lastIndex = from;
+  for (let found = quoteOrEscape.exec(text); found; found = quoteOrEscape.exec(text)) {
+    if (found[0] === '"') return found.index;
+    // An escape: the character after the backslash is never the string's end.
+    quoteOrEscape.lastIndex = found.index + 2;
+  }
+  return -1;
+}

@@ -1,0 +1,22 @@
+// What a stopping instance answers to work it cannot finish: 503, Retry-After and a message of its own, never the
+// database's (which is up; it is this instance that goes away).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ServiceUnavailable } from '../errors/app-errors.ts';
+import { detectLocale } from '../i18n/request-locale.ts';
+import { message } from '../i18n/messages.ts';
+
+// RFC 9110 §10.2.3: another instance can answer at once; one second spares a client that comes back to this address.
+const retryAfter = '1';
+
+export const instanceStopping = (): ServiceUnavailable => new ServiceUnavailable('error.stopping', {}, { 'Retry-After': retryAfter });
+
+/**
+ * The drain's answer to a request still in flight when the stop's time is up and whose answer has not begun: the
+ * handler may still be waiting for the database or for the rest of the body. JSON, as every answer before the app.
+ */
+export function answerStopping(req: IncomingMessage, res: ServerResponse): void {
+  const body = JSON.stringify({ general: message(detectLocale(req, res), 'error.stopping') });
+  res.writeHead(503, {
+    'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Retry-After': retryAfter, Connection: 'close',
+  }).end(body);
+}
