@@ -32,7 +32,7 @@ describe('workarounds of library internals: what they rely on', () => {
   it('when pg is not the version src/db/bounded-waits.ts was checked against, then this fails (its query_timeout leaves the connection in use)', () => {
     // A pg.Client subclass bounds each statement and tears its socket down: pg's own query_timeout fails the statement
     // but keeps the connection, the late answer still owed (brianc/node-postgres#3399). Re-check both, then this.
-    expect(installedVersion('pg')).to.equal('8.23.0');
+    expect(installedVersion('pg')).to.equal('8.23.1');
     expect(pg.Client.prototype.query).to.be.a('function');
     let made: Socket | undefined;
     const client = new pg.Client({ stream: () => (made = new Socket()) });
