@@ -1,24 +1,14 @@
 // Checks the bearer token of every API call with keycloak-connect (RFC 6750) and records the caller.
 import type { NextFunction, RequestHandler, Response } from 'express';
 import { ServiceUnavailable } from '../errors/app-errors.ts';
-import type { Logger } from '../observability/logger.ts';
 import { bearerToken, invalidToken } from './bearer-token.ts';
 import { isBoundedClaim } from './claim-bounds.ts';
-import { RealmKeys } from './realm-keys.ts';
+import { RealmKeys, type RealmKeysOptions } from './realm-keys.ts';
 import type { Principal } from './access-rules.ts';
 import { VerifiedTokens } from './verified-tokens.ts';
 
-export interface TokenCheckOptions {
-  /** Base URL of the authorization server; the realm's issuer is `${serverUrl}/realms/${realm}`. */
-  serverUrl: string;
-  realm: string;
-  audience: string;
-  /** The realm keys' schedule and bounds (`REALM_KEYS_*`, src/config.ts). */
-  refreshMs: number;
-  fetchTimeoutMs: number;
-  minFetchIntervalMs: number;
-  logger: Logger;
-}
+/** The realm's address and its keys' schedule and bounds (`REALM_KEYS_*`, src/config.ts). */
+export type TokenCheckOptions = Omit<RealmKeysOptions, 'onKeyRemoved'>;
 
 /** As the token says, unchecked: a signed token may still hold any JSON where a claim is read (checked in `admit`). */
 interface AccessClaims {
