@@ -28,8 +28,10 @@ for dev in node pino-pretty mocha; do
   if [ -e "$dir/node_modules/$dev" ]; then echo "check-production-install: devDependency $dev was installed" >&2; exit 1; fi
 done
 
-# The token check only needs Keycloak when a token arrives; a closed port stands in for it.
-(cd "$dir" && NODE_ENV=production PORT="$port" HOST=127.0.0.1 KEYCLOAK_URL=http://127.0.0.1:9 LOG_LEVEL=warn exec "$node24" src/server.ts) &
+# The token check only needs Keycloak when a token arrives; a closed port stands in for it. Production refuses the
+# embedded database unless asked for it (EMBEDDED_DATABASE): this check has no PostgreSQL of its own.
+(cd "$dir" && NODE_ENV=production EMBEDDED_DATABASE=true PORT="$port" HOST=127.0.0.1 KEYCLOAK_URL=http://127.0.0.1:9 \
+  LOG_LEVEL=warn exec "$node24" src/server.ts) &
 pid=$!
 for _ in $(seq 1 120); do
   curl -sf "http://127.0.0.1:$port/health/ready" >/dev/null && break
