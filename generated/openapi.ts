@@ -512,8 +512,6 @@ export interface components {
          * @description int64; JSON numbers are exact only within ±(2^53−1), so no other id is accepted. In a path or a query it is written in plain decimal, digits with an optional leading `-`: `1.0`, `1e3`, `+5` or `0x10` is no whole number there (a 400 in a query, a 404 in a path).
          */
         Id: number;
-        /** @description The `If-Match` grammar of RFC 9110 §13.1.1 and §8.8.3: `*`, or a list of `[W/]"<etagc>*"` separated by commas with optional spaces (empty list elements allowed, §5.6.1.2). The service reads the header by this pattern. */
-        IfMatch: string;
         /**
          * Format: int32
          * @description Optimistic-locking counter; 0 for a new record, +1 on each update. In a path or a query it is written in plain decimal, digits with an optional leading `-`: `1.0`, `1e3`, `+5` or `0x10` is no whole number there (a 400 in a query, a 404 in a path).
@@ -1198,7 +1196,7 @@ export interface components {
         /** @description The `id` of the last event received; the stream resumes after it (the browser's EventSource sends it when it reconnects). */
         lastEventId: string;
         /** @description RFC 9110 §13.1.1: `*` alone, or a comma-separated list of entity tags (`"3"`, `"2", "3"`); 412 unless one of them is the record's current one by the strong comparison (a weak tag `W/"3"` never matches). Anything else (`"0", *`, a tag without quotes) is a 400 on `if-match` (`error.ifMatch.invalid`). */
-        ifMatch: components["schemas"]["IfMatch"];
+        ifMatch: string;
     };
     requestBodies: never;
     headers: {
