@@ -142,7 +142,8 @@ try {
  * PostgreSQL, loaded alternately like the rest. PGlite runs in the service's own process, on its core.
  */
 async function compareWithPglite([name, request]: [string, LoadRequest, string?]): Promise<void> {
-  const pglite = await startServer('service on PGlite', 'src/server.ts', { ...common, DATABASE_URL: '', DATA_DIR: '' }, serverCore);
+  // Left out, not empty: an empty setting is refused at start.
+  const pglite = await startServer('service on PGlite', 'src/server.ts', { ...common, DATABASE_URL: undefined, DATA_DIR: undefined }, serverCore);
   try {
     const runs: { pglite: LoadResult[]; postgresql: LoadResult[] } = { pglite: [], postgresql: [] };
     for (let round = 0; round < rounds; round++) {
