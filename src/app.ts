@@ -75,8 +75,6 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   // Meanwhile the validator loads its document: the embedded provider makes its key on another thread.
   const authServerUrl = await mountAuthorizationServer(app, config);
   const realmUrl = `${authServerUrl}/realms/${config.KEYCLOAK_REALM}`;
-  // Readiness checks that the realm's signing keys can be fetched (src/health.ts).
-  app.locals.realmCertsUrl = `${realmUrl}/protocol/openid-connect/certs`;
   // With a management port of their own, health and metrics are not on the public one.
   if (config.MANAGEMENT_PORT === undefined) app.use(managementRouter(config, orm, metrics, state));
   app.use(docsRouter({ publicUrl: config.PUBLIC_URL && config.publicUrl, basePath: config.BASE_PATH, realmUrl, implicitFlow: Boolean(config.KEYCLOAK_URL) }));
@@ -93,6 +91,8 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   // Called by startWebServer once the embedded provider (on this very server) can answer, and by stopWebServer.
   app.locals.prefetchRealmKeys = tokens.startKeys;
   app.locals.stopRealmKeys = tokens.stopKeys;
+  // Readiness reports the key store's own state (src/health.ts): no fetch of its own per probe.
+  app.locals.realmKeysReachable = tokens.keysReachable;
   const admitted = [negotiate, tokens, ...(config.RATE_LIMIT_PER_MINUTE ? [rateLimit(config.RATE_LIMIT_PER_MINUTE)] : [])];
   const slots = new StreamSlots(config.EVENTS_MAX_SUBSCRIBERS, config.EVENTS_MAX_SUBSCRIBERS_PER_CALLER);
   const events = eventStreams({ feed, drain, slots, keepAliveMs: config.EVENTS_KEEPALIVE_MS, delivered: metrics.eventDelivered });

@@ -1,13 +1,13 @@
 // Liveness and readiness for orchestrators: readiness names each dependency it checked, and says DOWN from the moment a stop begins.
 import { Router } from 'express';
 import type { MikroORM } from '@mikro-orm/core';
-import { databaseReadiness, identityKeysReadiness, type ComponentState, type DatabaseState } from './readiness.ts';
+import { databaseReadiness, type ComponentState, type DatabaseState } from './readiness.ts';
 
 export interface HealthState {
   /** True once SIGTERM arrived: balancers take the instance out while it still answers. */
   stopping(): boolean;
-  /** The realm's JWKS URL (its signing keys), once the application knows it. */
-  realmCertsUrl(): string | undefined;
+  /** Whether the token check holds the realm's signing keys and its last fetch of them succeeded (src/auth/realm-keys.ts). */
+  realmKeysReachable(): boolean;
   /** Whether the change feed's LISTEN session is connected; undefined where there is none (PGlite signals in-process). */
   feedListening(): boolean | undefined;
   /** Each readiness answer's database state (metrics). */
@@ -21,12 +21,12 @@ export interface HealthState {
  */
 export function healthRouter(orm: MikroORM, state: HealthState): Router {
   const database = databaseReadiness(orm);
-  const identityKeys = identityKeysReadiness(state.realmCertsUrl);
   return Router()
     .get('/live', (_req, res) => { res.json({ status: 'UP' }); })
     .get('/ready', async (_req, res) => {
       if (state.stopping()) return void res.status(503).json({ status: 'DOWN', reason: 'stopping' });
-      const [db, identityProvider] = await Promise.all([database(), identityKeys()]);
+      const db = await database();
+      const identityProvider: ComponentState = state.realmKeysReachable() ? 'UP' : 'DOWN';
       const changeFeed: ComponentState = state.feedListening() === false ? 'DOWN' : 'UP';
       state.observed?.(db);
       const components = { database: db.database, migrations: db.migrations, identityProvider, changeFeed };

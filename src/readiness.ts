@@ -57,18 +57,3 @@ export function databaseReadiness(orm: MikroORM): () => Promise<DatabaseState> {
     }
   }, down);
 }
-
-/** The identity provider's signing keys: its JWKS endpoint answers with keys within the bound. */
-export function identityKeysReadiness(certsUrl: () => string | undefined): () => Promise<ComponentState> {
-  return sharedProbe(async () => {
-    const url = certsUrl();
-    if (!url) return 'DOWN';
-    try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(probeBoundMs) });
-      const { keys } = await response.json() as { keys?: unknown[] };
-      return response.ok && Array.isArray(keys) && keys.length > 0 ? 'UP' : 'DOWN';
-    } catch {
-      return 'DOWN';
-    }
-  }, 'DOWN');
-}

@@ -122,10 +122,10 @@ export async function startWebServer(config: Config, options: StartOptions = {})
   const web = { url: publicUrl, stopFeed, config: resolved, orm, server, drain, replicaLag, statistics, logger, metrics, stopping: false } as WebServer;
   if (management) web.management = { server: management, url: originAt((management.address() as AddressInfo).port) };
   // Known once the application is built (the embedded provider's URL comes with it); read by readiness.
-  const realm: { certsUrl?: string } = {};
+  const realm: { keysReachable?: () => boolean } = {};
   const state = {
     stopping: () => web.stopping,
-    realmCertsUrl: () => realm.certsUrl,
+    realmKeysReachable: () => realm.keysReachable?.() ?? false,
     feedListening: feedStarted.listening,
     observed: (db: DatabaseState) => metrics.databaseObserved(db.database === 'UP', db.applied === undefined
       ? undefined : { expected: expectedMigration, current: db.migrations === 'UP', applied: db.applied }),
@@ -142,7 +142,7 @@ export async function startWebServer(config: Config, options: StartOptions = {})
     await closeAll();
     throw error;
   });
-  realm.certsUrl = app.locals.realmCertsUrl as string;
+  realm.keysReachable = app.locals.realmKeysReachable as () => boolean;
   if (management) answerManagement = managementApp(managementRouter(resolved, orm, metrics, state));
   // The app's last handler answers every error; should even that fail, express's final handler must not answer.
   answer = (req, res) => app(req as Request, res as Response, (error?: unknown) => lastResort(res, error));

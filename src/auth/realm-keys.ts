@@ -64,6 +64,11 @@ export class RealmKeys {
    * The checker of the key `kid` names. An unknown id waits for a fetch that starts after it arrived (so a key the
    * realm has just made is found), shared by every request waiting then; fetches are `minFetchIntervalMs` apart.
    */
+  /** Whether keys are held and the last fetch succeeded: what readiness reports for the identity provider. */
+  get reachable(): boolean {
+    return !this.#failing && this.#checkers.size > 0;
+  }
+
   async lookup(kid: string): Promise<KeyLookup> {
     const held = this.#checkers.get(kid);
     if (held) return held.keycloak;

@@ -36,7 +36,7 @@ function keyIdOf(token: string): string | undefined {
   }
 }
 
-export type TokenCheck = RequestHandler & { startKeys(): Promise<void>; stopKeys(): void };
+export type TokenCheck = RequestHandler & { startKeys(): Promise<void>; stopKeys(): void; keysReachable(): boolean };
 
 export function tokenCheck(options: TokenCheckOptions): TokenCheck {
   const { realm } = options;
@@ -82,5 +82,5 @@ export function tokenCheck(options: TokenCheckOptions): TokenCheck {
     if (known) return admit(known, res, next);
     return verify(token).then((content) => admit(content, res, next));
   };
-  return Object.assign(check, { startKeys: () => keys.start(), stopKeys: () => keys.stop() });
+  return Object.assign(check, { startKeys: () => keys.start(), stopKeys: () => keys.stop(), keysReachable: () => keys.reachable });
 }
