@@ -40,7 +40,7 @@ describe('workarounds of library internals: what they rely on', () => {
     expect(client).to.be.instanceOf(pg.Client);
   });
 
-  it('when pg\'s Client no longer keeps the session\'s cancel key as processID and secretKey, then this fails (src/db/bounded-waits.ts sends it)', () => {
+  it('when pg\'s Client no longer keeps the session\'s cancel key as processID and secretKey, then this fails (src/db/bounded-waits.ts sends it, src/db/pooler-probe.ts reads it)', () => {
     // pg's own Client#cancel sends them; its types do not declare them. Behind PgBouncer the service's cancel request
     // (src/db/cancel-request.ts) is the only way a statement it gave up on ends on a server without a bound of its own.
     const client = new pg.Client();
