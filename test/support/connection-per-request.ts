@@ -1,4 +1,5 @@
-// The test process's fetch opens a connection for each request: none is kept alive across a stall of the process.
+// The test process's clients (fetch, node:http) open a connection for each request: none is kept alive across a stall.
+import http from 'node:http';
 import { Agent, setGlobalDispatcher } from 'undici';
 
 /**
@@ -14,4 +15,6 @@ import { Agent, setGlobalDispatcher } from 'undici';
  */
 export function openConnectionPerRequest(): void {
   setGlobalDispatcher(new Agent({ pipelining: 0 }));
+  // node:http's default agent keeps connections alive since Node 19: the same race for tests that use it directly.
+  http.globalAgent = new http.Agent({ keepAlive: false });
 }
