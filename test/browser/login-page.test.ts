@@ -2,7 +2,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { apiClient } from '../support/api-client.ts';
@@ -10,6 +9,7 @@ import { closeBrowser, iconStatus, launchBrowser, screenshotPath, watchContext }
 import type { PageWatch } from '../support/browser.ts';
 import { sharedService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
+import { listenOnLoopback } from '../support/loopback-server.ts';
 
 interface Discovery { issuer: string; authorization_endpoint: string; token_endpoint: string }
 
@@ -24,8 +24,7 @@ async function startCallbackServer(): Promise<Callback> {
     if (url.pathname !== '/callback') { res.writeHead(404).end(); return; }
     res.writeHead(200, { 'Content-Type': 'text/html;charset=utf-8' }).end('<!DOCTYPE html><title>Sighting web app</title><link rel="icon" href="data:,"><p>Signed in.</p>');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const origin = await listenOnLoopback(server);
   return {
     redirectUri: `${origin}/callback`,
     origin,

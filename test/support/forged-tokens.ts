@@ -1,8 +1,8 @@
 // Makes tokens the API must refuse (foreign key, `alg: none`, wrong claims) and a test-held realm whose key signs any claims.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT, type JWTPayload, type CryptoKey } from 'jose';
+import { listenOnLoopback } from './loopback-server.ts';
 
 export const AUDIENCE = 'sighting-api';
 export const REALM_NAME = 'sighting';
@@ -80,8 +80,7 @@ export async function startTestRealm(): Promise<TestRealm> {
       res.writeHead(404).end();
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const url = await listenOnLoopback(server);
   const issuer = `${url}/realms/${REALM_NAME}`;
   return {
     url,

@@ -1,9 +1,10 @@
 // A stand-in realm whose signing keys the test adds, removes and freezes: its certs endpoint can stop answering.
 import { createServer, type ServerResponse } from 'node:http';
-import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
+import { createServer as createTcpServer, type Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { accessClaims, REALM_NAME } from './forged-tokens.ts';
+import { listenOnLoopback } from './loopback-server.ts';
 
 export interface RealmKey { kid: string; privateKey: CryptoKey; jwk: JWK }
 
@@ -37,8 +38,7 @@ export async function startRotatingRealm(): Promise<RotatingRealm> {
     const listed = JSON.stringify({ keys: [...keys.values()].map(({ jwk }) => jwk) });
     res.writeHead(200, { 'Content-Type': 'application/json' }).end(listed);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const url = await listenOnLoopback(server);
   const issuer = `${url}/realms/${REALM_NAME}`;
   return {
     url,
@@ -68,9 +68,9 @@ export async function startRotatingRealm(): Promise<RotatingRealm> {
 export async function startSilentServer(): Promise<{ url: string; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
   const server = createTcpServer((socket) => { sockets.add(socket); socket.on('error', () => undefined); });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url,
     close: () => new Promise<void>((resolve) => {
       for (const socket of sockets) socket.destroy();
       server.close(() => resolve());
