@@ -21,7 +21,8 @@ export function describe(contract: Contract, raw: unknown, depth = 0): string {
   if (name) return name;
   const types = typesOf(node);
   const format = typeof node.format === 'string' ? ` (${node.format})` : '';
-  const values = Array.isArray(node.enum) ? ` ${JSON.stringify(node.enum)}` : 'const' in node ? ` ${JSON.stringify(node.const)}` : '';
+  const listed = Array.isArray(node.enum) ? node.enum : 'const' in node ? [node.const] : undefined;
+  const values = listed ? ` ${JSON.stringify(listed)}` : '';
   if (types?.includes('array') && node.items !== undefined && depth < 3) {
     const rest = types.filter((type) => type !== 'array');
     return [`array of ${describe(contract, node.items, depth + 1)}`, ...rest].join(' | ');
@@ -29,7 +30,9 @@ export function describe(contract: Contract, raw: unknown, depth = 0): string {
   if (types) return `${types.join(' | ')}${format}${values}`;
   for (const kind of ['anyOf', 'oneOf', 'allOf'] as const) {
     const branches = node[kind];
-    if (Array.isArray(branches) && depth < 3) return `${kind} [${branches.map((b) => describe(contract, b, depth + 1)).join(', ')}]`;
+    if (Array.isArray(branches) && depth < 3) {
+      return `${kind} [${branches.map((branch) => describe(contract, branch, depth + 1)).join(', ')}]`;
+    }
   }
   if (values) return values.trim();
   return isNode(node.properties) ? 'object' : 'any';

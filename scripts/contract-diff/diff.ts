@@ -30,7 +30,8 @@ export function versionOf(file: string): string {
 
 function checkedVersion(file: string, version: unknown): string {
   if (typeof version !== 'string' || !/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(version)) {
-    throw new Error(`${file}: info.version must be a semantic version (MAJOR.MINOR.PATCH), not ${JSON.stringify(version)}`);
+    const why = `must be a semantic version (MAJOR.MINOR.PATCH), not ${JSON.stringify(version)}`;
+    throw new Error(`${file}: info.version ${why}`);
   }
   return version;
 }
@@ -56,9 +57,11 @@ export function diffContracts(oldFile: string, newFile: string): ContractDiff {
 const major = (version: string) => Number(version.split('.')[0]);
 
 /** Why the change may not land, or undefined: a breaking change needs a higher major version (semver §8). */
-export function gateVerdict({ result, oldVersion, newVersion }: Pick<ContractDiff, 'result' | 'oldVersion' | 'newVersion'>): string | undefined {
+export function gateVerdict(diff: Pick<ContractDiff, 'result' | 'oldVersion' | 'newVersion'>): string | undefined {
+  const { result, oldVersion, newVersion } = diff;
   if (result === 'INCOMPATIBLE' && major(newVersion) <= major(oldVersion)) {
-    return `breaking change to the contract: raise info.version's major number (now ${newVersion}, was ${oldVersion}) or make the change compatible`;
+    return `breaking change to the contract: raise info.version's major number (now ${newVersion}, was ${oldVersion})`
+      + ' or make the change compatible';
   }
   return undefined;
 }

@@ -34,9 +34,11 @@ export class Contract {
       if (seen.has(ref)) throw new Error(`$ref cycle at ${ref}`);
       seen.add(ref);
       if (!ref.startsWith('#')) throw new Error(`only local $refs are supported, not ${ref}`);
-      const segments = ref.slice(1).split('/').slice(1).map((s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'));
+      const segments = ref.slice(1).split('/').slice(1)
+        .map((segment) => decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~'));
       name = segments.at(-1);
-      node = segments.reduce<unknown>((at, key) => (isNode(at) || Array.isArray(at) ? (at as Node)[key] : undefined), this.root);
+      node = segments.reduce<unknown>((at, key) => (isNode(at) || Array.isArray(at) ? (at as Node)[key] : undefined),
+        this.root);
       if (node === undefined) throw new Error(`$ref ${ref} names nothing`);
     }
     return { node: isNode(node) ? node : {}, name, ref };

@@ -1,6 +1,6 @@
 // What the gate reports: one change to one operation, with whether it can break a client generated from the old
 // contract.
-/** `request`: what a client sends (it may widen, not narrow); `response`: what it receives (it may narrow, not widen). */
+/** `request`: what a client sends (it may widen, not narrow); `response`: what it receives (narrow, not widen). */
 export type Direction = 'request' | 'response';
 
 /** `breaking`: a client built from the old contract can fail; `deprecated`: newly marked; `compatible`: any other. */

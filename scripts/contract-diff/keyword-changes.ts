@@ -9,7 +9,9 @@ export function levelOf(direction: Direction, narrows: boolean, widens: boolean)
   return (direction === 'request' && narrows) || (direction === 'response' && widens) ? 'breaking' : 'compatible';
 }
 
-const covers = (types: string[], type: string) => types.includes(type) || (type === 'integer' && types.includes('number'));
+/** Whether `types` admit every value of `type` (an integer is a number). */
+const covers = (types: string[], type: string) =>
+  types.includes(type) || (type === 'integer' && types.includes('number'));
 
 const upperBounds = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties'];
 const lowerBounds = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'];
@@ -35,8 +37,12 @@ export function keywordChanges(old: Node, next: Node, direction: Direction, path
     const removed = oldTypes ? oldTypes.filter((type) => !newTypes || !covers(newTypes, type)) : ['any'];
     const added = newTypes ? newTypes.filter((type) => !oldTypes || !covers(oldTypes, type)) : ['any'];
     const name = (types?: string[]) => code(types ? types.join(' | ') : 'any');
-    if (removed.length || added.length) change(removed.length > 0, added.length > 0, `type ${name(oldTypes)} → ${name(newTypes)}`);
-    unrelated = !!oldTypes && !!newTypes && !oldTypes.some((type) => covers(newTypes, type) || newTypes.some((t) => covers([type], t)));
+    if (removed.length || added.length) {
+      change(removed.length > 0, added.length > 0, `type ${name(oldTypes)} → ${name(newTypes)}`);
+    }
+    const overlap = (type: string) =>
+      covers(newTypes ?? [], type) || !!newTypes?.some((other) => covers([type], other));
+    unrelated = !!oldTypes && !!newTypes && !oldTypes.some(overlap);
   }
   if (old.format !== next.format) {
     change(next.format !== undefined, old.format !== undefined, `format ${show(old.format)} → ${show(next.format)}`);
@@ -50,10 +56,11 @@ export function keywordChanges(old: Node, next: Node, direction: Direction, path
     const added = oldValues && newValues ? newValues.filter((v) => !has(oldValues, v)) : [];
     if (!oldValues) change(true, false, `now restricted to ${show(newValues)}`);
     else if (!newValues) change(false, true, `no longer restricted to ${show(oldValues)}`);
-    if (removed.length) change(true, false, `enum value${removed.length > 1 ? 's' : ''} removed: ${removed.map(show).join(', ')}`);
+    const plural = (values: unknown[]) => (values.length > 1 ? 's' : '');
+    if (removed.length) change(true, false, `enum value${plural(removed)} removed: ${removed.map(show).join(', ')}`);
     if (added.length) {
       const why = direction === 'response' ? ' (a value clients built from the old contract do not know)' : '';
-      change(false, true, `enum value${added.length > 1 ? 's' : ''} added: ${added.map(show).join(', ')}${why}`);
+      change(false, true, `enum value${plural(added)} added: ${added.map(show).join(', ')}${why}`);
     }
   }
 
@@ -70,7 +77,8 @@ export function keywordChanges(old: Node, next: Node, direction: Direction, path
   for (const keyword of ['pattern', 'multipleOf'] as const) {
     if (old[keyword] === next[keyword]) continue;
     // A different pattern or step admits other values: both directions can break.
-    change(next[keyword] !== undefined, old[keyword] !== undefined, `${keyword} ${show(old[keyword])} → ${show(next[keyword])}`);
+    const message = `${keyword} ${show(old[keyword])} → ${show(next[keyword])}`;
+    change(next[keyword] !== undefined, old[keyword] !== undefined, message);
   }
   if (!!old.uniqueItems !== !!next.uniqueItems) {
     change(!!next.uniqueItems, !!old.uniqueItems, `uniqueItems ${!!old.uniqueItems} → ${!!next.uniqueItems}`);
@@ -78,6 +86,8 @@ export function keywordChanges(old: Node, next: Node, direction: Direction, path
   if (JSON.stringify(old.default) !== JSON.stringify(next.default)) {
     changes.push({ level: 'compatible', path, message: `default ${show(old.default)} → ${show(next.default)}` });
   }
-  if (next.deprecated === true && old.deprecated !== true) changes.push({ level: 'deprecated', path, message: 'deprecated' });
+  if (next.deprecated === true && old.deprecated !== true) {
+    changes.push({ level: 'deprecated', path, message: 'deprecated' });
+  }
   return { changes, unrelated };
 }

@@ -2,7 +2,7 @@
 // parameters, request body, responses and security.
 import { describe, show } from './describe.ts';
 import type { Contract, Node } from './document.ts';
-import { code, type Direction, type Finding, type Place } from './finding.ts';
+import { code, type Direction, type Finding, type Level, type Place } from './finding.ts';
 import { contentOf, operationsOf, type Operation } from './operations.ts';
 import { compareResponses } from './response-changes.ts';
 import { SchemaComparison } from './schema-changes.ts';
@@ -14,15 +14,22 @@ export function operationChanges(old: Contract, next: Contract): Finding[] {
   const findings: Finding[] = [];
   for (const [key, operation] of before) {
     const kept = after.get(key);
+    if (kept) {
+      findings.push(...new OperationComparison(old, next, operation, kept).run());
+      continue;
+    }
     const id = typeof operation.node.operationId === 'string' ? ` (${code(operation.node.operationId)})` : '';
-    if (!kept) findings.push({ level: 'breaking', operation: operation.label, where: '', message: `operation removed${id}` });
-    else findings.push(...new OperationComparison(old, next, operation, kept).run());
+    findings.push({ level: 'breaking', operation: operation.label, where: '', message: `operation removed${id}` });
   }
-  for (const [key, operation] of after) {
-    if (!before.has(key)) findings.push({ level: 'compatible', operation: operation.label, where: '', message: 'operation added' });
+  for (const [key, { label }] of after) {
+    if (before.has(key)) continue;
+    findings.push({ level: 'compatible', operation: label, where: '', message: 'operation added' });
   }
   return findings;
 }
+
+const requiredOrNot = (node: Node) => (node.required === true ? 'required' : 'optional');
+const breakingIf = (breaks: boolean): Level => (breaks ? 'breaking' : 'compatible');
 
 /** One operation in both versions; `operation` names it as the new version spells it. */
 export class OperationComparison {
@@ -46,21 +53,24 @@ export class OperationComparison {
     const { node: is, parameters: newParameters } = this.after;
     if (was.operationId !== is.operationId) {
       // Generated SDKs name their method after it: a client's call no longer compiles.
-      const breaking = typeof was.operationId === 'string';
-      this.add(breaking ? 'breaking' : 'compatible', '', `operationId ${code(String(was.operationId))} → ${code(String(is.operationId))}`);
+      const ids = `${code(String(was.operationId))} → ${code(String(is.operationId))}`;
+      this.add(breakingIf(typeof was.operationId === 'string'), '', `operationId ${ids}`);
     }
     if (is.deprecated === true && was.deprecated !== true) {
-      this.add('deprecated', '', `operation deprecated${typeof is['x-sunset'] === 'string' ? `, sunset ${is['x-sunset']}` : ''}`);
+      const sunset = typeof is['x-sunset'] === 'string' ? `, sunset ${is['x-sunset']}` : '';
+      this.add('deprecated', '', `operation deprecated${sunset}`);
     }
     for (const [id, parameter] of oldParameters) this.compareParameter(id, parameter, newParameters.get(id));
-    for (const [id, parameter] of newParameters) if (!oldParameters.has(id)) this.compareParameter(id, undefined, parameter);
+    for (const [id, parameter] of newParameters) {
+      if (!oldParameters.has(id)) this.compareParameter(id, undefined, parameter);
+    }
     this.compareRequestBody(this.old.resolve(was.requestBody).node, this.next.resolve(is.requestBody).node);
     compareResponses(this, was, is);
     this.findings.push(...securityChanges(this.old, this.next, was, is, this.operation));
     return this.findings;
   }
 
-  add(level: Finding['level'], where: string, message: string, place: Place = {}): void {
+  add(level: Level, where: string, message: string, place: Place = {}): void {
     this.findings.push({ level, operation: this.operation, where, ...place, message });
   }
 
@@ -72,16 +82,19 @@ export class OperationComparison {
   }
 
   private compareParameter(id: string, was: Node | undefined, is: Node | undefined): void {
-    const where = `${id.startsWith('path') ? 'path' : id.split(' ')[0]} parameter ${code(String((is ?? was)!.name))}`;
+    const where = `${id.split(' ')[0]} parameter ${code(String((is ?? was)!.name))}`;
     if (!is) return this.add('breaking', where, 'removed');
-    const type = code(describe(this.next, parameterSchema(is)));
-    if (!was) return this.add(is.required === true ? 'breaking' : 'compatible', where, `new ${is.required === true ? 'required' : 'optional'} parameter (${type})`);
+    if (!was) {
+      const type = code(describe(this.next, parameterSchema(is)));
+      return this.add(breakingIf(is.required === true), where, `new ${requiredOrNot(is)} parameter (${type})`);
+    }
     if (was.required !== true && is.required === true) this.add('breaking', where, 'now required');
     if (was.required === true && is.required !== true) this.add('compatible', where, 'no longer required');
     if (is.deprecated === true && was.deprecated !== true) this.add('deprecated', where, 'deprecated');
     // Another style or explode serialises the value differently; allowReserved only lets clients skip encoding.
     for (const field of ['style', 'explode']) {
-      if (was[field] !== is[field]) this.add('breaking', where, `${field} ${show(was[field])} → ${show(is[field])}: sent differently`);
+      if (was[field] === is[field]) continue;
+      this.add('breaking', where, `${field} ${show(was[field])} → ${show(is[field])}: sent differently`);
     }
     this.compareSchemas(where, 'request', parameterSchema(was), parameterSchema(is));
   }
@@ -91,14 +104,18 @@ export class OperationComparison {
     const newContent = contentOf(is);
     if (!oldContent.size && !newContent.size) return;
     if (!newContent.size) return this.add('breaking', 'request body', 'removed');
-    if (!oldContent.size) return this.add(is.required === true ? 'breaking' : 'compatible', 'request body', `new ${is.required === true ? 'required' : 'optional'} request body`);
+    if (!oldContent.size) {
+      return this.add(breakingIf(is.required === true), 'request body', `new ${requiredOrNot(is)} body`);
+    }
     if (was.required !== true && is.required === true) this.add('breaking', 'request body', 'now required');
     for (const [type, media] of oldContent) {
       const kept = newContent.get(type);
       if (!kept) this.add('breaking', 'request body', 'media type removed', { media: type });
       else this.compareSchemas('request body', 'request', media.schema ?? true, kept.schema ?? true, type);
     }
-    for (const type of newContent.keys()) if (!oldContent.has(type)) this.add('compatible', 'request body', 'media type added', { media: type });
+    for (const type of newContent.keys()) {
+      if (!oldContent.has(type)) this.add('compatible', 'request body', 'media type added', { media: type });
+    }
   }
 }
 

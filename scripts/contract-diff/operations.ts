@@ -28,7 +28,8 @@ export function operationsOf(contract: Contract): Map<string, Operation> {
         const parameter = contract.resolve(raw).node;
         const name = String(parameter.name);
         const where = String(parameter.in);
-        const id = where === 'path' ? `path #${positions.indexOf(name) + 1}` : `${where} ${where === 'header' ? name.toLowerCase() : name}`;
+        const id = where === 'path' ? `path #${positions.indexOf(name) + 1}`
+          : `${where} ${where === 'header' ? name.toLowerCase() : name}`;
         parameters.set(id, parameter);
       }
       operations.set(`${method.toUpperCase()} ${key}`, { label: `${method.toUpperCase()} ${path}`, node, parameters });

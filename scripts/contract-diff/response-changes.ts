@@ -1,6 +1,6 @@
 // Compares an operation's responses: statuses, media types and their schemas, headers (received, so they may
 // narrow, not widen).
-import { isNode, type Node } from './document.ts';
+import { isNode, type Contract, type Node } from './document.ts';
 import { code } from './finding.ts';
 import type { OperationComparison } from './operation-changes.ts';
 import { contentOf } from './operations.ts';
@@ -24,34 +24,40 @@ export function compareResponses(comparison: OperationComparison, was: Node, is:
       if (!kept) comparison.add('breaking', where, 'media type removed', { media: type });
       else comparison.compareSchemas(where, 'response', media.schema ?? true, kept.schema ?? true, type);
     }
-    for (const type of newContent.keys()) if (!oldContent.has(type)) comparison.add('compatible', where, 'media type added', { media: type });
-    compareHeaders(comparison, where, headersOf((v) => old.resolve(v), oldResponse), headersOf((v) => next.resolve(v), newResponse));
+    for (const type of newContent.keys()) {
+      if (!oldContent.has(type)) comparison.add('compatible', where, 'media type added', { media: type });
+    }
+    compareHeaders(comparison, where, headersOf(old, oldResponse), headersOf(next, newResponse));
   }
-  for (const status of Object.keys(after)) if (!(status in before)) comparison.add('compatible', `response ${code(status)}`, 'added');
+  for (const status of Object.keys(after)) {
+    if (!(status in before)) comparison.add('compatible', `response ${code(status)}`, 'added');
+  }
 }
 
-type Resolve = (value: unknown) => { node: Node };
+type Headers = Map<string, { name: string; header: Node }>;
 
 /** Response headers by lower-case name (HTTP field names are case-insensitive, RFC 9110 §5.1). */
-function headersOf(resolve: Resolve, response: Node): Map<string, { name: string; header: Node }> {
+function headersOf(contract: Contract, response: Node): Headers {
   const headers = isNode(response.headers) ? Object.entries(response.headers) : [];
-  return new Map(headers.map(([name, raw]) => [name.toLowerCase(), { name, header: resolve(raw).node }]));
+  return new Map(headers.map(([name, raw]) => [name.toLowerCase(), { name, header: contract.resolve(raw).node }]));
 }
 
-function compareHeaders(comparison: OperationComparison, response: string, before: ReturnType<typeof headersOf>,
-  after: ReturnType<typeof headersOf>): void {
+function compareHeaders(comparison: OperationComparison, response: string, before: Headers, after: Headers): void {
   for (const [key, { name, header }] of before) {
     const where = `${response} header ${code(name)}`;
     const kept = after.get(key)?.header;
+    const required = header.required === true;
     if (!kept) {
-      comparison.add(header.required === true ? 'breaking' : 'compatible', where, `removed${header.required === true ? ' (was required)' : ''}`);
+      comparison.add(required ? 'breaking' : 'compatible', where, `removed${required ? ' (was required)' : ''}`);
       continue;
     }
-    if (header.required === true && kept.required !== true) comparison.add('breaking', where, 'no longer required (may be absent)');
+    if (required && kept.required !== true) comparison.add('breaking', where, 'no longer required (may be absent)');
     if (kept.deprecated === true && header.deprecated !== true) comparison.add('deprecated', where, 'deprecated');
     comparison.compareSchemas(where, 'response', headerSchema(header), headerSchema(kept));
   }
-  for (const [key, { name }] of after) if (!before.has(key)) comparison.add('compatible', `${response} header ${code(name)}`, 'added');
+  for (const [key, { name }] of after) {
+    if (!before.has(key)) comparison.add('compatible', `${response} header ${code(name)}`, 'added');
+  }
 }
 
 const headerSchema = (header: Node): unknown => header.schema ?? [...contentOf(header).values()][0]?.schema ?? true;

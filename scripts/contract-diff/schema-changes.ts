@@ -5,7 +5,8 @@ import { isNode, type Contract, type Node } from './document.ts';
 import { code, type Direction, type SchemaChange } from './finding.ts';
 import { keywordChanges, levelOf } from './keyword-changes.ts';
 
-const step = (path: string, segment: string) => (!path || segment.startsWith('[') ? `${path}${segment}` : `${path}.${segment}`);
+const step = (path: string, segment: string) =>
+  (!path || segment.startsWith('[') ? `${path}${segment}` : `${path}.${segment}`);
 
 /** One side of a comparison: a contract, for its `$ref`s. */
 export class SchemaComparison {
@@ -24,7 +25,8 @@ export class SchemaComparison {
   }
 
   /** The changes from `oldSchema` to `newSchema` (raw, with `$ref`s), paths starting at `path`. */
-  static run(old: Contract, next: Contract, direction: Direction, oldSchema: unknown, newSchema: unknown): SchemaChange[] {
+  static run(old: Contract, next: Contract, direction: Direction, oldSchema: unknown,
+    newSchema: unknown): SchemaChange[] {
     const comparison = new SchemaComparison(old, next, direction);
     comparison.compare(oldSchema, newSchema, '');
     return comparison.changes;
@@ -32,7 +34,8 @@ export class SchemaComparison {
 
   private compare(oldRaw: unknown, newRaw: unknown, path: string): void {
     if (oldRaw === false || newRaw === false) {
-      if (oldRaw !== newRaw) this.add(newRaw === false, oldRaw === false, path, `${describe(this.old, oldRaw)} → ${describe(this.next, newRaw)}`);
+      const message = `${describe(this.old, oldRaw)} → ${describe(this.next, newRaw)}`;
+      if (oldRaw !== newRaw) this.add(newRaw === false, oldRaw === false, path, message);
       return;
     }
     const old = this.old.resolve(oldRaw);
@@ -61,7 +64,9 @@ export class SchemaComparison {
     if (unrelated) return;
     this.compareProperties(old, next, path);
     this.compareAdditional(old, next, path);
-    if (old.items !== undefined || next.items !== undefined) this.compare(old.items ?? true, next.items ?? true, step(path, '[]'));
+    if (old.items !== undefined || next.items !== undefined) {
+      this.compare(old.items ?? true, next.items ?? true, step(path, '[]'));
+    }
     const oldTuple = Array.isArray(old.prefixItems) ? old.prefixItems : [];
     const newTuple = Array.isArray(next.prefixItems) ? next.prefixItems : [];
     for (let i = 0; i < Math.max(oldTuple.length, newTuple.length); i++) {
@@ -76,10 +81,12 @@ export class SchemaComparison {
         const label = before.label === after.label ? before.label : `${before.label}→${after.label}`;
         this.compare(before.schema, after.schema, step(path, `${kind}[${label}]`));
       } else if (before) {
-        this.add(true, false, path, `${kind} branch ${code(before.label)} removed (${describe(this.old, before.schema)})`);
+        const what = describe(this.old, before.schema);
+        this.add(true, false, path, `${kind} branch ${code(before.label)} removed (${what})`);
       } else if (after) {
         const why = this.direction === 'response' ? ': a shape clients built from the old contract do not know' : '';
-        this.add(false, true, path, `${kind} branch ${code(after.label)} added (${describe(this.next, after.schema)})${why}`);
+        const what = describe(this.next, after.schema);
+        this.add(false, true, path, `${kind} branch ${code(after.label)} added (${what})${why}`);
       }
     }
   }
@@ -118,7 +125,8 @@ export class SchemaComparison {
     if (oldMore === undefined && newMore === undefined) return;
     if (oldMore === false || newMore === false) {
       // A closed object opened is like new properties: compatible both ways; closing one refuses what was sent.
-      if (oldMore !== newMore) this.add(newMore === false, false, path, newMore === false ? 'additional properties now refused' : 'additional properties now allowed');
+      const now = newMore === false ? 'refused' : 'allowed';
+      if (oldMore !== newMore) this.add(newMore === false, false, path, `additional properties now ${now}`);
       return;
     }
     this.compare(oldMore ?? true, newMore ?? true, step(path, '{*}'));
@@ -128,7 +136,9 @@ export class SchemaComparison {
   private visible(contract: Contract, schema: Node): Map<string, unknown> {
     const hidden = this.direction === 'request' ? 'readOnly' : 'writeOnly';
     const properties = isNode(schema.properties) ? Object.entries(schema.properties) : [];
-    return new Map(properties.filter(([, raw]) => !(isNode(raw) && raw[hidden] === true) && contract.resolve(raw).node[hidden] !== true));
+    const travels = (raw: unknown) =>
+      !(isNode(raw) && raw[hidden] === true) && contract.resolve(raw).node[hidden] !== true;
+    return new Map(properties.filter(([, raw]) => travels(raw)));
   }
 
   private add(narrows: boolean, widens: boolean, path: string, message: string): void {
@@ -147,7 +157,8 @@ function branchesOf(schema: Node): (Branch[] & { kind: string }) | undefined {
   if (!kind) return undefined;
   const branches = (schema[kind] as unknown[]).map((raw, index) => {
     const ref = isNode(raw) && typeof raw.$ref === 'string' ? raw.$ref.split('/').at(-1) : undefined;
-    const label = ref ?? (isNode(raw) && raw.type === 'null' ? 'null' : isNode(raw) && typeof raw.title === 'string' ? raw.title : `#${index}`);
+    const title = isNode(raw) && typeof raw.title === 'string' ? raw.title : undefined;
+    const label = ref ?? (isNode(raw) && raw.type === 'null' ? 'null' : title ?? `#${index}`);
     return { label, schema: raw };
   });
   return Object.assign(branches, { kind });
@@ -155,7 +166,8 @@ function branchesOf(schema: Node): (Branch[] & { kind: string }) | undefined {
 
 /** Branches pair by label; one branch left on each side is the same branch renamed. */
 function matchBranches(old: Branch[], next: Branch[]): { old?: Branch; next?: Branch }[] {
-  const pairs: { old?: Branch; next?: Branch }[] = old.map((branch) => ({ old: branch, next: next.find((b) => b.label === branch.label) }));
+  const pairs: { old?: Branch; next?: Branch }[] =
+    old.map((branch) => ({ old: branch, next: next.find((b) => b.label === branch.label) }));
   const added = next.filter((branch) => !old.some((b) => b.label === branch.label));
   const lonely = pairs.filter((pair) => !pair.next);
   if (lonely.length === 1 && added.length === 1) lonely[0]!.next = added.pop();

@@ -22,7 +22,8 @@ const show = (requirement: Requirement) => (requirement.size
 const meets = (had: Requirement, needs: Requirement) =>
   [...needs].every(([scheme, scopes]) => had.has(scheme) && scopes.every((scope) => had.get(scheme)!.includes(scope)));
 
-export function securityChanges(old: Contract, next: Contract, oldOperation: Node, newOperation: Node, operation: string): Finding[] {
+export function securityChanges(old: Contract, next: Contract, oldOperation: Node, newOperation: Node,
+  operation: string): Finding[] {
   const before = requirementsOf(old, oldOperation);
   const after = requirementsOf(next, newOperation);
   const list = (requirements: Requirement[]) => code(requirements.map(show).join(' | '));
@@ -47,7 +48,8 @@ export function schemeChanges(old: Contract, next: Contract): Finding[] {
   const newSchemes = schemes(next);
   const findings: Finding[] = [];
   for (const [name, raw] of Object.entries(oldSchemes)) {
-    if (!(name in newSchemes)) continue; // a requirement that still names it is invalid; one that does not is compared above
+    // A requirement that still names a removed scheme is invalid; one that does not is compared per operation.
+    if (!(name in newSchemes)) continue;
     const was = old.resolve(raw).node;
     const is = next.resolve(newSchemes[name]).node;
     for (const field of ['type', 'scheme', 'in', 'name', 'openIdConnectUrl']) {

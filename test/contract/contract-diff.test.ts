@@ -10,7 +10,8 @@ import type { Finding } from '../../scripts/contract-diff/finding.ts';
 
 type Json = Record<string, unknown>;
 
-const fixture = parse(readFileSync(fileURLToPath(new URL('fixtures/gate-contract.yaml', import.meta.url)), 'utf8')) as Json;
+const fixtureFile = fileURLToPath(new URL('fixtures/gate-contract.yaml', import.meta.url));
+const fixture = parse(readFileSync(fixtureFile, 'utf8')) as Json;
 
 /** The node at `path` (keys, or indexes of arrays) of `document`. */
 function at(document: Json, ...path: (string | number)[]): Json {
@@ -29,9 +30,11 @@ function gate(edit: (contract: Json) => void, prepare: (contract: Json) => void 
 /** One line per finding of `level`: `operation | where | media | path | message`. */
 function lines(findings: Finding[], level: Finding['level'] = 'breaking'): string[] {
   return findings.filter((finding) => finding.level === level)
-    .map(({ operation, where, media, path, message }) => [operation, where, media ?? '', path ?? '', message].join(' | '));
+    .map(({ operation, where, media, path, message }) => [operation, where, media, path, message].join(' | '));
 }
 
+const json = 'application/json';
+const history = 'GET /sighting/{id}/versions';
 const schema = (contract: Json, name: string) => at(contract, 'components', 'schemas', name);
 
 function removeProperty(contract: Json, name: string, property: string): void {
@@ -43,18 +46,21 @@ function removeProperty(contract: Json, name: string, property: string): void {
 describe('contract diff gate: what breaks a client', function () {
   it('when a list row property inside anyOf is removed, then the list and the query by example report it', function () {
     const { result, findings } = gate((c) => removeProperty(c, 'SightingListItem', 'sightingDate'));
+    const removed = 'property removed (was `string (date-time)`, required)';
     expect({ result, breaking: lines(findings), compatible: lines(findings, 'compatible') }).to.deep.equal({
       result: 'INCOMPATIBLE',
       breaking: [
-        'GET /sighting | response `200` | application/json | [].anyOf[SightingListItem].sightingDate | property removed (was `string (date-time)`, required)',
-        'POST /sighting/qbe | response `200` | application/json | [].anyOf[SightingListItem].sightingDate | property removed (was `string (date-time)`, required)',
+        `GET /sighting | response \`200\` | ${json} | [].anyOf[SightingListItem].sightingDate | ${removed}`,
+        `POST /sighting/qbe | response \`200\` | ${json} | [].anyOf[SightingListItem].sightingDate | ${removed}`,
       ],
       compatible: [],
     });
   });
 
-  it('when a list row property inside anyOf is retyped, then the message names the old and new type and format', function () {
-    const { findings } = gate((c) => { at(schema(c, 'SightingListItem'), 'properties').sightingDate = { type: 'integer' }; });
+  it('when a list row property inside anyOf is retyped, then the message names old and new type, format', function () {
+    const { findings } = gate((c) => {
+      at(schema(c, 'SightingListItem'), 'properties').sightingDate = { type: 'integer' };
+    });
     const path = '[].anyOf[SightingListItem].sightingDate';
     expect(lines(findings)).to.deep.equal([
       `GET /sighting | response \`200\` | application/json | ${path} | type \`string\` → \`integer\``,
@@ -64,19 +70,19 @@ describe('contract diff gate: what breaks a client', function () {
     ]);
   });
 
-  it('when a detail property is removed, then every operation answering a detail reports it: list, qbe, history, read, create', function () {
+  it('when a detail property is removed, then list, qbe, history, read and create each report it', function () {
     const { findings } = gate((c) => removeProperty(c, 'SightingDetail', 'sightingMemo'));
     const removed = 'property removed (was `string | null`)';
     expect(lines(findings)).to.deep.equal([
-      `GET /sighting | response \`200\` | application/json | [].anyOf[SightingDetail].sightingMemo | ${removed}`,
+      `GET /sighting | response \`200\` | ${json} | [].anyOf[SightingDetail].sightingMemo | ${removed}`,
       `POST /sighting | response \`201\` | application/json | sightingMemo | ${removed}`,
       `POST /sighting/qbe | response \`200\` | application/json | [].anyOf[SightingDetail].sightingMemo | ${removed}`,
       `GET /sighting/{id} | response \`200\` | application/json | sightingMemo | ${removed}`,
-      `GET /sighting/{id}/versions | response \`200\` | application/json | [].record.oneOf[SightingDetail].sightingMemo | ${removed}`,
+      `${history} | response \`200\` | ${json} | [].record.oneOf[SightingDetail].sightingMemo | ${removed}`,
     ]);
   });
 
-  it('when enum values are removed from what clients send, then each is named; a new value there is compatible', function () {
+  it('when enum values are removed from what clients send, then each is named; one added is compatible', function () {
     const { findings } = gate((c) => {
       at(schema(c, 'SightingCreate'), 'properties', 'status').enum = ['seen', 'retracted'];
       at(c, 'components', 'parameters', 'view', 'schema').enum = ['detail'];
@@ -91,7 +97,9 @@ describe('contract diff gate: what breaks a client', function () {
   });
 
   it('when an enum value is added to what clients receive, then every answer carrying it reports it', function () {
-    const { findings } = gate((c) => { at(schema(c, 'SightingDetail'), 'properties', 'status').enum = ['seen', 'confirmed', 'retracted']; });
+    const { findings } = gate((c) => {
+      at(schema(c, 'SightingDetail'), 'properties', 'status').enum = ['seen', 'confirmed', 'retracted'];
+    });
     const added = 'enum value added: `retracted` (a value clients built from the old contract do not know)';
     expect(lines(findings).map((line) => line.split(' | ')[0])).to.deep.equal(
       ['GET /sighting', 'POST /sighting', 'POST /sighting/qbe', 'GET /sighting/{id}', 'GET /sighting/{id}/versions']);
@@ -150,18 +158,21 @@ describe('contract diff gate: what breaks a client', function () {
         `POST /sighting | response \`201\` | application/json | sightingMemo | ${widened}`,
         `POST /sighting/qbe | response \`200\` | application/json | [].anyOf[SightingDetail].sightingMemo | ${widened}`,
         `GET /sighting/{id} | response \`200\` | application/json | sightingMemo | ${widened}`,
-        `GET /sighting/{id}/versions | response \`200\` | application/json | [].record.oneOf[SightingDetail].sightingMemo | ${widened}`,
+        `${history} | response \`200\` | ${json} | [].record.oneOf[SightingDetail].sightingMemo | ${widened}`,
       ],
       compatible: ['GET /sighting | query parameter `limit` |  |  | maximum `100` → `1000` (widened)'],
     });
   });
 
-  it('when a map value (additionalProperties) or a property inside allOf is retyped or narrowed, then it is found', function () {
+  it('when a map value (additionalProperties) or a property inside allOf is retyped or narrowed, then it is found',
+    function () {
     const { findings } = gate((c) => {
       at(schema(c, 'SightingDetail'), 'properties', 'names').additionalProperties = { type: 'integer' };
       at(schema(c, 'SightingExample'), 'allOf', 1, 'properties', 'sightingMemo').maxLength = 10;
     });
-    expect(lines(findings).filter((line) => line.startsWith('GET /sighting/{id} |') || line.startsWith('POST /sighting/qbe | request'))).to.deep.equal([
+    const chosen = (line: string) =>
+      line.startsWith('GET /sighting/{id} |') || line.startsWith('POST /sighting/qbe | request');
+    expect(lines(findings).filter(chosen)).to.deep.equal([
       'POST /sighting/qbe | request body | application/json | sightingMemo | maxLength none → `10` (narrowed)',
       'GET /sighting/{id} | response `200` | application/json | names.{*} | type `string` → `integer`',
       'GET /sighting/{id} | response `200` | application/json | names.{*} | maxLength `100` → none (widened)',
@@ -172,7 +183,8 @@ describe('contract diff gate: what breaks a client', function () {
     const { findings } = gate((c) => {
       delete at(c, 'paths', '/sighting/{id}/versions').get;
       delete at(c, 'paths', '/sighting/{id}', 'get', 'responses')['404'];
-      at(c, 'paths', '/sighting', 'post', 'responses', '201').content = { 'text/xml': { schema: { $ref: '#/components/schemas/SightingDetail' } } };
+      const detail = { $ref: '#/components/schemas/SightingDetail' };
+      at(c, 'paths', '/sighting', 'post', 'responses', '201').content = { 'text/xml': { schema: detail } };
     });
     expect(lines(findings)).to.deep.equal([
       'POST /sighting | response `201` | application/json |  | media type removed',
@@ -187,31 +199,64 @@ describe('contract diff gate: what breaks a client', function () {
       at(c, 'paths', '/sighting', 'post').security = [{ bearer: [] }, { apiKey: [] }];
     });
     expect({ breaking: lines(findings), compatible: lines(findings, 'compatible') }).to.deep.equal({
-      breaking: ['GET /sighting | security |  |  | security `bearer` → `bearer + apiKey`: a client using `bearer` is refused now'],
+      breaking: [
+        'GET /sighting | security |  |  | security `bearer` → `bearer + apiKey`: a client using `bearer` is refused now'
+      ],
       compatible: ['POST /sighting | security |  |  | security `bearer` → `bearer | apiKey`'],
     });
   });
 
-  it('when a schema refers to itself, then a change inside it is reported once per place and the walk ends', function () {
+  it('when a schema refers to itself, then a change inside it is reported once and the walk ends', function () {
     const { findings } = gate((c) => { at(schema(c, 'Tree'), 'properties').label = { type: 'integer' }; }, (c) => {
       const children = { type: 'array', items: { $ref: '#/components/schemas/Tree' } };
       at(c, 'components', 'schemas').Tree = { type: 'object', properties: { label: { type: 'string' }, children } };
-      at(c, 'paths', '/sighting/{id}', 'get', 'responses', '200', 'content', 'application/json').schema = { $ref: '#/components/schemas/Tree' };
+      const read = at(c, 'paths', '/sighting/{id}', 'get', 'responses', '200', 'content', json);
+      read.schema = { $ref: '#/components/schemas/Tree' };
     });
-    expect(lines(findings)).to.deep.equal(['GET /sighting/{id} | response `200` | application/json | label | type `string` → `integer`']);
+    const retyped = 'type `string` → `integer`';
+    expect(lines(findings)).to.deep.equal([`GET /sighting/{id} | response \`200\` | ${json} | label | ${retyped}`]);
+  });
+});
+
+describe('contract diff gate: the changelog', function () {
+  it('when a change repeats in media types and operations, then one line says it under those operations', function () {
+    const { changelog } = gate((c) => {
+      removeProperty(c, 'SightingListItem', 'sightingDate');
+      delete at(c, 'paths', '/sighting/{id}/versions').get;
+      const notFound = at(c, 'paths', '/sighting/{id}', 'get', 'responses', '404');
+      notFound.headers = { 'Retry-After': { schema: { type: 'integer' } } };
+    }, (c) => {
+      const content = at(c, 'paths', '/sighting', 'get', 'responses', '200', 'content');
+      content['text/xml'] = content[json];
+    });
+    const removed = '`[].anyOf[SightingListItem].sightingDate`: property removed (was `string (date-time)`, required)';
+    expect(changelog).to.equal([
+      '### Breaking changes (4 in 3 operations)',
+      '#### `GET /sighting`',
+      `- response \`200\` \`application/json\`, \`text/xml\` ${removed}`,
+      '#### `POST /sighting/qbe`',
+      `- response \`200\` \`application/json\` ${removed}`,
+      '#### `GET /sighting/{id}/versions`',
+      '- operation removed (`getSightingHistory`)',
+      '### Compatible changes (1 in 1 operation)',
+      '#### `GET /sighting/{id}`',
+      '- response `404` header `Retry-After`: added',
+    ].join('\n\n'));
   });
 });
 
 describe('contract diff gate: what does not break a client', function () {
-  it('when an optional request property, a response property and an operation are added, then it is COMPATIBLE', function () {
+  it('when an optional request property, a response property and an operation are added, then it passes', function () {
     const { result, findings } = gate((c) => {
       at(schema(c, 'SightingCreate'), 'properties').observer = { type: 'string' };
       at(schema(c, 'SightingDetail'), 'properties').observer = { type: 'string' };
-      at(c, 'paths')['/vessel'] = { get: { operationId: 'listVessels', responses: { '200': { description: 'The vessels.' } } } };
+      const answer = { '200': { description: 'The vessels.' } };
+      at(c, 'paths')['/vessel'] = { get: { operationId: 'listVessels', responses: answer } };
     });
     expect({ result, breaking: lines(findings), compatible: lines(findings, 'compatible').length }).to.deep.equal(
       { result: 'COMPATIBLE', breaking: [], compatible: 7 });
-    expect(lines(findings, 'compatible')).to.include('POST /sighting | request body | application/json | observer | new optional property (`string`)');
+    expect(lines(findings, 'compatible'))
+      .to.include('POST /sighting | request body | application/json | observer | new optional property (`string`)');
   });
 
   it('when only a description changes, then it is METADATA with nothing listed', function () {
