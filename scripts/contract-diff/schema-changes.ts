@@ -44,7 +44,8 @@ export class SchemaComparison {
     if (pair !== '|' && this.open.has(pair)) return;
     this.open.add(pair);
     try {
-      this.compareResolved(mergeAllOf(this.old, old.node), mergeAllOf(this.next, next.node), path, old.name, next.name);
+      this.compareResolved(withSiblings(this.old, oldRaw, old.node), withSiblings(this.next, newRaw, next.node), path,
+        old.name, next.name);
     } finally {
       this.open.delete(pair);
     }
@@ -172,6 +173,20 @@ function matchBranches(old: Branch[], next: Branch[]): { old?: Branch; next?: Br
   const lonely = pairs.filter((pair) => !pair.next);
   if (lonely.length === 1 && added.length === 1) lonely[0]!.next = added.pop();
   return [...pairs, ...added.map((branch) => ({ next: branch }))];
+}
+
+/** Keywords beside a `$ref` that constrain nothing. */
+const annotations = new Set(['$ref', 'description', 'summary', 'title', 'example', 'examples', '$comment']);
+
+/**
+ * The schema `node` that `raw` refers to, with `allOf` merged and with the keywords written beside the `$ref`, which
+ * apply too in OpenAPI 3.1 (JSON Schema 2020-12 §8.2.3.1): `{ $ref: Memo, maxLength: 100 }`.
+ */
+function withSiblings(contract: Contract, raw: unknown, node: Node): Node {
+  const siblings = isNode(raw) && raw.$ref !== undefined ? Object.keys(raw).filter((key) => !annotations.has(key)) : [];
+  if (!siblings.length) return mergeAllOf(contract, node);
+  const beside = Object.fromEntries(siblings.map((key) => [key, (raw as Node)[key]]));
+  return mergeAllOf(contract, { ...beside, allOf: [node] });
 }
 
 const withoutBranches = ({ anyOf: _a, oneOf: _o, ...rest }: Node): Node => rest;

@@ -179,6 +179,17 @@ describe('contract diff gate: what breaks a client', function () {
     ]);
   });
 
+  it('when a bound beside a $ref is narrowed, then it is compared with the schema referred to', function () {
+    const memo = (maxLength: number) => (c: Json) => {
+      at(c, 'components', 'schemas').Memo = { type: 'string' };
+      at(schema(c, 'SightingCreate'), 'properties').sightingMemo = { $ref: '#/components/schemas/Memo', maxLength };
+    };
+    const { findings } = gate(memo(100), memo(200));
+    expect(lines(findings)).to.deep.equal([
+      'POST /sighting | request body | application/json | sightingMemo | maxLength `200` → `100` (narrowed)',
+    ]);
+  });
+
   it('when an operation, a status or a media type is removed, then each breaks and is named', function () {
     const { findings } = gate((c) => {
       delete at(c, 'paths', '/sighting/{id}/versions').get;
