@@ -6,7 +6,7 @@ import { code, type Direction, type SchemaChange } from './finding.ts';
 import { keywordChanges, levelOf } from './keyword-changes.ts';
 
 const step = (path: string, segment: string) =>
-  (!path || segment.startsWith('[') ? `${path}${segment}` : `${path}.${segment}`);
+  (!path || /^[[(]/.test(segment) ? `${path}${segment}` : `${path}.${segment}`);
 
 /** One side of a comparison: a contract, for its `$ref`s. */
 export class SchemaComparison {
@@ -65,6 +65,10 @@ export class SchemaComparison {
     if (unrelated) return;
     this.compareProperties(old, next, path);
     this.compareAdditional(old, next, path);
+    if (old.propertyNames !== undefined || next.propertyNames !== undefined) {
+      // The keys of a map are sent and received like values.
+      this.compare(old.propertyNames ?? true, next.propertyNames ?? true, step(path, '(key)'));
+    }
     if (old.items !== undefined || next.items !== undefined) {
       this.compare(old.items ?? true, next.items ?? true, step(path, '[]'));
     }

@@ -164,10 +164,10 @@ describe('contract diff gate: what breaks a client', function () {
     });
   });
 
-  it('when a map value (additionalProperties) or a property inside allOf is retyped or narrowed, then it is found',
-    function () {
+  it('when the values or keys of a map, or a property inside allOf, change, then it is found', function () {
     const { findings } = gate((c) => {
       at(schema(c, 'SightingDetail'), 'properties', 'names').additionalProperties = { type: 'integer' };
+      at(schema(c, 'SightingDetail'), 'properties', 'names').propertyNames = { pattern: '^[a-z]{2,3}$' };
       at(schema(c, 'SightingExample'), 'allOf', 1, 'properties', 'sightingMemo').maxLength = 10;
     });
     const chosen = (line: string) =>
@@ -176,6 +176,7 @@ describe('contract diff gate: what breaks a client', function () {
       'POST /sighting/qbe | request body | application/json | sightingMemo | maxLength none → `10` (narrowed)',
       'GET /sighting/{id} | response `200` | application/json | names.{*} | type `string` → `integer`',
       'GET /sighting/{id} | response `200` | application/json | names.{*} | maxLength `100` → none (widened)',
+      'GET /sighting/{id} | response `200` | application/json | names(key) | pattern `^[a-z]{2}$` → `^[a-z]{2,3}$`',
     ]);
   });
 
