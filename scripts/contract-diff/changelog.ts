@@ -34,14 +34,18 @@ function linesOf(findings: Finding[]): string[] {
     .map((line) => line.replace(/^- : /, '- '));
 }
 
-function heading(operations: string[]): string {
+function heading(operations: string[], every: number): string {
+  if (operations.length === every && every > 3) return `#### Every operation (${every})`;
   const names = operations.map((operation) => (operation === 'contract' ? 'the whole contract' : code(operation)));
   if (operations.length <= 3) return `#### ${names.join(', ')}`;
   return `#### ${operations.length} operations\n\n${names.join(', ')}`;
 }
 
-/** Headings start at `###`, so the text fits under a release's `##` heading. */
-export function renderChangelog(findings: Finding[]): string {
+/**
+ * Headings start at `###`, so the text fits under a release's `##` heading. `every` is the number of operations of the
+ * new contract: a line they all share is said of every operation.
+ */
+export function renderChangelog(findings: Finding[], every: number): string {
   if (!findings.length) return 'No change to the operations, their parameters, bodies, responses or security.';
   const parts: string[] = [];
   for (const [level, title] of sections) {
@@ -62,7 +66,7 @@ export function renderChangelog(findings: Finding[]): string {
     }
     const count = `${chosen.length} in ${operations.length} operation${operations.length > 1 ? 's' : ''}`;
     parts.push(`### ${title} (${count})`);
-    for (const [owned, lines] of groups) parts.push(heading(JSON.parse(owned) as string[]), lines.join('\n'));
+    for (const [owned, lines] of groups) parts.push(heading(JSON.parse(owned) as string[], every), lines.join('\n'));
   }
   return parts.join('\n\n');
 }

@@ -8,6 +8,7 @@ import { renderChangelog } from './changelog.ts';
 import { Contract } from './document.ts';
 import type { Finding } from './finding.ts';
 import { operationChanges } from './operation-changes.ts';
+import { operationsOf } from './operations.ts';
 import { schemeChanges } from './security-changes.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -42,7 +43,7 @@ export function compareContracts(old: Contract, next: Contract): Omit<ContractDi
   const result: DiffResult = findings.some((finding) => finding.level === 'breaking') ? 'INCOMPATIBLE'
     : findings.length ? 'COMPATIBLE'
     : isDeepStrictEqual(old.root, next.root) ? 'NO_CHANGES' : 'METADATA';
-  return { changelog: renderChangelog(findings), findings, result };
+  return { changelog: renderChangelog(findings, operationsOf(next).size), findings, result };
 }
 
 /** Compares the contract `oldFile` with `newFile`. */
