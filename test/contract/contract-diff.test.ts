@@ -255,6 +255,30 @@ describe('contract diff gate: the changelog', function () {
       '- response `404` header `Retry-After`: added',
     ].join('\n\n'));
   });
+
+  it('when all operations gain a header and a security alternative, then a shared line is said once', function () {
+    const { changelog } = gate((c) => {
+      for (const item of Object.values(at(c, 'paths')) as Json[]) {
+        for (const operation of Object.values(item).filter((value) => !Array.isArray(value)) as Json[]) {
+          for (const response of Object.values(at(operation, 'responses')) as Json[]) {
+            response.headers = { ...(response.headers as Json | undefined), 'X-Request-Id': { schema: {} } };
+          }
+        }
+      }
+      c.security = [{ bearer: [] }, { apiKey: [] }];
+    });
+    expect(changelog).to.equal([
+      '### Compatible changes (11 in 5 operations)',
+      '#### `GET /sighting`, `POST /sighting/qbe`, `GET /sighting/{id}/versions`',
+      '- response `200` header `X-Request-Id`: added',
+      '#### Every operation (5)',
+      '- security: security `bearer` → `bearer | apiKey`',
+      '#### `POST /sighting`',
+      '- response `201` header `X-Request-Id`: added',
+      '#### `GET /sighting/{id}`',
+      '- response `200`, `404` header `X-Request-Id`: added',
+    ].join('\n\n'));
+  });
 });
 
 describe('contract diff gate: what does not break a client', function () {
