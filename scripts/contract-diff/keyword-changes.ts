@@ -21,7 +21,7 @@ const valuesOf = (schema: Node): unknown[] | undefined =>
 
 interface KeywordChanges {
   changes: SchemaChange[];
-  /** The old and new types share none: what is inside them is not compared (it would only repeat the change). */
+  /** The types share none: no other keyword nor what is inside is compared (it would only repeat the change). */
   unrelated: boolean;
 }
 
@@ -32,7 +32,6 @@ export function keywordChanges(old: Node, next: Node, direction: Direction, path
 
   const oldTypes = typesOf(old);
   const newTypes = typesOf(next);
-  let unrelated = false;
   if (oldTypes?.join() !== newTypes?.join()) {
     const removed = oldTypes ? oldTypes.filter((type) => !newTypes || !covers(newTypes, type)) : ['any'];
     const added = newTypes ? newTypes.filter((type) => !oldTypes || !covers(oldTypes, type)) : ['any'];
@@ -40,9 +39,11 @@ export function keywordChanges(old: Node, next: Node, direction: Direction, path
     if (removed.length || added.length) {
       change(removed.length > 0, added.length > 0, `type ${name(oldTypes)} → ${name(newTypes)}`);
     }
-    const overlap = (type: string) =>
-      covers(newTypes ?? [], type) || !!newTypes?.some((other) => covers([type], other));
-    unrelated = !!oldTypes && !!newTypes && !oldTypes.some(overlap);
+    // `null` beside two unrelated types (`string | null` → `integer | null`) does not relate them.
+    const values = (types?: string[]) => types?.filter((type) => type !== 'null');
+    const [was, is] = [values(oldTypes), values(newTypes)];
+    const overlap = (type: string) => covers(is ?? [], type) || !!is?.some((other) => covers([type], other));
+    if (was?.length && is?.length && !was.some(overlap)) return { changes, unrelated: true };
   }
   if (old.format !== next.format) {
     change(next.format !== undefined, old.format !== undefined, `format ${show(old.format)} → ${show(next.format)}`);
@@ -89,5 +90,5 @@ export function keywordChanges(old: Node, next: Node, direction: Direction, path
   if (next.deprecated === true && old.deprecated !== true) {
     changes.push({ level: 'deprecated', path, message: 'deprecated' });
   }
-  return { changes, unrelated };
+  return { changes, unrelated: false };
 }
