@@ -8,7 +8,7 @@ import { keywordChanges, levelOf } from './keyword-changes.ts';
 const step = (path: string, segment: string) =>
   (!path || /^[[(]/.test(segment) ? `${path}${segment}` : `${path}.${segment}`);
 
-/** One side of a comparison: a contract, for its `$ref`s. */
+/** Two versions of one schema compared in one direction, the changes collected with their paths. */
 export class SchemaComparison {
   private readonly changes: SchemaChange[] = [];
   /** The `$ref` pairs being compared further up: a recursive schema is compared once. */
@@ -24,7 +24,7 @@ export class SchemaComparison {
     this.direction = direction;
   }
 
-  /** The changes from `oldSchema` to `newSchema` (raw, with `$ref`s), paths starting at `path`. */
+  /** The changes from `oldSchema` to `newSchema` (as written, with `$ref`s), paths from the schema's root. */
   static run(old: Contract, next: Contract, direction: Direction, oldSchema: unknown,
     newSchema: unknown): SchemaChange[] {
     const comparison = new SchemaComparison(old, next, direction);
