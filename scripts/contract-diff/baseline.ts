@@ -4,7 +4,8 @@
 import { execFileSync } from 'node:child_process';
 import { versionOf } from './diff.ts';
 
-const git = (args: string[]) => execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+const git = (args: string[]) =>
+  execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
 
 export interface Baseline {
   ref: string;
@@ -22,7 +23,8 @@ export function releaseBaseline(contract: string): Baseline | undefined {
     // -G lists the commits whose diff touches info.version's line (the only `version:` two spaces deep); the newest
     // one set the version HEAD carries, so nothing after it may break that version's clients.
     const commit = git(['log', '-1', '--format=%H', '-G', '^  version: ', '--', 'openapi.yaml']);
-    if (commit) return { ref: commit, how: `commit ${commit.slice(0, 12)}, which set info.version (no tag ${tag} here)` };
+    const how = `commit ${commit.slice(0, 12)}, which set info.version (no tag ${tag} here)`;
+    if (commit) return { ref: commit, how };
   } catch { /* not a git checkout */ }
   return undefined;
 }

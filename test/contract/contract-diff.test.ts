@@ -1,64 +1,314 @@
-// The breaking-change gate (`npm run contract:diff`): openapi-diff on temporary copies of openapi.yaml.
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// The breaking-change gate (`npm run contract:diff`) on a small fixture contract shaped like openapi.yaml: each test
+// edits a copy and asserts every breaking change reported, with where and what (old → new).
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { parseDocument, type Document } from 'yaml';
+import { parse } from 'yaml';
+import { compareContracts } from '../../scripts/contract-diff/diff.ts';
+import { Contract } from '../../scripts/contract-diff/document.ts';
+import type { Finding } from '../../scripts/contract-diff/finding.ts';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const javaHome = process.env.CLIENTS_JAVA_HOME ?? '/usr/lib/jvm/java-17-openjdk-amd64';
+type Json = Record<string, unknown>;
 
-/** Runs the gate on openapi.yaml against a copy changed by `change`; resolves with its exit code and output. */
-function gate(folder: string, change: (contract: Document) => void): Promise<{ code: number; output: string }> {
-  const contract = parseDocument(readFileSync(`${root}openapi.yaml`, 'utf8'));
-  change(contract);
-  const changed = join(folder, `${Math.random().toString(36).slice(2)}.yaml`);
-  writeFileSync(changed, contract.toString({ lineWidth: 0 }));
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['scripts/contract-diff.ts', '--old', 'openapi.yaml', '--new', changed], { cwd: root, maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, output: stdout + stderr }));
-  });
+const fixtureFile = fileURLToPath(new URL('fixtures/gate-contract.yaml', import.meta.url));
+const fixture = parse(readFileSync(fixtureFile, 'utf8')) as Json;
+
+/** The node at `path` (keys, or indexes of arrays) of `document`. */
+function at(document: Json, ...path: (string | number)[]): Json {
+  return path.reduce<Json>((node, key) => node[key] as Json, document);
 }
 
-describe('contract diff gate (npm run contract:diff)', function () {
-  // The first run asks Maven Central for openapi-diff; each later run starts a JVM and parses the contract twice.
-  this.timeout(10 * 60_000);
-  let folder: string;
-  before(function () {
-    if (!existsSync(`${javaHome}/bin/java`) || !existsSync('/usr/bin/mvn')) this.skip(); // openapi-diff needs Java 17 and Maven (README, prerequisites)
-    folder = mkdtempSync(join(tmpdir(), 'contract-diff-'));
-  });
-  after(() => folder && rmSync(folder, { recursive: true, force: true }));
+/** The fixture (first changed by `prepare`) compared with a copy changed by `edit`. */
+function gate(edit: (contract: Json) => void, prepare: (contract: Json) => void = () => {}) {
+  const base = structuredClone(fixture);
+  prepare(base);
+  const changed = structuredClone(base);
+  edit(changed);
+  return compareContracts(new Contract(base), new Contract(changed));
+}
 
-  const breaking: Record<string, (contract: Document) => void> = {
-    'a response property is removed': (c) => {
-      c.deleteIn(['components', 'schemas', 'SightingDetail', 'properties', 'sightingMemo']);
-      c.setIn(['components', 'schemas', 'SightingDetail', 'required'], c.createNode(['version', 'sightingId', 'vessel', 'sightingTimezone', 'sightingDate']));
-    },
-    'a parameter becomes required': (c) => c.setIn(['components', 'parameters', 'limit', 'required'], true),
-    'a request enum is narrowed': (c) => c.setIn(['components', 'parameters', 'view', 'schema', 'enum'], c.createNode(['list'])),
-  };
-  for (const [what, change] of Object.entries(breaking)) {
-    it(`when ${what} under the same major version, then the gate fails and says why`, async function () {
-      const { code, output } = await gate(folder, change);
-      expect({ code, result: /: INCOMPATIBLE$/m.test(output), says: output.includes("raise info.version's major number") }, output)
-        .to.deep.equal({ code: 1, result: true, says: true });
+/** One line per finding of `level`: `operation | where | media | path | message`. */
+function lines(findings: Finding[], level: Finding['level'] = 'breaking'): string[] {
+  return findings.filter((finding) => finding.level === level)
+    .map(({ operation, where, media, path, message }) => [operation, where, media, path, message].join(' | '));
+}
+
+const json = 'application/json';
+const history = 'GET /sighting/{id}/versions';
+const schema = (contract: Json, name: string) => at(contract, 'components', 'schemas', name);
+
+function removeProperty(contract: Json, name: string, property: string): void {
+  const target = schema(contract, name);
+  delete at(target, 'properties')[property];
+  target.required = (target.required as string[]).filter((required) => required !== property);
+}
+
+describe('contract diff gate: what breaks a client', function () {
+  it('when a list row property inside anyOf is removed, then the list and the query by example report it', function () {
+    const { result, findings } = gate((c) => removeProperty(c, 'SightingListItem', 'sightingDate'));
+    const removed = 'property removed (was `string (date-time)`, required)';
+    expect({ result, breaking: lines(findings), compatible: lines(findings, 'compatible') }).to.deep.equal({
+      result: 'INCOMPATIBLE',
+      breaking: [
+        `GET /sighting | response \`200\` | ${json} | [].anyOf[SightingListItem].sightingDate | ${removed}`,
+        `POST /sighting/qbe | response \`200\` | ${json} | [].anyOf[SightingListItem].sightingDate | ${removed}`,
+      ],
+      compatible: [],
     });
-  }
-
-  it('when the same breaking change comes with a new major version, then the gate passes', async function () {
-    const { code, output } = await gate(folder, (c) => {
-      breaking['a parameter becomes required']!(c);
-      c.setIn(['info', 'version'], `${Number(String(c.getIn(['info', 'version'])).split('.')[0]) + 1}.0.0`);
-    });
-    expect({ code, result: /: INCOMPATIBLE$/m.test(output) }, output).to.deep.equal({ code: 0, result: true });
   });
 
-  it('when an optional response property is added, then the gate passes and the changelog names it under Changed', async function () {
-    const { code, output } = await gate(folder, (c) => c.setIn(['components', 'schemas', 'SightingDetail', 'properties', 'sightingNote'], c.createNode({ type: 'string' })));
-    expect({ code, result: /: COMPATIBLE$/m.test(output), changed: /^#+ Changed$/m.test(output), named: output.includes('sightingNote') }, output)
-      .to.deep.equal({ code: 0, result: true, changed: true, named: true });
+  it('when a list row property inside anyOf is retyped, then the message names old and new type, format', function () {
+    const { findings } = gate((c) => {
+      at(schema(c, 'SightingListItem'), 'properties').sightingDate = { type: 'integer' };
+      at(schema(c, 'SightingDetail'), 'properties').sightingDate = { type: 'string', format: 'date' };
+    });
+    const rows = `response \`200\` | ${json} | [].anyOf`;
+    expect(lines(findings).filter((line) => line.startsWith('GET /sighting |'))).to.deep.equal([
+      `GET /sighting | ${rows}[SightingListItem].sightingDate | type \`string\` → \`integer\``,
+      `GET /sighting | ${rows}[SightingDetail].sightingDate | format \`date-time\` → \`date\``,
+    ]);
+    expect(lines(findings).filter((line) => line.includes('[SightingListItem]'))).to.deep.equal([
+      `GET /sighting | ${rows}[SightingListItem].sightingDate | type \`string\` → \`integer\``,
+      `POST /sighting/qbe | ${rows}[SightingListItem].sightingDate | type \`string\` → \`integer\``,
+    ]);
+  });
+
+  it('when a detail property is removed, then list, qbe, history, read and create each report it', function () {
+    const { findings } = gate((c) => removeProperty(c, 'SightingDetail', 'sightingMemo'));
+    const removed = 'property removed (was `string | null`)';
+    expect(lines(findings)).to.deep.equal([
+      `GET /sighting | response \`200\` | ${json} | [].anyOf[SightingDetail].sightingMemo | ${removed}`,
+      `POST /sighting | response \`201\` | application/json | sightingMemo | ${removed}`,
+      `POST /sighting/qbe | response \`200\` | application/json | [].anyOf[SightingDetail].sightingMemo | ${removed}`,
+      `GET /sighting/{id} | response \`200\` | application/json | sightingMemo | ${removed}`,
+      `${history} | response \`200\` | ${json} | [].record.oneOf[SightingDetail].sightingMemo | ${removed}`,
+    ]);
+  });
+
+  it('when enum values are removed from what clients send, then each is named; one added is compatible', function () {
+    const { findings } = gate((c) => {
+      at(schema(c, 'SightingCreate'), 'properties', 'status').enum = ['seen', 'retracted'];
+      at(c, 'components', 'parameters', 'view', 'schema').enum = ['detail'];
+    });
+    expect({ breaking: lines(findings), compatible: lines(findings, 'compatible') }).to.deep.equal({
+      breaking: [
+        'GET /sighting | query parameter `view` |  |  | enum value removed: `list`',
+        'POST /sighting | request body | application/json | status | enum value removed: `confirmed`',
+      ],
+      compatible: ['POST /sighting | request body | application/json | status | enum value added: `retracted`'],
+    });
+  });
+
+  it('when an enum value is added to what clients receive, then every answer carrying it reports it', function () {
+    const { findings } = gate((c) => {
+      at(schema(c, 'SightingDetail'), 'properties', 'status').enum = ['seen', 'confirmed', 'retracted'];
+    });
+    const added = 'enum value added: `retracted` (a value clients built from the old contract do not know)';
+    expect(lines(findings).map((line) => line.split(' | ')[0])).to.deep.equal(
+      ['GET /sighting', 'POST /sighting', 'POST /sighting/qbe', 'GET /sighting/{id}', 'GET /sighting/{id}/versions']);
+    expect(lines(findings)[3]).to.equal(`GET /sighting/{id} | response \`200\` | application/json | status | ${added}`);
+  });
+
+  it('when a parameter is new and required or becomes required, then the gate says so with its type', function () {
+    const { findings } = gate((c) => {
+      const parameters = at(c, 'paths', '/sighting', 'get').parameters as Json[];
+      parameters.push({ name: 'region', in: 'query', required: true, schema: { type: 'string', format: 'uuid' } });
+      parameters[1]!.required = true;
+    });
+    expect(lines(findings)).to.deep.equal([
+      'GET /sighting | query parameter `limit` |  |  | now required',
+      'GET /sighting | query parameter `region` |  |  | new required parameter (`string (uuid)`)',
+    ]);
+  });
+
+  it('when a request body gains a required property or one becomes required, then both break', function () {
+    const { findings } = gate((c) => {
+      const create = schema(c, 'SightingCreate');
+      create.required = ['sightingDate', 'status', 'observer'];
+      at(create, 'properties').observer = { type: 'string' };
+    });
+    expect(lines(findings)).to.deep.equal([
+      'POST /sighting | request body | application/json | status | now required',
+      'POST /sighting | request body | application/json | observer | new required property (`string`)',
+    ]);
+  });
+
+  it('when a required response header is removed or a header no longer required, then it breaks', function () {
+    const { findings } = gate((c) => {
+      delete at(c, 'paths', '/sighting/{id}', 'get', 'responses', '200', 'headers').ETag;
+      at(c, 'paths', '/sighting', 'post', 'responses', '201', 'headers', 'Location').required = false;
+    });
+    expect(lines(findings)).to.deep.equal([
+      'POST /sighting | response `201` header `Location` |  |  | no longer required (may be absent)',
+      'GET /sighting/{id} | response `200` header `ETag` |  |  | removed (was required)',
+    ]);
+  });
+
+  it('when bounds move, then a request narrowed or a response widened breaks, and the opposite does not', function () {
+    const { findings } = gate((c) => {
+      at(schema(c, 'SightingCreate'), 'properties', 'sightingMemo').maxLength = 100;
+      at(schema(c, 'SightingCreate'), 'properties', 'tags', 'items').maxLength = 10;
+      at(schema(c, 'SightingDetail'), 'properties', 'sightingMemo').maxLength = 300;
+      at(c, 'paths', '/sighting', 'get').parameters = [{ $ref: '#/components/parameters/view' },
+        { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000 } }];
+    });
+    const widened = 'maxLength `200` → `300` (widened)';
+    expect({ breaking: lines(findings), compatible: lines(findings, 'compatible') }).to.deep.equal({
+      breaking: [
+        `GET /sighting | response \`200\` | application/json | [].anyOf[SightingDetail].sightingMemo | ${widened}`,
+        'POST /sighting | request body | application/json | sightingMemo | maxLength `200` → `100` (narrowed)',
+        'POST /sighting | request body | application/json | tags[] | maxLength `20` → `10` (narrowed)',
+        `POST /sighting | response \`201\` | application/json | sightingMemo | ${widened}`,
+        `POST /sighting/qbe | response \`200\` | application/json | [].anyOf[SightingDetail].sightingMemo | ${widened}`,
+        `GET /sighting/{id} | response \`200\` | application/json | sightingMemo | ${widened}`,
+        `${history} | response \`200\` | ${json} | [].record.oneOf[SightingDetail].sightingMemo | ${widened}`,
+      ],
+      compatible: ['GET /sighting | query parameter `limit` |  |  | maximum `100` → `1000` (widened)'],
+    });
+  });
+
+  it('when the values or keys of a map, or a property inside allOf, change, then it is found', function () {
+    const { findings } = gate((c) => {
+      at(schema(c, 'SightingDetail'), 'properties', 'names').additionalProperties = { type: 'integer' };
+      at(schema(c, 'SightingDetail'), 'properties', 'names').propertyNames = { pattern: '^[a-z]{2,3}$' };
+      at(schema(c, 'SightingExample'), 'allOf', 1, 'properties', 'sightingMemo').maxLength = 10;
+    });
+    const chosen = (line: string) =>
+      line.startsWith('GET /sighting/{id} |') || line.startsWith('POST /sighting/qbe | request');
+    expect(lines(findings).filter(chosen)).to.deep.equal([
+      'POST /sighting/qbe | request body | application/json | sightingMemo | maxLength none → `10` (narrowed)',
+      'GET /sighting/{id} | response `200` | application/json | names.{*} | type `string` → `integer`',
+      'GET /sighting/{id} | response `200` | application/json | names(key) | pattern `^[a-z]{2}$` → `^[a-z]{2,3}$`',
+    ]);
+  });
+
+  it('when a bound beside a $ref is narrowed, then it is compared with the schema referred to', function () {
+    const memo = (maxLength: number) => (c: Json) => {
+      at(c, 'components', 'schemas').Memo = { type: 'string' };
+      at(schema(c, 'SightingCreate'), 'properties').sightingMemo = { $ref: '#/components/schemas/Memo', maxLength };
+    };
+    const { findings } = gate(memo(100), memo(200));
+    expect(lines(findings)).to.deep.equal([
+      'POST /sighting | request body | application/json | sightingMemo | maxLength `200` → `100` (narrowed)',
+    ]);
+  });
+
+  it('when an operation, a status or a media type is removed, then each breaks and is named', function () {
+    const { findings } = gate((c) => {
+      delete at(c, 'paths', '/sighting/{id}/versions').get;
+      delete at(c, 'paths', '/sighting/{id}', 'get', 'responses')['404'];
+      const detail = { $ref: '#/components/schemas/SightingDetail' };
+      at(c, 'paths', '/sighting', 'post', 'responses', '201').content = { 'text/xml': { schema: detail } };
+    });
+    expect(lines(findings)).to.deep.equal([
+      'POST /sighting | response `201` | application/json |  | media type removed',
+      'GET /sighting/{id} | response `404` |  |  | removed',
+      'GET /sighting/{id}/versions |  |  |  | operation removed (`getSightingHistory`)',
+    ]);
+  });
+
+  it('when a security requirement is added, then it breaks; a new alternative does not', function () {
+    const { findings } = gate((c) => {
+      at(c, 'paths', '/sighting', 'get').security = [{ bearer: [], apiKey: [] }];
+      at(c, 'paths', '/sighting', 'post').security = [{ bearer: [] }, { apiKey: [] }];
+    });
+    expect({ breaking: lines(findings), compatible: lines(findings, 'compatible') }).to.deep.equal({
+      breaking: [
+        'GET /sighting | security |  |  | security `bearer` → `bearer + apiKey`: a client using `bearer` is refused now'
+      ],
+      compatible: ['POST /sighting | security |  |  | security `bearer` → `bearer | apiKey`'],
+    });
+  });
+
+  it('when a schema refers to itself, then a change inside it is reported once and the walk ends', function () {
+    const { findings } = gate((c) => { at(schema(c, 'Tree'), 'properties').label = { type: 'integer' }; }, (c) => {
+      const children = { type: 'array', items: { $ref: '#/components/schemas/Tree' } };
+      at(c, 'components', 'schemas').Tree = { type: 'object', properties: { label: { type: 'string' }, children } };
+      const read = at(c, 'paths', '/sighting/{id}', 'get', 'responses', '200', 'content', json);
+      read.schema = { $ref: '#/components/schemas/Tree' };
+    });
+    const retyped = 'type `string` → `integer`';
+    expect(lines(findings)).to.deep.equal([`GET /sighting/{id} | response \`200\` | ${json} | label | ${retyped}`]);
+  });
+});
+
+describe('contract diff gate: the changelog', function () {
+  it('when a change repeats in media types and operations, then one line says it under those operations', function () {
+    const { changelog } = gate((c) => {
+      removeProperty(c, 'SightingListItem', 'sightingDate');
+      delete at(c, 'paths', '/sighting/{id}/versions').get;
+      const notFound = at(c, 'paths', '/sighting/{id}', 'get', 'responses', '404');
+      notFound.headers = { 'Retry-After': { schema: { type: 'integer' } } };
+    }, (c) => {
+      const content = at(c, 'paths', '/sighting', 'get', 'responses', '200', 'content');
+      content['text/xml'] = content[json];
+    });
+    const removed = '`[].anyOf[SightingListItem].sightingDate`: property removed (was `string (date-time)`, required)';
+    expect(changelog).to.equal([
+      '### Breaking changes (4 in 3 operations)',
+      '#### `GET /sighting`',
+      `- response \`200\` \`application/json\`, \`text/xml\` ${removed}`,
+      '#### `POST /sighting/qbe`',
+      `- response \`200\` \`application/json\` ${removed}`,
+      '#### `GET /sighting/{id}/versions`',
+      '- operation removed (`getSightingHistory`)',
+      '### Compatible changes (1 in 1 operation)',
+      '#### `GET /sighting/{id}`',
+      '- response `404` header `Retry-After`: added',
+    ].join('\n\n'));
+  });
+
+  it('when all operations gain a header and a security alternative, then a shared line is said once', function () {
+    const { changelog } = gate((c) => {
+      for (const item of Object.values(at(c, 'paths')) as Json[]) {
+        for (const operation of Object.values(item).filter((value) => !Array.isArray(value)) as Json[]) {
+          for (const response of Object.values(at(operation, 'responses')) as Json[]) {
+            response.headers = { ...(response.headers as Json | undefined), 'X-Request-Id': { schema: {} } };
+          }
+        }
+      }
+      c.security = [{ bearer: [] }, { apiKey: [] }];
+    });
+    expect(changelog).to.equal([
+      '### Compatible changes (11 in 5 operations)',
+      '#### `GET /sighting`, `POST /sighting/qbe`, `GET /sighting/{id}/versions`',
+      '- response `200` header `X-Request-Id`: added',
+      '#### Every operation (5)',
+      '- security: security `bearer` → `bearer | apiKey`',
+      '#### `POST /sighting`',
+      '- response `201` header `X-Request-Id`: added',
+      '#### `GET /sighting/{id}`',
+      '- response `200`, `404` header `X-Request-Id`: added',
+    ].join('\n\n'));
+  });
+});
+
+describe('contract diff gate: what does not break a client', function () {
+  it('when an optional request property, a response property and an operation are added, then it passes', function () {
+    const { result, findings } = gate((c) => {
+      at(schema(c, 'SightingCreate'), 'properties').observer = { type: 'string' };
+      at(schema(c, 'SightingDetail'), 'properties').observer = { type: 'string' };
+      const answer = { '200': { description: 'The vessels.' } };
+      at(c, 'paths')['/vessel'] = { get: { operationId: 'listVessels', responses: answer } };
+    });
+    expect({ result, breaking: lines(findings), compatible: lines(findings, 'compatible').length }).to.deep.equal(
+      { result: 'COMPATIBLE', breaking: [], compatible: 7 });
+    expect(lines(findings, 'compatible'))
+      .to.include('POST /sighting | request body | application/json | observer | new optional property (`string`)');
+  });
+
+  it('when only a description changes, then it is METADATA with nothing listed', function () {
+    const { result, findings } = gate((c) => { at(c, 'paths', '/sighting', 'get').description = 'Now described.'; });
+    expect({ result, findings }).to.deep.equal({ result: 'METADATA', findings: [] });
+  });
+
+  it('when a path parameter is renamed, then the operations are the same ones', function () {
+    const { result } = gate((c) => {
+      const paths = at(c, 'paths');
+      paths['/sighting/{sightingId}'] = paths['/sighting/{id}'];
+      delete paths['/sighting/{id}'];
+      (at(paths, '/sighting/{sightingId}', 'parameters') as unknown as Json[])[0]!.name = 'sightingId';
+    });
+    expect(result).to.equal('METADATA');
   });
 });
