@@ -19,9 +19,33 @@ export interface paths {
         put?: never;
         /**
          * Create a time zone (role admin).
-         * @description Stores a time zone: 201 with `Location` (the collection path + `/` + the new id) and `ETag: "0"`, and, with `Prefer: return=representation`, the new record's detail view. Sending `timezoneId` or `version` is a 400 on that field; so is any unknown field. Role `admin`; without it 403, before the body is looked at.
+         * @description Stores a time zone: 201 with `Location` (the collection path + `/` + the new id) and `ETag: "0"`, and no body. `createTimezoneReturningRecord` (`POST /timezone/detail-view`) is the same create answering the new record's detail view too; `Prefer: return=representation` here is answered as that operation answers. Sending `timezoneId` or `version` is a 400 on that field; so is any unknown field. Role `admin`; without it 403, before the body is looked at.
          */
         post: operations["createTimezone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/timezone/detail-view": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List time zones in the detail view, ordered by id.
+         * @description Every record in the detail view (as `GET /timezone/{id}` answers it), ordered by id, streamed. A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. `limit` is at most 200. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. Role `reader`. The same list as `GET /timezone` (`listTimezones`) with each row in the detail view; `GET /timezone?view=detail` is answered as this operation.
+         */
+        get: operations["listTimezonesInDetailView"];
+        put?: never;
+        /**
+         * Create a time zone (role admin), answering its detail view.
+         * @description Stores a time zone as `POST /timezone` (`createTimezone`) does, and answers 201 with `Location` (the collection path + `/` + the new id), `ETag: "0"` and the new record's detail view (as `GET /timezone/{id}` answers it), whatever `Prefer` says. Sending `timezoneId` or `version` is a 400 on that field; so is any unknown field. Role `admin`; without it 403, before the body is looked at.
+         */
+        post: operations["createTimezoneReturningRecord"];
         delete?: never;
         options?: never;
         head?: never;
@@ -176,9 +200,33 @@ export interface paths {
         put?: never;
         /**
          * Create a vessel with its names (role admin).
-         * @description Stores a vessel: 201 with `Location` (the collection path + `/` + the new id) and `ETag: "0"`, and, with `Prefer: return=representation`, the new record's detail view. Sending `vesselId` or `version` is a 400 on that field; so is any unknown field. `vesselName` is a language map (`{"en": "…", "de": "…"}`); a plain text is a 400 (`vessel.name.notMap`). Role `admin`; without it 403, before the body is looked at.
+         * @description Stores a vessel: 201 with `Location` (the collection path + `/` + the new id) and `ETag: "0"`, and no body. `createVesselReturningRecord` (`POST /vessel/detail-view`) is the same create answering the new record's detail view too; `Prefer: return=representation` here is answered as that operation answers. Sending `vesselId` or `version` is a 400 on that field; so is any unknown field. `vesselName` is a language map (`{"en": "…", "de": "…"}`); a plain text is a 400 (`vessel.name.notMap`). Role `admin`; without it 403, before the body is looked at.
          */
         post: operations["createVessel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vessel/detail-view": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List vessels in the detail view, ordered by id.
+         * @description Every record in the detail view (as `GET /vessel/{id}` answers it), ordered by id, streamed. A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. `limit` is at most 200. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. `vesselName` is the text for the request's locale, else `en`, else the first one. Role `reader`. The same list as `GET /vessel` (`listVessels`) with each row in the detail view; `GET /vessel?view=detail` is answered as this operation.
+         */
+        get: operations["listVesselsInDetailView"];
+        put?: never;
+        /**
+         * Create a vessel with its names (role admin), answering its detail view.
+         * @description Stores a vessel as `POST /vessel` (`createVessel`) does, and answers 201 with `Location` (the collection path + `/` + the new id), `ETag: "0"` and the new record's detail view (as `GET /vessel/{id}` answers it), whatever `Prefer` says. Sending `vesselId` or `version` is a 400 on that field; so is any unknown field. `vesselName` is a language map (`{"en": "…", "de": "…"}`); a plain text is a 400 (`vessel.name.notMap`). Role `admin`; without it 403, before the body is looked at.
+         */
+        post: operations["createVesselReturningRecord"];
         delete?: never;
         options?: never;
         head?: never;
@@ -359,9 +407,33 @@ export interface paths {
         put?: never;
         /**
          * Record a sighting of an existing vessel (role writer).
-         * @description Stores a sighting: 201 with `Location` (the collection path + `/` + the new id) and `ETag: "0"`, and, with `Prefer: return=representation`, the new record's detail view. Sending `sightingId` or `version` is a 400 on that field; so is any unknown field. `vessel` links an existing vessel by `vesselId` (an unknown one is a 400 on `vessel`); the vessel itself is never changed. A blank `sightingTimezone` is stored as null. Role `writer`; without it 403, before the body is looked at.
+         * @description Stores a sighting: 201 with `Location` (the collection path + `/` + the new id) and `ETag: "0"`, and no body. `createSightingReturningRecord` (`POST /sighting/detail-view`) is the same create answering the new record's detail view too; `Prefer: return=representation` here is answered as that operation answers. Sending `sightingId` or `version` is a 400 on that field; so is any unknown field. `vessel` links an existing vessel by `vesselId` (an unknown one is a 400 on `vessel`); the vessel itself is never changed. A blank `sightingTimezone` is stored as null. Role `writer`; without it 403, before the body is looked at.
          */
         post: operations["createSighting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sighting/detail-view": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List sightings in the detail view, ordered by id.
+         * @description Every record in the detail view (as `GET /sighting/{id}` answers it), ordered by id, streamed. A query parameter naming a field is an equality filter; `sightingDateFrom` and `sightingDateBefore` bound `sightingDate`; several are AND-ed; an unknown parameter is a 400. `limit` is at most 200. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. The vessel's `vesselName` is the text for the request's locale, else `en`, else the first one. Role `reader`. The same list as `GET /sighting` (`listSightings`) with each row in the detail view; `GET /sighting?view=detail` is answered as this operation.
+         */
+        get: operations["listSightingsInDetailView"];
+        put?: never;
+        /**
+         * Record a sighting of an existing vessel (role writer), answering its detail view.
+         * @description Stores a sighting as `POST /sighting` (`createSighting`) does, and answers 201 with `Location` (the collection path + `/` + the new id), `ETag: "0"` and the new record's detail view (as `GET /sighting/{id}` answers it), whatever `Prefer` says. Sending `sightingId` or `version` is a 400 on that field; so is any unknown field. `vessel` links an existing vessel by `vesselId` (an unknown one is a 400 on `vessel`); the vessel itself is never changed. A blank `sightingTimezone` is stored as null. Role `writer`; without it 403, before the body is looked at.
+         */
+        post: operations["createSightingReturningRecord"];
         delete?: never;
         options?: never;
         head?: never;
@@ -382,6 +454,26 @@ export interface paths {
          * @description The records like the example, in the detail view, ordered by id. Only the fields the example sets are compared: texts match as a case-insensitive substring anywhere in the value (`%`, `_` and `\` are plain characters, never wildcards), other fields by equality. `{}` matches every record; when nothing matches the answer is 204 with no body. `vessel` matches by `vesselId` when given, else by the vessel's own fields; its `vesselName` is a text that any of the vessel's names (in any language) must contain. The list's query parameters narrow, order, page and count the matches as they do the list (a search beside the filters `vesselId`, `sightingDateFrom`, `sightingDateBefore`, `mine`); with `limit` an empty page is `[]`, only a whole result that is empty is 204. Role `reader`.
          */
         post: operations["querySightingsByExample"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sighting/qbe/list-view": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sightings matching a partial record, in the list view.
+         * @description The records like the example, in the list view (as `GET /sighting` answers), ordered by id; `POST /sighting/qbe?view=list` is answered as this operation. Otherwise as `POST /sighting/qbe`. Only the fields the example sets are compared: texts match as a case-insensitive substring anywhere in the value (`%`, `_` and `\` are plain characters, never wildcards), other fields by equality. `{}` matches every record; when nothing matches the answer is 204 with no body. `vessel` matches by `vesselId` when given, else by the vessel's own fields; its `vesselName` is a text that any of the vessel's names (in any language) must contain. The list's query parameters narrow, order, page and count the matches as they do the list (a search beside the filters `vesselId`, `sightingDateFrom`, `sightingDateBefore`, `mine`); with `limit` an empty page is `[]`, only a whole result that is empty is 204. Role `reader`.
+         */
+        post: operations["querySightingsByExampleInListView"];
         delete?: never;
         options?: never;
         head?: never;
@@ -610,8 +702,8 @@ export interface components {
             record: components["schemas"]["TimezoneDetail"] | null;
         };
         TimezoneVersionCollection: components["schemas"]["TimezoneVersion"][];
-        /** @description A list's rows, in the list view or, with `view=detail`, the detail view. */
-        TimezoneCollection: (components["schemas"]["TimezoneListItem"] | components["schemas"]["TimezoneDetail"])[];
+        /** @description A list's rows in the list view. */
+        TimezoneCollection: components["schemas"]["TimezoneListItem"][];
         TimezoneDetailCollection: components["schemas"]["TimezoneDetail"][];
         VesselListItem: {
             vesselId: components["schemas"]["Id"];
@@ -675,8 +767,8 @@ export interface components {
             record: components["schemas"]["VesselDetail"] | null;
         };
         VesselVersionCollection: components["schemas"]["VesselVersion"][];
-        /** @description A list's rows, in the list view or, with `view=detail`, the detail view. */
-        VesselCollection: (components["schemas"]["VesselListItem"] | components["schemas"]["VesselDetail"])[];
+        /** @description A list's rows in the list view. */
+        VesselCollection: components["schemas"]["VesselListItem"][];
         VesselDetailCollection: components["schemas"]["VesselDetail"][];
         Observers: {
             /**
@@ -768,8 +860,9 @@ export interface components {
             record: components["schemas"]["SightingDetail"] | null;
         };
         SightingVersionCollection: components["schemas"]["SightingVersion"][];
-        /** @description A list's rows, in the list view or, with `view=detail`, the detail view. */
-        SightingCollection: (components["schemas"]["SightingListItem"] | components["schemas"]["SightingDetail"])[];
+        /** @description A list's rows in the list view. */
+        SightingCollection: components["schemas"]["SightingListItem"][];
+        SightingDetailCollection: components["schemas"]["SightingDetail"][];
         /** @description The body of every error but 400. */
         GeneralError: {
             general: string;
@@ -791,11 +884,25 @@ export interface components {
     };
     responses: {
         /**
-         * @description Created; `Location` names the new timezone (its id is the last path segment). Without `Prefer:
-         *     return=representation` the body is empty (a generated client reads `Location` from the raw answer); with it,
-         *     the body is the new timezone's detail view (as `GET /timezone/{id}` answers) and `Preference-Applied` says so.
+         * @description Created; `Location` names the new timezone (its id is the last path segment). No body: the new record's detail
+         *     view comes with `POST /timezone/detail-view` (`createTimezoneReturningRecord`).
          */
         TimezoneCreated: {
+            headers: {
+                Location: components["headers"]["Location"];
+                ETag: components["headers"]["ETag"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /**
+         * @description Created; `Location` names the new timezone (its id is the last path segment); the body is its detail view (as
+         *     `GET /timezone/{id}` answers it). `Preference-Applied` when `Prefer: return=representation` asked for it.
+         */
+        TimezoneCreatedWithRecord: {
             headers: {
                 Location: components["headers"]["Location"];
                 ETag: components["headers"]["ETag"];
@@ -826,11 +933,25 @@ export interface components {
             };
         };
         /**
-         * @description Created; `Location` names the new vessel (its id is the last path segment). Without `Prefer:
-         *     return=representation` the body is empty (a generated client reads `Location` from the raw answer); with it,
-         *     the body is the new vessel's detail view (as `GET /vessel/{id}` answers) and `Preference-Applied` says so.
+         * @description Created; `Location` names the new vessel (its id is the last path segment). No body: the new record's detail
+         *     view comes with `POST /vessel/detail-view` (`createVesselReturningRecord`).
          */
         VesselCreated: {
+            headers: {
+                Location: components["headers"]["Location"];
+                ETag: components["headers"]["ETag"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /**
+         * @description Created; `Location` names the new vessel (its id is the last path segment); the body is its detail view (as
+         *     `GET /vessel/{id}` answers it). `Preference-Applied` when `Prefer: return=representation` asked for it.
+         */
+        VesselCreatedWithRecord: {
             headers: {
                 Location: components["headers"]["Location"];
                 ETag: components["headers"]["ETag"];
@@ -861,11 +982,25 @@ export interface components {
             };
         };
         /**
-         * @description Created; `Location` names the new sighting (its id is the last path segment). Without `Prefer:
-         *     return=representation` the body is empty (a generated client reads `Location` from the raw answer); with it,
-         *     the body is the new sighting's detail view (as `GET /sighting/{id}` answers) and `Preference-Applied` says so.
+         * @description Created; `Location` names the new sighting (its id is the last path segment). No body: the new record's detail
+         *     view comes with `POST /sighting/detail-view` (`createSightingReturningRecord`).
          */
         SightingCreated: {
+            headers: {
+                Location: components["headers"]["Location"];
+                ETag: components["headers"]["ETag"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /**
+         * @description Created; `Location` names the new sighting (its id is the last path segment); the body is its detail view (as
+         *     `GET /sighting/{id}` answers it). `Preference-Applied` when `Prefer: return=representation` asked for it.
+         */
+        SightingCreatedWithRecord: {
             headers: {
                 Location: components["headers"]["Location"];
                 ETag: components["headers"]["ETag"];
@@ -1168,8 +1303,10 @@ export interface components {
         id: components["schemas"]["Id"];
         /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
         limit: number;
-        /** @description Which view each row of the answer is in: `list` (the default of a list) or `detail` (the default of a query by example: for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request). Filters, `sort`, paging and the count work alike with either; with `detail`, `limit` is at most 200 (else a 400 on `limit`). */
-        view: "list" | "detail";
+        /** @description The view of the rows: `list`, the only one this operation answers (and its default). `view=detail` on a list is answered as its `…InDetailView` operation (`x-view-operations`), whose rows a generated client types. */
+        listView: "list";
+        /** @description The view of the rows: `detail`, the only one this operation answers (and its default): for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request. `limit` is then at most 200 (else a 400 on `limit`). */
+        detailView: "detail";
         /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
         after: components["schemas"]["Id"];
         /** @description Makes a retried create safe (IETF httpapi idempotency-key draft): the same key with the same body, by the same user within the window (setting `IDEMPOTENCY_WINDOW_SECONDS`), gets the first answer again and stores nothing new; the same key with another body is a 422; while the first is still in flight, 409. */
@@ -1250,8 +1387,8 @@ export interface operations {
                 version?: components["schemas"]["Version"];
                 /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
-                /** @description Which view each row of the answer is in: `list` (the default of a list) or `detail` (the default of a query by example: for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request). Filters, `sort`, paging and the count work alike with either; with `detail`, `limit` is at most 200 (else a 400 on `limit`). */
-                view?: components["parameters"]["view"];
+                /** @description The view of the rows: `list`, the only one this operation answers (and its default). `view=detail` on a list is answered as its `…InDetailView` operation (`x-view-operations`), whose rows a generated client types. */
+                view?: components["parameters"]["listView"];
                 /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
                 after?: components["parameters"]["after"];
                 /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-timezoneName,timezoneId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `timezoneId`, `timezoneName`. */
@@ -1283,7 +1420,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": (components["schemas"]["TimezoneListItem"] | components["schemas"]["TimezoneDetail"])[];
+                    "application/json": components["schemas"]["TimezoneListItem"][];
                     "text/xml": components["schemas"]["TimezoneCollection"];
                 };
             };
@@ -1300,12 +1437,6 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description `return=representation` asks for the record's detail view in the answer (RFC 7240 §4.2); other
-                 *     preferences are ignored. Without it the answer has no body.
-                 * @example return=representation
-                 */
-                Prefer?: components["parameters"]["prefer"];
                 /** @description Makes a retried create safe (IETF httpapi idempotency-key draft): the same key with the same body, by the same user within the window (setting `IDEMPOTENCY_WINDOW_SECONDS`), gets the first answer again and stores nothing new; the same key with another body is a 422; while the first is still in flight, 409. */
                 "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
             };
@@ -1321,6 +1452,95 @@ export interface operations {
         };
         responses: {
             201: components["responses"]["TimezoneCreated"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["KeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listTimezonesInDetailView: {
+        parameters: {
+            query?: {
+                /** @description Equality filter. */
+                timezoneId?: components["schemas"]["Id"];
+                /** @description Equality filter. */
+                timezoneName?: components["schemas"]["FilterText"];
+                /** @description Equality filter. */
+                version?: components["schemas"]["Version"];
+                /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
+                limit?: components["parameters"]["limit"];
+                /** @description The view of the rows: `detail`, the only one this operation answers (and its default): for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request. `limit` is then at most 200 (else a 400 on `limit`). */
+                view?: components["parameters"]["detailView"];
+                /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
+                after?: components["parameters"]["after"];
+                /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-timezoneName,timezoneId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `timezoneId`, `timezoneName`. */
+                sort?: string;
+                /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
+                cursor?: components["parameters"]["cursor"];
+            };
+            header?: {
+                /**
+                 * @description `count=exact` asks for `X-Total-Count` (the number of matches, whatever the page) and answers `Preference-Applied: count=exact`; other preferences are ignored.
+                 * @example count=exact
+                 */
+                Prefer?: components["parameters"]["countPreference"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The time zones (one page of them when `limit` is given). */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
+                    "Preference-Applied": components["headers"]["CountApplied"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimezoneDetail"][];
+                    "text/xml": components["schemas"]["TimezoneDetailCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createTimezoneReturningRecord: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried create safe (IETF httpapi idempotency-key draft): the same key with the same body, by the same user within the window (setting `IDEMPOTENCY_WINDOW_SECONDS`), gets the first answer again and stores nothing new; the same key with another body is a 422; while the first is still in flight, 409. */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TimezoneCreate"];
+                "text/xml": components["schemas"]["TimezoneCreate"];
+                "application/xml": components["schemas"]["TimezoneCreate"];
+            };
+        };
+        responses: {
+            201: components["responses"]["TimezoneCreatedWithRecord"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -1695,8 +1915,8 @@ export interface operations {
                 version?: components["schemas"]["Version"];
                 /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
-                /** @description Which view each row of the answer is in: `list` (the default of a list) or `detail` (the default of a query by example: for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request). Filters, `sort`, paging and the count work alike with either; with `detail`, `limit` is at most 200 (else a 400 on `limit`). */
-                view?: components["parameters"]["view"];
+                /** @description The view of the rows: `list`, the only one this operation answers (and its default). `view=detail` on a list is answered as its `…InDetailView` operation (`x-view-operations`), whose rows a generated client types. */
+                view?: components["parameters"]["listView"];
                 /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
                 after?: components["parameters"]["after"];
                 /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-vesselId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `vesselId`. */
@@ -1728,7 +1948,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": (components["schemas"]["VesselListItem"] | components["schemas"]["VesselDetail"])[];
+                    "application/json": components["schemas"]["VesselListItem"][];
                     "text/xml": components["schemas"]["VesselCollection"];
                 };
             };
@@ -1745,12 +1965,6 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description `return=representation` asks for the record's detail view in the answer (RFC 7240 §4.2); other
-                 *     preferences are ignored. Without it the answer has no body.
-                 * @example return=representation
-                 */
-                Prefer?: components["parameters"]["prefer"];
                 /** @description Makes a retried create safe (IETF httpapi idempotency-key draft): the same key with the same body, by the same user within the window (setting `IDEMPOTENCY_WINDOW_SECONDS`), gets the first answer again and stores nothing new; the same key with another body is a 422; while the first is still in flight, 409. */
                 "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
             };
@@ -1766,6 +1980,93 @@ export interface operations {
         };
         responses: {
             201: components["responses"]["VesselCreated"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["KeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listVesselsInDetailView: {
+        parameters: {
+            query?: {
+                /** @description Equality filter. */
+                vesselId?: components["schemas"]["Id"];
+                /** @description Equality filter. */
+                version?: components["schemas"]["Version"];
+                /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
+                limit?: components["parameters"]["limit"];
+                /** @description The view of the rows: `detail`, the only one this operation answers (and its default): for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request. `limit` is then at most 200 (else a 400 on `limit`). */
+                view?: components["parameters"]["detailView"];
+                /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
+                after?: components["parameters"]["after"];
+                /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-vesselId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `vesselId`. */
+                sort?: string;
+                /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
+                cursor?: components["parameters"]["cursor"];
+            };
+            header?: {
+                /**
+                 * @description `count=exact` asks for `X-Total-Count` (the number of matches, whatever the page) and answers `Preference-Applied: count=exact`; other preferences are ignored.
+                 * @example count=exact
+                 */
+                Prefer?: components["parameters"]["countPreference"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The vessels (one page of them when `limit` is given). */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
+                    "Preference-Applied": components["headers"]["CountApplied"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VesselDetail"][];
+                    "text/xml": components["schemas"]["VesselDetailCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createVesselReturningRecord: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried create safe (IETF httpapi idempotency-key draft): the same key with the same body, by the same user within the window (setting `IDEMPOTENCY_WINDOW_SECONDS`), gets the first answer again and stores nothing new; the same key with another body is a 422; while the first is still in flight, 409. */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VesselCreate"];
+                "text/xml": components["schemas"]["VesselCreate"];
+                "application/xml": components["schemas"]["VesselCreate"];
+            };
+        };
+        responses: {
+            201: components["responses"]["VesselCreatedWithRecord"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -2211,8 +2512,8 @@ export interface operations {
                 mine?: boolean;
                 /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
-                /** @description Which view each row of the answer is in: `list` (the default of a list) or `detail` (the default of a query by example: for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request). Filters, `sort`, paging and the count work alike with either; with `detail`, `limit` is at most 200 (else a 400 on `limit`). */
-                view?: components["parameters"]["view"];
+                /** @description The view of the rows: `list`, the only one this operation answers (and its default). `view=detail` on a list is answered as its `…InDetailView` operation (`x-view-operations`), whose rows a generated client types. */
+                view?: components["parameters"]["listView"];
                 /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
                 after?: components["parameters"]["after"];
                 /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-sightingDate,sightingId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `sightingId`, `sightingTimezone`, `sightingDate`. */
@@ -2244,7 +2545,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": (components["schemas"]["SightingListItem"] | components["schemas"]["SightingDetail"])[];
+                    "application/json": components["schemas"]["SightingListItem"][];
                     "text/xml": components["schemas"]["SightingCollection"];
                 };
             };
@@ -2261,12 +2562,6 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description `return=representation` asks for the record's detail view in the answer (RFC 7240 §4.2); other
-                 *     preferences are ignored. Without it the answer has no body.
-                 * @example return=representation
-                 */
-                Prefer?: components["parameters"]["prefer"];
                 /** @description Makes a retried create safe (IETF httpapi idempotency-key draft): the same key with the same body, by the same user within the window (setting `IDEMPOTENCY_WINDOW_SECONDS`), gets the first answer again and stores nothing new; the same key with another body is a 422; while the first is still in flight, 409. */
                 "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
             };
@@ -2292,6 +2587,129 @@ export interface operations {
         };
         responses: {
             201: components["responses"]["SightingCreated"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["KeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listSightingsInDetailView: {
+        parameters: {
+            query?: {
+                /** @description Equality filter. */
+                sightingId?: components["schemas"]["Id"];
+                /** @description Equality filter. */
+                version?: components["schemas"]["Version"];
+                /** @description Equality filter. */
+                sightingMemo?: components["schemas"]["FilterText"];
+                /**
+                 * @description Equality filter; `/` need not be encoded (RFC 3986 §3.4).
+                 * @example Europe/Berlin
+                 */
+                sightingTimezone?: components["schemas"]["FilterText"];
+                /** @description Equality filter; `:` need not be encoded (RFC 3986 §3.4). */
+                sightingDate?: components["schemas"]["LocalDateTime"];
+                /**
+                 * @description Range filter: only sightings whose `sightingDate` is at or after this local date-time. Dates are compared as written (each sighting's wall-clock time, whatever its `sightingTimezone`); sightings without a date are left out. `:` need not be encoded.
+                 * @example 2026-11-01T00:00
+                 */
+                sightingDateFrom?: components["schemas"]["LocalDateTime"];
+                /**
+                 * @description Range filter: only sightings whose `sightingDate` is before this local date-time (exclusive, so that `sightingDateFrom` of the next range starts where this one ends). Compared as `sightingDateFrom` is.
+                 * @example 2026-12-01T00:00
+                 */
+                sightingDateBefore?: components["schemas"]["LocalDateTime"];
+                /**
+                 * @description Equality filter on the sighted vessel's id: the sightings of one vessel.
+                 * @example -1
+                 */
+                vesselId?: components["schemas"]["Id"];
+                /** @description `true`: only the caller's own sightings (created with a token of the same subject); `false` is the same as leaving it out. The views never show whose a sighting is. */
+                mine?: boolean;
+                /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
+                limit?: components["parameters"]["limit"];
+                /** @description The view of the rows: `detail`, the only one this operation answers (and its default): for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request. `limit` is then at most 200 (else a 400 on `limit`). */
+                view?: components["parameters"]["detailView"];
+                /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
+                after?: components["parameters"]["after"];
+                /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-sightingDate,sightingId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `sightingId`, `sightingTimezone`, `sightingDate`. */
+                sort?: string;
+                /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
+                cursor?: components["parameters"]["cursor"];
+            };
+            header?: {
+                /**
+                 * @description `count=exact` asks for `X-Total-Count` (the number of matches, whatever the page) and answers `Preference-Applied: count=exact`; other preferences are ignored.
+                 * @example count=exact
+                 */
+                Prefer?: components["parameters"]["countPreference"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sightings (one page of them when `limit` is given). */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
+                    "Preference-Applied": components["headers"]["CountApplied"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SightingDetail"][];
+                    "text/xml": components["schemas"]["SightingDetailCollection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createSightingReturningRecord: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried create safe (IETF httpapi idempotency-key draft): the same key with the same body, by the same user within the window (setting `IDEMPOTENCY_WINDOW_SECONDS`), gets the first answer again and stores nothing new; the same key with another body is a 422; while the first is still in flight, 409. */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "sightingMemo": "unheimlich!",
+                 *       "vessel": {
+                 *         "vesselId": -1
+                 *       },
+                 *       "sightingTimezone": "Europe/Berlin",
+                 *       "sightingDate": "2026-11-22T21:30:00.000"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SightingCreate"];
+                "text/xml": components["schemas"]["SightingCreate"];
+                "application/xml": components["schemas"]["SightingCreate"];
+            };
+        };
+        responses: {
+            201: components["responses"]["SightingCreatedWithRecord"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -2340,8 +2758,8 @@ export interface operations {
                 mine?: boolean;
                 /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
-                /** @description Which view each row of the answer is in: `list` (the default of a list) or `detail` (the default of a query by example: for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request). Filters, `sort`, paging and the count work alike with either; with `detail`, `limit` is at most 200 (else a 400 on `limit`). */
-                view?: components["parameters"]["view"];
+                /** @description The view of the rows: `detail`, the only one this operation answers (and its default): for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request. `limit` is then at most 200 (else a 400 on `limit`). */
+                view?: components["parameters"]["detailView"];
                 /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
                 after?: components["parameters"]["after"];
                 /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-sightingDate,sightingId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `sightingId`, `sightingTimezone`, `sightingDate`. */
@@ -2387,7 +2805,105 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": (components["schemas"]["SightingListItem"] | components["schemas"]["SightingDetail"])[];
+                    "application/json": components["schemas"]["SightingDetail"][];
+                    "text/xml": components["schemas"]["SightingDetailCollection"];
+                };
+            };
+            204: components["responses"]["NoMatch"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    querySightingsByExampleInListView: {
+        parameters: {
+            query?: {
+                /** @description Equality filter. */
+                sightingId?: components["schemas"]["Id"];
+                /** @description Equality filter. */
+                version?: components["schemas"]["Version"];
+                /** @description Equality filter. */
+                sightingMemo?: components["schemas"]["FilterText"];
+                /**
+                 * @description Equality filter; `/` need not be encoded (RFC 3986 §3.4).
+                 * @example Europe/Berlin
+                 */
+                sightingTimezone?: components["schemas"]["FilterText"];
+                /** @description Equality filter; `:` need not be encoded (RFC 3986 §3.4). */
+                sightingDate?: components["schemas"]["LocalDateTime"];
+                /**
+                 * @description Range filter: only sightings whose `sightingDate` is at or after this local date-time. Dates are compared as written (each sighting's wall-clock time, whatever its `sightingTimezone`); sightings without a date are left out. `:` need not be encoded.
+                 * @example 2026-11-01T00:00
+                 */
+                sightingDateFrom?: components["schemas"]["LocalDateTime"];
+                /**
+                 * @description Range filter: only sightings whose `sightingDate` is before this local date-time (exclusive, so that `sightingDateFrom` of the next range starts where this one ends). Compared as `sightingDateFrom` is.
+                 * @example 2026-12-01T00:00
+                 */
+                sightingDateBefore?: components["schemas"]["LocalDateTime"];
+                /**
+                 * @description Equality filter on the sighted vessel's id: the sightings of one vessel.
+                 * @example -1
+                 */
+                vesselId?: components["schemas"]["Id"];
+                /** @description `true`: only the caller's own sightings (created with a token of the same subject); `false` is the same as leaving it out. The views never show whose a sighting is. */
+                mine?: boolean;
+                /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
+                limit?: components["parameters"]["limit"];
+                /** @description The view of the rows: `list`, the only one this operation answers (and its default). `view=detail` on a list is answered as its `…InDetailView` operation (`x-view-operations`), whose rows a generated client types. */
+                view?: components["parameters"]["listView"];
+                /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
+                after?: components["parameters"]["after"];
+                /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-sightingDate,sightingId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `sightingId`, `sightingTimezone`, `sightingDate`. */
+                sort?: string;
+                /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
+                cursor?: components["parameters"]["cursor"];
+            };
+            header?: {
+                /**
+                 * @description `count=exact` asks for `X-Total-Count` (the number of matches, whatever the page) and answers `Preference-Applied: count=exact`; other preferences are ignored.
+                 * @example count=exact
+                 */
+                Prefer?: components["parameters"]["countPreference"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "sightingMemo": "unheim",
+                 *       "vessel": {
+                 *         "vesselName": "warbird"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["SightingExample"];
+                "text/xml": components["schemas"]["SightingExample"];
+                "application/xml": components["schemas"]["SightingExample"];
+            };
+        };
+        responses: {
+            /** @description The matching sightings, ordered by id (or by `sort`); one page of them when `limit` is given. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
+                    "Preference-Applied": components["headers"]["CountApplied"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SightingListItem"][];
                     "text/xml": components["schemas"]["SightingCollection"];
                 };
             };

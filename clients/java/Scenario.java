@@ -23,6 +23,7 @@ import org.sighting.client.model.SightingExample;
 import org.sighting.client.model.SightingListItem;
 import org.sighting.client.model.SightingPatch;
 import org.sighting.client.model.SightingVersion;
+import org.sighting.client.model.SightingVesselSummary;
 import org.sighting.client.model.SightingUpdate;
 import org.sighting.client.model.SightingVesselLink;
 import org.sighting.client.model.VesselDetail;
@@ -43,26 +44,44 @@ public final class Scenario {
     var vessels = new VesselApi(client);
     String memo = label + " scenario " + UUID.randomUUID();
 
-    step("list the vessels", () -> {
-      // A list's rows are either view (`view`, after `limit`): without it, the list view.
-      List<Long> ids = vessels.listVessels(null, null, null, null, null, null, null, null).stream().map(row -> vesselIdOf(row.getActualInstance())).toList();
+    step("list rows in the list view: typed list items", () -> {
+      // Each view is its own operation, so the rows are typed (parameters by position; `view`, after `limit`, left out).
+      List<VesselListItem> rows = vessels.listVessels(null, null, null, null, null, null, null, null);
+      List<Long> ids = rows.stream().map(VesselListItem::getVesselId).toList();
       check(ids.contains(-1L) && ids.contains(-2L), "the demo vessels -1 and -2 are listed: " + ids);
+      SightingDetail detail = sightings.getSighting(-1L, null);
+      List<SightingListItem> sightingRows = sightings.listSightings(-1L, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+      equal(sightingRows, List.of(new SightingListItem().sightingId(-1L).sightingTimezone(detail.getSightingTimezone()).sightingDate(detail.getSightingDate())
+          .vessel(new SightingVesselSummary().vesselId(-1L).vesselName(detail.getVessel().getVesselName()))));
     });
-    step("read sighting -1", () -> {
-      SightingDetail sighting = sightings.getSighting(-1L, null);
+    step("list rows in the detail view: typed detail rows", () -> {
+      List<VesselDetail> rows = vessels.listVesselsInDetailView(-1L, null, null, null, null, null, null, null);
+      equal(rows, List.of(vessels.getVessel(-1L, null)));
+      check(!rows.get(0).getVesselName().isEmpty(), "the language map: " + rows);
+      List<SightingDetail> sightingRows = sightings.listSightingsInDetailView(-1L, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+      equal(sightingRows.stream().map(SightingDetail::getSightingMemo).toList(), List.of("unheimlich!"));
+    });
+    step("a read with its ETag and API-Version headers", () -> {
+      ApiResponse<SightingDetail> answer = sightings.getSightingWithHttpInfo(-1L, null);
+      SightingDetail sighting = answer.getData();
       equal(List.of(sighting.getSightingId(), sighting.getSightingMemo(), sighting.getVessel().getVesselId()), List.of(-1L, "unheimlich!", -1L));
+      equal(header(answer.getHeaders(), "ETag"), "\"" + sighting.getVersion() + "\"");
+      check(header(answer.getHeaders(), "API-Version").matches("2\\.\\d+\\.\\d+"), "API-Version 2.x.y: " + header(answer.getHeaders(), "API-Version"));
     });
-    step("create without Prefer: 201, the new id in Location", () -> {
-      ApiResponse<SightingDetail> answer = sightings.createSightingWithHttpInfo(new SightingCreate().sightingMemo(memo).vessel(new SightingVesselLink().vesselId(-1L))
-          .sightingTimezone("Europe/Berlin").sightingDate("2026-11-22T21:30"), null, UUID.randomUUID().toString());
+    step("the default create: no throw, the new record's Location", () -> {
+      SightingCreate record = new SightingCreate().sightingMemo(memo).vessel(new SightingVesselLink().vesselId(-1L))
+          .sightingTimezone("Europe/Berlin").sightingDate("2026-11-22T21:30");
+      // The plain call returns normally (the 201 declares no body); ...WithHttpInfo has its headers.
+      sightings.createSighting(new SightingCreate().sightingMemo(memo + " (plain)").vessel(new SightingVesselLink().vesselId(-1L)), null);
+      ApiResponse<Void> answer = sightings.createSightingWithHttpInfo(record, UUID.randomUUID().toString());
       String location = header(answer.getHeaders(), "Location");
       long id = Long.parseLong(location.substring(location.lastIndexOf('/') + 1));
-      equal(List.of(answer.getStatusCode(), id > 0, answer.getData() == null), List.of(201, true, true));
+      equal(List.of(answer.getStatusCode(), id > 0, header(answer.getHeaders(), "ETag")), List.of(201, true, "\"0\""));
       created = sightings.getSighting(id, null);
       equal(List.of(created.getSightingId(), created.getVersion(), created.getSightingMemo(), created.getSightingDate()), List.of(id, 0, memo, "2026-11-22T21:30:00.000"));
     });
-    step("create with Prefer: return=representation: the SDK returns the new record", () -> {
-      SightingDetail answer = sightings.createSighting(new SightingCreate().sightingMemo(memo + " (represented)").vessel(new SightingVesselLink().vesselId(-1L)), PREFER, null);
+    step("create returning the record: the typed detail view", () -> {
+      SightingDetail answer = sightings.createSightingReturningRecord(new SightingCreate().sightingMemo(memo + " (represented)").vessel(new SightingVesselLink().vesselId(-1L)), null);
       equal(List.of(answer.getVersion(), answer.getSightingMemo(), answer.getVessel().getVesselId()), List.of(0, memo + " (represented)", -1L));
       equal(sightings.getSighting(answer.getSightingId(), null), answer);
     });
@@ -93,15 +112,26 @@ public final class Scenario {
       equal(versions.stream().map(v -> v.getVersion() + " " + v.getChange().getValue() + " " + v.getRecord().getSightingMemo()).toList(),
           List.of("1 updated " + memo + " (updated)"));
     });
+    step("a deprecated call: its Deprecation header", () -> {
+      @SuppressWarnings("deprecation")
+      ApiResponse<SightingDetail> answer = sightings.getSightingVersionWithHttpInfo(created.getSightingId(), 1);
+      check(header(answer.getHeaders(), "Deprecation").matches("@\\d+"), "Deprecation: @<unix seconds> (RFC 9745)");
+      check(header(answer.getHeaders(), "Sunset").endsWith(" GMT"), "Sunset: an HTTP date (RFC 8594)");
+      check(header(answer.getHeaders(), "Link").matches("</changelog\\.md#contract-[\\d.]+>; rel=\"deprecation\".*"), "Link to the changelog entry");
+      equal(answer.getData().getSightingMemo(), memo + " (updated)");
+    });
     step("a sorted list: the newest ids first", () -> {
       List<Long> ids = sightings.listSightings(null, null, null, null, null, null, null, null, null, 3, null, null, "-sightingId", null, null)
-          .stream().map(row -> sightingIdOf(row.getActualInstance())).toList();
+          .stream().map(SightingListItem::getSightingId).toList();
       equal(ids, ids.stream().sorted(java.util.Comparator.reverseOrder()).toList());
       check(ids.get(0) >= created.getSightingId(), "the newest first: " + ids);
     });
-    step("query by example: the memo", () -> {
-      var found = sightings.querySightingsByExample(new SightingExample().sightingMemo((memo + " (patched)").toUpperCase()), null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
-      equal(found.stream().map(row -> sightingIdOf(row.getActualInstance())).toList(), List.of(created.getSightingId()));
+    step("query by example: the memo, in the detail view and in the list view", () -> {
+      SightingExample example = new SightingExample().sightingMemo((memo + " (patched)").toUpperCase());
+      List<SightingDetail> found = sightings.querySightingsByExample(example, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+      equal(found.stream().map(SightingDetail::getSightingMemo).toList(), List.of(memo + " (patched)"));
+      List<SightingListItem> rows = sightings.querySightingsByExampleInListView(example, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+      equal(rows, sightings.listSightings(created.getSightingId(), null, null, null, null, null, null, null, null, null, null, null, null, null, null));
     });
     step("query by example: a vessel name by language, {de: \"J\u00e4ger\"}", () -> {
       List<VesselDetail> found = vessels.queryVesselsByExample(new VesselExample().vesselName(Map.of("de", "J\u00e4ger")));
@@ -132,26 +162,13 @@ public final class Scenario {
     return token.group(1);
   }
 
-  /** The update body for a record as read: its version, memo and vessel link. */
   /** A response header by name; the two libraries spell header names differently. */
-  /**
-   * A row in either view. The SDK reads a list's rows as whichever of the two its JSON fits first (a vessel without
-   * names fits both), so the id is read from either.
-   */
-  private static long vesselIdOf(Object row) {
-    return row instanceof VesselDetail detail ? detail.getVesselId() : ((VesselListItem) row).getVesselId();
-  }
-
-  /** A sighting row in either view, as a vessel's. */
-  private static long sightingIdOf(Object row) {
-    return row instanceof SightingDetail detail ? detail.getSightingId() : ((SightingListItem) row).getSightingId();
-  }
-
   private static String header(Map<String, List<String>> headers, String name) {
     return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name)).map(e -> e.getValue().get(0)).findFirst()
         .orElseThrow(() -> new AssertionError("no " + name + " header in " + headers.keySet()));
   }
 
+  /** The update body for a record as read: its version, memo and vessel link. */
   private static SightingUpdate update(SightingDetail sighting) {
     return new SightingUpdate().version(sighting.getVersion()).sightingMemo(sighting.getSightingMemo())
         .vessel(new SightingVesselLink().vesselId(sighting.getVessel().getVesselId()));

@@ -1,13 +1,16 @@
 """The client scenario with the Python SDK package (sighting_client wheel): every step against the running service.
 Usage (clients/consume.sh python installs the wheel and runs it): python scenario.py <api base URL> <token endpoint URL>"""
 import json
+import re
 import sys
 import urllib.parse
 import urllib.request
 import uuid
+import warnings
 
 import sighting_client
-from sighting_client import SightingCreate, SightingPatch, SightingUpdate, SightingVesselLink
+from sighting_client import (SightingCreate, SightingDetail, SightingExample, SightingListItem, SightingPatch, SightingUpdate,
+                             SightingVesselLink, VesselDetail, VesselListItem)
 from sighting_client.exceptions import ApiException
 
 api, token_url = sys.argv[1], sys.argv[2]
@@ -48,29 +51,47 @@ memo = f"python scenario {uuid.uuid4()}"
 state = {}
 
 
-def list_vessels():
-    ids = [row.actual_instance.vessel_id for row in vessels.list_vessels()]
+def list_rows():
+    rows = vessels.list_vessels()
+    check(all(type(row) is VesselListItem and isinstance(row.vessel_name, str) for row in rows), f"list-view rows: {rows[:2]}")
+    ids = [row.vessel_id for row in rows]
     check(-1 in ids and -2 in ids, f"the demo vessels -1 and -2 are listed: {ids}")
+    [row] = sightings.list_sightings(sighting_id=-1)
+    detail = sightings.get_sighting(-1)
+    expected = {"sightingId": -1, "vessel": {"vesselId": -1, "vesselName": detail.vessel.vessel_name},
+                "sightingTimezone": detail.sighting_timezone, "sightingDate": detail.sighting_date}
+    check(type(row) is SightingListItem and row.to_dict() == expected, f"{row!r} is not {expected}")
 
 
-def read_demo():
-    sighting = sightings.get_sighting(-1)
+def detail_rows():
+    rows = vessels.list_vessels_in_detail_view(vessel_id=-1)
+    check([type(row) for row in rows] == [VesselDetail] and rows == [vessels.get_vessel(-1)], f"detail-view rows: {rows}")
+    rows = sightings.list_sightings_in_detail_view(sighting_id=-1)
+    check([(type(row), row.sighting_memo) for row in rows] == [(SightingDetail, "unheimlich!")], f"detail-view rows: {rows}")
+
+
+def read_headers():
+    answer = sightings.get_sighting_with_http_info(-1)
+    sighting = answer.data
     check((sighting.sighting_id, sighting.sighting_memo, sighting.vessel.vessel_id) == (-1, "unheimlich!", -1), str(sighting))
+    check(answer.headers["ETag"] == f'"{sighting.version}"', f"ETag {answer.headers.get('ETag')}")
+    check(re.fullmatch(r"2\.\d+\.\d+", answer.headers.get("API-Version", "")), f"API-Version 2.x.y, got {answer.headers.get('API-Version')}")
 
 
 def create_plain():
-    # Without the preference the 201 has no body: the raw answer carries the new record's Location.
-    answer = sightings.create_sighting_without_preload_content(SightingCreate(
-        sighting_memo=memo, vessel=SightingVesselLink(vessel_id=-1), sighting_timezone="Europe/Berlin", sighting_date="2026-11-22T21:30"))
-    location = answer.headers["Location"]
-    check((answer.status, answer.data) == (201, b""), f"{answer.status} {answer.data!r}")
-    state["id"] = int(location.rsplit("/", 1)[1])
+    record = SightingCreate(sighting_memo=memo, vessel=SightingVesselLink(vessel_id=-1), sighting_timezone="Europe/Berlin", sighting_date="2026-11-22T21:30")
+    # The plain call returns normally (the 201 declares no body); the _with_http_info call has its Location.
+    check(sightings.create_sighting(record.model_copy(update={"sighting_memo": f"{memo} (plain)"})) is None, "create_sighting returns None")
+    answer = sightings.create_sighting_with_http_info(record)
+    check((answer.status_code, answer.data, answer.raw_data, answer.headers["ETag"]) == (201, None, b"", '"0"'), f"{answer.status_code} {answer.raw_data!r}")
+    state["id"] = int(answer.headers["Location"].rsplit("/", 1)[1])
     created = sightings.get_sighting(state["id"])
     check((created.version, created.sighting_memo, created.sighting_date) == (0, memo, "2026-11-22T21:30:00.000"), str(created))
 
 
 def create_represented():
-    created = sightings.create_sighting(SightingCreate(sighting_memo=f"{memo} (represented)", vessel=SightingVesselLink(vessel_id=-1)), prefer="return=representation")
+    created = sightings.create_sighting_returning_record(SightingCreate(sighting_memo=f"{memo} (represented)", vessel=SightingVesselLink(vessel_id=-1)))
+    check(type(created) is SightingDetail, repr(created))
     check((created.version, created.sighting_memo, created.vessel.vessel_id) == (0, f"{memo} (represented)", -1), str(created))
     check(sightings.get_sighting(created.sighting_id) == created, "the returned record is the stored one")
 
@@ -101,20 +122,44 @@ def one_version():
     check([(v.version, v.change.value, v.record.sighting_memo) for v in versions] == [(1, "updated", f"{memo} (updated)")], str(versions))
 
 
+def deprecated_call():
+    # The SDK marks the call (a DeprecationWarning); the answer's headers say when it goes.
+    with warnings.catch_warnings(record=True) as warned:
+        warnings.simplefilter("always")
+        answer = sightings.get_sighting_version_with_http_info(state["id"], 1)
+    check(any(issubclass(w.category, DeprecationWarning) for w in warned), "a DeprecationWarning at the call")
+    deprecation, sunset, link = (answer.headers.get(name, "") for name in ("Deprecation", "Sunset", "Link"))
+    check(re.fullmatch(r"@\d+", deprecation), f"Deprecation: @<unix seconds> (RFC 9745), got {deprecation}")
+    check(sunset.endswith(" GMT"), f"Sunset: an HTTP date (RFC 8594), got {sunset}")
+    check(re.match(r'</changelog\.md#contract-[\d.]+>; rel="deprecation"', link), f"Link to the changelog entry, got {link}")
+    check(answer.data.sighting_memo == f"{memo} (updated)", str(answer.data))
+
+
+def query_by_example():
+    example = SightingExample(sighting_memo=f"{memo} (patched)".upper())
+    found = sightings.query_sightings_by_example(example)
+    check([(type(s), s.sighting_id) for s in found] == [(SightingDetail, state["id"])], str(found))
+    rows = sightings.query_sightings_by_example_in_list_view(example)
+    check([type(s) for s in rows] == [SightingListItem] and rows == sightings.list_sightings(sighting_id=state["id"]), str(rows))
+
+
 def delete():
     check(sightings.delete_sighting_with_http_info(state["id"]).status_code == 204, "204")
     error = failure(lambda: sightings.get_sighting(state["id"]))
     check(error.status == 404 and json.loads(error.body)["general"], f"{error.status} {error.body}")
 
 
-step("list the vessels", list_vessels)
-step("read sighting -1", read_demo)
-step("create without Prefer: 201, the new id in Location", create_plain)
-step("create with Prefer: return=representation: the SDK returns the new record", create_represented)
+step("list rows in the list view: typed list items", list_rows)
+step("list rows in the detail view: typed detail rows", detail_rows)
+step("a read with its ETag and API-Version headers", read_headers)
+step("the default create: no throw, the new record's Location", create_plain)
+step("create returning the record: the typed detail view", create_represented)
 step("update with the version read", update)
 step("a stale update is a 409, a typed error", stale_update)
 step("patch the memo (JSON Merge Patch) with If-Match", patch)
 step("the history lists every version, newest first", history)
 step("one version: the history filtered by version", one_version)
+step("a deprecated call: its Deprecation header", deprecated_call)
+step("query by example: the memo, in the detail view and in the list view", query_by_example)
 step("delete, then a read is a 404, a typed error", delete)
 print("python scenario: every step passed")

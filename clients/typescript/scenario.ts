@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { deepStrictEqual, ok, strictEqual } from 'node:assert/strict';
 import {
-  Configuration, GeneralErrorFromJSON, ResponseError, SightingApi, VesselApi, type SightingDetail,
+  Configuration, GeneralErrorFromJSON, ResponseError, SightingApi, VesselApi,
+  type SightingDetail, type SightingListItem, type VesselDetail, type VesselListItem,
 } from 'sighting-client';
 
 const [api, tokenUrl] = process.argv.slice(2);
@@ -48,29 +49,46 @@ const vessels = new VesselApi(configuration);
 const memo = `typescript-fetch scenario ${randomUUID()}`;
 let created: SightingDetail;
 
-await step('list the vessels', async () => {
-  const ids = (await vessels.listVessels()).map((v) => v.vesselId);
+await step('list rows in the list view: typed list items', async () => {
+  const rows: VesselListItem[] = await vessels.listVessels();
+  const ids = rows.map((v) => v.vesselId);
   ok(ids.includes(-1) && ids.includes(-2), `the demo vessels -1 and -2 are listed: ${ids}`);
+  // The list view: the name in the request's locale as one text (the detail view has the language map).
+  ok(rows.every((v) => typeof v.vesselName === 'string'), JSON.stringify(rows.slice(0, 2)));
+  const [row] = await sightings.listSightings({ sightingId: -1 });
+  const detail = await sightings.getSighting({ id: -1 });
+  const { sightingId, vessel: { vesselId, vesselName }, sightingTimezone, sightingDate } = detail;
+  deepStrictEqual(row, { sightingId, vessel: { vesselId, vesselName }, sightingTimezone, sightingDate } satisfies SightingListItem);
 });
-await step('read sighting -1', async () => {
-  const sighting = await sightings.getSighting({ id: -1 });
+await step('list rows in the detail view: typed detail rows', async () => {
+  const rows: VesselDetail[] = await vessels.listVesselsInDetailView({ vesselId: -1 });
+  deepStrictEqual(rows, [await vessels.getVessel({ id: -1 })]);
+  ok(Object.keys(rows[0]!.vesselName).length > 0, `the language map: ${JSON.stringify(rows)}`);
+  const sightingRows: SightingDetail[] = await sightings.listSightingsInDetailView({ sightingId: -1 });
+  deepStrictEqual(sightingRows.map((s) => [s.sightingId, s.sightingMemo]), [[-1, 'unheimlich!']]);
+});
+await step('a read with its ETag and API-Version headers', async () => {
+  const answer = await sightings.getSightingRaw({ id: -1 });
+  const sighting = await answer.value();
   deepStrictEqual({ id: sighting.sightingId, memo: sighting.sightingMemo, vessel: sighting.vessel.vesselId }, { id: -1, memo: 'unheimlich!', vessel: -1 });
+  strictEqual(answer.raw.headers.get('ETag'), `"${sighting.version}"`);
+  ok(/^2\.\d+\.\d+$/.test(answer.raw.headers.get('API-Version') ?? ''), `API-Version 2.x.y, got ${answer.raw.headers.get('API-Version')}`);
 });
-await step('create without Prefer: 201, the new id in Location', async () => {
-  const answer = await sightings.createSightingRaw({
-    sightingCreate: { sightingMemo: memo, vessel: { vesselId: -1 }, sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-22T21:30' },
-  });
+await step('the default create: no throw, the new record\'s Location', async () => {
+  const sightingCreate = { sightingMemo: memo, vessel: { vesselId: -1 }, sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-22T21:30' };
+  // The plain call returns normally (the 201 declares no body): the record is stored once, nothing to retry.
+  strictEqual(await sightings.createSighting({ sightingCreate: { ...sightingCreate, sightingMemo: `${memo} (plain)` } }), undefined);
+  const answer = await sightings.createSightingRaw({ sightingCreate });
   const location = answer.raw.headers.get('Location') ?? '';
   const id = Number(location.slice(location.lastIndexOf('/') + 1));
-  // The body is declared for `Prefer: return=representation`; without it there is none to read (value() would fail).
-  deepStrictEqual([answer.raw.status, await answer.raw.text()], [201, '']);
+  deepStrictEqual([answer.raw.status, await answer.raw.text(), answer.raw.headers.get('ETag')], [201, '', '"0"']);
   ok(id > 0, `a new positive id in Location, got ${location}`);
   created = await sightings.getSighting({ id });
   deepStrictEqual([created.sightingId, created.version, created.sightingMemo, created.sightingDate], [id, 0, memo, '2026-11-22T21:30:00.000']);
 });
-await step('create with Prefer: return=representation: the SDK returns the new record', async () => {
-  const answer = await sightings.createSighting({
-    prefer: 'return=representation', sightingCreate: { sightingMemo: `${memo} (represented)`, vessel: { vesselId: -1 } },
+await step('create returning the record: the typed detail view', async () => {
+  const answer: SightingDetail = await sightings.createSightingReturningRecord({
+    sightingCreate: { sightingMemo: `${memo} (represented)`, vessel: { vesselId: -1 } },
   });
   deepStrictEqual([answer.version, answer.sightingMemo, answer.vessel.vesselId], [0, `${memo} (represented)`, -1]);
   deepStrictEqual(await sightings.getSighting({ id: answer.sightingId }), answer);
@@ -103,7 +121,7 @@ await step('one version: the history filtered by version (the successor of the d
   const versions = await sightings.listSightingVersions({ id: created.sightingId, version: 1 });
   deepStrictEqual(versions.map((v) => [v.version, v.change, v.record?.sightingMemo]), [[1, 'updated', `${memo} (updated)`]]);
 });
-await step('the deprecated getSightingVersion still answers, announcing Deprecation, Sunset and its changelog entry', async () => {
+await step('a deprecated call: its Deprecation header', async () => {
   // The compiler marks the call deprecated (test/clients/sdk-deprecations.test.ts); at run time the answer's headers say it.
   const answer = await sightings.getSightingVersionRaw({ id: created.sightingId, version: 1 });
   const [deprecation, sunset, link] = ['Deprecation', 'Sunset', 'Link'].map((name) => answer.raw.headers.get(name) ?? '');
@@ -117,9 +135,12 @@ await step('a sorted list: the newest ids first', async () => {
   deepStrictEqual(ids, [...ids].sort((a, b) => b - a));
   ok(ids[0]! >= created.sightingId, `the newest first, got ${ids}`);
 });
-await step('query by example: the memo', async () => {
-  const found = await sightings.querySightingsByExample({ sightingExample: { sightingMemo: `${memo} (patched)`.toUpperCase() } });
-  deepStrictEqual(found?.map((s) => s.sightingId), [created.sightingId]);
+await step('query by example: the memo, in the detail view and in the list view', async () => {
+  const sightingExample = { sightingMemo: `${memo} (patched)`.toUpperCase() };
+  const found: SightingDetail[] | null | undefined = await sightings.querySightingsByExample({ sightingExample });
+  deepStrictEqual(found?.map((s) => [s.sightingId, s.sightingMemo]), [[created.sightingId, `${memo} (patched)`]]);
+  const rows: SightingListItem[] | null | undefined = await sightings.querySightingsByExampleInListView({ sightingExample });
+  deepStrictEqual(rows, await sightings.listSightings({ sightingId: created.sightingId }));
 });
 await step('query by example: a vessel name by language, {de: "Jäger"}', async () => {
   const found = await vessels.queryVesselsByExample({ vesselExample: { vesselName: { de: 'Jäger' } } });

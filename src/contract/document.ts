@@ -18,6 +18,10 @@ export type Operation = {
   parameters?: (Parameter | Reference)[];
   requestBody?: { content?: Record<string, { schema?: Schema | Reference }> };
   responses?: Record<string, unknown>;
+  /** A list's: the operation that answers it when `view` names another view (its rows typed there). */
+  'x-view-operations'?: Record<string, string>;
+  /** A create's: the operation that answers it when `Prefer: return=representation` asks for the record. */
+  'x-representation-operation'?: string;
 };
 
 export const openApiText = readFileSync(new URL('../../openapi.yaml', import.meta.url), 'utf8');

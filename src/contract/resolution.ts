@@ -20,6 +20,10 @@ export interface ResolvedOperation {
   integerQuery: readonly IntegerParameter[];
   /** Its answer is a stream of Server-Sent Events (`text/event-stream`), not a JSON or XML document. */
   streams: boolean;
+  /** A list's or a query by example's: the view of its rows (`list` or `detail`). */
+  view?: 'list' | 'detail';
+  /** A create's: it answers the new record's detail view (`create…ReturningRecord`). */
+  representation?: boolean;
 }
 
 interface Resolution {

@@ -6,7 +6,7 @@ import { pathTextOf, type IntegerParameter, type ResolvedOperation } from '../co
 import { parametersOf } from '../contract/parameters.ts';
 import { resolve } from '../contract/references.ts';
 import type { AccessRules, Role } from '../auth/access-rules.ts';
-import type { AnyResource } from './resource-descriptor.ts';
+import type { AnyResource, View } from './resource-descriptor.ts';
 import { entityNotFound } from '../errors/app-errors.ts';
 
 export type OperationKind = 'list' | 'create' | 'queryByExample' | 'events' | 'read' | 'update' | 'patch' | 'remove' | 'versions' | 'version';
@@ -16,6 +16,12 @@ export interface OperationShape {
   method: Method;
   /** The path below `/{resource}`: `''`, `/{id}`, `/{id}/versions`. */
   below: string;
+  /** A list's or a query by example's: the view of every row it answers. */
+  view?: View;
+  /** A create's: it answers the new record's detail view, whatever `Prefer` says. */
+  representation?: boolean;
+  /** Bound only for the resources whose contract declares it (a query by example in the list view: sightings). */
+  optional?: boolean;
   roles(access: AccessRules): Role[];
   /** Those of its roles that reach only the caller's own records; none unless said. */
   ownRecordsOnly?(access: AccessRules): Role[];
@@ -26,12 +32,17 @@ const changeRoles = (access: AccessRules): Role[] => (access.change === 'creator
 const creatorOnly = (access: AccessRules): Role[] => (access.change === 'creator' ? ['writer'] : []);
 
 /**
- * The generic set, as paths below `/{resource}` and the roles any one of which lets a caller ask.
+ * The generic set, as paths below `/{resource}` and the roles any one of which lets a caller ask. A list, a query by
+ * example and a create are declared once per answer's shape (`/detail-view`, `/qbe/list-view`), so that a generated
+ * client types each answer; the same handler answers them.
  */
 const genericOperations: ReadonlyArray<OperationShape & { kind: OperationKind; handle?: undefined }> = [
-  { kind: 'list', method: 'get', below: '', roles: (access) => [access.read] },
+  { kind: 'list', method: 'get', below: '', view: 'list', roles: (access) => [access.read] },
+  { kind: 'list', method: 'get', below: '/detail-view', view: 'detail', roles: (access) => [access.read] },
   { kind: 'create', method: 'post', below: '', roles: (access) => [access.create] },
-  { kind: 'queryByExample', method: 'post', below: '/qbe', roles: (access) => [access.read] },
+  { kind: 'create', method: 'post', below: '/detail-view', representation: true, roles: (access) => [access.create] },
+  { kind: 'queryByExample', method: 'post', below: '/qbe', view: 'detail', roles: (access) => [access.read] },
+  { kind: 'queryByExample', method: 'post', below: '/qbe/list-view', view: 'list', optional: true, roles: (access) => [access.read] },
   { kind: 'events', method: 'get', below: '/events', roles: (access) => [access.read] },
   { kind: 'read', method: 'get', below: '/{id}', roles: (access) => [access.read] },
   { kind: 'update', method: 'put', below: '/{id}', roles: changeRoles, ownRecordsOnly: creatorOnly },
@@ -58,17 +69,19 @@ function integerQueryOf(contract: Operation): IntegerParameter[] {
 
 /** Every operation of every resource; a descriptor whose operation openapi.yaml does not declare fails the start. */
 export function boundOperations(resources: readonly AnyResource[]): BoundOperation[] {
-  return resources.flatMap((resource) => [...genericOperations, ...resource.ownOperations ?? []].map(({ kind, method, below, roles, ownRecordsOnly, handle }) => {
+  const shapes = (resource: AnyResource) => [...genericOperations, ...resource.ownOperations ?? []];
+  return resources.flatMap((resource) => shapes(resource).flatMap(({ kind, method, below, view, representation, optional, roles, ownRecordsOnly, handle }) => {
     const template = `/${resource.name}${below}`;
     const contract = openApiDocument.paths[template]?.[method];
+    if (!contract && optional) return [];
     if (!contract) throw new Error(`openapi.yaml declares no ${method.toUpperCase()} ${template} for the ${resource.name} descriptor`);
-    return {
-      kind, own: handle, resource, method, template, contract,
+    return [{
+      kind, own: handle, resource, method, template, contract, view, representation,
       roles: roles(resource.access),
       ownRecordsOnly: ownRecordsOnly?.(resource.access) ?? [],
       integerQuery: integerQueryOf(contract),
       streams: 'text/event-stream' in ((contract.responses?.['200'] as { content?: object } | undefined)?.content ?? {}),
-    };
+    }];
   }));
 }
 

@@ -25,12 +25,24 @@ export function countIfPreferred(req: Request, res: Response, count: () => Promi
 }
 
 /**
- * Ends a create (201) or update (204) whose headers are set: as it is, or, when asked, with the record's detail
- * view (201, or 200 for an update) and `Preference-Applied` (RFC 7240 §3).
+ * Ends a create whose headers are set: 201 with no body, or with the new record's detail view when the operation
+ * answers it (`create…ReturningRecord`, which `Prefer: return=representation` on a create is answered as);
+ * `Preference-Applied` only when `Prefer` asked for it (RFC 7240 §3).
  */
-export async function sendWritten(req: Request, res: Response, status: 201 | 204, root: string, detailView: () => Promise<unknown>): Promise<void> {
+export async function sendCreated(req: Request, res: Response, root: string, withRecord: boolean, detailView: () => Promise<unknown>): Promise<void> {
+  if (!withRecord) return sendEmpty(res, 201);
+  const view = await detailView();
+  if (prefersRepresentation(req)) res.set('Preference-Applied', 'return=representation');
+  await sendDocument(res, 201, root, view);
+}
+
+/**
+ * Ends an update (204) whose headers are set: as it is, or, when asked, 200 with the record's detail view and
+ * `Preference-Applied` (RFC 7240 §3).
+ */
+export async function sendWritten(req: Request, res: Response, status: 204, root: string, detailView: () => Promise<unknown>): Promise<void> {
   if (!prefersRepresentation(req)) return sendEmpty(res, status);
   const view = await detailView();
   res.set('Preference-Applied', 'return=representation');
-  await sendDocument(res, status === 201 ? 201 : 200, root, view);
+  await sendDocument(res, 200, root, view);
 }

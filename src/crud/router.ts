@@ -5,6 +5,7 @@ import type { AnyResource } from './resource-descriptor.ts';
 import { boundOperations, type BoundOperation, type OperationKind } from './operations.ts';
 import { resolveTo } from '../contract/resolution.ts';
 import { pathTable } from '../contract/path-table.ts';
+import { answerVariants } from './answer-variants.ts';
 import { entityNotFound, MethodNotAllowed, NotFound } from '../errors/app-errors.ts';
 import { isAdmittedPreflight } from '../http/cors.ts';
 import { handlerChain } from '../http/handler-chain.ts';
@@ -15,6 +16,8 @@ export type OperationHandlers = Record<OperationKind, RequestHandler>;
 interface Resolved {
   operation: BoundOperation;
   steps: RequestHandler;
+  /** What the request asked for may be answered by another declared operation (src/crud/answer-variants.ts). */
+  variant?: (req: Request) => Resolved | undefined;
 }
 
 /** The request's path is one of the contract's, but its method is none of that path's: its `Allow`. */
@@ -36,11 +39,16 @@ export interface Dispatch {
 export function operationDispatch(resources: readonly AnyResource[], stepsFor: (operation: BoundOperation) => readonly RequestHandler[], handlersFor: (resource: AnyResource) => OperationHandlers): Dispatch {
   const handlersOf = new Map(resources.map((resource) => [resource, handlersFor(resource)]));
   const byPath = new Map<string, Map<string, Resolved>>();
+  const all: Resolved[] = [];
   for (const operation of boundOperations(resources)) {
     const handler = operation.own ?? handlersOf.get(operation.resource)![operation.kind as OperationKind];
     const methods = byPath.get(operation.template) ?? byPath.set(operation.template, new Map()).get(operation.template)!;
-    methods.set(operation.method.toUpperCase(), { operation, steps: handlerChain([...stepsFor(operation), handler]) });
+    const resolved: Resolved = { operation, steps: handlerChain([...stepsFor(operation), handler]) };
+    methods.set(operation.method.toUpperCase(), resolved);
+    all.push(resolved);
   }
+  const variantsOf = answerVariants(all, (resolved) => resolved.operation.contract);
+  for (const resolved of all) resolved.variant = variantsOf(resolved);
   // RFC 9110 §9.3.2: HEAD wherever GET is; OPTIONS on every path (§9.3.7).
   const allow = new Map([...byPath].map(([template, methods]) => {
     const names = [...methods.keys()];
@@ -53,11 +61,12 @@ export function operationDispatch(resources: readonly AnyResource[], stepsFor: (
     const found = match(req.path);
     if (!found) return next();
     const methods = byPath.get(found.template)!;
-    const resolved = methods.get(req.method) ?? (req.method === 'HEAD' ? methods.get('GET') : undefined);
-    if (!resolved) {
+    const asked = methods.get(req.method) ?? (req.method === 'HEAD' ? methods.get('GET') : undefined);
+    if (!asked) {
       otherMethods.set(req, allow.get(found.template)!);
       return next();
     }
+    const resolved = asked.variant?.(req) ?? asked;
     resolveTo(req, resolved.operation, found.params);
     resolved.steps(req, res, next);
   };

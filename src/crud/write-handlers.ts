@@ -11,7 +11,8 @@ import { mergePatch } from './merge-patch.ts';
 import { checkAsRequestBody } from '../validation/schema-check.ts';
 import { reachesOwnRecordsOnly, requireOwnership } from '../auth/access-rules.ts';
 import { requestLocale } from '../i18n/request-locale.ts';
-import { sendWritten } from './representation-preference.ts';
+import { sendCreated, sendWritten } from './representation-preference.ts';
+import { operationOf } from '../contract/resolution.ts';
 import { statementManager } from '../db/request-context.ts';
 import { commitWithHistory, isOneRow, scopeOf, type Change, type Scope } from './record-history.ts';
 import { createWithHistory, deleteWithHistory, replaceWithHistory, rowState, type Writer } from './row-writes.ts';
@@ -131,8 +132,9 @@ export function writeHandlers<E extends Versioned>(resource: ResourceDescriptor<
       const { id, version } = await checkedReferences(isOneRow(em, resource)
         ? createWithHistory(em, resource, data, principal.username)
         : createInUnitOfWork(context(req), res, data, body));
-      res.set({ Location: `${req.baseUrl}${req.path.replace(/\/$/, '')}/${id}`, ETag: etagOf(version) });
-      await sendWritten(req, res, 201, resource.name, () => detailOf(req, id));
+      // The collection's path, also when the create was asked at `/{resource}/detail-view`.
+      res.set({ Location: `${req.baseUrl}/${resource.name}/${id}`, ETag: etagOf(version) });
+      await sendCreated(req, res, resource.name, operationOf(req)?.representation === true, () => detailOf(req, id));
     },
 
     async update(req: Request, res: Response): Promise<void> {

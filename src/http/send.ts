@@ -36,7 +36,7 @@ export async function sendDocument(res: Response, status: number, root: string, 
 /** An answer without a body (a create's 201, an update's 204). */
 export async function sendEmpty(res: Response, status: number): Promise<void> {
   res.status(status);
-  // The contract declares a body for a create's 201 (the one `Prefer` adds): a client tells the empty one by its length.
+  // A create's 201 without a body says so by its length (Content-Length: 0), as HTTP/1.1 clients expect.
   if (status !== 204) res.setHeader('Content-Length', '0');
   await release(res, status, null);
   res.end();

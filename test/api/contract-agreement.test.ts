@@ -3,7 +3,10 @@
 import { expect } from 'chai';
 import { sharedService, type TestService } from '../support/service.ts';
 import { rawRequest } from '../support/api-client.ts';
-import { buildSighting } from '../support/fixtures.ts';
+import { buildSighting, buildTimezone, buildVessel } from '../support/fixtures.ts';
+import { contractProblems } from '../support/contract.ts';
+import { throughContractProxy } from '../support/contract-proxy.ts';
+import { tokenFor, type User } from '../support/tokens.ts';
 import { openApiDocument, type Schema } from '../../src/contract/document.ts';
 import { parametersOf } from '../../src/contract/parameters.ts';
 import { resolve } from '../../src/contract/references.ts';
@@ -102,4 +105,55 @@ describe('contract agreement', () => {
       expect(statuses).to.deep.equal(possible.map(() => 200));
     });
   });
+});
+
+// The create answers as generated clients and conformance tools read them (issue 42): every collection's create and
+// its `create…ReturningRecord` twin, with and without `Prefer: return=representation`. Each request goes through Prism
+// (the contract proxy: an answer that breaks openapi.yaml throws) and its answer is held to Schemathesis' four
+// response checks by contract.ts: a declared status, a body only where content is declared and of a declared media
+// type, the declared headers (required ones present, each by its schema), and the body by its schema.
+describe('the create answers, as Prism and the contract checks read them', () => {
+  let service: TestService;
+  before(async () => { service = await sharedService(); });
+
+  const creates = Object.entries(openApiDocument.paths).flatMap(([path, item]) => {
+    const plain = item.post?.['x-representation-operation'] === undefined ? [] : [path];
+    return plain.map((collection) => {
+      const [twin] = Object.entries(openApiDocument.paths).filter(([, other]) => other.post?.operationId === item.post!['x-representation-operation']);
+      return { collection, twin: twin![0] };
+    });
+  });
+  const bodies: Record<string, () => unknown> = { '/sighting': () => buildSighting(), '/vessel': () => buildVessel(), '/timezone': () => buildTimezone() };
+  const users: Record<string, User> = { '/sighting': 'alice', '/vessel': 'admin', '/timezone': 'admin' };
+
+  it('when the contract is read, then each of the three collections has a create and a twin that answers the record', () => {
+    expect(creates).to.deep.equal(['/timezone', '/vessel', '/sighting'].map((collection) => ({ collection, twin: `${collection}/detail-view` })));
+  });
+
+  for (const { collection, twin } of creates) {
+    for (const [path, prefer, withRecord] of [[collection, false, false], [collection, true, true], [twin, false, true], [twin, true, true]] as const) {
+      it(`when POST ${path} is sent ${prefer ? 'with' : 'without'} Prefer, then 201 ${withRecord ? 'with' : 'without'} the record, as declared`, async () => {
+        const headers = { ...json, Authorization: `Bearer ${await tokenFor(service.realm, users[collection]!)}`, ...prefer && { Prefer: 'return=representation' } };
+        const request = new Request(`${service.api}${path}`, { method: 'POST', headers, body: JSON.stringify(bodies[collection]!()) });
+        const response = service.proxy ? await throughContractProxy(service.proxy, service.api, request) : await fetch(request);
+        const text = await response.text();
+        const body = text === '' ? undefined : JSON.parse(text) as Record<string, unknown>;
+        const observed = { method: 'POST', path, status: response.status, headers: response.headers, body, asked: { headers: request.headers } };
+        const location = response.headers.get('location') ?? '';
+        expect({
+          status: response.status,
+          location: location.replace(/-?\d+$/, '<id>'),
+          id: body === undefined ? 'no body' : body[`${collection.slice(1)}Id`] === Number(/-?\d+$/.exec(location)?.[0]),
+          applied: response.headers.get('preference-applied'),
+          problems: contractProblems(observed, body === undefined ? 'none' : 'json'),
+        }).to.deep.equal({
+          status: 201,
+          location: `${new URL(service.api).pathname}${collection}/<id>`,
+          id: withRecord ? true : 'no body',
+          applied: prefer ? 'return=representation' : null,
+          problems: [],
+        });
+      });
+    }
+  }
 });

@@ -1,8 +1,9 @@
 // `view=detail` on a list and on a query by example (contract D, Views on lists): the detail view of each row of a
-// page, with filters, sort, paging and the count as without it; `limit` at most 200 with it.
+// page, with filters, sort, paging and the count as without it; `limit` at most 200 with it. The contract declares
+// each view's list as its own operation (`/detail-view`, `/qbe/list-view`), which answers the same.
 import { expect } from 'chai';
 import { sharedService, type TestService } from '../support/service.ts';
-import { rawRequest } from '../support/api-client.ts';
+import { apiClient, rawRequest } from '../support/api-client.ts';
 import { buildSighting, createSighting, createVessel, unique } from '../support/fixtures.ts';
 
 interface Detail { version: number; sightingId: number; sightingMemo: string; sightingDate: string | null; vessel: { vesselId: number; version: number } }
@@ -72,6 +73,31 @@ describe('view=detail on lists', () => {
     const response = await rawRequest(service, 'POST', '/sighting/qbe?limit=5&view=detail', { body: JSON.stringify({ sightingMemo: unique('nothing') }), headers: { 'Content-Type': 'application/json' } });
     expect(response.status).to.equal(204);
     expect(await response.text()).to.equal('');
+  });
+
+  // Each view's list is its own operation in the contract (2.0.0), which generated clients call; `view` is answered so.
+  it('when the detail-view list is called as a generated client does, then its pages are those of view=detail, paged on its own path', async () => {
+    const query = `vesselId=${vesselId}&sort=sightingDate&limit=2`;
+    const twin = await pages('GET', `/sighting/detail-view?${query}`);
+    expect(twin).to.deep.equal(await pages('GET', `/sighting?${query}&view=detail`));
+    const api = await apiClient(service);
+    const first = await api.GET('/sighting/detail-view', { params: { query: { vesselId, sort: 'sightingDate', limit: 2 } } });
+    expect(first.data?.map((row) => row.sightingMemo)).to.deep.equal([`1 ${word}`, `2 ${word}`]);
+    expect(first.response.headers.get('link')).to.match(/^<[^>]*\/sighting\/detail-view\?[^>]*>; rel="next"$/);
+  });
+
+  it('when the sighting query by example is called in the list view, then it is view=list of the query: list rows, no memo', async () => {
+    const example = { sightingMemo: word.toUpperCase() };
+    const query = `vesselId=${vesselId}&sort=-sightingDate&limit=3`;
+    const twin = await pages('POST', `/sighting/qbe/list-view?${query}`, example);
+    expect(twin).to.deep.equal(await pages('POST', `/sighting/qbe?${query}&view=list`, example));
+    expect(twin.rows.flat().map((row) => [row.sightingId, 'sightingMemo' in row, 'version' in row])).to.deep.equal([ids[3], ids[0], ids[2], ids[1]].map((id) => [id, false, false]));
+  });
+
+  it('when an operation is asked for the view of another, then it is a 400 on view', async () => {
+    const responses = await Promise.all([rawRequest(service, 'GET', '/sighting/detail-view?view=list'),
+      rawRequest(service, 'POST', '/sighting/qbe/list-view?view=detail', { body: '{}', headers: { 'Content-Type': 'application/json' } })]);
+    expect(await Promise.all(responses.map(async (r) => [r.status, Object.keys(await r.json() as object)]))).to.deep.equal([[400, ['view']], [400, ['view']]]);
   });
 
   it('when view=detail asks for more than 200 rows, then it is a 400 on limit', async () => {

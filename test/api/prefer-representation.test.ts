@@ -1,5 +1,6 @@
 // `Prefer: return=representation` (RFC 7240) on create and update: the record's detail view comes back with
-// `Preference-Applied`; without the preference, or with any other, the answers stay empty (201/204).
+// `Preference-Applied`; without the preference, or with any other, the answers stay empty (201/204). A create with the
+// preference is answered as `create…ReturningRecord` (`POST /{resource}/detail-view`), which always answers the record.
 import { expect } from 'chai';
 import { sharedService, type TestService } from '../support/service.ts';
 import { apiClient } from '../support/api-client.ts';
@@ -22,7 +23,7 @@ describe('Prefer: return=representation', () => {
     it('when alice records a sighting with the preference, then 201 with Location, ETag "0", Preference-Applied and the detail view a read gives', async () => {
       const api = await apiClient(service);
       const body = buildSighting({ sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-22T21:30' });
-      const result = await api.POST('/sighting', { body, params: { header: { Prefer: representation } } });
+      const result = await api.POST('/sighting', { body, headers: { Prefer: representation } });
       const sightingId = idFromLocation(result.response.headers.get('location'));
 
       const created = answer(result);
@@ -42,8 +43,8 @@ describe('Prefer: return=representation', () => {
       const api = await apiClient(service, { user: 'admin' });
       const vessel = buildVessel();
       const timezone = buildTimezone();
-      const vesselAnswer = await api.POST('/vessel', { body: vessel, params: { header: { Prefer: representation } } });
-      const timezoneAnswer = await api.POST('/timezone', { body: timezone, params: { header: { Prefer: representation } } });
+      const vesselAnswer = await api.POST('/vessel', { body: vessel, headers: { Prefer: representation } });
+      const timezoneAnswer = await api.POST('/timezone', { body: timezone, headers: { Prefer: representation } });
 
       expect([vesselAnswer.response.status, vesselAnswer.data]).to.deep.equal([201, { version: 0, vesselId: idFromLocation(vesselAnswer.response.headers.get('location')), vesselName: vessel.vesselName }]);
       expect([timezoneAnswer.response.status, timezoneAnswer.data]).to.deep.equal([201, { version: 0, timezoneId: idFromLocation(timezoneAnswer.response.headers.get('location')), timezoneName: timezone.timezoneName }]);
@@ -52,7 +53,7 @@ describe('Prefer: return=representation', () => {
     it('when the Prefer header asks for nothing this service knows, or return=minimal, then 201 has no body and no Preference-Applied', async () => {
       const api = await apiClient(service);
       for (const prefer of [undefined, 'return=minimal', 'respond-async, wait=10', 'return=minimal, return=representation']) {
-        const result = await api.POST('/sighting', { body: buildSighting(), params: { header: prefer === undefined ? {} : { Prefer: prefer } } });
+        const result = await api.POST('/sighting', { body: buildSighting(), headers: prefer === undefined ? {} : { Prefer: prefer } });
         expect(answer(result), String(prefer)).to.deep.equal({ status: 201, headers: { 'etag': '"0"', 'preference-applied': null, 'content-type': null }, body: undefined });
       }
     });
@@ -60,18 +61,49 @@ describe('Prefer: return=representation', () => {
     it('when the preference is spelled in other case, quoted, with parameters or beside others, then it is applied', async () => {
       const api = await apiClient(service);
       for (const prefer of ['RETURN=Representation', 'return="representation"', 'respond-async, return=representation; foo=bar', 'wait=5,return = representation']) {
-        const { status, headers } = answer(await api.POST('/sighting', { body: buildSighting(), params: { header: { Prefer: prefer } } }));
+        const { status, headers } = answer(await api.POST('/sighting', { body: buildSighting(), headers: { Prefer: prefer } }));
         expect({ status, applied: headers['preference-applied'] }, prefer).to.deep.equal({ status: 201, applied: representation });
       }
     });
 
     it('when an invalid record is sent with the preference, then it is the same 400 as without', async () => {
       const api = await apiClient(service);
-      const result = await api.POST('/sighting', { body: buildSighting({ sightingMemo: 'x' }), params: { header: { Prefer: representation } } });
+      const result = await api.POST('/sighting', { body: buildSighting({ sightingMemo: 'x' }), headers: { Prefer: representation } });
       expect(answer(result)).to.deep.equal({
         status: 400, headers: { 'etag': null, 'preference-applied': null, 'content-type': 'application/json; charset=utf-8' },
         body: { sightingMemo: { message: 'The memo must have at least 2 characters.', key: 'sighting.memo.minLength' } },
       });
+    });
+
+    it('when alice records a sighting at /sighting/detail-view without Prefer, then 201 with the detail view and Location under /sighting', async () => {
+      const api = await apiClient(service);
+      const body = buildSighting({ sightingTimezone: 'Europe/Berlin' });
+      const result = await api.POST('/sighting/detail-view', { body });
+      const sightingId = idFromLocation(result.response.headers.get('location'));
+      const read = await api.GET('/sighting/{id}', { params: { path: { id: sightingId } } });
+      expect({ ...answer(result), location: result.response.headers.get('location') }).to.deep.equal({
+        status: 201,
+        headers: { 'etag': '"0"', 'preference-applied': null, 'content-type': 'application/json; charset=utf-8' },
+        body: read.data,
+        location: `${new URL(service.api).pathname}/sighting/${sightingId}`,
+      });
+    });
+
+    it('when admin creates a vessel and a time zone at their /detail-view, then each 201 body is the detail view', async () => {
+      const api = await apiClient(service, { user: 'admin' });
+      const vessel = buildVessel();
+      const timezone = buildTimezone();
+      const vesselAnswer = await api.POST('/vessel/detail-view', { body: vessel });
+      const timezoneAnswer = await api.POST('/timezone/detail-view', { body: timezone });
+      expect([vesselAnswer.response.status, vesselAnswer.data]).to.deep.equal([201, { version: 0, vesselId: idFromLocation(vesselAnswer.response.headers.get('location')), vesselName: vessel.vesselName }]);
+      expect([timezoneAnswer.response.status, timezoneAnswer.data]).to.deep.equal([201, { version: 0, timezoneId: idFromLocation(timezoneAnswer.response.headers.get('location')), timezoneName: timezone.timezoneName }]);
+    });
+
+    it('when a record is sent to /detail-view with Prefer: return=minimal, then the record still comes, without Preference-Applied', async () => {
+      const api = await apiClient(service);
+      const result = await api.POST('/sighting/detail-view', { body: buildSighting(), headers: { Prefer: 'return=minimal' } });
+      expect({ status: result.response.status, applied: result.response.headers.get('preference-applied'), memo: result.data?.sightingMemo })
+        .to.deep.include({ status: 201, applied: null }).and.to.have.property('memo').that.is.a('string');
     });
 
     it('when a vessel is created in XML with the preference, then the 201 body is its XML detail view', async () => {

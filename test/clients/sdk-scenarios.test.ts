@@ -1,7 +1,6 @@
 // The SDK packages (`npm run sdk`: npm tarball, Python wheel, Java jar), each installed from its file by a consumer
 // project in a temporary folder (clients/consume.sh) and run through its scenario; the okhttp-gson Java SDK, not
-// packaged, is built in place (clients/build.sh). The service answers directly: Prism holds a create's 201 to the body
-// the contract declares for `Prefer`, and the scenarios create both ways.
+// packaged, is built in place (clients/build.sh). Each package's README code runs after its scenario (consume.sh).
 import { expect } from 'chai';
 import { sharedService } from '../support/service.ts';
 import { missingTool, runClientScript as run } from '../support/client-scripts.ts';
@@ -21,19 +20,32 @@ describe('SDK packages (npm run sdk) in consumer projects', function () {
     }
   });
 
-  const scenarios: Array<[string, string, string[]]> = [
-    ['the npm package (typescript-fetch)', 'consume.sh', ['typescript']],
-    ['the Python wheel', 'consume.sh', ['python']],
-    ['the Java jar (native)', 'consume.sh', ['java']],
-    ['the Java okhttp-gson SDK, built in place', 'run-scenario.sh', ['java-okhttp-gson']],
+  // The calls an SDK user makes first, each a step of every scenario (its `ok  <step>` line).
+  const firstCalls = [
+    'the default create: no throw, the new record\'s Location',
+    'create returning the record: the typed detail view',
+    'list rows in the list view: typed list items',
+    'list rows in the detail view: typed detail rows',
+    'a read with its ETag and API-Version headers',
+    'a deprecated call: its Deprecation header',
   ];
-  for (const [what, script, args] of scenarios) {
-    it(`when ${what} runs the scenario against the service, then every step passes, creating with and without Prefer`, async function () {
+  const scenarios: Array<[string, string, string[], boolean]> = [
+    ['the npm package (typescript-fetch)', 'consume.sh', ['typescript'], true],
+    ['the Python wheel', 'consume.sh', ['python'], true],
+    ['the Java jar (native)', 'consume.sh', ['java'], true],
+    ['the Java okhttp-gson SDK, built in place', 'run-scenario.sh', ['java-okhttp-gson'], false],
+  ];
+  for (const [what, script, args, packaged] of scenarios) {
+    it(`when ${what} runs the scenario against the service, then every step passes${packaged ? ', and so does its README\'s code' : ''}`, async function () {
       this.timeout(300_000);
       const service = await sharedService();
       const { code, output } = await run(script, [...args, service.api, `${service.realm}/protocol/openid-connect/token`]);
-      expect({ code, passed: /scenario: every step passed/.test(output), bothCreates: (output.match(/ok {2}create with/g) ?? []).length }, output)
-        .to.deep.equal({ code: 0, passed: true, bothCreates: 2 });
+      expect({
+        code,
+        passed: /scenario: every step passed/.test(output),
+        firstCalls: firstCalls.filter((name) => output.includes(`ok  ${name}`)),
+        readme: /readme recipe: every step passed/.test(output),
+      }, output).to.deep.equal({ code: 0, passed: true, firstCalls, readme: packaged });
     });
   }
 });

@@ -20,13 +20,14 @@ export interface CallOptions {
 export function contractCheckedFetch(service: TestService, { viaContractProxy = false } = {}): typeof fetch {
   return async (input, init) => {
     const request = new Request(input, init);
-    const response = viaContractProxy && service.proxy && passesContractProxy(request) ? await throughContractProxy(service.proxy, service.api, request) : await fetch(request);
+    const response = viaContractProxy && service.proxy && passesContractProxy(request, service.api) ? await throughContractProxy(service.proxy, service.api, request) : await fetch(request);
     const path = new URL(request.url).pathname.slice(new URL(service.api).pathname.length);
     const mediaType = response.headers.get('content-type')?.split(';')[0]?.trim();
     const text = await response.clone().text();
     const format = text === '' ? 'none' : mediaType === 'application/json' ? 'json' : 'xml';
-    const body = format === 'json' ? JSON.parse(text) : format === 'xml' ? await xmlBodyForContract(text, path, request.method, response.status) : undefined;
-    const problems = contractProblems({ method: request.method, path, status: response.status, headers: response.headers, body }, format);
+    const asked = { search: new URL(request.url).search, headers: request.headers };
+    const body = format === 'json' ? JSON.parse(text) : format === 'xml' ? await xmlBodyForContract(text, path, request.method, response.status, asked) : undefined;
+    const problems = contractProblems({ method: request.method, path, status: response.status, headers: response.headers, body, asked }, format);
     if (problems.length) throw new Error(`response breaks openapi.yaml:\n${problems.join('\n')}`);
     return response;
   };

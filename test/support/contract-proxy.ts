@@ -1,6 +1,7 @@
 // Prism in proxy mode with --errors in front of a test service: a second, independent reader of openapi.yaml checks the typed client's JSON traffic.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { freePort } from './free-port.ts';
+import { operationFor } from './contract-paths.ts';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -44,13 +45,16 @@ export async function startContractProxy(upstreamApi: string): Promise<ContractP
 }
 
 /**
- * Which requests of the typed client go through Prism: the JSON ones (Prism cannot read XML), except creates. A
- * create's 201 has a body only when `Prefer: return=representation` was applied, and Prism holds every 201 to the body
- * the contract declares for it; contract.ts checks both kinds of 201 instead.
+ * Which requests of the typed client go through Prism: the JSON ones (Prism cannot read XML), creates included, except
+ * those the contract answers as another operation than their method and path name (`view=detail` on a list, answered
+ * as its `…InDetailView` operation): Prism reads only the method and path, so contract.ts checks those.
  */
-export function passesContractProxy(request: Request): boolean {
-  const create = request.method === 'POST' && !new URL(request.url).pathname.endsWith('/qbe');
-  return !create && !/xml/i.test(`${request.headers.get('content-type')} ${request.headers.get('accept')}`);
+export function passesContractProxy(request: Request, api: string): boolean {
+  const url = new URL(request.url);
+  const path = url.pathname.slice(new URL(api).pathname.length);
+  const view = url.searchParams.get('view');
+  const answeredAsOther = view !== null && operationFor(request.method, path)?.['x-view-operations']?.[view] !== undefined;
+  return !answeredAsOther && !/xml/i.test(`${request.headers.get('content-type')} ${request.headers.get('accept')}`);
 }
 
 interface PrismProblem { type: string; title?: string; detail?: string; validation?: { location: string[]; severity: string; message: string }[] }

@@ -1,5 +1,5 @@
 // Checks a response against openapi.yaml: documented status, media type, body schema and headers.
-import { operationFor, pathTemplate } from './contract-paths.ts';
+import { answeringOperation, pathTemplate, type AskedFor } from './contract-paths.ts';
 import { dereference, pointer } from '../../src/contract/references.ts';
 import { contractSchemas as ajv } from '../../src/validation/schema-check.ts';
 
@@ -13,23 +13,23 @@ export interface ObservedResponse {
   headers: Headers;
   /** Parsed body: JSON value, or for XML the object the XML checker made of it. */
   body?: unknown;
+  /** The request's query and headers, where they name the operation that answers (`view`, `Prefer`). */
+  asked?: AskedFor;
 }
 
 /** Returns the problems found; empty when the response is what the contract documents. */
 export function contractProblems(response: ObservedResponse, bodyFormat: 'json' | 'xml' | 'none'): string[] {
   const where = `${response.method} ${response.path} -> ${response.status}`;
-  const template = pathTemplate(response.path);
-  if (!template) return response.status === 404 || response.status === 401 || response.status === 406 ? [] : [`${where}: no such path in openapi.yaml`];
-  if (!operationFor(response.method, response.path)) return response.status === 405 || response.status === 401 ? [] : [`${where}: method not documented`];
-  const responsePointer = pointer('paths', template, response.method.toLowerCase(), 'responses', String(response.status));
+  if (!pathTemplate(response.path)) return response.status === 404 || response.status === 401 || response.status === 406 ? [] : [`${where}: no such path in openapi.yaml`];
+  const answering = answeringOperation(response.method, response.path, response.asked);
+  if (!answering) return response.status === 405 || response.status === 401 ? [] : [`${where}: method not documented`];
+  const responsePointer = pointer('paths', answering.template, answering.method, 'responses', String(response.status));
   const { pointer: at, node } = dereference(responsePointer) as { pointer: string; node: DocumentedResponse | undefined };
   if (!node) return [`${where}: status not documented`];
   const problems: string[] = [];
   const content = node.content;
   const mediaType = response.headers.get('content-type')?.split(';')[0]?.trim();
-  if (content && bodyFormat === 'none' && plainCreate(response, template)) {
-    // A create's 201 declares the detail view `Prefer: return=representation` adds; without it the body is empty.
-  } else if (!content) {
+  if (!content) {
     if (bodyFormat !== 'none') problems.push(`${where}: documented without body, got ${mediaType}`);
   } else {
     problems.push(...bodyProblems(response, bodyFormat, where, at, content, mediaType));
@@ -42,10 +42,6 @@ export function contractProblems(response: ObservedResponse, bodyFormat: 'json' 
     if (value !== null && value.length > (header?.schema?.maxLength ?? Infinity)) problems.push(`${where}: header ${name} longer than ${header?.schema?.maxLength}: ${value.length}`);
   }
   return problems;
-}
-
-function plainCreate(response: ObservedResponse, template: string): boolean {
-  return response.status === 201 && response.method === 'POST' && response.headers.get('preference-applied') === null && /^\/[^/]+$/.test(template);
 }
 
 function bodyProblems(response: ObservedResponse, bodyFormat: 'json' | 'xml' | 'none', where: string, at: string, content: Record<string, unknown>, mediaType: string | undefined): string[] {

@@ -2,7 +2,7 @@
 // Independent of the service's own XML code on purpose: it reads what openapi.yaml declares (`xml.name`, `x-xml-key-attribute`).
 import { Parser } from 'xml2js';
 import type { Schema } from '../../src/contract/document.ts';
-import { operationFor } from './contract-paths.ts';
+import { answeringOperation, operationFor, type AskedFor } from './contract-paths.ts';
 import { resolve } from '../../src/contract/references.ts';
 import { propertySchema } from '../../src/contract/schemas.ts';
 
@@ -12,14 +12,15 @@ const declaration = '<?xml version="1.0" encoding="UTF-8"?>';
 type Node = { '#name': string; $?: Record<string, { name: string; value: string; uri: string; local: string }>; $ns?: unknown; $$?: Node[]; _?: string };
 
 /** The `text/xml` schema documented for this response, or undefined (then contract.ts reports what is missing). */
-export function xmlResponseSchema(path: string, method: string, status: number): Schema | undefined {
-  const response = operationFor(method, path)?.responses?.[String(status)];
+export function xmlResponseSchema(path: string, method: string, status: number, asked?: AskedFor): Schema | undefined {
+  const answering = answeringOperation(method, path, asked);
+  const response = answering && operationFor(answering.method, answering.template)?.responses?.[String(status)];
   const content = response ? resolve(response as { content?: Record<string, { schema?: Schema }> }).content : undefined;
   return content?.['text/xml']?.schema;
 }
 
-export async function xmlBodyForContract(text: string, path: string, method: string, status: number): Promise<unknown> {
-  const schema = xmlResponseSchema(path, method, status);
+export async function xmlBodyForContract(text: string, path: string, method: string, status: number, asked?: AskedFor): Promise<unknown> {
+  const schema = xmlResponseSchema(path, method, status, asked);
   if (!schema) return undefined;
   const { value, problems } = xmlToContractValue(text, schema);
   if (problems.length) throw new Error(`response breaks openapi.yaml (XML shape) at ${method} ${path} -> ${status}:\n${problems.join('\n')}\n${text}`);
