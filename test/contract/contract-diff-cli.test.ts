@@ -49,22 +49,25 @@ describe('contract diff gate on openapi.yaml', function () {
     expect({ result, findings }).to.deep.equal({ result: 'NO_CHANGES', findings: [] });
   });
 
-  it('when a property of a schema used as an anyOf branch is removed, then the gate breaks there', function () {
+  it('when a property of the list rows is removed or retyped, then every operation answering them breaks', function () {
     const old = contract();
-    // The first `anyOf` branch that names a component schema with properties (the list rows, today).
-    const branch = [...JSON.stringify(old.paths).matchAll(/"anyOf":\[\{"\$ref":"#\/components\/schemas\/([^"]+)"/g)]
-      .map((match) => match[1]!).find((name) => Object.keys(schemaOf(old, name).properties ?? {}).length);
-    expect(branch, 'openapi.yaml answers no anyOf of component schemas').to.be.a('string');
+    // The rows of the first list: the component schema a GET answers as `items` of a JSON array.
+    const rows = JSON.stringify(old.paths).match(/"items":\{"\$ref":"#\/components\/schemas\/([^"]+)"/)?.[1];
+    expect(rows, 'openapi.yaml answers no array of component schemas').to.be.a('string');
+    const answering = Object.entries(old.paths as Json).flatMap(([path, item]) => Object.entries(item as Json)
+      .filter(([, operation]) => JSON.stringify(operation).includes(`"#/components/schemas/${rows}"`))
+      .map(([method]) => `${method.toUpperCase()} ${path}`));
+    const [removed, retyped] = Object.keys(schemaOf(old, rows!).properties!);
     const next = contract();
-    const target = schemaOf(next, branch!);
-    const property = Object.keys(target.properties!)[0]!;
-    delete target.properties![property];
+    const target = schemaOf(next, rows!);
+    delete target.properties![removed!];
+    target.properties![retyped!] = { type: 'boolean' };
     const { result, findings } = compareContracts(new Contract(old), new Contract(next));
-    const where = `anyOf[${branch}].${property}`;
-    const at = findings.filter(({ level, path }) => level === 'breaking' && path?.endsWith(where));
-    const removed = at.every(({ message }) => message.startsWith('property removed'));
-    expect({ result, reported: at.length > 0, removed })
-      .to.deep.equal({ result: 'INCOMPATIBLE', reported: true, removed: true });
+    const breaking = (property: string, message: RegExp) => [...new Set(findings
+      .filter((finding) => finding.level === 'breaking' && finding.path?.endsWith(`.${property}`))
+      .filter((finding) => message.test(finding.message)).map((finding) => finding.operation))].sort();
+    expect({ result, removedIn: breaking(removed!, /^property removed/), retypedIn: breaking(retyped!, /→/) })
+      .to.deep.equal({ result: 'INCOMPATIBLE', removedIn: [...answering].sort(), retypedIn: [...answering].sort() });
   });
 
   it('when only a description changes, then the command exits 0 saying METADATA', async function () {
