@@ -1,4 +1,4 @@
-// Who may do what (contract B, Authorization): realm roles, and a sighting's creator.
+// Who may do what (docs/behaviour.md#roles): realm roles, and a sighting's creator.
 import type { Response } from 'express';
 import { Forbidden } from '../errors/app-errors.ts';
 
@@ -22,7 +22,7 @@ export interface Principal {
 }
 
 /**
- * Whether the caller may change a record `creator` made (contract B, Authorization): the role check
+ * Whether the caller may change a record `creator` made (docs/behaviour.md#roles): the role check
  * (src/auth/role-check.ts) settled whether its roles reach only its own records; the roles are not read again.
  */
 export function requireOwnership(res: Response, creator: string | null | undefined): void {

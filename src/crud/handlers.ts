@@ -39,7 +39,7 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       const counted = countIfPreferred(req, res, () => countMatching(reader, resource, conditions as FilterQuery<E>));
       const { sort, cursor, after, limit } = req.query as { sort?: string; cursor?: string; after?: number; limit?: number };
       const keys = listOrder(reader, resource, sort);
-      // Without `sort`, pages continue after an id (contract B); with it, after the last row's keys (an opaque cursor).
+      // Without `sort`, pages continue after an id (docs/behaviour.md#list); with it, after the last row's keys (an opaque cursor).
       const continued = cursor !== undefined ? keysetAfter(keys, cursorValues(cursor, keys))
         : after !== undefined ? { [resource.idProperty]: { $gt: after } } : undefined;
       // $and, not one object: `?sightingId=5&after=3` must keep both conditions on the id.
@@ -77,7 +77,7 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       await sendDocument(res, 200, resource.name, resource.detailView(row, ctx.locale));
     },
 
-    /** The list of the records like the example, with the list's filters, order, paging and count (contract D). */
+    /** The list of the records like the example, with the list's filters, order, paging and count (docs/behaviour.md#query-by-example). */
     async queryByExample(req: Request, res: Response): Promise<void> {
       examples.set(req, exampleCondition(resource, req.body as WireRecord, context(req)));
       await handlers.list(req, res);

@@ -21,7 +21,7 @@ export interface OperationShape {
   ownRecordsOnly?(access: AccessRules): Role[];
 }
 
-/** A record's creator changes it with `writer`, and `admin` changes anyone's (contract B, Authorization). */
+/** A record's creator changes it with `writer`, and `admin` changes anyone's (docs/behaviour.md#roles). */
 const changeRoles = (access: AccessRules): Role[] => (access.change === 'creator' ? ['writer', 'admin'] : [access.change]);
 const creatorOnly = (access: AccessRules): Role[] => (access.change === 'creator' ? ['writer'] : []);
 
@@ -74,7 +74,7 @@ export function boundOperations(resources: readonly AnyResource[]): BoundOperati
 
 /**
  * A whole-number path parameter (an id, a version) as the client sent it, not as the validator coerced it (`0x10` is
- * not 16): only the canonical decimal spelling within ±(2^53−1) names a record (contract B, Ids); else 404.
+ * not 16): only the canonical decimal spelling within ±(2^53−1) names a record (docs/behaviour.md#ids); else 404.
  */
 export function pathNumber(req: Request, name: string): number {
   const text = pathTextOf(req, name) ?? '';

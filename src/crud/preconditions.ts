@@ -51,7 +51,7 @@ export function ifMatchVersions(req: Request): number[] | undefined {
   return found.map((tag) => Number(/^"(-?\d{1,15})"$/.exec(tag)?.[1])).filter((version) => Number.isSafeInteger(version) && found.includes(etagOf(version)));
 }
 
-/** Whether `If-Match` names a version: `*` matches whatever is current, so it states none (contract D). */
+/** Whether `If-Match` names a version: `*` matches whatever is current, so it states none (docs/behaviour.md#partial-update). */
 export function ifMatchStatesVersion(req: Request): boolean {
   const found = ifMatch(req);
   return found !== undefined && found !== '*';

@@ -70,7 +70,7 @@ export function operationDispatch(resources: readonly AnyResource[], stepsFor: (
   const unmatched: RequestHandler = (req, _res, next) => {
     const methods = otherMethods.get(req);
     if (methods) return next(new MethodNotAllowed('error.methodNotAllowed', {}, { Allow: methods }));
-    // `{id}` is any text, `/` included (contract A): `/sighting/a/b`, which no path of the contract matches, names no record.
+    // `{id}` is any text, `/` included (docs/behaviour.md#ids): `/sighting/a/b`, which no path of the contract matches, names no record.
     const segments = req.path.split('/').filter(Boolean);
     if (segments.length > 1 && names.has(segments[0]!.toLowerCase())) return next(entityNotFound());
     next(new NotFound('error.notFound'));

@@ -1,5 +1,5 @@
 // A record's history on the wire: its versions newest first, filtered by version and paged, and one version's detail
-// view (contract C; deprecated since contract 1.2.0 for the filtered history).
+// view (docs/api.md#versions-changes-and-partial-updates; deprecated since contract 1.2.0 for the filtered history).
 import type { Request, Response } from 'express';
 import type { EntityManager } from '@mikro-orm/core';
 import type { AnyResource, ViewRow } from '../crud/resource-descriptor.ts';

@@ -74,7 +74,7 @@ class InternalError extends errors.AppError { readonly status = 500; }
 
 function toAppError(error: unknown, req: Request): errors.AppError {
   if (error instanceof errors.AppError) return error;
-  // findOneOrFail: the id names no record (contract B, Ids).
+  // findOneOrFail: the id names no record (docs/behaviour.md#ids).
   if (error instanceof NotFoundError) return errors.entityNotFound();
   // The router decodes a path's id (`/vessel/%E0%A4%A` cannot be): text that is not even decodable names no record.
   if (error instanceof URIError) return errors.entityNotFound();
@@ -113,7 +113,7 @@ function fromValidator(error: unknown, req: Request): errors.AppError | undefine
   const { errors: items = [], headers } = error as ValidatorError & { errors?: ValidatorErrorItem[] };
   if (error instanceof validator.BadRequest) {
     // A path that is not a valid id (`/params/id`), or not even decodable (`/vessel/%E0%A4%A`: the validator then names
-    // the URL itself, not a part of the request), names no record (contract B, Ids).
+    // the URL itself, not a part of the request), names no record (docs/behaviour.md#ids).
     if (items.some((item) => item.path.startsWith('/') && !requestParts.has(item.path.split('/')[1]!))) return errors.entityNotFound();
     // The body as a whole is not an object (an array, a string): no field is at fault, like unparsable JSON.
     if (items.some((item) => item.path === '/body')) return new errors.BadRequest('error.malformedBody');

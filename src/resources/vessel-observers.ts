@@ -1,4 +1,4 @@
-// GET /vessel/{id}/observers: who else sighted this vessel, in numbers only (contract C), never a name or a subject.
+// GET /vessel/{id}/observers: who else sighted this vessel, in numbers only (docs/behaviour.md#who-else-sighted-a-vessel), never a name or a subject.
 import type { Request, Response } from 'express';
 import type { Principal } from '../auth/access-rules.ts';
 import { pathNumber } from '../crud/operations.ts';
