@@ -11,7 +11,7 @@ import { CompiledQuery } from 'kysely';
 import type { SqlEntityManager } from '@mikro-orm/sql';
 import { loadConfig } from '../src/config.ts';
 import { openServiceDatabase } from '../src/database.ts';
-import { ReadRouter } from '../src/db/read-routing.ts';
+import { ReadRouting } from '../src/db/read-routing.ts';
 import { createLogger } from '../src/observability/logger.ts';
 import sighting from '../src/resources/sighting.resource.ts';
 import { rowValues } from '../src/crud/row-values.ts';
@@ -22,7 +22,7 @@ import { createScratchDatabase } from '../test/support/scratch-database.ts';
 const times = Number(process.env.BENCH_STATEMENTS ?? 3000);
 const scratch = await createScratchDatabase(process.env.DATABASE_URL!);
 const config = loadConfig({ DATABASE_URL: scratch.url, DEMO_DATA: 'true', LOG_LEVEL: 'warn', DB_POOL_MAX: '1' });
-const orm = await openServiceDatabase(config, { logger: createLogger(config), router: new ReadRouter(0, 0) });
+const orm = await openServiceDatabase(config, { logger: createLogger(config), readRouting: new ReadRouting(0, 0) });
 const client = new pg.Client({ connectionString: scratch.url });
 await client.connect();
 

@@ -29,7 +29,7 @@ import { managementRouter, type ManagementState } from './management.ts';
 import { docsRouter } from './docs.ts';
 import { webPageRouter } from './web-page.ts';
 import { mountAuthorizationServer } from './authorization-server.ts';
-import type { ReadRouter } from './db/read-routing.ts';
+import type { ReadRouting } from './db/read-routing.ts';
 import type { Logger } from './observability/logger.ts';
 import type { Metrics } from './observability/metrics.ts';
 import { requestLog } from './observability/request-log.ts';
@@ -41,7 +41,7 @@ import { deprecationNotice } from './http/deprecation-notice.ts';
 export interface Operations {
   logger: Logger;
   metrics: Metrics;
-  router: ReadRouter;
+  readRouting: ReadRouting;
   state: ManagementState;
   feed: ChangeFeed;
   drain: Drain;
@@ -49,7 +49,7 @@ export interface Operations {
   streamShare: StreamShare;
 }
 
-export async function createApp(config: Config, orm: MikroORM, { logger, metrics, router, state, feed, drain, streamShare }: Operations): Promise<Express> {
+export async function createApp(config: Config, orm: MikroORM, { logger, metrics, readRouting, state, feed, drain, streamShare }: Operations): Promise<Express> {
   const app = express();
   // First, so every answer is timed and logged, including the ones refused before any route.
   app.use(httpMetrics(metrics, config.BASE_PATH));
@@ -100,7 +100,7 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
 
   api.use(cors(config.CORS_ORIGINS));
   const bodyWork = bodySlots();
-  const [parsers, perRequestManager, idempotency] = [bodyParsers(config.BODY_LIMIT, [bodyWork.take]), entityManagerPerRequest(orm, router), idempotencyKey(orm, config.IDEMPOTENCY_WINDOW_SECONDS)];
+  const [parsers, perRequestManager, idempotency] = [bodyParsers(config.BODY_LIMIT, [bodyWork.take]), entityManagerPerRequest(orm, readRouting), idempotencyKey(orm, config.IDEMPOTENCY_WINDOW_SECONDS)];
   const deprecations = deprecationNotice(metrics.deprecatedUsed);
   const compressed = compressAnswers();
   const dispatch = operationDispatch(resources, (operation) => [

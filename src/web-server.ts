@@ -6,7 +6,7 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { Express, Request, Response } from 'express';
 import type { Config } from './config.ts';
 import { openServiceDatabase } from './database.ts';
-import { ReadRouter } from './db/read-routing.ts';
+import { ReadRouting } from './db/read-routing.ts';
 import { createApp } from './app.ts';
 import { lastResort } from './http/error-handler.ts';
 import { answerClientError, answerConnect } from './http/client-errors.ts';
@@ -55,7 +55,7 @@ export async function startWebServer(config: Config, options: StartOptions = {})
   const replicaLag = new ReplicaLag({
     urls: config.DATABASE_REPLICA_URLS, intervalMs: 1000, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, measured: metrics.replicaLag,
   });
-  const router = new ReadRouter(config.DATABASE_REPLICA_URLS.length, config.REPLICA_RETRY_MS, {
+  const readRouting = new ReadRouting(config.DATABASE_REPLICA_URLS.length, config.REPLICA_RETRY_MS, {
     routed: metrics.readRouted,
     replicaFailed: (error) => {
       metrics.replicaFailed();
@@ -94,7 +94,7 @@ export async function startWebServer(config: Config, options: StartOptions = {})
     await closePorts();
     throw error;
   }
-  const orm = await openServiceDatabase(config, { logger, router, onPool: metrics.addPool, onConnectFailed: metrics.connectFailed, onStatement: metrics.statementTimed, onAcquireWait: metrics.acquireWaited }).catch(async (error: unknown) => {
+  const orm = await openServiceDatabase(config, { logger, readRouting, onPool: metrics.addPool, onConnectFailed: metrics.connectFailed, onStatement: metrics.statementTimed, onAcquireWait: metrics.acquireWaited }).catch(async (error: unknown) => {
     await closePorts();
     throw error;
   });
@@ -138,7 +138,7 @@ export async function startWebServer(config: Config, options: StartOptions = {})
     await orm.close(true);
     await replicaLag.stop();
   };
-  const app = await createApp(resolved, orm, { logger, metrics, router, state, feed, drain, streamShare }).catch(async (error: unknown) => {
+  const app = await createApp(resolved, orm, { logger, metrics, readRouting, state, feed, drain, streamShare }).catch(async (error: unknown) => {
     await closeAll();
     throw error;
   });
