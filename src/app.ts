@@ -38,7 +38,7 @@ import { compressAnswers } from './http/compression.ts';
 import { apiVersionHeader } from './http/api-version.ts';
 import { deprecationNotice } from './http/deprecation-notice.ts';
 
-export interface Operations {
+export interface AppServices {
   logger: Logger;
   metrics: Metrics;
   readRouting: ReadRouting;
@@ -49,7 +49,7 @@ export interface Operations {
   streamShare: StreamShare;
 }
 
-export async function createApp(config: Config, orm: MikroORM, { logger, metrics, readRouting, state, feed, drain, streamShare }: Operations): Promise<Express> {
+export async function createApp(config: Config, orm: MikroORM, { logger, metrics, readRouting, state, feed, drain, streamShare }: AppServices): Promise<Express> {
   const app = express();
   // First, so every answer is timed and logged, including the ones refused before any route.
   app.use(httpMetrics(metrics, config.BASE_PATH));
