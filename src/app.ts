@@ -10,7 +10,7 @@ import { errorHandler } from './http/error-handler.ts';
 import { bodySlots } from './http/body-slots.ts';
 import { NotFound } from './errors/app-errors.ts';
 import { entityManagerPerRequest } from './db/request-context.ts';
-import { operationDispatch, type OperationHandlers } from './crud/router.ts';
+import { operationDispatch, type OperationHandlers } from './crud/operation-dispatch.ts';
 import { crudHandlers } from './crud/handlers.ts';
 import type { AnyResource } from './crud/resource-descriptor.ts';
 import { historyHandlers } from './history/history-handlers.ts';

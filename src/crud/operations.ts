@@ -1,5 +1,5 @@
 // The generic operations every collection has, bound at start to each resource descriptor and to openapi.yaml: a
-// request is resolved to one of them once (src/crud/router.ts), and everything downstream reads that (operationOf).
+// request is resolved to one of them once (src/crud/operation-dispatch.ts), and everything downstream reads that (operationOf).
 import type { Request, RequestHandler } from 'express';
 import { openApiDocument, type Operation } from '../contract/document.ts';
 import { pathTextOf, type IntegerParameter, type ResolvedOperation } from '../contract/resolution.ts';
