@@ -11,7 +11,7 @@ import { bodySlots } from './http/body-slots.ts';
 import { NotFound } from './errors/app-errors.ts';
 import { entityManagerPerRequest } from './db/request-context.ts';
 import { operationDispatch, type OperationHandlers } from './crud/operation-dispatch.ts';
-import { crudHandlers } from './crud/handlers.ts';
+import { crudHandlers } from './crud/read-handlers.ts';
 import type { AnyResource } from './crud/resource-descriptor.ts';
 import { historyHandlers } from './history/history-handlers.ts';
 import { eventStreams } from './feed/event-stream.ts';
@@ -61,7 +61,7 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   app.set('query parser', 'simple');
   // Read by every streamed answer (src/http/bounded-writes.ts).
   app.locals.streamWriteTimeoutMs = config.STREAM_WRITE_TIMEOUT_MS;
-  // Read by every whole list (src/crud/handlers.ts).
+  // Read by every whole list (src/crud/read-handlers.ts).
   app.locals.streamShare = streamShare;
   // Read by the error handler: a failure of the closing pool is the instance stopping (src/http/stopping.ts).
   app.locals.stopping = state.stopping;
