@@ -11,7 +11,8 @@ import { bodySlots } from './http/body-slots.ts';
 import { NotFound } from './errors/app-errors.ts';
 import { entityManagerPerRequest } from './db/request-context.ts';
 import { operationDispatch, type OperationHandlers } from './crud/operation-dispatch.ts';
-import { crudHandlers } from './crud/read-handlers.ts';
+import { readHandlers } from './crud/read-handlers.ts';
+import { writeHandlers } from './crud/write-handlers.ts';
 import type { AnyResource } from './crud/resource-descriptor.ts';
 import { historyHandlers } from './history/history-handlers.ts';
 import { eventStreams } from './feed/event-stream.ts';
@@ -96,7 +97,7 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   const admitted = [negotiate, tokens, ...(config.RATE_LIMIT_PER_MINUTE ? [rateLimit(config.RATE_LIMIT_PER_MINUTE)] : [])];
   const slots = new StreamSlots(config.EVENTS_MAX_SUBSCRIBERS, config.EVENTS_MAX_SUBSCRIBERS_PER_CALLER);
   const events = eventStreams({ feed, drain, slots, keepAliveMs: config.EVENTS_KEEPALIVE_MS, delivered: metrics.eventDelivered });
-  const handlersFor = (resource: AnyResource): OperationHandlers => ({ ...crudHandlers(resource), ...historyHandlers(resource), events: events(resource) });
+  const handlersFor = (resource: AnyResource): OperationHandlers => ({ ...readHandlers(resource), ...writeHandlers(resource), ...historyHandlers(resource), events: events(resource) });
 
   api.use(cors(config.CORS_ORIGINS));
   const bodyWork = bodySlots();

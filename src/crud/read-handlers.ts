@@ -1,4 +1,4 @@
-// The generic CRUD handlers: the reads (list, read, query by example) here, the writes from src/crud/write-handlers.ts.
+// The generic reads of a collection: list, read and query by example (the writes: src/crud/write-handlers.ts).
 import type { Request, Response } from 'express';
 import type { FilterQuery } from '@mikro-orm/core';
 import type { ResourceDescriptor, ViewRow, WireRecord } from './resource-descriptor.ts';
@@ -16,9 +16,8 @@ import { countMatching } from './list-count.ts';
 import { statementManager } from '../db/request-context.ts';
 import { clientGone, streamShareOf } from '../db/stream-share.ts';
 import { context, pathId, principalOf, type Versioned } from './request-parts.ts';
-import { writeHandlers } from './write-handlers.ts';
 
-export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E>) {
+export function readHandlers<E extends Versioned>(resource: ResourceDescriptor<E>) {
   const filters = listFilters(resource);
   const { owner } = resource;
   /** A query by example is the list with its example's condition besides the filters (src/crud/query-by-example.ts). */
@@ -82,7 +81,6 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       examples.set(req, exampleCondition(resource, req.body as WireRecord, context(req)));
       await handlers.list(req, res);
     },
-    ...writeHandlers(resource),
   };
   return handlers;
 }
