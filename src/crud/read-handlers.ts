@@ -15,7 +15,7 @@ import { cursorOf, cursorValues, keysetAfter, keyValues, listOrder } from './lis
 import { countMatching } from './list-count.ts';
 import { statementManager } from '../db/request-context.ts';
 import { clientGone, streamShareOf } from '../db/stream-share.ts';
-import { context, pathId, principalOf, type Versioned } from './request-parts.ts';
+import { requestContextOf, pathId, principalOf, type Versioned } from './request-parts.ts';
 
 export function readHandlers<E extends Versioned>(resource: ResourceDescriptor<E>) {
   const filters = listFilters(resource);
@@ -25,7 +25,7 @@ export function readHandlers<E extends Versioned>(resource: ResourceDescriptor<E
 
   const handlers = {
     async list(req: Request, res: Response): Promise<void> {
-      const ctx = context(req);
+      const ctx = requestContextOf(req);
       const reader = statementManager(req);
       const example = examples.get(req);
       const view = listViewOf(req, example ? 'detail' : 'list');
@@ -67,7 +67,7 @@ export function readHandlers<E extends Versioned>(resource: ResourceDescriptor<E
     },
 
     async read(req: Request, res: Response): Promise<void> {
-      const ctx = context(req);
+      const ctx = requestContextOf(req);
       const row = await readRow(statementManager(req), resource, pathId(req));
       if (!row) throw entityNotFound();
       const version = row.version as number;
@@ -78,7 +78,7 @@ export function readHandlers<E extends Versioned>(resource: ResourceDescriptor<E
 
     /** The list of the records like the example, with the list's filters, order, paging and count (docs/behaviour.md#query-by-example). */
     async queryByExample(req: Request, res: Response): Promise<void> {
-      examples.set(req, exampleCondition(resource, req.body as WireRecord, context(req)));
+      examples.set(req, exampleCondition(resource, req.body as WireRecord, requestContextOf(req)));
       await handlers.list(req, res);
     },
   };

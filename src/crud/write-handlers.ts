@@ -15,7 +15,7 @@ import { sendWritten } from './representation-preference.ts';
 import { statementManager } from '../db/request-context.ts';
 import { commitWithHistory, isOneRow, scopeOf, type Change, type Scope } from './record-history.ts';
 import { createWithHistory, deleteWithHistory, replaceWithHistory, rowState, type Writer } from './row-writes.ts';
-import { context, pathId, principalOf, type Versioned } from './request-parts.ts';
+import { requestContextOf, pathId, principalOf, type Versioned } from './request-parts.ts';
 
 /** PostgreSQL names the violated key's column in the detail: `Key (vessel_id)=(12) is not present in table "vessel".` */
 function referencesColumn(error: ForeignKeyConstraintViolationException, column: string): boolean {
@@ -130,7 +130,7 @@ export function writeHandlers<E extends Versioned>(resource: ResourceDescriptor<
       const em = statementManager(req);
       const { id, version } = await checkedReferences(isOneRow(em, resource)
         ? createWithHistory(em, resource, data, principal.username)
-        : createInUnitOfWork(context(req), res, data, body));
+        : createInUnitOfWork(requestContextOf(req), res, data, body));
       res.set({ Location: `${req.baseUrl}${req.path.replace(/\/$/, '')}/${id}`, ETag: etagOf(version) });
       await sendWritten(req, res, 201, resource.name, () => detailOf(req, id));
     },
@@ -140,7 +140,7 @@ export function writeHandlers<E extends Versioned>(resource: ResourceDescriptor<
       if (body[resource.idProperty] !== undefined && body[resource.idProperty] !== pathId(req)) {
         throw new ValidationFailed([{ field: resource.idProperty, key: 'error.id.mismatch' }]);
       }
-      if (!isOneRow(statementManager(req), resource)) return updateInUnitOfWork(req, res, context(req), body);
+      if (!isOneRow(statementManager(req), resource)) return updateInUnitOfWork(req, res, requestContextOf(req), body);
       // `If-Match` naming another version than the body's: no write can match; what is stale is told below.
       const admitted = ifMatchVersions(req);
       const version = admitted && !admitted.includes(body.version) ? undefined : await replace(req, res, body, body.version);
@@ -159,7 +159,7 @@ export function writeHandlers<E extends Versioned>(resource: ResourceDescriptor<
       if (patch.version === undefined && !ifMatchStatesVersion(req)) throw new PreconditionRequired('error.versionRequired');
       const id = pathId(req);
       const em = statementManager(req);
-      if (!isOneRow(em, resource)) return patchInUnitOfWork(req, res, context(req), patch);
+      if (!isOneRow(em, resource)) return patchInUnitOfWork(req, res, requestContextOf(req), patch);
       const row = await readOwnedRow(em, resource, id);
       checkState(row && { version: row.version as number, owner: row.__owner as string | null }, req, res, owner !== undefined);
       const merged = mergePatch(resource.detailView(row!, requestLocale(req)), patch) as WireRecord & Versioned;
@@ -171,7 +171,7 @@ export function writeHandlers<E extends Versioned>(resource: ResourceDescriptor<
 
     async remove(req: Request, res: Response): Promise<void> {
       const em = statementManager(req);
-      if (!isOneRow(em, resource)) return removeInUnitOfWork(req, res, context(req));
+      if (!isOneRow(em, resource)) return removeInUnitOfWork(req, res, requestContextOf(req));
       const id = pathId(req);
       const admitted = ifMatchVersions(req);
       // One version named: the delete states it. Several (or none that is a version): the row's is read and checked first.
