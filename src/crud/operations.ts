@@ -4,7 +4,7 @@ import type { Request, RequestHandler } from 'express';
 import { openApiDocument, type Operation } from '../contract/document.ts';
 import { pathTextOf, type IntegerParameter, type ResolvedOperation } from '../contract/resolution.ts';
 import { parametersOf } from '../contract/parameters.ts';
-import { resolve } from '../contract/references.ts';
+import { referencedNode } from '../contract/references.ts';
 import type { AccessRules, Role } from '../auth/access-rules.ts';
 import type { AnyResource } from './resource-descriptor.ts';
 import { entityNotFound } from '../errors/app-errors.ts';
@@ -52,7 +52,7 @@ export interface BoundOperation extends ResolvedOperation {
 
 function integerQueryOf(contract: Operation): IntegerParameter[] {
   return parametersOf(contract).filter((parameter) => parameter.in === 'query')
-    .map((parameter) => ({ name: parameter.name, schema: parameter.schema && resolve(parameter.schema) }))
+    .map((parameter) => ({ name: parameter.name, schema: parameter.schema && referencedNode(parameter.schema) }))
     .filter((parameter): parameter is IntegerParameter => parameter.schema?.type === 'integer');
 }
 

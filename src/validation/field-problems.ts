@@ -3,7 +3,7 @@ import type { FieldProblem } from '../errors/app-errors.ts';
 import { boundsOf } from '../contract/bounds.ts';
 import type { Operation, Schema } from '../contract/document.ts';
 import { parametersOf } from '../contract/parameters.ts';
-import { resolve } from '../contract/references.ts';
+import { referencedNode } from '../contract/references.ts';
 import { schemaAt } from '../contract/schemas.ts';
 
 export interface ValidatorErrorItem {
@@ -55,7 +55,7 @@ function keywordOf(item: ValidatorErrorItem, operation: Operation | undefined, l
   const name = segments.join('/');
   const declared = parametersOf(operation).find((p) => p.in === 'query' && p.name === name);
   if (location !== 'query') return 'invalid';
-  return declared ? precheckedKeyword(declared.schema && resolve(declared.schema)) : 'unknownParameter';
+  return declared ? precheckedKeyword(declared.schema && referencedNode(declared.schema)) : 'unknownParameter';
 }
 
 /**
@@ -81,5 +81,5 @@ function serverGenerated(body: Schema | undefined, keyword: string, segments: st
 function parameterSchema(operation: Operation | undefined, location: string, name: string | undefined): Schema | undefined {
   const where = ({ query: 'query', params: 'path', headers: 'header' } as Record<string, string>)[location];
   const parameter = parametersOf(operation).find((p) => p.in === where && p.name.toLowerCase() === name?.toLowerCase());
-  return parameter?.schema && resolve(parameter.schema);
+  return parameter?.schema && referencedNode(parameter.schema);
 }
