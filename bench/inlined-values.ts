@@ -10,7 +10,7 @@ import pg from 'pg';
 import { CompiledQuery } from 'kysely';
 import type { SqlEntityManager } from '@mikro-orm/sql';
 import { loadConfig } from '../src/config.ts';
-import { openServiceDatabase } from '../src/database.ts';
+import { openServiceDatabase } from '../src/service-database.ts';
 import { ReadRouting } from '../src/db/read-routing.ts';
 import { createLogger } from '../src/observability/logger.ts';
 import sighting from '../src/resources/sighting.resource.ts';

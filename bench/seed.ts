@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/observability/logger.ts';
 import { ReadRouting } from '../src/db/read-routing.ts';
-import { openServiceDatabase } from '../src/database.ts';
+import { openServiceDatabase } from '../src/service-database.ts';
 import { createScratchDatabase } from '../test/support/scratch-database.ts';
 import { qbeSql } from './floor-sql.ts';
 

@@ -3,7 +3,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.ts';
-import { openServiceDatabase } from '../src/database.ts';
+import { openServiceDatabase } from '../src/service-database.ts';
 import { ReadRouting } from '../src/db/read-routing.ts';
 import { createLogger } from '../src/observability/logger.ts';
 

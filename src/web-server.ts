@@ -5,7 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { MikroORM } from '@mikro-orm/core';
 import type { Express, Request, Response } from 'express';
 import type { Config } from './config.ts';
-import { openServiceDatabase } from './database.ts';
+import { openServiceDatabase } from './service-database.ts';
 import { ReadRouting } from './db/read-routing.ts';
 import { createApp } from './app.ts';
 import { lastResort } from './http/error-handler.ts';

@@ -2,7 +2,7 @@
 // own on the PostgreSQL of DATABASE_URL. `statements` collects the operation of every statement run (`with`, `select`, …).
 import type { MikroORM } from '@mikro-orm/core';
 import { loadConfig } from '../../src/config.ts';
-import { openServiceDatabase } from '../../src/database.ts';
+import { openServiceDatabase } from '../../src/service-database.ts';
 import { ReadRouting } from '../../src/db/read-routing.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { createScratchDatabase } from './scratch-database.ts';
