@@ -8,7 +8,7 @@ import { negotiate } from './http/negotiation.ts';
 import { bodyParsers } from './http/body-parsers.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { bodySlots } from './http/body-slots.ts';
-import { NotFound } from './errors/app-errors.ts';
+import { pathNotFound } from './errors/refusals.ts';
 import { entityManagerPerRequest } from './db/request-context.ts';
 import { operationDispatch, type OperationHandlers } from './crud/operation-dispatch.ts';
 import { readHandlers } from './crud/read-handlers.ts';
@@ -125,7 +125,7 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   // After the API: its static files must never be looked up for an API path.
   app.use(webPageRouter({ apiPath: config.BASE_PATH, issuer: realmUrl }));
 
-  app.use((_req, _res) => { throw new NotFound('error.notFound'); });
+  app.use((_req, _res) => { throw pathNotFound(); });
   app.use(errorHandler);
   return app;
 }

@@ -7,7 +7,7 @@ import { parametersOf } from '../contract/parameters.ts';
 import { referencedNode } from '../contract/references.ts';
 import type { AccessRules, Role } from '../auth/access-rules.ts';
 import type { AnyResource } from './resource-descriptor.ts';
-import { entityNotFound } from '../errors/app-errors.ts';
+import { entityNotFound } from '../errors/refusals.ts';
 
 export type OperationKind = 'list' | 'create' | 'queryByExample' | 'events' | 'read' | 'update' | 'patch' | 'remove' | 'versions' | 'version';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';

@@ -5,7 +5,7 @@ import type { ResourceDescriptor, ViewRow, WireRecord } from './resource-descrip
 import { viewRowBatches, mapBatches } from './row-stream.ts';
 import { readRow } from './view-rows.ts';
 import { etagOf, notModified } from './preconditions.ts';
-import { entityNotFound } from '../errors/app-errors.ts';
+import { entityNotFound } from '../errors/refusals.ts';
 import { listConditions, listFilters } from './list-filters.ts';
 import { exampleCondition } from './query-by-example.ts';
 import { listViewOf } from './list-view.ts';

@@ -6,7 +6,8 @@ import type { ResourceDescriptor, RequestContext, WireRecord } from './resource-
 import { readOwnedRow, readRow } from './view-rows.ts';
 import { etagOf, checkIfMatch, ifMatchStatesVersion, ifMatchVersions } from './preconditions.ts';
 import { checkState, refuseWrite } from './write-refusal.ts';
-import { Conflict, entityNotFound, PreconditionRequired, ValidationFailed } from '../errors/app-errors.ts';
+import { ValidationFailed } from '../errors/app-errors.ts';
+import { entityNotFound, staleVersion, versionRequired } from '../errors/refusals.ts';
 import { mergePatch } from './merge-patch.ts';
 import { checkAsRequestBody } from '../validation/schema-check.ts';
 import { reachesOwnRecordsOnly, requireOwnership } from '../auth/access-rules.ts';
@@ -108,7 +109,7 @@ export function writeHandlers<E extends Versioned>(resource: ResourceDescriptor<
     const row = await readRow(ctx.em, resource, pathId(req));
     if (!row) throw entityNotFound();
     const entity = await load(req, res, ctx);
-    if (entity.version !== row.version) throw new Conflict('error.entityChanged');
+    if (entity.version !== row.version) throw staleVersion();
     const merged = mergePatch(resource.detailView(row, ctx.locale), patch) as WireRecord & Versioned;
     checkAsRequestBody(`/${resource.name}/{id}`, 'put', merged);
     await updateInUnitOfWork(req, res, ctx, merged, entity);
@@ -156,7 +157,7 @@ export function writeHandlers<E extends Versioned>(resource: ResourceDescriptor<
      */
     async patch(req: Request, res: Response): Promise<void> {
       const patch = req.body as WireRecord & Partial<Versioned>;
-      if (patch.version === undefined && !ifMatchStatesVersion(req)) throw new PreconditionRequired('error.versionRequired');
+      if (patch.version === undefined && !ifMatchStatesVersion(req)) throw versionRequired();
       const id = pathId(req);
       const em = statementManager(req);
       if (!isOneRow(em, resource)) return patchInUnitOfWork(req, res, requestContextOf(req), patch);
@@ -164,7 +165,7 @@ export function writeHandlers<E extends Versioned>(resource: ResourceDescriptor<
       checkState(row && { version: row.version as number, owner: row.__owner as string | null }, req, res, owner !== undefined);
       const merged = mergePatch(resource.detailView(row!, requestLocale(req)), patch) as WireRecord & Versioned;
       checkAsRequestBody(`/${resource.name}/{id}`, 'put', merged);
-      if (merged.version !== row!.version) throw new Conflict('error.entityChanged');
+      if (merged.version !== row!.version) throw staleVersion();
       res.set('ETag', etagOf(await replace(req, res, merged, merged.version) ?? await refusal(req, res)));
       await sendWritten(req, res, 204, resource.name, () => detailOf(req, id));
     },

@@ -1,7 +1,7 @@
 // Why a conditional write matched nothing, told only then, from the row's state read afterwards (docs/behaviour.md#update).
 import type { Request, Response } from 'express';
 import { requireOwnership } from '../auth/access-rules.ts';
-import { Conflict, entityNotFound } from '../errors/app-errors.ts';
+import { entityNotFound, staleVersion } from '../errors/refusals.ts';
 import type { RowState } from './row-writes.ts';
 import { checkIfMatch } from './preconditions.ts';
 
@@ -19,5 +19,5 @@ export function checkState(state: RowState | undefined, req: Request, res: Respo
  */
 export function refuseWrite(state: RowState | undefined, req: Request, res: Response, owned: boolean): never {
   checkState(state, req, res, owned);
-  throw new Conflict('error.entityChanged');
+  throw staleVersion();
 }

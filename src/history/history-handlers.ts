@@ -6,7 +6,7 @@ import type { AnyResource, ViewRow } from '../crud/resource-descriptor.ts';
 import { pathNumber } from '../crud/operations.ts';
 import { countIfPreferred } from '../crud/representation-preference.ts';
 import { requestEntityManager } from '../db/request-context.ts';
-import { entityNotFound } from '../errors/app-errors.ts';
+import { entityNotFound } from '../errors/refusals.ts';
 import { requestLocale } from '../i18n/request-locale.ts';
 import { sendDocument, sendList } from '../http/send.ts';
 import type { Principal } from '../auth/access-rules.ts';

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import type { Principal } from '../auth/access-rules.ts';
 import { pathNumber } from '../crud/operations.ts';
 import { statementManager } from '../db/request-context.ts';
-import { entityNotFound } from '../errors/app-errors.ts';
+import { entityNotFound } from '../errors/refusals.ts';
 import { sendDocument } from '../http/send.ts';
 
 // One statement: the vessel (none: 404), its sightings, the distinct creators among them and the caller's own.

@@ -1,5 +1,6 @@
 // Turns express-openapi-validator's errors into the contract's field problems, keyed by the schema's x-message-keys.
 import type { FieldProblem } from '../errors/app-errors.ts';
+import type { MessageKey } from '../i18n/messages.ts';
 import { boundsOf } from '../contract/bounds.ts';
 import type { Operation, Schema } from '../contract/document.ts';
 import { parametersOf } from '../contract/parameters.ts';
@@ -14,7 +15,7 @@ export interface ValidatorErrorItem {
 }
 
 /** The message key a keyword falls back to when the schema names none. */
-const defaultKeys: Record<string, string> = {
+const defaultKeys: Record<string, MessageKey> = {
   unknownParameter: 'error.parameter.unknown',
   required: 'error.field.required',
   additionalProperties: 'error.field.unknown',
@@ -72,7 +73,7 @@ function precheckedKeyword(schema: Schema | undefined): string {
 }
 
 /** A create body's server-generated field (`x-server-generated` on its object) is not merely unknown. */
-function serverGenerated(body: Schema | undefined, keyword: string, segments: string[]): string | undefined {
+function serverGenerated(body: Schema | undefined, keyword: string, segments: string[]): MessageKey | undefined {
   if (keyword !== 'additionalProperties' || !body) return undefined;
   const names = schemaAt(body, segments.slice(0, -1))?.['x-server-generated'];
   return Array.isArray(names) && names.includes(segments.at(-1)) ? 'error.field.serverGenerated' : undefined;
