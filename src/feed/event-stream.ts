@@ -8,7 +8,8 @@ import { requestLocale } from '../i18n/request-locale.ts';
 import type { Locale } from '../i18n/messages.ts';
 import { feedFilters } from '../crud/record-history.ts';
 import { responseWrites } from '../http/bounded-writes.ts';
-import type { ChangeEvent, ChangeFeed } from './change-feed.ts';
+import type { ChangeFeed } from './change-feed.ts';
+import type { ChangeEvent } from './change-events.ts';
 import type { StreamSlots } from './stream-slots.ts';
 
 export interface EventStreamSettings {
