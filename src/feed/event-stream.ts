@@ -1,4 +1,5 @@
-// GET /{resource}/events: the change feed as Server-Sent Events (contracts C and D), one stream per request.
+// GET /{resource}/events: the change feed as Server-Sent Events (docs/api.md#versions-changes-and-partial-updates,
+// docs/behaviour.md#streams-and-clients-that-leave), one stream per request.
 import type { Request, Response } from 'express';
 import type { AnyResource } from '../crud/resource-descriptor.ts';
 import type { Drain } from '../http/drain.ts';
