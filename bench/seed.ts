@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/observability/logger.ts';
-import { ReadRouter } from '../src/db/read-routing.ts';
-import { openServiceDatabase } from '../src/database.ts';
+import { ReadRouting } from '../src/db/read-routing.ts';
+import { openServiceDatabase } from '../src/service-database.ts';
 import { createScratchDatabase } from '../test/support/scratch-database.ts';
 import { qbeSql } from './floor-sql.ts';
 
@@ -36,7 +36,7 @@ export async function prepareDatabase(rows: number, patterns: string[]): Promise
   const config = loadConfig({ DATABASE_URL: scratch?.url, DATA_DIR: dir && join(dir, 'service'), DEMO_DATA: 'true', LOG_LEVEL: 'warn',
     // Seeding a million rows and building their trigram index takes longer than a request's statement may.
     DB_STATEMENT_TIMEOUT_MS: '600000' });
-  const orm = await openServiceDatabase(config, { logger: createLogger(config), router: new ReadRouter(0, 0) });
+  const orm = await openServiceDatabase(config, { logger: createLogger(config), readRouting: new ReadRouting(0, 0) });
   const connection = orm.em.fork().getConnection();
   const started = performance.now();
   await connection.execute(seedSql(rows));

@@ -1,5 +1,5 @@
 // Writes that state their version, one after the other on each record: a PATCH with If-Match of the last ETag, or a
-// PUT with the last ETag's version in its body (a write must state its version, contract B and D), which autocannon
+// PUT with the last ETag's version in its body (a write must state its version, docs/behaviour.md#update), which autocannon
 // cannot follow. CONNECTIONS loops run side by side, loop n on the record URL-TEMPLATE names with `{n}` replaced by n.
 // Prints autocannon's JSON figures.
 // Run by bench/load.ts: node bench/sequential-writes.ts METHOD URL-TEMPLATE CONNECTIONS SECONDS HEADERS-JSON BODY

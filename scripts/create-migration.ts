@@ -3,8 +3,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.ts';
-import { openServiceDatabase } from '../src/database.ts';
-import { ReadRouter } from '../src/db/read-routing.ts';
+import { openServiceDatabase } from '../src/service-database.ts';
+import { ReadRouting } from '../src/db/read-routing.ts';
 import { createLogger } from '../src/observability/logger.ts';
 
 const name = process.argv[2] ?? '';
@@ -15,7 +15,7 @@ if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(name)) {
 
 // Only what this run needs: the environment's database settings must not point it at a real database.
 const config = loadConfig({ DEMO_DATA: 'false', LOG_LEVEL: 'warn' });
-const orm = await openServiceDatabase(config, { logger: createLogger(config), router: new ReadRouter(0, 0) });
+const orm = await openServiceDatabase(config, { logger: createLogger(config), readRouting: new ReadRouting(0, 0) });
 try {
   const { fileName, diff } = await orm.migrator.create(undefined, false, false, name);
   if (!fileName) {

@@ -8,10 +8,11 @@ import { negotiate } from './http/negotiation.ts';
 import { bodyParsers } from './http/body-parsers.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { bodySlots } from './http/body-slots.ts';
-import { NotFound } from './errors/app-errors.ts';
+import { pathNotFound } from './errors/refusals.ts';
 import { entityManagerPerRequest } from './db/request-context.ts';
-import { operationDispatch, type OperationHandlers } from './crud/router.ts';
-import { crudHandlers } from './crud/handlers.ts';
+import { operationDispatch, type OperationHandlers } from './crud/operation-dispatch.ts';
+import { readHandlers } from './crud/read-handlers.ts';
+import { writeHandlers } from './crud/write-handlers.ts';
 import type { AnyResource } from './crud/resource-descriptor.ts';
 import { historyHandlers } from './history/history-handlers.ts';
 import { eventStreams } from './feed/event-stream.ts';
@@ -29,7 +30,7 @@ import { managementRouter, type ManagementState } from './management.ts';
 import { docsRouter } from './docs.ts';
 import { webPageRouter } from './web-page.ts';
 import { mountAuthorizationServer } from './authorization-server.ts';
-import type { ReadRouter } from './db/read-routing.ts';
+import type { ReadRouting } from './db/read-routing.ts';
 import type { Logger } from './observability/logger.ts';
 import type { Metrics } from './observability/metrics.ts';
 import { requestLog } from './observability/request-log.ts';
@@ -38,10 +39,10 @@ import { compressAnswers } from './http/compression.ts';
 import { apiVersionHeader } from './http/api-version.ts';
 import { deprecationNotice } from './http/deprecation-notice.ts';
 
-export interface Operations {
+export interface AppServices {
   logger: Logger;
   metrics: Metrics;
-  router: ReadRouter;
+  readRouting: ReadRouting;
   state: ManagementState;
   feed: ChangeFeed;
   drain: Drain;
@@ -49,7 +50,7 @@ export interface Operations {
   streamShare: StreamShare;
 }
 
-export async function createApp(config: Config, orm: MikroORM, { logger, metrics, router, state, feed, drain, streamShare }: Operations): Promise<Express> {
+export async function createApp(config: Config, orm: MikroORM, { logger, metrics, readRouting, state, feed, drain, streamShare }: AppServices): Promise<Express> {
   const app = express();
   // First, so every answer is timed and logged, including the ones refused before any route.
   app.use(httpMetrics(metrics, config.BASE_PATH));
@@ -61,7 +62,7 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   app.set('query parser', 'simple');
   // Read by every streamed answer (src/http/bounded-writes.ts).
   app.locals.streamWriteTimeoutMs = config.STREAM_WRITE_TIMEOUT_MS;
-  // Read by every whole list (src/crud/handlers.ts).
+  // Read by every whole list (src/crud/read-handlers.ts).
   app.locals.streamShare = streamShare;
   // Read by the error handler: a failure of the closing pool is the instance stopping (src/http/stopping.ts).
   app.locals.stopping = state.stopping;
@@ -96,11 +97,11 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   const admitted = [negotiate, tokens, ...(config.RATE_LIMIT_PER_MINUTE ? [rateLimit(config.RATE_LIMIT_PER_MINUTE)] : [])];
   const slots = new StreamSlots(config.EVENTS_MAX_SUBSCRIBERS, config.EVENTS_MAX_SUBSCRIBERS_PER_CALLER);
   const events = eventStreams({ feed, drain, slots, keepAliveMs: config.EVENTS_KEEPALIVE_MS, delivered: metrics.eventDelivered });
-  const handlersFor = (resource: AnyResource): OperationHandlers => ({ ...crudHandlers(resource), ...historyHandlers(resource), events: events(resource) });
+  const handlersFor = (resource: AnyResource): OperationHandlers => ({ ...readHandlers(resource), ...writeHandlers(resource), ...historyHandlers(resource), events: events(resource) });
 
   api.use(cors(config.CORS_ORIGINS));
   const bodyWork = bodySlots();
-  const [parsers, perRequestManager, idempotency] = [bodyParsers(config.BODY_LIMIT, [bodyWork.take]), entityManagerPerRequest(orm, router), idempotencyKey(orm, config.IDEMPOTENCY_WINDOW_SECONDS)];
+  const [parsers, perRequestManager, idempotency] = [bodyParsers(config.BODY_LIMIT, [bodyWork.take]), entityManagerPerRequest(orm, readRouting), idempotencyKey(orm, config.IDEMPOTENCY_WINDOW_SECONDS)];
   const deprecations = deprecationNotice(metrics.deprecatedUsed);
   const compressed = compressAnswers();
   const dispatch = operationDispatch(resources, (operation) => [
@@ -124,7 +125,7 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   // After the API: its static files must never be looked up for an API path.
   app.use(webPageRouter({ apiPath: config.BASE_PATH, issuer: realmUrl }));
 
-  app.use((_req, _res) => { throw new NotFound('error.notFound'); });
+  app.use((_req, _res) => { throw pathNotFound(); });
   app.use(errorHandler);
   return app;
 }

@@ -18,7 +18,7 @@ export function managementRouter(config: Config, orm: MikroORM, metrics: Metrics
 export function managementApp(router: Router): Express {
   const app = express();
   app.disable('x-powered-by');
-  // Every answer of the service names its contract release (contract D), this port's too.
+  // Every answer of the service names its contract release (docs/contract-releases.md#versions), this port's too.
   app.use(apiVersionHeader, router);
   app.use((_req, res) => { res.status(404).json({ general: 'Not found.' }); });
   return app;

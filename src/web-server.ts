@@ -5,8 +5,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { MikroORM } from '@mikro-orm/core';
 import type { Express, Request, Response } from 'express';
 import type { Config } from './config.ts';
-import { openServiceDatabase } from './database.ts';
-import { ReadRouter } from './db/read-routing.ts';
+import { openServiceDatabase } from './service-database.ts';
+import { ReadRouting } from './db/read-routing.ts';
 import { createApp } from './app.ts';
 import { lastResort } from './http/error-handler.ts';
 import { answerClientError, answerConnect } from './http/client-errors.ts';
@@ -52,18 +52,7 @@ export interface StartOptions {
 export async function startWebServer(config: Config, options: StartOptions = {}): Promise<WebServer> {
   const logger = createLogger(config, options.logDestination);
   const metrics = createMetrics({ poolMax: config.DB_POOL_MAX, commit: config.BUILD_COMMIT });
-  const replicaLag = new ReplicaLag({
-    urls: config.DATABASE_REPLICA_URLS, intervalMs: 1000, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, measured: metrics.replicaLag,
-  });
-  const router = new ReadRouter(config.DATABASE_REPLICA_URLS.length, config.REPLICA_RETRY_MS, {
-    routed: metrics.readRouted,
-    replicaFailed: (error) => {
-      metrics.replicaFailed();
-      logger.warn({ err: error }, `a read replica failed; reads go to the primary for ${config.REPLICA_RETRY_MS} ms`);
-    },
-    replicaAcquireTimedOut: () => metrics.acquireTimedOut('replica'),
-    replicasBehind: () => replicaLag.anyBehind(config.DB_REPLICA_MAX_LAG_MS),
-  });
+  const { replicaLag, readRouting } = replicaReads(config, metrics, logger);
   const server = createServer({
     maxHeaderSize: config.HEADER_LIMIT,
     // A client that sends its header or its request slowly (slowloris) holds a connection only this long, then gets
@@ -94,7 +83,7 @@ export async function startWebServer(config: Config, options: StartOptions = {})
     await closePorts();
     throw error;
   }
-  const orm = await openServiceDatabase(config, { logger, router, onPool: metrics.addPool, onConnectFailed: metrics.connectFailed, onStatement: metrics.statementTimed, onAcquireWait: metrics.acquireWaited }).catch(async (error: unknown) => {
+  const orm = await openServiceDatabase(config, { logger, readRouting, onPool: metrics.addPool, onConnectFailed: metrics.connectFailed, onStatement: metrics.statementTimed, onAcquireWait: metrics.acquireWaited }).catch(async (error: unknown) => {
     await closePorts();
     throw error;
   });
@@ -115,8 +104,7 @@ export async function startWebServer(config: Config, options: StartOptions = {})
   if (config.DATABASE_URL) metrics.addFeedListener(feedStarted.listening);
   const { port } = server.address() as AddressInfo;
   // With PORT=0 the origin is known only now, and the embedded provider's issuer is built from it.
-  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
-  const originAt = (listening: number) => `http://${host.includes(':') ? `[${host}]` : host}:${listening}`;
+  const originAt = (listening: number) => originOf(config.HOST, listening);
   const publicUrl = config.PUBLIC_URL ? config.publicUrl : originAt(port);
   const resolved = { ...config, PORT: port, publicUrl };
   const web = { url: publicUrl, stopFeed, config: resolved, orm, server, drain, replicaLag, statistics, logger, metrics, stopping: false } as WebServer;
@@ -138,7 +126,7 @@ export async function startWebServer(config: Config, options: StartOptions = {})
     await orm.close(true);
     await replicaLag.stop();
   };
-  const app = await createApp(resolved, orm, { logger, metrics, router, state, feed, drain, streamShare }).catch(async (error: unknown) => {
+  const app = await createApp(resolved, orm, { logger, metrics, readRouting, state, feed, drain, streamShare }).catch(async (error: unknown) => {
     await closeAll();
     throw error;
   });
@@ -152,6 +140,29 @@ export async function startWebServer(config: Config, options: StartOptions = {})
     logger.warn({ err: error }, 'the realm\'s signing keys could not be fetched yet; the first token will fetch them');
   });
   return web;
+}
+
+/** Where reads go (primary or a replica) and how far each replica is behind, both counted in the metrics. */
+function replicaReads(config: Config, metrics: Metrics, logger: Logger): { replicaLag: ReplicaLag; readRouting: ReadRouting } {
+  const replicaLag = new ReplicaLag({
+    urls: config.DATABASE_REPLICA_URLS, intervalMs: 1000, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, measured: metrics.replicaLag,
+  });
+  const readRouting = new ReadRouting(config.DATABASE_REPLICA_URLS.length, config.REPLICA_RETRY_MS, {
+    routed: metrics.readRouted,
+    replicaFailed: (error) => {
+      metrics.replicaFailed();
+      logger.warn({ err: error }, `a read replica failed; reads go to the primary for ${config.REPLICA_RETRY_MS} ms`);
+    },
+    replicaAcquireTimedOut: () => metrics.acquireTimedOut('replica'),
+    replicasBehind: () => replicaLag.anyBehind(config.DB_REPLICA_MAX_LAG_MS),
+  });
+  return { replicaLag, readRouting };
+}
+
+/** The origin a listener on `host` and `port` is reached at: a wildcard address is reached as localhost. */
+function originOf(host: string, port: number): string {
+  const reached = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  return `http://${reached.includes(':') ? `[${reached}]` : reached}:${port}`;
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

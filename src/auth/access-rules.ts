@@ -1,6 +1,6 @@
-// Who may do what (contract B, Authorization): realm roles, and a sighting's creator.
+// Who may do what (docs/behaviour.md#roles): realm roles, and a sighting's creator.
 import type { Response } from 'express';
-import { Forbidden } from '../errors/app-errors.ts';
+import { notOwner } from '../errors/refusals.ts';
 
 export type Role = 'reader' | 'writer' | 'admin';
 
@@ -22,11 +22,11 @@ export interface Principal {
 }
 
 /**
- * Whether the caller may change a record `creator` made (contract B, Authorization): the role check
+ * Whether the caller may change a record `creator` made (docs/behaviour.md#roles): the role check
  * (src/auth/role-check.ts) settled whether its roles reach only its own records; the roles are not read again.
  */
 export function requireOwnership(res: Response, creator: string | null | undefined): void {
-  if (reachesOwnRecordsOnly(res) && creator !== (res.locals.principal as Principal).subject) throw new Forbidden('error.notOwner');
+  if (reachesOwnRecordsOnly(res) && creator !== (res.locals.principal as Principal).subject) throw notOwner();
 }
 
 /** Whether the role check found that the caller's roles reach only the records it created. */

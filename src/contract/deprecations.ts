@@ -2,7 +2,7 @@
 // top-level properties; each with `x-deprecated-since` (the release and date) and `x-sunset` (when it goes).
 import type { Operation, Schema } from './document.ts';
 import { parametersOf } from './parameters.ts';
-import { resolve } from './references.ts';
+import { referencedNode } from './references.ts';
 
 export interface Deprecation {
   /** `operation`, `query limit`, `header Prefer`, `property version`: what a request uses, for the metric. */
@@ -32,9 +32,9 @@ function marker(node: Marked, element: string, usedBy: Deprecation['usedBy']): D
 }
 
 const bodyProperties = (operation: Operation): Array<[string, Schema & Marked]> => {
-  const schemas = Object.values(operation.requestBody?.content ?? {}).map(({ schema }) => schema && resolve<Schema>(schema));
+  const schemas = Object.values(operation.requestBody?.content ?? {}).map(({ schema }) => schema && referencedNode<Schema>(schema));
   // Every media type of one operation has the same schema (JSON and XML carry the same content).
-  return Object.entries(schemas[0]?.properties ?? {}).map(([name, schema]) => [name, resolve<Schema>(schema) as Schema & Marked]);
+  return Object.entries(schemas[0]?.properties ?? {}).map(([name, schema]) => [name, referencedNode<Schema>(schema) as Schema & Marked]);
 };
 
 /** The deprecations of one operation of the contract, in the order the contract lists them. */

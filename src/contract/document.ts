@@ -1,6 +1,7 @@
 // The contract, read once from openapi.yaml: its text as committed and the document parsed from it.
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import type { ContractMessageKey } from '../i18n/messages.ts';
 
 export type Reference = { $ref: string };
 export type Schema = Partial<Record<'minLength' | 'maxLength' | 'minimum' | 'maximum' | 'minProperties' | 'maxProperties', number>> & {
@@ -9,7 +10,7 @@ export type Schema = Partial<Record<'minLength' | 'maxLength' | 'minimum' | 'max
   additionalProperties?: Schema | Reference | boolean;
   items?: Schema | Reference;
   xml?: { name?: string };
-  'x-message-keys'?: Record<string, string>;
+  'x-message-keys'?: Record<string, ContractMessageKey>;
   [keyword: string]: unknown;
 };
 export type Parameter = { name: string; in: string; schema?: Schema | Reference };

@@ -18,7 +18,7 @@ const node = (): Node => ({ fixed: new Map() });
 
 /**
  * A fixed segment wins over a parameter (`/sighting/qbe` is the query, not the record `qbe`); a parameter is one
- * non-empty segment, so an id holding `/` names no path here (contract A: such an id names no record).
+ * non-empty segment, so an id holding `/` names no path here (such an id names no record, docs/behaviour.md#ids).
  */
 export function pathTable(templates: Iterable<string>): (path: string) => PathMatch | undefined {
   const root = node();

@@ -16,7 +16,7 @@ export function dereference(path: string): { pointer: string; node: unknown } {
 }
 
 /** Follows `#/…` references until a node that is not one. */
-export function resolve<T>(node: T | Reference): T {
+export function referencedNode<T>(node: T | Reference): T {
   const ref = referenceOf(node);
   return (ref ? dereference(ref.slice(1)).node : node) as T;
 }

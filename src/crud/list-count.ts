@@ -1,4 +1,4 @@
-// How many records a list's filters match (`Prefer: count=exact`, contract C), without holding up other readers.
+// How many records a list's filters match (`Prefer: count=exact`, docs/behaviour.md#list), without holding up other readers.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { raw, type EntityManager, type FilterQuery } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/sql';

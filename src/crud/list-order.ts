@@ -1,4 +1,4 @@
-// The order of a list (`sort=-sightingDate,sightingId`, contract C) and the keyset that continues it after a row.
+// The order of a list (`sort=-sightingDate,sightingId`, docs/behaviour.md#list) and the keyset that continues it after a row.
 import { QueryOrder, type EntityManager, type FilterQuery } from '@mikro-orm/core';
 import { BadRequest } from '../errors/app-errors.ts';
 import type { AnyResource, ViewRow } from './resource-descriptor.ts';
@@ -32,7 +32,7 @@ export function listOrder(em: EntityManager, resource: AnyResource, sort?: strin
   return [...keys.filter(({ property }) => property !== resource.idProperty), key(resource.idProperty, keys.find(({ property }) => property === resource.idProperty)?.descending ?? false)];
 }
 
-/** ORDER BY for the keys: nulls last in both directions (contract C). */
+/** ORDER BY for the keys: nulls last in both directions (docs/behaviour.md#list). */
 export function orderBy(keys: readonly SortKey[]): Record<string, QueryOrder>[] {
   return keys.map(({ property, descending }) => ({ [property]: descending ? QueryOrder.DESC_NULLS_LAST : QueryOrder.ASC_NULLS_LAST }));
 }

@@ -1,6 +1,6 @@
-// Which view a list's rows are in: `view=detail` answers each row of a page in the detail view (contract D, Views on
-// lists), so a page and what its list view leaves out (a sighting's memo) come in one request; the contract declares
-// each view's list as its own operation (`GET /{resource}/detail-view`).
+// Which view a list's rows are in: `view=detail` answers each row of a page in the detail view
+// (docs/behaviour.md#list), so a page and what its list view leaves out (a sighting's memo) come in one request; the
+// contract declares each view's list as its own operation (`GET /{resource}/detail-view`).
 import type { Request } from 'express';
 import type { View } from './resource-descriptor.ts';
 import { ValidationFailed } from '../errors/app-errors.ts';

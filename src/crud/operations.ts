@@ -1,13 +1,13 @@
 // The generic operations every collection has, bound at start to each resource descriptor and to openapi.yaml: a
-// request is resolved to one of them once (src/crud/router.ts), and everything downstream reads that (operationOf).
+// request is resolved to one of them once (src/crud/operation-dispatch.ts), and everything downstream reads that (operationOf).
 import type { Request, RequestHandler } from 'express';
 import { openApiDocument, type Operation } from '../contract/document.ts';
 import { pathTextOf, type IntegerParameter, type ResolvedOperation } from '../contract/resolution.ts';
 import { parametersOf } from '../contract/parameters.ts';
-import { resolve } from '../contract/references.ts';
+import { referencedNode } from '../contract/references.ts';
 import type { AccessRules, Role } from '../auth/access-rules.ts';
 import type { AnyResource, View } from './resource-descriptor.ts';
-import { entityNotFound } from '../errors/app-errors.ts';
+import { entityNotFound } from '../errors/refusals.ts';
 
 export type OperationKind = 'list' | 'create' | 'queryByExample' | 'events' | 'read' | 'update' | 'patch' | 'remove' | 'versions' | 'version';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -27,7 +27,7 @@ export interface OperationShape {
   ownRecordsOnly?(access: AccessRules): Role[];
 }
 
-/** A record's creator changes it with `writer`, and `admin` changes anyone's (contract B, Authorization). */
+/** A record's creator changes it with `writer`, and `admin` changes anyone's (docs/behaviour.md#roles). */
 const changeRoles = (access: AccessRules): Role[] => (access.change === 'creator' ? ['writer', 'admin'] : [access.change]);
 const creatorOnly = (access: AccessRules): Role[] => (access.change === 'creator' ? ['writer'] : []);
 
@@ -63,7 +63,7 @@ export interface BoundOperation extends ResolvedOperation {
 
 function integerQueryOf(contract: Operation): IntegerParameter[] {
   return parametersOf(contract).filter((parameter) => parameter.in === 'query')
-    .map((parameter) => ({ name: parameter.name, schema: parameter.schema && resolve(parameter.schema) }))
+    .map((parameter) => ({ name: parameter.name, schema: parameter.schema && referencedNode(parameter.schema) }))
     .filter((parameter): parameter is IntegerParameter => parameter.schema?.type === 'integer');
 }
 
@@ -87,7 +87,7 @@ export function boundOperations(resources: readonly AnyResource[]): BoundOperati
 
 /**
  * A whole-number path parameter (an id, a version) as the client sent it, not as the validator coerced it (`0x10` is
- * not 16): only the canonical decimal spelling within ±(2^53−1) names a record (contract B, Ids); else 404.
+ * not 16): only the canonical decimal spelling within ±(2^53−1) names a record (docs/behaviour.md#ids); else 404.
  */
 export function pathNumber(req: Request, name: string): number {
   const text = pathTextOf(req, name) ?? '';

@@ -1,6 +1,7 @@
 // Entity tags from versions, and the conditional request headers of RFC 9110 §13.
 import type { Request } from 'express';
-import { BadRequest, PreconditionFailed } from '../errors/app-errors.ts';
+import { BadRequest } from '../errors/app-errors.ts';
+import { ifMatchFailed } from '../errors/refusals.ts';
 
 export const etagOf = (version: number): string => `"${version}"`;
 
@@ -38,7 +39,7 @@ function ifMatch(req: Request): '*' | string[] | undefined {
 /** §13.1.1: If-Match uses the strong comparison; a mismatch is 412 and nothing is written. */
 export function checkIfMatch(req: Request, version: number): void {
   const versions = ifMatchVersions(req);
-  if (versions && !versions.includes(version)) throw new PreconditionFailed('error.preconditionFailed');
+  if (versions && !versions.includes(version)) throw ifMatchFailed();
 }
 
 /**
@@ -51,7 +52,7 @@ export function ifMatchVersions(req: Request): number[] | undefined {
   return found.map((tag) => Number(/^"(-?\d{1,15})"$/.exec(tag)?.[1])).filter((version) => Number.isSafeInteger(version) && found.includes(etagOf(version)));
 }
 
-/** Whether `If-Match` names a version: `*` matches whatever is current, so it states none (contract D). */
+/** Whether `If-Match` names a version: `*` matches whatever is current, so it states none (docs/behaviour.md#partial-update). */
 export function ifMatchStatesVersion(req: Request): boolean {
   const found = ifMatch(req);
   return found !== undefined && found !== '*';

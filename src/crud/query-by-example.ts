@@ -1,4 +1,4 @@
-// Query by example (contract B): each field the example sets is one condition, by one rule unless the resource says otherwise.
+// Query by example (docs/behaviour.md#query-by-example): each field the example sets is one condition, by one rule unless the resource says otherwise.
 import type { FilterQuery } from '@mikro-orm/core';
 import type { RequestContext, ResourceDescriptor, WireRecord } from './resource-descriptor.ts';
 

@@ -8,6 +8,6 @@ import { pathNumber } from './operations.ts';
 
 export type Versioned = { version: number };
 
-export const context = (req: Request): RequestContext => ({ get em() { return requestEntityManager(req); }, locale: requestLocale(req) });
+export const requestContextOf = (req: Request): RequestContext => ({ get em() { return requestEntityManager(req); }, locale: requestLocale(req) });
 export const principalOf = (res: Response): Principal => res.locals.principal as Principal;
 export const pathId = (req: Request): number => pathNumber(req, 'id');

@@ -3,7 +3,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import type { ResourceDescriptor, View, ViewQuery, ViewRow } from './resource-descriptor.ts';
-import { root, viewQuery } from './view-rows.ts';
+import { viewRootAlias, viewQuery } from './view-rows.ts';
 import { routedRead, type ConnectionType, type ReadKind } from '../db/read-routing.ts';
 import { readsByCursor } from '../db/orm.ts';
 import type { StreamShare } from '../db/stream-share.ts';
@@ -166,7 +166,7 @@ async function* keysetBatches<E>(where: FilterQuery<E>, kind: ReadKind, limit: n
 async function* sortedBatches<E>(where: FilterQuery<E>, kind: ReadKind, limit: number, keys: readonly SortKey[], query: OrderedQuery<E>): AsyncGenerator<ViewRow[]> {
   const id = keys.at(-1)!;
   const ids = (await routedRead(kind, (connectionType) => {
-    const qb = query(where, connectionType).select([`${root}.${id.column}`]);
+    const qb = query(where, connectionType).select([`${viewRootAlias}.${id.column}`]);
     return (Number.isFinite(limit) ? qb.limit(limit) : qb).execute('all', false);
   }) as ViewRow[]).map((row) => row[id.column]);
   for (let start = 0; start < ids.length; start += batchSize.pglite) {

@@ -1,79 +1,30 @@
 // The generic writes: create, replace (PUT), merge patch and delete of one record, each with its history entry; a
-// one-row record as one statement (src/crud/row-writes.ts), a record of several tables through the unit of work.
+// one-row record as one statement (src/crud/row-writes.ts), a record of several tables through the unit of work
+// (src/crud/unit-of-work-writes.ts).
 import type { Request, Response } from 'express';
-import { LockMode, ForeignKeyConstraintViolationException, type EntityData, type FilterQuery } from '@mikro-orm/core';
-import type { ResourceDescriptor, RequestContext, WireRecord } from './resource-descriptor.ts';
-import { readOwnedRow, readRow } from './view-rows.ts';
-import { etagOf, checkIfMatch, ifMatchStatesVersion, ifMatchVersions } from './preconditions.ts';
+import type { EntityData } from '@mikro-orm/core';
+import type { ResourceDescriptor, WireRecord } from './resource-descriptor.ts';
+import { readOwnedRow } from './view-rows.ts';
+import { etagOf, ifMatchStatesVersion, ifMatchVersions } from './preconditions.ts';
 import { checkState, refuseWrite } from './write-refusal.ts';
-import { Conflict, entityNotFound, PreconditionRequired, ValidationFailed } from '../errors/app-errors.ts';
+import { ValidationFailed } from '../errors/app-errors.ts';
+import { staleVersion, versionRequired } from '../errors/refusals.ts';
 import { mergePatch } from './merge-patch.ts';
 import { checkAsRequestBody } from '../validation/schema-check.ts';
-import { reachesOwnRecordsOnly, requireOwnership } from '../auth/access-rules.ts';
+import { reachesOwnRecordsOnly } from '../auth/access-rules.ts';
 import { requestLocale } from '../i18n/request-locale.ts';
 import { sendCreated, sendWritten } from './representation-preference.ts';
 import { operationOf } from '../contract/resolution.ts';
 import { statementManager } from '../db/request-context.ts';
-import { commitWithHistory, isOneRow, scopeOf, type Change, type Scope } from './record-history.ts';
+import { isOneRow } from './record-history.ts';
 import { createWithHistory, deleteWithHistory, replaceWithHistory, rowState, type Writer } from './row-writes.ts';
-import { context, pathId, principalOf, type Versioned } from './request-parts.ts';
-
-/** PostgreSQL names the violated key's column in the detail: `Key (vessel_id)=(12) is not present in table "vessel".` */
-function referencesColumn(error: ForeignKeyConstraintViolationException, column: string): boolean {
-  const detail = (error as { detail?: string }).detail ?? error.message;
-  return detail.includes(`(${column})=`) && detail.includes('is not present');
-}
+import { requestContextOf, pathId, principalOf, type Versioned } from './request-parts.ts';
+import { unitOfWorkWrites } from './unit-of-work-writes.ts';
+import { checkedReferences, writtenDetail } from './written-record.ts';
 
 export function writeHandlers<E extends Versioned>(resource: ResourceDescriptor<E>) {
-  const byId = (id: number) => ({ [resource.idProperty]: id }) as FilterQuery<E>;
-  /**
-   * Writes the unit of work with its history entry. `before` is the entity's version and scope as loaded: the
-   * entry's scope holds both, and an update that changed nothing (same version) writes no entry.
-   */
-  const commit = (ctx: RequestContext, res: Response, entity: E, change: Change, before?: { version: number; scope: Scope }) =>
-    commitWithHistory(ctx.em, resource, () => (change === 'updated' && entity.version === before?.version ? undefined : {
-      id: entity[resource.idProperty] as number,
-      version: entity.version,
-      change,
-      changedBy: principalOf(res).username,
-      scopes: change === 'deleted' ? [before!.scope] : [...(before ? [before.scope] : []), scopeOf(ctx.em, resource, entity)],
-    }));
-  const stateOf = (ctx: RequestContext, entity: E) => ({ version: entity.version, scope: scopeOf(ctx.em, resource, entity) });
   const { owner } = resource;
-
-  async function load(req: Request, res: Response, ctx: RequestContext): Promise<E> {
-    // An id that names no record: MikroORM's NotFoundError, which the error handler answers as 404.
-    const entity = await ctx.em.findOneOrFail(resource.entity, byId(pathId(req)), { populate: resource.populate as never });
-    if (owner) requireOwnership(res, entity[owner.property] as string | null);
-    checkIfMatch(req, entity.version);
-    return entity;
-  }
-
-  /** A write that violates one of the resource's `references` named a record that does not exist: 400 on that field. */
-  async function checkedReferences<T>(write: Promise<T>): Promise<T> {
-    try {
-      return await write;
-    } catch (error) {
-      const problem = error instanceof ForeignKeyConstraintViolationException
-        && Object.entries(resource.references ?? {}).find(([column]) => referencesColumn(error, column))?.[1];
-      throw problem ? new ValidationFailed([problem]) : error;
-    }
-  }
-
-  /** A record of several tables (a vessel and its names): the unit of work and its history entry, in one transaction. */
-  async function createInUnitOfWork(ctx: RequestContext, res: Response, data: EntityData<E>, body: WireRecord): Promise<{ id: number; version: number }> {
-    // em.create, not `new`: it initialises the entity's collections (a vessel's names), which `new` leaves undefined.
-    const entity = ctx.em.create(resource.entity, data as never, { persist: false });
-    resource.writeRelated?.(entity, body, ctx.em);
-    ctx.em.persist(entity);
-    await commit(ctx, res, entity, 'created');
-    return { id: entity[resource.idProperty] as number, version: entity.version };
-  }
-
-  /** The detail view of a record just written (`Prefer: return=representation`), read back as the views read it. */
-  async function detailOf(req: Request, id: number) {
-    return resource.detailView((await readRow(statementManager(req), resource, id))!, requestLocale(req));
-  }
+  const severalTables = unitOfWorkWrites(resource);
 
   /** Who writes: the entry's author, and the owner a record must have when only its owner (or an admin) may change it. */
   function writerOf(res: Response): Writer {
@@ -83,45 +34,14 @@ export function writeHandlers<E extends Versioned>(resource: ResourceDescriptor<
 
   /** A one-row record replaced by `body` where it still has `version`: its version after, or undefined when none matched. */
   async function replace(req: Request, res: Response, body: WireRecord, version: number): Promise<number | undefined> {
-    return checkedReferences(replaceWithHistory(statementManager(req), resource, resource.values(body), pathId(req), version, writerOf(res)));
+    return checkedReferences(resource, replaceWithHistory(statementManager(req), resource, resource.values(body), pathId(req), version, writerOf(res)));
   }
 
   /** A conditional write matched nothing: the row's state says why (404, 403, 412 or 409). */
   async function refusal(req: Request, res: Response): Promise<never> {
     refuseWrite(await rowState(statementManager(req), resource, pathId(req)), req, res, owner !== undefined);
   }
-
-  /** A record of several tables (a vessel and its names): loaded, checked, written with its entry in one transaction. */
-  async function updateInUnitOfWork(req: Request, res: Response, ctx: RequestContext, body: WireRecord & Versioned, loaded?: E): Promise<void> {
-    const entity = loaded ?? await load(req, res, ctx);
-    // The ORM compares the version now and again in the UPDATE's WHERE clause (STYLE 3): a stale one is 409.
-    await ctx.em.lock(entity, LockMode.OPTIMISTIC, body.version);
-    const before = stateOf(ctx, entity);
-    ctx.em.assign(entity, resource.values(body) as never);
-    resource.writeRelated?.(entity, body, ctx.em);
-    await checkedReferences(commit(ctx, res, entity, 'updated', before));
-    res.set('ETag', etagOf(entity.version));
-    await sendWritten(req, res, 204, resource.name, () => detailOf(req, pathId(req)));
-  }
-
-  async function patchInUnitOfWork(req: Request, res: Response, ctx: RequestContext, patch: WireRecord & Partial<Versioned>): Promise<void> {
-    // The view the patch applies to, then the entity it writes; a change in between is a conflict, as any stale version.
-    const row = await readRow(ctx.em, resource, pathId(req));
-    if (!row) throw entityNotFound();
-    const entity = await load(req, res, ctx);
-    if (entity.version !== row.version) throw new Conflict('error.entityChanged');
-    const merged = mergePatch(resource.detailView(row, ctx.locale), patch) as WireRecord & Versioned;
-    checkAsRequestBody(`/${resource.name}/{id}`, 'put', merged);
-    await updateInUnitOfWork(req, res, ctx, merged, entity);
-  }
-
-  async function removeInUnitOfWork(req: Request, res: Response, ctx: RequestContext): Promise<void> {
-    const entity = await load(req, res, ctx);
-    const before = stateOf(ctx, entity);
-    ctx.em.remove(entity);
-    await commit(ctx, res, entity, 'deleted', before);
-    res.status(204).end();
-  }
+  const detailOf = (req: Request, id: number) => writtenDetail(req, resource, id);
 
   return {
     async create(req: Request, res: Response): Promise<void> {
@@ -129,9 +49,9 @@ export function writeHandlers<E extends Versioned>(resource: ResourceDescriptor<
       const body = req.body as WireRecord;
       const data = { ...resource.values(body), ...owner && { [owner.property]: principal.subject } } as EntityData<E>;
       const em = statementManager(req);
-      const { id, version } = await checkedReferences(isOneRow(em, resource)
+      const { id, version } = await checkedReferences(resource, isOneRow(em, resource)
         ? createWithHistory(em, resource, data, principal.username)
-        : createInUnitOfWork(context(req), res, data, body));
+        : severalTables.create(requestContextOf(req), res, data, body));
       // The collection's path, also when the create was asked at `/{resource}/detail-view`.
       res.set({ Location: `${req.baseUrl}/${resource.name}/${id}`, ETag: etagOf(version) });
       await sendCreated(req, res, resource.name, operationOf(req)?.representation === true, () => detailOf(req, id));
@@ -142,7 +62,7 @@ export function writeHandlers<E extends Versioned>(resource: ResourceDescriptor<
       if (body[resource.idProperty] !== undefined && body[resource.idProperty] !== pathId(req)) {
         throw new ValidationFailed([{ field: resource.idProperty, key: 'error.id.mismatch' }]);
       }
-      if (!isOneRow(statementManager(req), resource)) return updateInUnitOfWork(req, res, context(req), body);
+      if (!isOneRow(statementManager(req), resource)) return severalTables.update(req, res, requestContextOf(req), body);
       // `If-Match` naming another version than the body's: no write can match; what is stale is told below.
       const admitted = ifMatchVersions(req);
       const version = admitted && !admitted.includes(body.version) ? undefined : await replace(req, res, body, body.version);
@@ -158,22 +78,22 @@ export function writeHandlers<E extends Versioned>(resource: ResourceDescriptor<
      */
     async patch(req: Request, res: Response): Promise<void> {
       const patch = req.body as WireRecord & Partial<Versioned>;
-      if (patch.version === undefined && !ifMatchStatesVersion(req)) throw new PreconditionRequired('error.versionRequired');
+      if (patch.version === undefined && !ifMatchStatesVersion(req)) throw versionRequired();
       const id = pathId(req);
       const em = statementManager(req);
-      if (!isOneRow(em, resource)) return patchInUnitOfWork(req, res, context(req), patch);
+      if (!isOneRow(em, resource)) return severalTables.patch(req, res, requestContextOf(req), patch);
       const row = await readOwnedRow(em, resource, id);
       checkState(row && { version: row.version as number, owner: row.__owner as string | null }, req, res, owner !== undefined);
       const merged = mergePatch(resource.detailView(row!, requestLocale(req)), patch) as WireRecord & Versioned;
       checkAsRequestBody(`/${resource.name}/{id}`, 'put', merged);
-      if (merged.version !== row!.version) throw new Conflict('error.entityChanged');
+      if (merged.version !== row!.version) throw staleVersion();
       res.set('ETag', etagOf(await replace(req, res, merged, merged.version) ?? await refusal(req, res)));
       await sendWritten(req, res, 204, resource.name, () => detailOf(req, id));
     },
 
     async remove(req: Request, res: Response): Promise<void> {
       const em = statementManager(req);
-      if (!isOneRow(em, resource)) return removeInUnitOfWork(req, res, context(req));
+      if (!isOneRow(em, resource)) return severalTables.remove(req, res, requestContextOf(req));
       const id = pathId(req);
       const admitted = ifMatchVersions(req);
       // One version named: the delete states it. Several (or none that is a version): the row's is read and checked first.

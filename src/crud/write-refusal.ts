@@ -1,11 +1,11 @@
-// Why a conditional write matched nothing, told only then, from the row's state read afterwards (contract B, Update and Delete).
+// Why a conditional write matched nothing, told only then, from the row's state read afterwards (docs/behaviour.md#update).
 import type { Request, Response } from 'express';
 import { requireOwnership } from '../auth/access-rules.ts';
-import { Conflict, entityNotFound } from '../errors/app-errors.ts';
+import { entityNotFound, staleVersion } from '../errors/refusals.ts';
 import type { RowState } from './row-writes.ts';
 import { checkIfMatch } from './preconditions.ts';
 
-/** The checks before a stated version, in the contract's order: no such record 404, not the caller's 403, `If-Match` 412. */
+/** The checks before a stated version, in the order docs/behaviour.md#update gives: no such record 404, not the caller's 403, `If-Match` 412. */
 export function checkState(state: RowState | undefined, req: Request, res: Response, owned: boolean): RowState {
   if (!state) throw entityNotFound();
   if (owned) requireOwnership(res, state.owner);
@@ -19,5 +19,5 @@ export function checkState(state: RowState | undefined, req: Request, res: Respo
  */
 export function refuseWrite(state: RowState | undefined, req: Request, res: Response, owned: boolean): never {
   checkState(state, req, res, owned);
-  throw new Conflict('error.entityChanged');
+  throw staleVersion();
 }

@@ -5,7 +5,7 @@ import type { Pool } from 'pg';
 import type { PgliteConnection } from '@mikro-orm/pglite';
 import { migrationUrl, type Config } from '../config.ts';
 import type { Logger } from '../observability/logger.ts';
-import type { ReadRouter } from './read-routing.ts';
+import type { ReadRouting } from './read-routing.ts';
 import { locks, migrate, type MigrationPlan } from './migrate.ts';
 import { checkPooling } from './pooling-rules.ts';
 import { boundedWaits } from './bounded-waits.ts';
@@ -38,7 +38,7 @@ export function readsByCursor(em: EntityManager): boolean {
 
 export interface DatabaseHooks {
   logger: Logger;
-  router: ReadRouter;
+  readRouting: ReadRouting;
   /** Each PostgreSQL connection pool as it is made: `primary`, `replica-1`, … (metrics read their counts). */
   onPool?(name: string, pool: Pool): void;
   /** A new connection of pool `name` could not be opened (metrics). */
@@ -59,7 +59,7 @@ export async function openDatabase(config: Config, hooks: DatabaseHooks): Promis
     logger: (message: string) => hooks.logger.info({ component: 'orm' }, message),
     ...(hooks.onStatement && { loggerFactory: timedQueries(hooks.onStatement) }),
     colors: false,
-    subscribers: [hooks.router.subscriber],
+    subscribers: [hooks.readRouting.subscriber],
   } satisfies Partial<Options>;
   // A new in-memory database has nothing to check: it is always migrated.
   const apply = config.MIGRATE_AT_START || (!config.DATABASE_URL && !config.DATA_DIR);
@@ -109,11 +109,11 @@ async function openPostgres(config: Config, options: Partial<Options>, hooks: Da
  * closed afterwards, as the migration URL's role (the schema's owner): DATABASE_URL may be a transaction-mode pooler
  * or a role that may only read and write rows, and the service's pool stays the pooler's.
  */
-async function migrateDirectly(config: Config, url: string, options: Partial<Options>, { logger, router, afterSchemaChange }: DatabaseHooks, plan: MigrationPlan): Promise<void> {
+async function migrateDirectly(config: Config, url: string, options: Partial<Options>, { logger, readRouting, afterSchemaChange }: DatabaseHooks, plan: MigrationPlan): Promise<void> {
   // DATABASE_DIRECT_URL set: the migration's sessions start without the service's statement bound (a migration may
   // take longer than a request's statement).
   const own = { ...config, DATABASE_URL: url, DATABASE_DIRECT_URL: url, DATABASE_REPLICA_URLS: [], DB_POOL_MAX: 2 };
-  const direct = await openPostgres(own, options, { logger, router, afterSchemaChange });
+  const direct = await openPostgres(own, options, { logger, readRouting, afterSchemaChange });
   try {
     await migrate(direct, config, logger, plan);
   } finally {

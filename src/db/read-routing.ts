@@ -25,10 +25,10 @@ export interface ReadRoutingHooks {
   replicasBehind?(): boolean;
 }
 
-interface RequestRouting { router: ReadRouter; wrote: boolean }
+interface RequestRouting { readRouting: ReadRouting; wrote: boolean }
 const current = new AsyncLocalStorage<RequestRouting>();
 
-export class ReadRouter {
+export class ReadRouting {
   #replicasDownUntil = 0;
   readonly #replicaCount: number;
   readonly #retryMs: number;
@@ -40,9 +40,9 @@ export class ReadRouter {
     this.#hooks = hooks;
   }
 
-  /** Runs one request: its reads are routed by this router until it writes. */
+  /** Runs one request: its reads are routed here until it writes. */
   run<T>(next: () => T): T {
-    return current.run({ router: this, wrote: false }, next);
+    return current.run({ readRouting: this, wrote: false }, next);
   }
 
   /** Registered with MikroORM: once a request flushes, its later reads must see its own write. */
@@ -83,5 +83,5 @@ export class ReadRouter {
  */
 export function routedRead<T>(kind: ReadKind, run: (connectionType: ConnectionType) => Promise<T>): Promise<T> {
   const request = current.getStore();
-  return request ? request.router.read(kind, request.wrote, run) : run('write');
+  return request ? request.readRouting.read(kind, request.wrote, run) : run('write');
 }

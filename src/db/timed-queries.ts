@@ -3,7 +3,7 @@ import { DefaultLogger, type LogContext, type Logger, type LoggerOptions } from 
 
 /** What a statement does, from its first word: a bounded label, never the statement itself. */
 const operations = new Set(['select', 'insert', 'update', 'delete', 'with', 'begin', 'commit', 'rollback', 'savepoint', 'release', 'set', 'reset', 'create', 'alter', 'drop', 'notify']);
-export function operationOf(sql: string): string {
+export function statementVerb(sql: string): string {
   const word = /^\s*([a-z]+)/i.exec(sql)?.[1]?.toLowerCase() ?? '';
   return operations.has(word) ? word : 'other';
 }
@@ -14,7 +14,7 @@ export type StatementTimer = (operation: string, target: 'primary' | 'replica', 
 export function timedQueries(timer: StatementTimer): (options: LoggerOptions) => Logger {
   return (options) => new (class extends DefaultLogger {
     override logQuery(context: { query: string } & LogContext): void {
-      if (context.took !== undefined && context.query) timer(operationOf(context.query), context.connection?.type === 'read' ? 'replica' : 'primary', context.took / 1000);
+      if (context.took !== undefined && context.query) timer(statementVerb(context.query), context.connection?.type === 'read' ? 'replica' : 'primary', context.took / 1000);
       super.logQuery(context);
     }
   })(options);

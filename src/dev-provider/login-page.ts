@@ -2,7 +2,7 @@
 import express from 'express';
 import type { Response } from 'express';
 import type Provider from 'oidc-provider';
-import { message, type Locale } from '../i18n/messages.ts';
+import { message, type Locale, type MessageKey } from '../i18n/messages.ts';
 import { uiLocale } from '../i18n/request-locale.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import type { UserDirectory } from './users.ts';
@@ -14,8 +14,8 @@ function escapeHtml(text: string): string {
 }
 
 /** In the language the application asked for (`ui_locales`), else the browser's; `error` is a message key. */
-export function loginPage(options: { realm: string; action: string; locale: Locale; username?: string; error?: string }): string {
-  const say = (key: string) => escapeHtml(message(options.locale, key, { realm: options.realm }));
+export function loginPage(options: { realm: string; action: string; locale: Locale; username?: string; error?: MessageKey }): string {
+  const say = (key: MessageKey) => escapeHtml(message(options.locale, key, { realm: options.realm }));
   const error = options.error ? `<p class="error" id="login-error" role="alert">${say(options.error)}</p>` : '';
   // After a failed attempt: the fields point at the message, and the password (cleared) gets the focus.
   const invalid = options.error ? ' aria-invalid="true" aria-describedby="login-error"' : '';

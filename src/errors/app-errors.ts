@@ -1,20 +1,23 @@
-// The errors the service throws on purpose: each carries its HTTP status and a message key, never text.
+// The errors the service throws on purpose: each carries its HTTP status and a message key, never text. The common
+// refusals are made by the factories of src/errors/refusals.ts.
+import type { ContractMessageKey, MessageKey } from '../i18n/messages.ts';
 
 export interface FieldProblem {
   /** The offending field's path, e.g. `sightingMemo`, `vessel.vesselId`, `vesselName.en`. */
   field: string;
-  key: string;
+  /** A key of the bundles, or one the contract's `x-message-keys` names for the rule the value broke. */
+  key: MessageKey | ContractMessageKey;
   params?: Record<string, unknown>;
 }
 
 export abstract class AppError extends Error {
   abstract readonly status: number;
-  readonly key: string;
+  readonly key: MessageKey;
   readonly params: Record<string, unknown>;
   /** Extra response headers, e.g. `Allow` or `WWW-Authenticate`. */
   readonly headers: Record<string, string>;
 
-  constructor(key: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  constructor(key: MessageKey, params: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
     super(key);
     this.name = new.target.name;
     this.key = key;
@@ -38,7 +41,7 @@ export class BadRequest extends AppError {
   readonly status = 400;
   /** The part at fault, answered as the field: `body`, or a header's name. */
   readonly part: string;
-  constructor(key: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}, part = 'body') {
+  constructor(key: MessageKey, params: Record<string, unknown> = {}, headers: Record<string, string> = {}, part = 'body') {
     super(key, params, headers);
     this.part = part;
   }
@@ -56,5 +59,3 @@ export class PayloadTooLarge extends AppError { readonly status = 413; }
 export class UnsupportedMediaType extends AppError { readonly status = 415; }
 export class TooManyRequests extends AppError { readonly status = 429; }
 export class ServiceUnavailable extends AppError { readonly status = 503; }
-
-export const entityNotFound = (): NotFound => new NotFound('error.entityNotFound');

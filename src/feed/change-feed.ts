@@ -1,76 +1,11 @@
 // One instance's change feed: places committed history entries in commit order (src/feed/sequencer.ts), reads them in
 // that order and hands each to the streams that want it: "after event N" never skips a later commit.
 import type { MikroORM } from '@mikro-orm/core';
-import type { AnyResource, ViewRow } from '../crud/resource-descriptor.ts';
-import type { Change } from '../crud/record-history.ts';
 import { onCommit } from '../db/commit-signal.ts';
 import { placeCommitted } from './sequencer.ts';
 import { StreamShare } from '../db/stream-share.ts';
-
-export interface ChangeEvent {
-  eventId: number;
-  collection: string;
-  recordId: number;
-  version: number;
-  change: Change;
-  row: ViewRow | null;
-  scope: Record<string, unknown[]>;
-}
-
-export interface Subscriber {
-  resource: AnyResource;
-  /** Filter values (`vesselId`): an event whose scope holds each of them. */
-  filters: Record<string, unknown>;
-  send(event: ChangeEvent): void;
-  /** The id it resumes after is unknown to the history: it gets events from now on, and should reload first. */
-  reset(): void;
-  /** Resolves true once the stream's client has taken what it was sent, false when it has gone. */
-  drained(): Promise<boolean>;
-  /** The feed can no longer serve it (the database failed while it caught up): the stream ends, the client resumes. */
-  end(): void;
-}
-
-export interface Subscription {
-  /** Settles once the stream's place in the feed is fixed: from then on no event it should get can be missed. */
-  started: Promise<void>;
-  unsubscribe(): void;
-}
-
-/**
- * `waking`: from now, on a feed that slept (its position is fixed by the run that wakes it); `catching-up`: reads the
- * history on its own; `joining`: has read it up to lately, the feed's next run gives it the rest and makes it `live`;
- * `live`: gets events from the feed's own reads.
- */
-type State = 'waking' | 'catching-up' | 'joining' | 'live' | 'closed';
-
-interface Stream extends Subscriber {
-  /** The last event id this stream has been given or has passed over. */
-  cursor: number;
-  state: State;
-  start: PromiseWithResolvers<void>;
-  /** Aborted when the stream closes: its catch-up read, should it still wait for a place, is dropped unread. */
-  closed: AbortController;
-}
-
-const batch = 500;
-const columns = '"position", "collection", "record_id", "version", "change", "row", "scope"';
-
-function eventOf(row: Record<string, unknown>): ChangeEvent {
-  return {
-    eventId: Number(row.position), collection: row.collection as string, recordId: Number(row.record_id), version: row.version as number,
-    change: row.change as Change, row: row.row as ViewRow | null, scope: row.scope as Record<string, unknown[]>,
-  };
-}
-
-const wants = (stream: Stream, event: ChangeEvent) => event.collection === stream.resource.name
-  && Object.entries(stream.filters).every(([name, value]) => event.scope[name]?.includes(value));
-
-/** Gives `event` to `stream` if it wants it and has not had it. */
-function deliver(stream: Stream, event: ChangeEvent): void {
-  if (event.eventId <= stream.cursor) return;
-  if (wants(stream, event)) stream.send(event);
-  stream.cursor = event.eventId;
-}
+import { eventBatch, newestPlace, readEvents, type ChangeEvent } from './change-events.ts';
+import { deliver, type Stream, type Subscriber, type Subscription } from './feed-stream.ts';
 
 export interface ChangeFeedOptions {
   pollMs?: number;
@@ -118,7 +53,7 @@ export class ChangeFeed {
    * first one waits for a second's commits at most, not for all of them.
    */
   async start(): Promise<void> {
-    this.#position = await this.#newest();
+    this.#position = await newestPlace(this.#orm);
     this.#forgetCommits = onCommit(() => this.wake());
     this.#poll = setInterval(() => this.#tick(), this.#pollMs);
     this.#poll.unref();
@@ -210,7 +145,7 @@ export class ChangeFeed {
 
   async #catchUp(stream: Stream, after: number): Promise<void> {
     try {
-      if (after > this.#position && after > await this.#newest()) {
+      if (after > this.#position && after > await newestPlace(this.#orm)) {
         if (stream.state === 'closed') return;
         stream.reset();
         return this.#fromNow(stream);
@@ -223,7 +158,7 @@ export class ChangeFeed {
         if (events === undefined) return;
         stream.start.resolve();
         for (const event of events) deliver(stream, event);
-        if (events.length < batch) {
+        if (events.length < eventBatch) {
           // Other collections' events up to there are none of its business: joining need not read through them.
           stream.cursor = Math.max(stream.cursor, known);
           break;
@@ -250,7 +185,7 @@ export class ChangeFeed {
     const release = await this.#catchUpShare.take(signal);
     try {
       if (signal.aborted) return undefined;
-      const events = await this.#read(stream.cursor, Number.MAX_SAFE_INTEGER, stream.resource.name);
+      const events = await readEvents(this.#orm, stream.cursor, Number.MAX_SAFE_INTEGER, stream.resource.name);
       return signal.aborted ? undefined : events;
     } finally {
       release();
@@ -283,7 +218,7 @@ export class ChangeFeed {
     this.#unplaced = false;
     try {
       await placeCommitted(this.#orm.em);
-      const newest = await this.#newest();
+      const newest = await newestPlace(this.#orm);
       if (![...this.#streams].some(({ state }) => state === 'live')) this.#position = Math.max(this.#position, newest);
       this.#asleep = false;
     } catch (error) {
@@ -300,12 +235,12 @@ export class ChangeFeed {
     const joining = [...this.#streams].filter(({ state }) => state === 'joining');
     if (!joining.length) return;
     for (let from = Math.min(...joining.map(({ cursor }) => cursor)); from < this.#position;) {
-      const events = await this.#read(from, this.#position);
+      const events = await readEvents(this.#orm, from, this.#position);
       for (const event of events) {
         for (const stream of joining) if (stream.state === 'joining') deliver(stream, event);
         from = event.eventId;
       }
-      if (events.length < batch) break;
+      if (events.length < eventBatch) break;
     }
     for (const stream of joining) {
       if (stream.state !== 'joining') continue;
@@ -314,26 +249,12 @@ export class ChangeFeed {
     }
   }
 
-  async #newest(): Promise<number> {
-    const row = await this.#orm.em.getConnection('write').execute('select coalesce(max("position"), 0) as "newest" from "record_change"', [], 'get') as { newest: string | number };
-    return Number(row.newest);
-  }
-
-  /** Up to a batch of events after `after` and up to `upTo`, of one collection or all. */
-  #read(after: number, upTo = Number.MAX_SAFE_INTEGER, collection?: string): Promise<ChangeEvent[]> {
-    const where = collection === undefined ? '' : ' and "collection" = ?';
-    return this.#orm.em.getConnection('write')
-      .execute(`select ${columns} from "record_change" where "position" > ? and "position" <= ?${where} order by "position" limit ${batch}`,
-        [after, upTo, ...(collection === undefined ? [] : [collection])], 'all')
-      .then((rows) => (rows as Record<string, unknown>[]).map(eventOf));
-  }
-
   async #readNew(): Promise<void> {
     do {
       this.#readAgain = false;
       this.#unplaced = false;
       await placeCommitted(this.#orm.em);
-      for (let events = await this.#read(this.#position); events.length; events = events.length < batch ? [] : await this.#read(this.#position)) {
+      for (let events = await readEvents(this.#orm, this.#position); events.length; events = events.length < eventBatch ? [] : await readEvents(this.#orm, this.#position)) {
         for (const event of events) {
           for (const stream of this.#streams) if (stream.state === 'live') deliver(stream, event);
           this.#position = event.eventId;

@@ -1,4 +1,5 @@
-// GET /{resource}/events: the change feed as Server-Sent Events (contracts C and D), one stream per request.
+// GET /{resource}/events: the change feed as Server-Sent Events (docs/api.md#versions-changes-and-partial-updates,
+// docs/behaviour.md#streams-and-clients-that-leave), one stream per request.
 import type { Request, Response } from 'express';
 import type { AnyResource } from '../crud/resource-descriptor.ts';
 import type { Drain } from '../http/drain.ts';
@@ -8,7 +9,8 @@ import { requestLocale } from '../i18n/request-locale.ts';
 import type { Locale } from '../i18n/messages.ts';
 import { feedFilters } from '../crud/record-history.ts';
 import { responseWrites } from '../http/bounded-writes.ts';
-import type { ChangeEvent, ChangeFeed } from './change-feed.ts';
+import type { ChangeFeed } from './change-feed.ts';
+import type { ChangeEvent } from './change-events.ts';
 import type { StreamSlots } from './stream-slots.ts';
 
 export interface EventStreamSettings {
@@ -44,23 +46,26 @@ function at(time: number, then: () => void): () => void {
   return () => clearTimeout(timer);
 }
 
+/** An event's Server-Sent Event text in a language, made once per language however many streams it goes to. */
+function eventTexts(resource: AnyResource): (event: ChangeEvent, locale: Locale) => string {
+  const texts = new WeakMap<ChangeEvent, Map<Locale, string>>();
+  return (event, locale) => {
+    let byLocale = texts.get(event);
+    if (!byLocale) texts.set(event, byLocale = new Map());
+    let text = byLocale.get(locale);
+    if (text === undefined) {
+      text = `id: ${event.eventId}\nevent: ${event.change}\ndata: ${JSON.stringify({
+        id: event.recordId, version: event.version, record: event.row && resource.listView(event.row, locale),
+      })}\n\n`;
+      byLocale.set(locale, text);
+    }
+    return text;
+  };
+}
+
 export function eventStreams({ feed, drain, slots, keepAliveMs, delivered }: EventStreamSettings) {
   return (resource: AnyResource) => {
-    // An event's text is made once per language, however many streams it goes to.
-    const texts = new WeakMap<ChangeEvent, Map<Locale, string>>();
-    const textOf = (event: ChangeEvent, locale: Locale): string => {
-      let byLocale = texts.get(event);
-      if (!byLocale) texts.set(event, byLocale = new Map());
-      let text = byLocale.get(locale);
-      if (text === undefined) {
-        text = `id: ${event.eventId}\nevent: ${event.change}\ndata: ${JSON.stringify({
-          id: event.recordId, version: event.version, record: event.row && resource.listView(event.row, locale),
-        })}\n\n`;
-        byLocale.set(locale, text);
-      }
-      return text;
-    };
-
+    const textOf = eventTexts(resource);
     return async (req: Request, res: Response): Promise<void> => {
       const principal = res.locals.principal as Principal;
       const locale = requestLocale(req);

@@ -1,12 +1,12 @@
 // A record's history on the wire: its versions newest first, filtered by version and paged, and one version's detail
-// view (contract C; deprecated since contract 1.2.0 for the filtered history).
+// view (docs/api.md#versions-changes-and-partial-updates; deprecated since contract 1.2.0 for the filtered history).
 import type { Request, Response } from 'express';
 import type { EntityManager } from '@mikro-orm/core';
 import type { AnyResource, ViewRow } from '../crud/resource-descriptor.ts';
 import { pathNumber } from '../crud/operations.ts';
 import { countIfPreferred } from '../crud/representation-preference.ts';
 import { requestEntityManager } from '../db/request-context.ts';
-import { entityNotFound } from '../errors/app-errors.ts';
+import { entityNotFound } from '../errors/refusals.ts';
 import { requestLocale } from '../i18n/request-locale.ts';
 import { sendDocument, sendList } from '../http/send.ts';
 import type { Principal } from '../auth/access-rules.ts';

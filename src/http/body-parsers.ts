@@ -2,6 +2,7 @@
 // answer 415. The media type is matched once per request, the bytes read once, then decoded by their format.
 import express, { type Request, type RequestHandler } from 'express';
 import { BadRequest, UnsupportedMediaType } from '../errors/app-errors.ts';
+import { malformedBody } from '../errors/refusals.ts';
 import { xmlMediaTypes, xmlToObject } from './xml/xml-body-parser.ts';
 import { parseUnrounded, unrounded } from './unrounded-numbers.ts';
 import { wellFormedText } from './well-formed-text.ts';
@@ -37,12 +38,12 @@ function jsonValue(req: Request, bytes: Buffer): unknown {
   }
   if (text.length === 0) return {};
   const first = /^[ \t\n\r]*(.)/.exec(text)?.[1];
-  if (first !== '{' && first !== '[') throw new BadRequest('error.malformedBody');
+  if (first !== '{' && first !== '[') throw malformedBody();
   refuseDeepJson(text);
   try {
     return parseUnrounded(text);
   } catch {
-    throw new BadRequest('error.malformedBody');
+    throw malformedBody();
   }
 }
 
@@ -55,7 +56,7 @@ function emptyBody(req: Request): unknown {
   // `req.is` says nothing of a request without a body: the media type is read from the header itself.
   const mediaType = req.get('Content-Type')?.split(';')[0]?.trim().toLowerCase() ?? '';
   if (mediaType === 'application/json' || /^application\/[^/]+\+json$/.test(mediaType)) return {};
-  if (xmlMediaTypes.includes(mediaType)) throw new BadRequest('error.malformedBody');
+  if (xmlMediaTypes.includes(mediaType)) throw malformedBody();
   return undefined;
 }
 

@@ -1,4 +1,4 @@
-// Writes of a long answer whose client may go away or stop reading: such a client holds nothing for long (contract D).
+// Writes of a long answer whose client may go away or stop reading: such a client holds nothing for long (docs/behaviour.md#streams-and-clients-that-leave).
 import type { ServerResponse } from 'node:http';
 import type { Response } from 'express';
 

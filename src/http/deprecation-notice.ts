@@ -1,4 +1,4 @@
-// Announces a deprecated operation, parameter or body property that a request uses (contract D, Contract releases):
+// Announces a deprecated operation, parameter or body property that a request uses (docs/contract-releases.md#deprecations):
 // `Deprecation` (RFC 9745), `Sunset` (RFC 8594), `Link` to the changelog entry; each use is counted.
 import type { RequestHandler } from 'express';
 import { deprecationsOf, type Deprecation } from '../contract/deprecations.ts';

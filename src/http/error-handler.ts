@@ -4,6 +4,10 @@ import type { Request, Response, NextFunction } from 'express';
 import { NotFoundError, OptimisticLockError, UniqueConstraintViolationException, ForeignKeyConstraintViolationException } from '@mikro-orm/core';
 import { error as validator } from 'express-openapi-validator';
 import * as errors from '../errors/app-errors.ts';
+import {
+  databaseUnavailable, entityNotFound, malformedBody, methodNotAllowed, pathNotFound, payloadTooLarge, recordInUse,
+  staleVersion, unsupportedMediaType, valueTaken,
+} from '../errors/refusals.ts';
 import { isDatabaseClosed, isDatabaseUnavailable } from '../errors/database-unavailable.ts';
 import { instanceStopping } from './stopping.ts';
 import { fieldProblems, type ValidatorErrorItem } from '../validation/field-problems.ts';
@@ -74,31 +78,31 @@ class InternalError extends errors.AppError { readonly status = 500; }
 
 function toAppError(error: unknown, req: Request): errors.AppError {
   if (error instanceof errors.AppError) return error;
-  // findOneOrFail: the id names no record (contract B, Ids).
-  if (error instanceof NotFoundError) return errors.entityNotFound();
+  // findOneOrFail: the id names no record (docs/behaviour.md#ids).
+  if (error instanceof NotFoundError) return entityNotFound();
   // The router decodes a path's id (`/vessel/%E0%A4%A` cannot be): text that is not even decodable names no record.
-  if (error instanceof URIError) return errors.entityNotFound();
-  if (error instanceof OptimisticLockError) return new errors.Conflict('error.entityChanged');
-  if (error instanceof UniqueConstraintViolationException) return new errors.Conflict('error.entityExists');
+  if (error instanceof URIError) return entityNotFound();
+  if (error instanceof OptimisticLockError) return staleVersion();
+  if (error instanceof UniqueConstraintViolationException) return valueTaken();
   // PostgreSQL 16+ (and so PGlite) reports ON DELETE RESTRICT as SQLSTATE 23001, which MikroORM leaves unconverted.
-  if (error instanceof ForeignKeyConstraintViolationException || (error as { code?: unknown })?.code === '23001') return new errors.Conflict('error.entityInUse');
+  if (error instanceof ForeignKeyConstraintViolationException || (error as { code?: unknown })?.code === '23001') return recordInUse();
   // While the instance stops, the pool closes under work still in flight: that is the instance going, not the database.
   if ((isDatabaseUnavailable(error) || isDatabaseClosed(error)) && (req.app.locals.stopping as (() => boolean) | undefined)?.()) return instanceStopping();
-  if (isDatabaseUnavailable(error)) return new errors.ServiceUnavailable('error.unavailable', {}, { 'Retry-After': '5' });
+  if (isDatabaseUnavailable(error)) return databaseUnavailable();
   const status = (error as { status?: number })?.status;
   const type = (error as { type?: string })?.type;
   // body-parser's errors (RFC 9110 §15.5.14 for 413).
-  if (type === 'entity.too.large') return new errors.PayloadTooLarge('error.payloadTooLarge');
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new errors.UnsupportedMediaType('error.unsupportedMediaType');
-  if (type === 'entity.parse.failed') return new errors.BadRequest('error.malformedBody');
+  if (type === 'entity.too.large') return payloadTooLarge();
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') return unsupportedMediaType();
+  if (type === 'entity.parse.failed') return malformedBody();
   const fromTheValidator = fromValidator(error, req);
   if (fromTheValidator) return fromTheValidator;
   // Any other client error of the body parsers (http-errors marks them `expose`), e.g. a `Content-Encoding: gzip`
   // body that is not gzip: the body cannot be read, so it is not well-formed (a 400, never a 500).
   if ((error as { expose?: unknown })?.expose === true && status && status >= 400 && status < 500) {
-    if (status === 413) return new errors.PayloadTooLarge('error.payloadTooLarge');
-    if (status === 415) return new errors.UnsupportedMediaType('error.unsupportedMediaType');
-    return new errors.BadRequest('error.malformedBody');
+    if (status === 413) return payloadTooLarge();
+    if (status === 415) return unsupportedMediaType();
+    return malformedBody();
   }
   return new InternalError('error.unknown');
 }
@@ -113,15 +117,15 @@ function fromValidator(error: unknown, req: Request): errors.AppError | undefine
   const { errors: items = [], headers } = error as ValidatorError & { errors?: ValidatorErrorItem[] };
   if (error instanceof validator.BadRequest) {
     // A path that is not a valid id (`/params/id`), or not even decodable (`/vessel/%E0%A4%A`: the validator then names
-    // the URL itself, not a part of the request), names no record (contract B, Ids).
-    if (items.some((item) => item.path.startsWith('/') && !requestParts.has(item.path.split('/')[1]!))) return errors.entityNotFound();
+    // the URL itself, not a part of the request), names no record (docs/behaviour.md#ids).
+    if (items.some((item) => item.path.startsWith('/') && !requestParts.has(item.path.split('/')[1]!))) return entityNotFound();
     // The body as a whole is not an object (an array, a string): no field is at fault, like unparsable JSON.
-    if (items.some((item) => item.path === '/body')) return new errors.BadRequest('error.malformedBody');
+    if (items.some((item) => item.path === '/body')) return malformedBody();
     return new errors.ValidationFailed(fieldProblems(items, operationOf(req)?.contract));
   }
-  if (error instanceof validator.NotFound) return new errors.NotFound('error.notFound');
-  if (error instanceof validator.MethodNotAllowed) return new errors.MethodNotAllowed('error.methodNotAllowed', {}, headers?.Allow ? { Allow: headers.Allow } : {});
-  if (error instanceof validator.RequestEntityTooLarge) return new errors.PayloadTooLarge('error.payloadTooLarge');
-  if (error instanceof validator.UnsupportedMediaType) return new errors.UnsupportedMediaType('error.unsupportedMediaType');
+  if (error instanceof validator.NotFound) return pathNotFound();
+  if (error instanceof validator.MethodNotAllowed) return methodNotAllowed(headers?.Allow);
+  if (error instanceof validator.RequestEntityTooLarge) return payloadTooLarge();
+  if (error instanceof validator.UnsupportedMediaType) return unsupportedMediaType();
   return new InternalError('error.unknown');
 }

@@ -1,5 +1,5 @@
 // Runs an operation's steps one after the other, as an express Router of them would, without the Router's per-step
-// path matching and bookkeeping: the request was resolved to its operation already (src/crud/router.ts).
+// path matching and bookkeeping: the request was resolved to its operation already (src/crud/operation-dispatch.ts).
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 /**

@@ -1,6 +1,6 @@
 // Content negotiation in one place: Accept picks the representation for successes and errors alike.
 import type { Request, Response, NextFunction } from 'express';
-import { NotAcceptable } from '../errors/app-errors.ts';
+import { notAcceptable } from '../errors/refusals.ts';
 import { jsonRepresentation, type Representation } from './representation.ts';
 import { xmlRepresentation } from './xml/xml-representation.ts';
 import { operationOf } from '../contract/resolution.ts';
@@ -20,12 +20,12 @@ function acceptedRepresentation(req: Request): Representation | undefined {
 export function negotiate(req: Request, res: Response, next: NextFunction): void {
   // A stream of events is that or nothing; its errors are JSON.
   if (operationOf(req)?.streams) {
-    if (!req.accepts('text/event-stream')) throw new NotAcceptable('error.notAcceptable');
+    if (!req.accepts('text/event-stream')) throw notAcceptable();
     res.vary('Accept');
     return next();
   }
   const representation = acceptedRepresentation(req);
-  if (!representation) throw new NotAcceptable('error.notAcceptable');
+  if (!representation) throw notAcceptable();
   res.locals.representation = representation;
   res.vary('Accept');
   next();

@@ -2,7 +2,7 @@
 const decimal = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
 /**
- * No id is ever rounded (contract B, Ids): `-1.0000000000000001` parses to −1, so a whole-number value whose text
+ * No id is ever rounded (docs/behaviour.md#ids): `-1.0000000000000001` parses to −1, so a whole-number value whose text
  * says otherwise stays as that text, which the schema then refuses. Values beyond ±(2^53−1) fail the schema anyway.
  */
 export function unrounded(_key: string, value: unknown, context?: { source?: string }): unknown {

@@ -25,6 +25,16 @@ await messages.init({
 /** The instance's services, for i18next's HTTP language detector. */
 export const messageServices = messages.services;
 
-export function message(locale: Locale, key: string, params: Record<string, unknown> = {}): string {
+/** A key of the English bundle, the one every other bundle follows: tsc refuses a key that has no text. */
+export type MessageKey = keyof typeof en;
+
+/**
+ * A key `openapi.yaml`'s `x-message-keys` names, known only once the contract is read, so no type can check it
+ * (test/architecture/message-keys.test.ts checks that each has a text). Only the contract's type
+ * (src/contract/document.ts) holds one: a key spelled out in code must be a `MessageKey`.
+ */
+export type ContractMessageKey = string & { readonly namedBy: 'openapi.yaml' };
+
+export function message(locale: Locale, key: MessageKey | ContractMessageKey, params: Record<string, unknown> = {}): string {
   return messages.t(key, { ...params, lng: locale });
 }

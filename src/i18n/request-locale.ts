@@ -1,4 +1,4 @@
-// The request's locale: the `i18next` cookie, then Accept-Language by q-value, then `en` (contract B, Views), found
+// The request's locale: the `i18next` cookie, then Accept-Language by q-value, then `en` (docs/behaviour.md#views), found
 // by i18next's own HTTP language detector.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
@@ -13,7 +13,7 @@ const options = {
   // The detector's own pattern, but a tag with q=0 is not matched at all: RFC 9110 §12.4.2, "not acceptable".
   lookupHeaderRegex: /(([a-z]{2,3})-?([A-Z]{2})?)(?![^,]*;\s*q=0(?:\.0{0,3})?\s*(?:,|$))\s*;?\s*(q=([0-9.]+))?/gi,
   caches: false,
-  // Language keys may be written `de_AT` (contract B): the same tag as `de-AT`.
+  // Language keys may be written `de_AT` (docs/behaviour.md#views): the same tag as `de-AT`.
   convertDetectedLanguage: (tag: string) => tag.replace(/_/g, '-'),
 };
 const detector = new LanguageDetector(messageServices, options, { fallbackLng: 'en' });

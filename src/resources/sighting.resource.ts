@@ -14,7 +14,7 @@ export default {
   populate: [],
   filterProperties: { vesselId: 'vessel' },
   access: { read: 'reader', create: 'writer', change: 'creator' },
-  // `?mine=true`: the caller's own sightings (contract B, List); the creator itself is never part of a view.
+  // `?mine=true`: the caller's own sightings (docs/behaviour.md#list); the creator itself is never part of a view.
   owner: { property: 'creator', listParameter: 'mine' },
   // A list shows no memo and no versions: it reads neither, nor joins the vessel's row (its names are joined by id).
   selectView: (qb, view) => joinNames(view === 'list'
@@ -42,12 +42,12 @@ export default {
     sightingTimezone: timeZone(body.sightingTimezone as string | null | undefined),
     sightingDate: localDateTime(body.sightingDate as string | null | undefined),
   }),
-  // The vessel is checked by the foreign key when the row is written, not by loading it first (contract B, Create).
+  // The vessel is checked by the foreign key when the row is written, not by loading it first (docs/behaviour.md#create).
   references: { vessel_id: { field: 'vessel', key: 'sighting.vessel.notFound' } },
   exampleFields: {
     // Any spelling the format admits names the same stored value.
     sightingDate: (date) => ({ sightingDate: localDateTime(date as string | null) }),
-    // By vesselId when given, else by the vessel's own fields (contract B, Query by example).
+    // By vesselId when given, else by the vessel's own fields (docs/behaviour.md#query-by-example).
     vessel: (example, context) => {
       const vessel = example as Record<string, unknown>;
       return { vessel: vessel.vesselId !== undefined ? { vesselId: vessel.vesselId as number } : exampleCondition(vesselResource, vessel, context) };

@@ -5,7 +5,7 @@ import { Translation } from '../db/entities/translation.entity.ts';
 import type { Vessel } from '../db/entities/vessel.entity.ts';
 import { ValidationFailed } from '../errors/app-errors.ts';
 
-/** `-` and `_` are equivalent when a key is matched (contract B, Views). */
+/** `-` and `_` are equivalent when a key is matched (docs/behaviour.md#views). */
 export const normalizeLanguageKey = (key: string): string => key.toLowerCase().replace(/_/g, '-');
 
 /** A vessel's names as a view query reads them: `[languageKey, text]` in the order they were added. */

@@ -1,9 +1,9 @@
-// GET /vessel/{id}/observers: who else sighted this vessel, in numbers only (contract C), never a name or a subject.
+// GET /vessel/{id}/observers: who else sighted this vessel, in numbers only (docs/behaviour.md#who-else-sighted-a-vessel), never a name or a subject.
 import type { Request, Response } from 'express';
 import type { Principal } from '../auth/access-rules.ts';
 import { pathNumber } from '../crud/operations.ts';
 import { statementManager } from '../db/request-context.ts';
-import { entityNotFound } from '../errors/app-errors.ts';
+import { entityNotFound } from '../errors/refusals.ts';
 import { sendDocument } from '../http/send.ts';
 
 // One statement: the vessel (none: 404), its sightings, the distinct creators among them and the caller's own.

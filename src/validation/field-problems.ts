@@ -1,9 +1,10 @@
 // Turns express-openapi-validator's errors into the contract's field problems, keyed by the schema's x-message-keys.
 import type { FieldProblem } from '../errors/app-errors.ts';
+import type { MessageKey } from '../i18n/messages.ts';
 import { boundsOf } from '../contract/bounds.ts';
 import type { Operation, Schema } from '../contract/document.ts';
 import { parametersOf } from '../contract/parameters.ts';
-import { resolve } from '../contract/references.ts';
+import { referencedNode } from '../contract/references.ts';
 import { schemaAt } from '../contract/schemas.ts';
 
 export interface ValidatorErrorItem {
@@ -14,7 +15,7 @@ export interface ValidatorErrorItem {
 }
 
 /** The message key a keyword falls back to when the schema names none. */
-const defaultKeys: Record<string, string> = {
+const defaultKeys: Record<string, MessageKey> = {
   unknownParameter: 'error.parameter.unknown',
   required: 'error.field.required',
   additionalProperties: 'error.field.unknown',
@@ -55,7 +56,7 @@ function keywordOf(item: ValidatorErrorItem, operation: Operation | undefined, l
   const name = segments.join('/');
   const declared = parametersOf(operation).find((p) => p.in === 'query' && p.name === name);
   if (location !== 'query') return 'invalid';
-  return declared ? precheckedKeyword(declared.schema && resolve(declared.schema)) : 'unknownParameter';
+  return declared ? precheckedKeyword(declared.schema && referencedNode(declared.schema)) : 'unknownParameter';
 }
 
 /**
@@ -72,7 +73,7 @@ function precheckedKeyword(schema: Schema | undefined): string {
 }
 
 /** A create body's server-generated field (`x-server-generated` on its object) is not merely unknown. */
-function serverGenerated(body: Schema | undefined, keyword: string, segments: string[]): string | undefined {
+function serverGenerated(body: Schema | undefined, keyword: string, segments: string[]): MessageKey | undefined {
   if (keyword !== 'additionalProperties' || !body) return undefined;
   const names = schemaAt(body, segments.slice(0, -1))?.['x-server-generated'];
   return Array.isArray(names) && names.includes(segments.at(-1)) ? 'error.field.serverGenerated' : undefined;
@@ -81,5 +82,5 @@ function serverGenerated(body: Schema | undefined, keyword: string, segments: st
 function parameterSchema(operation: Operation | undefined, location: string, name: string | undefined): Schema | undefined {
   const where = ({ query: 'query', params: 'path', headers: 'header' } as Record<string, string>)[location];
   const parameter = parametersOf(operation).find((p) => p.in === where && p.name.toLowerCase() === name?.toLowerCase());
-  return parameter?.schema && resolve(parameter.schema);
+  return parameter?.schema && referencedNode(parameter.schema);
 }

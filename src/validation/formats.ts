@@ -1,4 +1,4 @@
-// Formats the contract names beyond JSON Schema's own: real local date-times and time zones (contract B, Create).
+// Formats the contract names beyond JSON Schema's own: real local date-times and time zones (docs/behaviour.md#create).
 import type { Format } from 'ajv';
 
 const localDateTimeShape = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{3}))?)?$/;

@@ -9,7 +9,7 @@ import { operationOf } from '../contract/resolution.ts';
 // ` 5` or `1.0` into numbers that pass or dodge the schema's bounds (`?limit=1e309` became an unbounded list).
 const wholeNumber = /^-?(0|[1-9]\d*)$/;
 
-// The widest range a parameter's format allows; int64 is bounded by what a JSON number holds exactly (contract B, Ids).
+// The widest range a parameter's format allows; int64 is bounded by what a JSON number holds exactly (docs/behaviour.md#ids).
 const formatRange: Record<string, [number, number]> = { int32: [-(2 ** 31), 2 ** 31 - 1] };
 const exactRange: [number, number] = [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
 

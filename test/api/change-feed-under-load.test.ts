@@ -1,4 +1,4 @@
-// The change feed under production load (contract D): subscribers that leave hold nothing, opening and resuming do
+// The change feed under production load (docs/behaviour.md#streams-and-clients-that-leave): subscribers that leave hold nothing, opening and resuming do
 // not wait for writers, the stream bounds are exact, and a stream ends when its token does.
 import { expect } from 'chai';
 import { backend, startService, type TestService } from '../support/service.ts';

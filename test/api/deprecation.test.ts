@@ -1,4 +1,4 @@
-// Contract releases on the wire (contract D): `API-Version` on every answer; a deprecated part of the contract, used,
+// Contract releases on the wire (docs/contract-releases.md): `API-Version` on every answer; a deprecated part of the contract, used,
 // is answered with Deprecation (RFC 9745), Sunset (RFC 8594) and a Link to its changelog entry, and counted.
 import { expect } from 'chai';
 import { parse } from 'yaml';

@@ -8,7 +8,7 @@ import { contractCheckedFetch, rawRequest } from '../support/api-client.ts';
 import { tokenFor } from '../support/tokens.ts';
 import { openApiDocument, type Operation, type Schema } from '../../src/contract/document.ts';
 import { parametersOf } from '../../src/contract/parameters.ts';
-import { resolve } from '../../src/contract/references.ts';
+import { referencedNode } from '../../src/contract/references.ts';
 import { deepJson, deepXml, foreignBytes, hostileHeader, hostileKey, hostileQueryValue, hostileSegment, hostileValue, prototypeNames } from '../support/hostile-arbitraries.ts';
 
 const seed = Number(process.env.HOSTILE_SEED ?? 45);
@@ -27,7 +27,7 @@ interface Sent { path: string; query: Array<[string, string]>; headers: Record<s
 /** Each collection's create example in openapi.yaml: a body that gets past the schema, for one field to be mutated. */
 function createExample(resource: string): Record<string, unknown> {
   const content = openApiDocument.paths[`/${resource}`]!.post!.requestBody!.content!['application/json']! as { example?: Record<string, unknown>; schema?: Schema };
-  return (content.example ?? (content.schema && resolve<Schema>(content.schema).example)) as Record<string, unknown>;
+  return (content.example ?? (content.schema && referencedNode<Schema>(content.schema).example)) as Record<string, unknown>;
 }
 
 const xml = new Builder({ headless: true });

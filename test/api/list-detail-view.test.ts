@@ -1,4 +1,4 @@
-// `view=detail` on a list and on a query by example (contract D, Views on lists): the detail view of each row of a
+// `view=detail` on a list and on a query by example (docs/behaviour.md#list): the detail view of each row of a
 // page, with filters, sort, paging and the count as without it; `limit` at most 200 with it. The contract declares
 // each view's list as its own operation (`/detail-view`, `/qbe/list-view`), which answers the same.
 import { expect } from 'chai';

@@ -1,4 +1,4 @@
-// The sighting list's `vesselId` and `mine` filters (contract B, List): who else saw this vessel, and which are mine.
+// The sighting list's `vesselId` and `mine` filters (docs/behaviour.md#list): who else saw this vessel, and which are mine.
 import { expect } from 'chai';
 import { sharedService, type TestService } from '../support/service.ts';
 import { apiClient, rawRequest } from '../support/api-client.ts';

@@ -1,4 +1,4 @@
-// A streamed list holds nothing once its client has gone or stopped reading (contract D): its cursor is closed, its
+// A streamed list holds nothing once its client has gone or stopped reading (docs/behaviour.md#streams-and-clients-that-leave): its cursor is closed, its
 // connection back in the pool, and a read by id is answered right after any number of such clients.
 import { expect } from 'chai';
 import type { Socket } from 'node:net';

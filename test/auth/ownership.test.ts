@@ -1,4 +1,4 @@
-// A sighting may be changed only by its creator or an admin (contract B, Authorization); the creator stays out of the views.
+// A sighting may be changed only by its creator or an admin (docs/behaviour.md#roles); the creator stays out of the views.
 import { expect } from 'chai';
 import { sharedService, type TestService } from '../support/service.ts';
 import { apiClient, rawRequest } from '../support/api-client.ts';

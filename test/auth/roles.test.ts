@@ -1,4 +1,4 @@
-// Realm roles decide what a caller may do (contract B, Authorization): reader reads, writer adds sightings, admin the rest.
+// Realm roles decide what a caller may do (docs/behaviour.md#roles): reader reads, writer adds sightings, admin the rest.
 import { expect } from 'chai';
 import { sharedService, type TestService } from '../support/service.ts';
 import { apiClient, rawRequest } from '../support/api-client.ts';

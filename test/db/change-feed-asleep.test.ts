@@ -4,7 +4,8 @@
 import { expect } from 'chai';
 import type { MikroORM } from '@mikro-orm/core';
 import { createWithHistory } from '../../src/crud/row-writes.ts';
-import { ChangeFeed, type ChangeEvent } from '../../src/feed/change-feed.ts';
+import { ChangeFeed } from '../../src/feed/change-feed.ts';
+import type { ChangeEvent } from '../../src/feed/change-events.ts';
 import sighting from '../../src/resources/sighting.resource.ts';
 import { backend } from '../support/service.ts';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';

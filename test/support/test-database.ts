@@ -2,8 +2,8 @@
 // own on the PostgreSQL of DATABASE_URL. `statements` collects the operation of every statement run (`with`, `select`, …).
 import type { MikroORM } from '@mikro-orm/core';
 import { loadConfig } from '../../src/config.ts';
-import { openServiceDatabase } from '../../src/database.ts';
-import { ReadRouter } from '../../src/db/read-routing.ts';
+import { openServiceDatabase } from '../../src/service-database.ts';
+import { ReadRouting } from '../../src/db/read-routing.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { createScratchDatabase } from './scratch-database.ts';
 
@@ -18,7 +18,7 @@ export async function openTestDatabase(settings: Record<string, string> = {}): P
   const scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
   const config = loadConfig({ ...scratch?.env, DEMO_DATA: 'true', LOG_LEVEL: 'warn', ...settings });
   const statements: string[] = [];
-  const orm = await openServiceDatabase(config, { logger: createLogger(config), router: new ReadRouter(0, 1000), onStatement: (operation) => statements.push(operation) })
+  const orm = await openServiceDatabase(config, { logger: createLogger(config), readRouting: new ReadRouting(0, 1000), onStatement: (operation) => statements.push(operation) })
     .catch(async (error: unknown) => {
       await scratch?.drop();
       throw error;

@@ -3,7 +3,7 @@
 import { Parser } from 'xml2js';
 import type { Schema } from '../../src/contract/document.ts';
 import { answeringOperation, operationFor, type AskedFor } from './contract-paths.ts';
-import { resolve } from '../../src/contract/references.ts';
+import { referencedNode } from '../../src/contract/references.ts';
 import { propertySchema } from '../../src/contract/schemas.ts';
 
 const xsi = 'http://www.w3.org/2001/XMLSchema-instance';
@@ -15,7 +15,7 @@ type Node = { '#name': string; $?: Record<string, { name: string; value: string;
 export function xmlResponseSchema(path: string, method: string, status: number, asked?: AskedFor): Schema | undefined {
   const answering = answeringOperation(method, path, asked);
   const response = answering && operationFor(answering.method, answering.template)?.responses?.[String(status)];
-  const content = response ? resolve(response as { content?: Record<string, { schema?: Schema }> }).content : undefined;
+  const content = response ? referencedNode(response as { content?: Record<string, { schema?: Schema }> }).content : undefined;
   return content?.['text/xml']?.schema;
 }
 
@@ -32,7 +32,7 @@ export function xmlToContractValue(text: string, schema: Schema): { value: unkno
   const problems: string[] = [];
   if (!text.startsWith(declaration)) problems.push(`no XML declaration ${declaration}`);
   const root = parse(text);
-  const resolved = resolve(schema);
+  const resolved = referencedNode(schema);
   const expected = resolved.xml?.name;
   if (!expected) problems.push('the schema declares no xml name for the root');
   if (root['#name'] !== expected) problems.push(`root element <${root['#name']}>, expected <${expected}>`);
@@ -68,7 +68,7 @@ function convert(node: Node, schema: Schema, where: string, problems: string[]):
   if (alternatives) {
     const readings = alternatives.map((alternative) => {
       const found: string[] = [];
-      return { value: convert(node, resolve(alternative), where, found), found };
+      return { value: convert(node, referencedNode(alternative), where, found), found };
     });
     const fitting = readings.find(({ found }) => found.length === 0) ?? readings[0]!;
     problems.push(...fitting.found);
@@ -77,9 +77,9 @@ function convert(node: Node, schema: Schema, where: string, problems: string[]):
   const children = elements(node);
   const types = typesOf(schema);
   if (types.includes('array')) {
-    const item = resolve(schema.items!);
+    const item = referencedNode(schema.items!);
     // The alternatives of an `anyOf` row share their element name.
-    const name = item.xml?.name ?? resolve((item as Schema & { anyOf?: Schema[] }).anyOf?.[0] ?? item).xml?.name;
+    const name = item.xml?.name ?? referencedNode((item as Schema & { anyOf?: Schema[] }).anyOf?.[0] ?? item).xml?.name;
     return children.map((child, index) => {
       if (child['#name'] !== name) problems.push(`${where}[${index}]: element <${child['#name']}>, expected <${name}>`);
       return convert(child, item, `${where}/${child['#name']}`, problems);
@@ -110,7 +110,7 @@ function record(node: Node, schema: Schema, where: string, problems: string[]): 
 }
 
 function keyedMap(node: Node, schema: Schema, where: string, problems: string[]): Record<string, unknown> {
-  const entry = resolve(schema.additionalProperties as Schema);
+  const entry = referencedNode(schema.additionalProperties as Schema);
   const attribute = schema['x-xml-key-attribute'] as string;
   return Object.fromEntries(elements(node).map((child) => {
     const key = child.$?.[attribute]?.value;

@@ -3,7 +3,7 @@
 // says what the example's data `value` and the JSON twin say, and each request example is accepted by the service.
 import { expect } from 'chai';
 import { openApiDocument, type Schema } from '../../src/contract/document.ts';
-import { resolve } from '../../src/contract/references.ts';
+import { referencedNode } from '../../src/contract/references.ts';
 import { contractProblems } from '../support/contract.ts';
 import { xmlToContractValue } from '../support/xml-contract.ts';
 import { sharedService } from '../support/service.ts';
@@ -26,7 +26,7 @@ describe('XML: the examples in openapi.yaml', () => {
   it('when a text/xml response example is read by its schema, then it has the declared shape and equals its JSON example', () => {
     const found: string[] = [];
     const problems = operations.flatMap(({ method, path, operation }) => Object.entries(operation.responses ?? {}).flatMap(([status, response]) => {
-      const content = resolve<{ content?: Record<string, Media> }>(response as never).content ?? {};
+      const content = referencedNode<{ content?: Record<string, Media> }>(response as never).content ?? {};
       const xml = content['text/xml'];
       if (!xml?.schema) return [];
       return xmlExamples(xml).flatMap(({ name, document, value: data }) => {

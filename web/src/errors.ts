@@ -1,4 +1,4 @@
-// Shows the API's error bodies next to the fields they name (contract B, Errors), the rest in the form's general slot.
+// Shows the API's error bodies next to the fields they name (docs/behaviour.md#errors), the rest in the form's general slot.
 import type { ErrorBody } from './api.ts';
 
 export interface ErrorSlots {

@@ -20,7 +20,7 @@ let current: Locale = initialLocale();
 
 export const locale = (): Locale => current;
 
-/** The same cookie the API reads (contract B, Views), so its messages and vessel names follow the page's choice. */
+/** The same cookie the API reads (docs/behaviour.md#views), so its messages and vessel names follow the page's choice. */
 export function setLocale(next: Locale): void {
   current = next;
   document.cookie = `i18next=${next}; path=/; max-age=31536000; SameSite=Lax`;

@@ -1,4 +1,4 @@
-// Reads a sighting list a page at a time: the rows in the detail view (their memos in the same request, contract D),
+// Reads a sighting list a page at a time: the rows in the detail view (their memos in the same request, docs/behaviour.md#list),
 // the total (`Prefer: count=exact`), the next page's URL, and which rows are the caller's.
 import type { Schemas } from './api.ts';
 import type { Context } from './context.ts';

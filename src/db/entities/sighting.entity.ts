@@ -17,7 +17,7 @@ export const SightingSchema = defineEntity({
     sightingId: p.bigint('number').primary().autoincrement(),
     version: p.integer().version().default(0),
     sightingMemo: p.string().length(textLength('SightingMemo').max),
-    // Restrict, not cascade: deleting a vessel that is still sighted is a 409 (contract B, Delete).
+    // Restrict, not cascade: deleting a vessel that is still sighted is a 409 (docs/behaviour.md#delete).
     vessel: () => p.manyToOne(Vessel).deleteRule('restrict').updateRule('cascade').fieldName('vessel_id').foreignKeyName('sighting_vessel_id_fkey'),
     sightingTimezone: p.string().length(textLength('SightingTimezone').max).nullable(),
     sightingDate: p.type(LocalDateTimeType).nullable(),

@@ -1,4 +1,4 @@
-// Writes bodies as XML (contract B, XML): root element = resource name, `<collection>` for lists, `<errors>` for errors;
+// Writes bodies as XML (docs/xml.md#xml): root element = resource name, `<collection>` for lists, `<errors>` for errors;
 // elements in the order of the JSON view, null as `xsi:nil="true"`, a language map as `<text xml:lang="…">`.
 import { Builder } from 'xml2js';
 import type { Schema } from '../../contract/document.ts';

@@ -1,6 +1,6 @@
 // What openapi.yaml declares about the XML shape: root names (`xml.name`), keyed maps, and each operation's body schema.
 import { openApiDocument, type Operation, type Schema } from '../../contract/document.ts';
-import { resolve } from '../../contract/references.ts';
+import { referencedNode } from '../../contract/references.ts';
 import { propertySchema } from '../../contract/schemas.ts';
 
 /** A map written as one element per entry, the key in an attribute: `<text xml:lang="en">…</text>` (LanguageMap). */
@@ -13,7 +13,7 @@ export interface KeyedMap {
 export function keyedMap(schema: Schema | undefined): KeyedMap | undefined {
   const attribute = schema?.['x-xml-key-attribute'];
   if (typeof attribute !== 'string' || typeof schema?.additionalProperties !== 'object') return undefined;
-  const entry = resolve(schema.additionalProperties);
+  const entry = referencedNode(schema.additionalProperties);
   return { element: entry.xml?.name ?? 'entry', attribute, entry };
 }
 
@@ -31,5 +31,5 @@ export function schemasNamed(name: string): Schema[] {
 export function requestBodySchema(operation: Operation | undefined, mediaType: string): Schema | undefined {
   const content = operation?.requestBody?.content;
   const schema = (content?.[mediaType] ?? content?.['text/xml'] ?? content?.['application/json'])?.schema;
-  return schema && resolve(schema);
+  return schema && referencedNode(schema);
 }

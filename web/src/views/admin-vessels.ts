@@ -61,7 +61,7 @@ async function vesselForm(ctx: Context, vesselId: number | undefined, shownName?
   const confirm = h('div', { class: 'confirm', role: 'alertdialog', 'aria-labelledby': 'confirm-text', hidden: true, tabindex: -1 });
   const undoBar = h('div', { class: 'undo', role: 'status' });
   const askToRemove = async () => {
-    // A vessel that sightings still name cannot go (contract B, Delete): said now, not after the undo window.
+    // A vessel that sightings still name cannot go (docs/behaviour.md#delete): said now, not after the undo window.
     const { data, error } = await ctx.api.GET('/sighting', { params: { query: { vesselId: vesselId!, limit: 1 } } });
     if (!data) return showErrors(general, error as ErrorBody | undefined, t('error.unknown'));
     if (data.length) return showErrors(general, { general: t('error.entityInUse') }, t('error.unknown'));

@@ -1,11 +1,11 @@
-// The generic CRUD handlers: the reads (list, read, query by example) here, the writes from src/crud/write-handlers.ts.
+// The generic reads of a collection: list, read and query by example (the writes: src/crud/write-handlers.ts).
 import type { Request, Response } from 'express';
 import type { FilterQuery } from '@mikro-orm/core';
 import type { ResourceDescriptor, ViewRow, WireRecord } from './resource-descriptor.ts';
 import { viewRowBatches, mapBatches } from './row-stream.ts';
 import { readRow } from './view-rows.ts';
 import { etagOf, notModified } from './preconditions.ts';
-import { entityNotFound } from '../errors/app-errors.ts';
+import { entityNotFound } from '../errors/refusals.ts';
 import { listConditions, listFilters } from './list-filters.ts';
 import { exampleCondition } from './query-by-example.ts';
 import { listViewOf } from './list-view.ts';
@@ -15,10 +15,9 @@ import { cursorOf, cursorValues, keysetAfter, keyValues, listOrder } from './lis
 import { countMatching } from './list-count.ts';
 import { statementManager } from '../db/request-context.ts';
 import { clientGone, streamShareOf } from '../db/stream-share.ts';
-import { context, pathId, principalOf, type Versioned } from './request-parts.ts';
-import { writeHandlers } from './write-handlers.ts';
+import { requestContextOf, pathId, principalOf, type Versioned } from './request-parts.ts';
 
-export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E>) {
+export function readHandlers<E extends Versioned>(resource: ResourceDescriptor<E>) {
   const filters = listFilters(resource);
   const { owner } = resource;
   /** A query by example is the list with its example's condition besides the filters (src/crud/query-by-example.ts). */
@@ -26,7 +25,7 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
 
   const handlers = {
     async list(req: Request, res: Response): Promise<void> {
-      const ctx = context(req);
+      const ctx = requestContextOf(req);
       const reader = statementManager(req);
       const example = examples.get(req);
       const view = listViewOf(req, example ? 'detail' : 'list');
@@ -39,7 +38,7 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       const counted = countIfPreferred(req, res, () => countMatching(reader, resource, conditions as FilterQuery<E>));
       const { sort, cursor, after, limit } = req.query as { sort?: string; cursor?: string; after?: number; limit?: number };
       const keys = listOrder(reader, resource, sort);
-      // Without `sort`, pages continue after an id (contract B); with it, after the last row's keys (an opaque cursor).
+      // Without `sort`, pages continue after an id (docs/behaviour.md#list); with it, after the last row's keys (an opaque cursor).
       const continued = cursor !== undefined ? keysetAfter(keys, cursorValues(cursor, keys))
         : after !== undefined ? { [resource.idProperty]: { $gt: after } } : undefined;
       // $and, not one object: `?sightingId=5&after=3` must keep both conditions on the id.
@@ -68,7 +67,7 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
     },
 
     async read(req: Request, res: Response): Promise<void> {
-      const ctx = context(req);
+      const ctx = requestContextOf(req);
       const row = await readRow(statementManager(req), resource, pathId(req));
       if (!row) throw entityNotFound();
       const version = row.version as number;
@@ -77,12 +76,11 @@ export function crudHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       await sendDocument(res, 200, resource.name, resource.detailView(row, ctx.locale));
     },
 
-    /** The list of the records like the example, with the list's filters, order, paging and count (contract D). */
+    /** The list of the records like the example, with the list's filters, order, paging and count (docs/behaviour.md#query-by-example). */
     async queryByExample(req: Request, res: Response): Promise<void> {
-      examples.set(req, exampleCondition(resource, req.body as WireRecord, context(req)));
+      examples.set(req, exampleCondition(resource, req.body as WireRecord, requestContextOf(req)));
       await handlers.list(req, res);
     },
-    ...writeHandlers(resource),
   };
   return handlers;
 }

@@ -6,7 +6,7 @@ import { boundOperations, type BoundOperation, type OperationKind } from './oper
 import { resolveTo } from '../contract/resolution.ts';
 import { pathTable } from '../contract/path-table.ts';
 import { answerVariants } from './answer-variants.ts';
-import { entityNotFound, MethodNotAllowed, NotFound } from '../errors/app-errors.ts';
+import { entityNotFound, methodNotAllowed, pathNotFound } from '../errors/refusals.ts';
 import { isAdmittedPreflight } from '../http/cors.ts';
 import { handlerChain } from '../http/handler-chain.ts';
 
@@ -78,11 +78,11 @@ export function operationDispatch(resources: readonly AnyResource[], stepsFor: (
   };
   const unmatched: RequestHandler = (req, _res, next) => {
     const methods = otherMethods.get(req);
-    if (methods) return next(new MethodNotAllowed('error.methodNotAllowed', {}, { Allow: methods }));
-    // `{id}` is any text, `/` included (contract A): `/sighting/a/b`, which no path of the contract matches, names no record.
+    if (methods) return next(methodNotAllowed(methods));
+    // `{id}` is any text, `/` included (docs/behaviour.md#ids): `/sighting/a/b`, which no path of the contract matches, names no record.
     const segments = req.path.split('/').filter(Boolean);
     if (segments.length > 1 && names.has(segments[0]!.toLowerCase())) return next(entityNotFound());
-    next(new NotFound('error.notFound'));
+    next(pathNotFound());
   };
   return { operations, options, unmatched };
 }
