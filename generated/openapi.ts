@@ -130,7 +130,7 @@ export interface paths {
         /**
          * The timezone as it was at one version (deprecated; use the history filtered by version).
          * @deprecated
-         * @description Deprecated since 1.2.0 (sunset 2027-05-27): ask `GET /timezone/{id}/versions?version=<n>` instead. This answer is lossy: it is a 404 both for a version the record never had and for the `deleted` entry, and it carries neither `change`, `changedAt` nor `changedBy`; the filtered history answers the same question without loss, and an SDK has one method and one model for history. Until the sunset it answers as before, with the detail view as it was at that version. Each answer (a 404 too) carries `Deprecation`, `Sunset` and `Link: <…>; rel="deprecation"`, and each use is counted. Role `reader`.
+         * @description Deprecated since 1.2.0 (sunset 2027-05-27): ask `GET /timezone/{id}/versions?version=<n>` instead. This answer is lossy: it is a 404 both for a version the record never had and for the `deleted` entry, and it carries neither `change`, `changedAt` nor `changedBy`; the filtered history answers the same question without loss, and an SDK has one method and one model for history. Until the sunset it answers as before, with the detail view as it was at that version. Each answer to a request the contract accepts (a 404 too) carries `Deprecation`, `Sunset` and `Link: <…>; rel="deprecation"`, and each use is counted; one refused before (401, 403, 400, a path that is no id or version) does not. Role `reader`.
          */
         get: operations["getTimezoneVersion"];
         put?: never;
@@ -287,7 +287,7 @@ export interface paths {
         /**
          * The vessel as it was at one version (deprecated; use the history filtered by version).
          * @deprecated
-         * @description Deprecated since 1.2.0 (sunset 2027-05-27): ask `GET /vessel/{id}/versions?version=<n>` instead. This answer is lossy: it is a 404 both for a version the record never had and for the `deleted` entry, and it carries neither `change`, `changedAt` nor `changedBy`; the filtered history answers the same question without loss, and an SDK has one method and one model for history. Until the sunset it answers as before, with the detail view as it was at that version. Each answer (a 404 too) carries `Deprecation`, `Sunset` and `Link: <…>; rel="deprecation"`, and each use is counted. Role `reader`.
+         * @description Deprecated since 1.2.0 (sunset 2027-05-27): ask `GET /vessel/{id}/versions?version=<n>` instead. This answer is lossy: it is a 404 both for a version the record never had and for the `deleted` entry, and it carries neither `change`, `changedAt` nor `changedBy`; the filtered history answers the same question without loss, and an SDK has one method and one model for history. Until the sunset it answers as before, with the detail view as it was at that version. Each answer to a request the contract accepts (a 404 too) carries `Deprecation`, `Sunset` and `Link: <…>; rel="deprecation"`, and each use is counted; one refused before (401, 403, 400, a path that is no id or version) does not. Role `reader`.
          */
         get: operations["getVesselVersion"];
         put?: never;
@@ -470,7 +470,7 @@ export interface paths {
         /**
          * The sighting as it was at one version (deprecated; use the history filtered by version).
          * @deprecated
-         * @description Deprecated since 1.2.0 (sunset 2027-05-27): ask `GET /sighting/{id}/versions?version=<n>` instead. This answer is lossy: it is a 404 both for a version the record never had and for the `deleted` entry, and it carries neither `change`, `changedAt` nor `changedBy`; the filtered history answers the same question without loss, and an SDK has one method and one model for history. Until the sunset it answers as before, with the detail view as it was at that version. Each answer (a 404 too) carries `Deprecation`, `Sunset` and `Link: <…>; rel="deprecation"`, and each use is counted. Role `reader`.
+         * @description Deprecated since 1.2.0 (sunset 2027-05-27): ask `GET /sighting/{id}/versions?version=<n>` instead. This answer is lossy: it is a 404 both for a version the record never had and for the `deleted` entry, and it carries neither `change`, `changedAt` nor `changedBy`; the filtered history answers the same question without loss, and an SDK has one method and one model for history. Until the sunset it answers as before, with the detail view as it was at that version. Each answer to a request the contract accepts (a 404 too) carries `Deprecation`, `Sunset` and `Link: <…>; rel="deprecation"`, and each use is counted; one refused before (401, 403, 400, a path that is no id or version) does not. Role `reader`.
          */
         get: operations["getSightingVersion"];
         put?: never;
@@ -580,11 +580,22 @@ export interface components {
         TimezoneCreate: {
             timezoneName: components["schemas"]["TimezoneName"];
         };
+        /**
+         * @example {
+         *       "version": 0,
+         *       "timezoneName": "Mars/Olympus_Mons"
+         *     }
+         */
         TimezoneUpdate: {
             version: components["schemas"]["Version"];
             timezoneId?: components["schemas"]["Id"];
             timezoneName: components["schemas"]["TimezoneName"];
         };
+        /**
+         * @example {
+         *       "timezoneName": "berlin"
+         *     }
+         */
         TimezoneExample: {
             version?: components["schemas"]["Version"];
             timezoneId?: components["schemas"]["Id"];
@@ -596,7 +607,12 @@ export interface components {
          * @description Deprecated (since 1.1.0, sunset 2027-05-31): the version the patch changes. Send `If-Match: "<version>"` instead (RFC 9110 §13.1.1), which every PATCH takes: a merge patch lists changes to the record, and the version it starts from is a precondition of the request, not a change. Still honoured until the sunset; a request using it is answered with `Deprecation`, `Sunset` and `Link: <…>; rel="deprecation"`.
          */
         PatchVersion: number;
-        /** @description A JSON Merge Patch (RFC 7396) of the timezone: members present replace, `null` clears, absent ones stay. */
+        /**
+         * @description A JSON Merge Patch (RFC 7396) of the timezone: members present replace, `null` clears, absent ones stay.
+         * @example {
+         *       "timezoneName": "Mars/Tharsis"
+         *     }
+         */
         TimezonePatch: {
             version?: components["schemas"]["PatchVersion"];
             timezoneName?: components["schemas"]["TimezoneName"];
@@ -643,6 +659,15 @@ export interface components {
         VesselCreate: {
             vesselName: components["schemas"]["LanguageMap"];
         };
+        /**
+         * @example {
+         *       "version": 0,
+         *       "vesselName": {
+         *         "en": "Millennium Falcon",
+         *         "de": "Millennium Falke"
+         *       }
+         *     }
+         */
         VesselUpdate: {
             version: components["schemas"]["Version"];
             vesselId?: components["schemas"]["Id"];
@@ -652,13 +677,26 @@ export interface components {
          * @description A partial vessel. `vesselName` is a language map like the vessel's own: each given text must be contained
          *     (case-insensitive) in the vessel's text under that key (`-` and `_` equivalent). To match a name in any
          *     language, query sightings by `vessel.vesselName`.
+         * @example {
+         *       "vesselName": {
+         *         "en": "warbird"
+         *       }
+         *     }
          */
         VesselExample: {
             version?: components["schemas"]["Version"];
             vesselId?: components["schemas"]["Id"];
             vesselName?: components["schemas"]["LanguageMap"];
         };
-        /** @description A JSON Merge Patch (RFC 7396) of the vessel: members present replace, `null` clears, absent ones stay. */
+        /**
+         * @description A JSON Merge Patch (RFC 7396) of the vessel: members present replace, `null` clears, absent ones stay.
+         * @example {
+         *       "vesselName": {
+         *         "de": "Millennium-Falke",
+         *         "fr": null
+         *       }
+         *     }
+         */
         VesselPatch: {
             version?: components["schemas"]["PatchVersion"];
             /** @description Texts by language tag; a tag set to null removes that text (`{"de": null}`). */
@@ -730,6 +768,17 @@ export interface components {
             sightingTimezone?: components["schemas"]["SightingTimezone"];
             sightingDate?: components["schemas"]["LocalDateTime"];
         };
+        /**
+         * @example {
+         *       "version": 0,
+         *       "sightingMemo": "unheimlich!",
+         *       "vessel": {
+         *         "vesselId": -1
+         *       },
+         *       "sightingTimezone": "Europe/Berlin",
+         *       "sightingDate": "2026-11-22T21:30:00.000"
+         *     }
+         */
         SightingUpdate: {
             version: components["schemas"]["Version"];
             sightingId?: components["schemas"]["Id"];
@@ -751,7 +800,13 @@ export interface components {
             sightingTimezone?: string;
             sightingDate?: components["schemas"]["LocalDateTime"];
         };
-        /** @description A JSON Merge Patch (RFC 7396) of the sighting: members present replace, `null` clears, absent ones stay. */
+        /**
+         * @description A JSON Merge Patch (RFC 7396) of the sighting: members present replace, `null` clears, absent ones stay.
+         * @example {
+         *       "sightingMemo": "still unheimlich",
+         *       "sightingDate": null
+         *     }
+         */
         SightingPatch: {
             version?: components["schemas"]["PatchVersion"];
             sightingMemo?: components["schemas"]["SightingMemo"];
@@ -797,12 +852,18 @@ export interface components {
          */
         TimezoneCreated: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 Location: components["headers"]["Location"];
                 ETag: components["headers"]["ETag"];
                 "Preference-Applied": components["headers"]["PreferenceApplied"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
@@ -813,11 +874,17 @@ export interface components {
         /** @description Replaced, asked with `Prefer: return=representation`; the body is the timezone's detail view. */
         TimezoneReplaced: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 ETag: components["headers"]["ETag"];
                 "Preference-Applied": components["headers"]["PreferenceApplied"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
@@ -832,12 +899,18 @@ export interface components {
          */
         VesselCreated: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 Location: components["headers"]["Location"];
                 ETag: components["headers"]["ETag"];
                 "Preference-Applied": components["headers"]["PreferenceApplied"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
@@ -848,11 +921,17 @@ export interface components {
         /** @description Replaced, asked with `Prefer: return=representation`; the body is the vessel's detail view. */
         VesselReplaced: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 ETag: components["headers"]["ETag"];
                 "Preference-Applied": components["headers"]["PreferenceApplied"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
@@ -867,12 +946,18 @@ export interface components {
          */
         SightingCreated: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 Location: components["headers"]["Location"];
                 ETag: components["headers"]["ETag"];
                 "Preference-Applied": components["headers"]["PreferenceApplied"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
@@ -883,11 +968,17 @@ export interface components {
         /** @description Replaced, asked with `Prefer: return=representation`; the body is the sighting's detail view. */
         SightingReplaced: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 ETag: components["headers"]["ETag"];
                 "Preference-Applied": components["headers"]["PreferenceApplied"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
@@ -898,10 +989,16 @@ export interface components {
         /** @description Replaced; the body is empty (without `Prefer: return=representation`). */
         Updated: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 ETag: components["headers"]["ETag"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content?: never;
@@ -909,10 +1006,16 @@ export interface components {
         /** @description Unchanged since the entity tag in `If-None-Match`. */
         NotModified: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 ETag: components["headers"]["ETag"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content?: never;
@@ -920,9 +1023,17 @@ export interface components {
         /** @description No record matches the example (the specification's empty result). */
         NoMatch: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "X-Total-Count": components["headers"]["TotalCount"];
+                "Preference-Applied": components["headers"]["CountApplied"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content?: never;
@@ -934,9 +1045,16 @@ export interface components {
          */
         BadRequest: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "WWW-Authenticate": components["headers"]["WwwAuthenticateInvalidRequest"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
@@ -959,11 +1077,16 @@ export interface components {
         /** @description No token, or not a valid one (a `sub` over 255 characters or holding a control character is not). */
         Unauthorized: {
             headers: {
-                /** @description RFC 6750 §3, e.g. `Bearer realm="sighting", error="invalid_token"`. */
-                "WWW-Authenticate"?: string;
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
@@ -974,9 +1097,15 @@ export interface components {
         /** @description The token lacks the role, or the sighting is someone else's. */
         Forbidden: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
@@ -987,9 +1116,15 @@ export interface components {
         /** @description No record has this id. */
         NotFound: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
@@ -1005,9 +1140,15 @@ export interface components {
         /** @description The `Accept` header allows neither JSON nor XML; the body is JSON. */
         NotAcceptable: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
@@ -1017,9 +1158,16 @@ export interface components {
         /** @description The `version` is stale, a unique value is taken, or the record is still referenced. */
         Conflict: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Retry-After": components["headers"]["RetryAfterWhenBusy"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
@@ -1030,9 +1178,15 @@ export interface components {
         /** @description The `Idempotency-Key` was already used with another request. */
         KeyReused: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
@@ -1043,9 +1197,15 @@ export interface components {
         /** @description `If-Match` names another version. */
         PreconditionFailed: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
@@ -1056,9 +1216,15 @@ export interface components {
         /** @description The body is larger than the configured limit. */
         TooLarge: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
@@ -1069,9 +1235,15 @@ export interface components {
         /** @description The body is neither JSON nor XML. */
         UnsupportedMediaType: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
@@ -1082,10 +1254,16 @@ export interface components {
         /** @description The caller sent more requests this minute than `RATE_LIMIT_PER_MINUTE` allows (on this instance); try again after `Retry-After` seconds (RFC 6585 §4). */
         TooManyRequests: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 "Retry-After": components["headers"]["RetryAfter"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
@@ -1096,9 +1274,15 @@ export interface components {
         /** @description A partial update states no version: neither `If-Match` naming one (`*` names none) nor `version` in the patch (RFC 6585 §3). */
         PreconditionRequired: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
@@ -1109,10 +1293,16 @@ export interface components {
         /** @description This instance holds as many change streams as it may (`EVENTS_MAX_SUBSCRIBERS`), a resuming stream found no place among the long reads' share of the pool (`STREAM_POOL_SHARE`), or the database cannot be reached; try again after `Retry-After` seconds. */
         FeedFull: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 "Retry-After": components["headers"]["RetryAfter"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
@@ -1122,22 +1312,50 @@ export interface components {
         /** @description The caller (token subject) holds as many change streams on this instance as one caller may (`EVENTS_MAX_SUBSCRIBERS_PER_CALLER`), or sent more requests this minute than `RATE_LIMIT_PER_MINUTE` allows; close a stream, or try again after `Retry-After` seconds (RFC 6585 §4). */
         FeedCallerFull: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 "Retry-After": components["headers"]["RetryAfter"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["GeneralError"];
             };
         };
+        /** @description The request's target and header fields together are larger than `HEADER_LIMIT` (16 KiB by default; RFC 6585 §5). Answered before the request is parsed, so before any token or route: the body is English, always JSON, and the connection closes. */
+        HeadersTooLarge: {
+            headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "general": "The request's header fields are too large."
+                 *     }
+                 */
+                "application/json": components["schemas"]["GeneralError"];
+            };
+        };
         /** @description An unexpected failure; the body says nothing of its cause (no stack, no statement), the log has it under the answer's `X-Request-Id`. */
         ServerError: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
@@ -1148,10 +1366,16 @@ export interface components {
         /** @description The database cannot be reached (`error.unavailable`, `Retry-After: 5`); this instance is stopping and cannot finish the request (`error.stopping`, `Retry-After: 1`: another instance answers a retry); or (a list or query by example without `limit`) the instance's long reads hold their share of the pool (`STREAM_POOL_SHARE`, `error.streamedReadsBusy`). Try again after `Retry-After` seconds. */
         Unavailable: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 "Retry-After": components["headers"]["RetryAfter"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
@@ -1208,7 +1432,7 @@ export interface components {
         CountApplied: "count=exact";
         /** @description The record's version as an entity tag, e.g. `"3"`. */
         ETag: string;
-        /** @description On every page but the last: `<…?limit=N&after=ID>; rel="next"` (RFC 8288). It repeats the request's filters, so it is about as long as the request's target, which `HEADER_LIMIT` bounds (16 KiB by default, 1 MiB at most), plus a cursor. */
+        /** @description On every page but the last: `<…?limit=N&after=ID>; rel="next"` (RFC 8288). It repeats the request's filters, so it is about as long as the request's target, which `HEADER_LIMIT` bounds (16 KiB by default, 1 MiB at most), plus a cursor. A request that uses a deprecated part also gets the `rel="deprecation"` link of `DeprecationLinkWhenUsed` in the same header, after a comma. */
         Link: string;
         /**
          * @description On each answer to a deprecated operation (or a request using a deprecated parameter or property): when it was deprecated, `@<unix seconds>` (RFC 9745 §2.1), the date of its `x-deprecated-since`.
@@ -1224,6 +1448,39 @@ export interface components {
         DeprecationLink: string;
         /** @description The contract release the service follows, its `info.version`; on every answer. */
         ApiVersion: string;
+        /**
+         * @description The request's id in the service's log: the request's own `X-Request-Id` when it sent a well-formed one (1 to 128 of `A-Z a-z 0-9 . _ : + / = -`), else a new UUID; on every answer.
+         * @example 3f0e2a7c-5b8d-4c1e-9a6f-2d7b8c9e0f1a
+         */
+        RequestId: string;
+        /**
+         * @description Only when the request uses an operation, parameter or body property marked `deprecated` (in this release or a later one, so a client generated from this release still sees it): when that was deprecated, `@<unix seconds>` (RFC 9745 §2.1).
+         * @example @1795737600
+         */
+        DeprecationWhenUsed: string;
+        /**
+         * @description With `Deprecation`: from when the deprecated part may be gone, an HTTP date (RFC 8594 §3).
+         * @example Thu, 27 May 2027 00:00:00 GMT
+         */
+        SunsetWhenUsed: string;
+        /**
+         * @description With `Deprecation`: the changelog entries that announced it and name the successor, `</changelog.md#contract-<release>>; rel="deprecation"; type="text/markdown"` (RFC 9745 §3), one per release, comma-separated.
+         * @example </changelog.md#contract-1.2.0>; rel="deprecation"; type="text/markdown"
+         */
+        DeprecationLinkWhenUsed: string;
+        /** @description With `Access-Control-Allow-Origin`: the answer headers a page of an allowed origin may read (the Fetch standard's CORS), a fixed list. */
+        "Access-Control-Expose-Headers": string;
+        /**
+         * @description The challenge (RFC 6750 §3): `Bearer realm="sighting"` without a token, `Bearer realm="sighting", error="invalid_token"` with one that is not valid.
+         * @example Bearer realm="sighting", error="invalid_token"
+         */
+        WwwAuthenticate: string;
+        /** @description With a request that sends `Authorization` more than once: `Bearer realm="sighting", error="invalid_request"` (RFC 6750 §3.1). */
+        WwwAuthenticateInvalidRequest: string;
+        /** @description Only when the create with the same `Idempotency-Key` is still in flight: seconds to wait before trying again (RFC 9110 §10.2.3). */
+        RetryAfterWhenBusy: number;
+        /** @description `no-store`: a stream of changes is never cached (RFC 9111 §5.2.2.5). */
+        CacheControlNoStore: "no-store";
         /** @description The new record's URL, the collection path + `/` + the new id. */
         Location: string;
         /** @description `return=representation` when the body is the record, as `Prefer` asked (RFC 7240 §3). */
@@ -1274,12 +1531,17 @@ export interface operations {
             /** @description The time zones (one page of them when `limit` is given). */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1292,6 +1554,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1330,6 +1593,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["KeyReused"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1352,9 +1616,17 @@ export interface operations {
             /** @description The matching time zones, ordered by id. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
+                    "Preference-Applied": components["headers"]["CountApplied"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
+                    Link: components["headers"]["DeprecationLinkWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1370,6 +1642,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1395,10 +1668,16 @@ export interface operations {
             /** @description The time zone. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
+                    Link: components["headers"]["DeprecationLinkWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1413,6 +1692,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1459,6 +1739,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1484,9 +1765,15 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
+                    Link: components["headers"]["DeprecationLinkWhenUsed"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1499,6 +1786,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1544,6 +1832,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1579,12 +1868,17 @@ export interface operations {
             /** @description The entries (one page of them when `limit` is given). */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1598,6 +1892,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1622,13 +1917,15 @@ export interface operations {
             /** @description The timezone at that version. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["DeprecationLink"];
-                    "API-Version": components["headers"]["ApiVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1642,6 +1939,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1661,9 +1959,16 @@ export interface operations {
             /** @description The stream of changes; it ends only when the client or the instance goes away. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
+                    Link: components["headers"]["DeprecationLinkWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1682,6 +1987,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["FeedCallerFull"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["FeedFull"];
         };
@@ -1719,12 +2025,17 @@ export interface operations {
             /** @description The vessels (one page of them when `limit` is given). */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1737,6 +2048,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1775,6 +2087,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["KeyReused"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1797,9 +2110,17 @@ export interface operations {
             /** @description The matching vessels, ordered by id. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
+                    "Preference-Applied": components["headers"]["CountApplied"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
+                    Link: components["headers"]["DeprecationLinkWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1815,6 +2136,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1840,10 +2162,16 @@ export interface operations {
             /** @description The vessel. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
+                    Link: components["headers"]["DeprecationLinkWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1858,6 +2186,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1904,6 +2233,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1929,9 +2259,15 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
+                    Link: components["headers"]["DeprecationLinkWhenUsed"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1944,6 +2280,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1989,6 +2326,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2024,12 +2362,17 @@ export interface operations {
             /** @description The entries (one page of them when `limit` is given). */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2043,6 +2386,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2067,13 +2411,15 @@ export interface operations {
             /** @description The vessel at that version. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["DeprecationLink"];
-                    "API-Version": components["headers"]["ApiVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2087,6 +2433,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2109,9 +2456,15 @@ export interface operations {
             /** @description The numbers. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
+                    Link: components["headers"]["DeprecationLinkWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2132,6 +2485,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2151,9 +2505,16 @@ export interface operations {
             /** @description The stream of changes; it ends only when the client or the instance goes away. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
+                    Link: components["headers"]["DeprecationLinkWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2172,6 +2533,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["FeedCallerFull"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["FeedFull"];
         };
@@ -2235,12 +2597,17 @@ export interface operations {
             /** @description The sightings (one page of them when `limit` is given). */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2253,6 +2620,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2301,6 +2669,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["KeyReused"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2378,12 +2747,17 @@ export interface operations {
             /** @description The matching sightings, ordered by id (or by `sort`); one page of them when `limit` is given. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2399,6 +2773,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2424,10 +2799,16 @@ export interface operations {
             /** @description The sighting. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
+                    Link: components["headers"]["DeprecationLinkWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2456,6 +2837,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2502,6 +2884,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2527,9 +2910,15 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
+                    Link: components["headers"]["DeprecationLinkWhenUsed"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2541,6 +2930,7 @@ export interface operations {
             406: components["responses"]["NotAcceptable"];
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2586,6 +2976,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2621,12 +3012,17 @@ export interface operations {
             /** @description The entries (one page of them when `limit` is given). */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2640,6 +3036,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2664,13 +3061,15 @@ export interface operations {
             /** @description The sighting at that version. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["DeprecationLink"];
-                    "API-Version": components["headers"]["ApiVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2684,6 +3083,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2709,9 +3109,16 @@ export interface operations {
             /** @description The stream of changes; it ends only when the client or the instance goes away. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
+                    Link: components["headers"]["DeprecationLinkWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2730,6 +3137,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["FeedCallerFull"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["FeedFull"];
         };
