@@ -1432,7 +1432,7 @@ export interface components {
         CountApplied: "count=exact";
         /** @description The record's version as an entity tag, e.g. `"3"`. */
         ETag: string;
-        /** @description On every page but the last: `<…?limit=N&after=ID>; rel="next"` (RFC 8288). It repeats the request's filters, so it is about as long as the request's target, which `HEADER_LIMIT` bounds (16 KiB by default, 1 MiB at most), plus a cursor. A request that uses a deprecated part also gets the `rel="deprecation"` link of `DeprecationLinkWhenUsed` in the same header, after a comma. */
+        /** @description On every page but the last: `<…?limit=N&after=ID>; rel="next"` (RFC 8288). It repeats the request's filters, so it is about as long as the request's target, which `HEADER_LIMIT` bounds (16 KiB by default, 1 MiB at most), plus a cursor. */
         Link: string;
         /**
          * @description On each answer to a deprecated operation (or a request using a deprecated parameter or property): when it was deprecated, `@<unix seconds>` (RFC 9745 §2.1), the date of its `x-deprecated-since`.
@@ -1471,7 +1471,7 @@ export interface components {
         /** @description With `Access-Control-Allow-Origin`: the answer headers a page of an allowed origin may read (the Fetch standard's CORS), a fixed list. */
         "Access-Control-Expose-Headers": string;
         /**
-         * @description The challenge (RFC 6750 §3): `Bearer realm="sighting"` without a token, `Bearer realm="sighting", error="invalid_token"` with one that is not valid.
+         * @description The challenge (RFC 6750 §3), on every 401: `Bearer realm="sighting"` without a token, `Bearer realm="sighting", error="invalid_token"` with one that is not valid.
          * @example Bearer realm="sighting", error="invalid_token"
          */
         WwwAuthenticate: string;
