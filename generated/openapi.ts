@@ -1090,6 +1090,11 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "general": "The access token is invalid or has expired."
+                 *     }
+                 */
                 "application/json": components["schemas"]["GeneralError"];
                 "text/xml": components["schemas"]["GeneralError"];
             };
@@ -1109,6 +1114,11 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "general": "You are not allowed to do this."
+                 *     }
+                 */
                 "application/json": components["schemas"]["GeneralError"];
                 "text/xml": components["schemas"]["GeneralError"];
             };
@@ -1152,6 +1162,11 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "general": "The response can be sent as application/json or text/xml only."
+                 *     }
+                 */
                 "application/json": components["schemas"]["GeneralError"];
             };
         };
@@ -1190,6 +1205,11 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "general": "This Idempotency-Key was already used with another request."
+                 *     }
+                 */
                 "application/json": components["schemas"]["GeneralError"];
                 "text/xml": components["schemas"]["GeneralError"];
             };
@@ -1209,6 +1229,11 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "general": "The record does not match the If-Match condition."
+                 *     }
+                 */
                 "application/json": components["schemas"]["GeneralError"];
                 "text/xml": components["schemas"]["GeneralError"];
             };
@@ -1228,6 +1253,11 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "general": "The request body is too large."
+                 *     }
+                 */
                 "application/json": components["schemas"]["GeneralError"];
                 "text/xml": components["schemas"]["GeneralError"];
             };
@@ -1247,6 +1277,11 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "general": "The request body must be application/json or text/xml."
+                 *     }
+                 */
                 "application/json": components["schemas"]["GeneralError"];
                 "text/xml": components["schemas"]["GeneralError"];
             };
@@ -1267,6 +1302,11 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "general": "Too many requests; please try again in a moment."
+                 *     }
+                 */
                 "application/json": components["schemas"]["GeneralError"];
                 "text/xml": components["schemas"]["GeneralError"];
             };
@@ -1286,6 +1326,11 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "general": "State the version you change: an If-Match header or a version in the patch."
+                 *     }
+                 */
                 "application/json": components["schemas"]["GeneralError"];
                 "text/xml": components["schemas"]["GeneralError"];
             };
@@ -1306,6 +1351,11 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "general": "This instance has as many change streams open as it may; please try again in a moment."
+                 *     }
+                 */
                 "application/json": components["schemas"]["GeneralError"];
             };
         };
@@ -1325,6 +1375,11 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "general": "You have as many change streams open here as one caller may; close one, or try again in a moment."
+                 *     }
+                 */
                 "application/json": components["schemas"]["GeneralError"];
             };
         };
@@ -1359,6 +1414,11 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "general": "An unexpected error occurred."
+                 *     }
+                 */
                 "application/json": components["schemas"]["GeneralError"];
                 "text/xml": components["schemas"]["GeneralError"];
             };
@@ -1379,6 +1439,11 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "general": "The database is not available; please try again later."
+                 *     }
+                 */
                 "application/json": components["schemas"]["GeneralError"];
                 "text/xml": components["schemas"]["GeneralError"];
             };
