@@ -825,6 +825,140 @@ export interface components {
         SightingVersionCollection: components["schemas"]["SightingVersion"][];
         /** @description A list's rows, in the list view or, with `view=detail`, the detail view. */
         SightingCollection: (components["schemas"]["SightingListItem"] | components["schemas"]["SightingDetail"])[];
+        /**
+         * @description An event's `id`: a decimal integer that only grows. Sent back as `Last-Event-ID`, the stream resumes after it.
+         * @example 42
+         */
+        ChangeEventId: string;
+        /** @description The `data` of an event that carries nothing: `{}`. */
+        EmptyEventData: Record<string, never>;
+        /**
+         * @description `event: deleted`: the record was deleted; its version is the one it had, and `record` is null.
+         * @example {
+         *       "id": "43",
+         *       "event": "deleted",
+         *       "data": {
+         *         "id": 17,
+         *         "version": 2,
+         *         "record": null
+         *       }
+         *     }
+         */
+        RecordDeletedEvent: {
+            id: components["schemas"]["ChangeEventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "deleted";
+            data: {
+                id: components["schemas"]["Id"];
+                version: components["schemas"]["Version"];
+                record: null;
+            };
+        };
+        /** @description `event: reset`, first on a stream whose `Last-Event-ID` the history no longer knows (or never did): reload, then follow. It has no `id`. */
+        FeedResetEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "reset";
+            data: components["schemas"]["EmptyEventData"];
+        };
+        /** @description `event: token-expired`, the last of a stream whose token expired: reconnect with a fresh token and `Last-Event-ID`. It has no `id`. */
+        TokenExpiredEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "token-expired";
+            data: components["schemas"]["EmptyEventData"];
+        };
+        /** @description The `data` of a time zone's `created` or `updated` event: the record's id and new version, and its list view after the change. */
+        TimezoneChange: {
+            id: components["schemas"]["Id"];
+            version: components["schemas"]["Version"];
+            record: components["schemas"]["TimezoneListItem"];
+        };
+        /** @description `event: created`: a time zone was created. */
+        TimezoneCreatedEvent: {
+            id: components["schemas"]["ChangeEventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "created";
+            data: components["schemas"]["TimezoneChange"];
+        };
+        /** @description `event: updated`: a time zone was replaced or patched. */
+        TimezoneUpdatedEvent: {
+            id: components["schemas"]["ChangeEventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "updated";
+            data: components["schemas"]["TimezoneChange"];
+        };
+        /** @description One event of the time zone change feed, told apart by its `event` field. */
+        TimezoneFeedEvent: components["schemas"]["TimezoneCreatedEvent"] | components["schemas"]["TimezoneUpdatedEvent"] | components["schemas"]["RecordDeletedEvent"] | components["schemas"]["FeedResetEvent"] | components["schemas"]["TokenExpiredEvent"];
+        /** @description The `data` of a vessel's `created` or `updated` event: the record's id and new version, and its list view after the change. */
+        VesselChange: {
+            id: components["schemas"]["Id"];
+            version: components["schemas"]["Version"];
+            record: components["schemas"]["VesselListItem"];
+        };
+        /** @description `event: created`: a vessel was created. */
+        VesselCreatedEvent: {
+            id: components["schemas"]["ChangeEventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "created";
+            data: components["schemas"]["VesselChange"];
+        };
+        /** @description `event: updated`: a vessel was replaced or patched. */
+        VesselUpdatedEvent: {
+            id: components["schemas"]["ChangeEventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "updated";
+            data: components["schemas"]["VesselChange"];
+        };
+        /** @description One event of the vessel change feed, told apart by its `event` field. */
+        VesselFeedEvent: components["schemas"]["VesselCreatedEvent"] | components["schemas"]["VesselUpdatedEvent"] | components["schemas"]["RecordDeletedEvent"] | components["schemas"]["FeedResetEvent"] | components["schemas"]["TokenExpiredEvent"];
+        /** @description The `data` of a sighting's `created` or `updated` event: the record's id and new version, and its list view after the change. */
+        SightingChange: {
+            id: components["schemas"]["Id"];
+            version: components["schemas"]["Version"];
+            record: components["schemas"]["SightingListItem"];
+        };
+        /** @description `event: created`: a sighting was created. */
+        SightingCreatedEvent: {
+            id: components["schemas"]["ChangeEventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "created";
+            data: components["schemas"]["SightingChange"];
+        };
+        /** @description `event: updated`: a sighting was replaced or patched. */
+        SightingUpdatedEvent: {
+            id: components["schemas"]["ChangeEventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "updated";
+            data: components["schemas"]["SightingChange"];
+        };
+        /** @description One event of the sighting change feed, told apart by its `event` field. */
+        SightingFeedEvent: components["schemas"]["SightingCreatedEvent"] | components["schemas"]["SightingUpdatedEvent"] | components["schemas"]["RecordDeletedEvent"] | components["schemas"]["FeedResetEvent"] | components["schemas"]["TokenExpiredEvent"];
         /** @description The body of every error but 400. */
         GeneralError: {
             general: string;
@@ -2037,14 +2171,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example id: 42
-                     *     event: updated
-                     *     data: {"id":-1,"version":1,"record":{…}}
-                     *
-                     *     : keep-alive
-                     */
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["TimezoneFeedEvent"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2583,14 +2710,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example id: 42
-                     *     event: updated
-                     *     data: {"id":-1,"version":1,"record":{…}}
-                     *
-                     *     : keep-alive
-                     */
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["VesselFeedEvent"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3187,14 +3307,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example id: 42
-                     *     event: updated
-                     *     data: {"id":-1,"version":1,"record":{…}}
-                     *
-                     *     : keep-alive
-                     */
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["SightingFeedEvent"];
                 };
             };
             400: components["responses"]["BadRequest"];
