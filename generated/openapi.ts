@@ -754,6 +754,20 @@ export interface components {
             sightingTimezone: string | null;
             sightingDate: components["schemas"]["LocalDateTime"];
         };
+        /**
+         * @example {
+         *       "version": 0,
+         *       "sightingId": -1,
+         *       "sightingMemo": "unheimlich!",
+         *       "vessel": {
+         *         "version": 0,
+         *         "vesselId": -1,
+         *         "vesselName": "Klingon Warbird"
+         *       },
+         *       "sightingTimezone": null,
+         *       "sightingDate": null
+         *     }
+         */
         SightingDetail: {
             version: components["schemas"]["Version"];
             sightingId: components["schemas"]["Id"];
@@ -762,6 +776,16 @@ export interface components {
             sightingTimezone: string | null;
             sightingDate: components["schemas"]["LocalDateTime"];
         };
+        /**
+         * @example {
+         *       "sightingMemo": "unheimlich!",
+         *       "vessel": {
+         *         "vesselId": -1
+         *       },
+         *       "sightingTimezone": "Europe/Berlin",
+         *       "sightingDate": "2026-11-22T21:30:00.000"
+         *     }
+         */
         SightingCreate: {
             sightingMemo: components["schemas"]["SightingMemo"];
             vessel: components["schemas"]["SightingVesselLink"];
@@ -787,6 +811,14 @@ export interface components {
             sightingTimezone?: components["schemas"]["SightingTimezone"];
             sightingDate?: components["schemas"]["LocalDateTime"];
         };
+        /**
+         * @example {
+         *       "sightingMemo": "unheim",
+         *       "vessel": {
+         *         "vesselName": "warbird"
+         *       }
+         *     }
+         */
         SightingExample: {
             version?: components["schemas"]["Version"];
             sightingId?: components["schemas"]["Id"];
@@ -2081,6 +2113,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "version": 1,
+                     *         "change": "updated",
+                     *         "changedAt": "2026-11-25T09:30:00.000Z",
+                     *         "changedBy": "admin",
+                     *         "record": {
+                     *           "version": 1,
+                     *           "timezoneId": 7,
+                     *           "timezoneName": "Mars/Tharsis"
+                     *         }
+                     *       },
+                     *       {
+                     *         "version": 0,
+                     *         "change": "created",
+                     *         "changedAt": "2026-11-24T18:02:11.000Z",
+                     *         "changedBy": "admin",
+                     *         "record": {
+                     *           "version": 0,
+                     *           "timezoneId": 7,
+                     *           "timezoneName": "Mars/Olympus_Mons"
+                     *         }
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["TimezoneVersion"][];
                     "text/xml": components["schemas"]["TimezoneVersionCollection"];
                 };
@@ -2568,6 +2626,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "version": 0,
+                     *         "change": "created",
+                     *         "changedAt": "2026-11-24T18:02:11.000Z",
+                     *         "changedBy": "admin",
+                     *         "record": {
+                     *           "version": 0,
+                     *           "vesselId": 3,
+                     *           "vesselName": {
+                     *             "en": "Millennium Falcon",
+                     *             "de": "Millennium Falke"
+                     *           }
+                     *         }
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["VesselVersion"][];
                     "text/xml": components["schemas"]["VesselVersionCollection"];
                 };
@@ -3211,6 +3287,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "version": 0,
+                     *         "change": "deleted",
+                     *         "changedAt": "2026-11-25T09:30:00.000Z",
+                     *         "changedBy": "alice",
+                     *         "record": null
+                     *       },
+                     *       {
+                     *         "version": 0,
+                     *         "change": "created",
+                     *         "changedAt": "2026-11-24T18:02:11.000Z",
+                     *         "changedBy": "alice",
+                     *         "record": {
+                     *           "version": 0,
+                     *           "sightingId": 5,
+                     *           "sightingMemo": "unheimlich!",
+                     *           "vessel": {
+                     *             "version": 0,
+                     *             "vesselId": -1,
+                     *             "vesselName": "Klingon Warbird"
+                     *           },
+                     *           "sightingTimezone": "Europe/Berlin",
+                     *           "sightingDate": "2026-11-22T21:30:00.000"
+                     *         }
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["SightingVersion"][];
                     "text/xml": components["schemas"]["SightingVersionCollection"];
                 };
