@@ -33,7 +33,8 @@ window.ui = SwaggerUIBundle({
 });
 window.ui.initOAuth({ clientId: 'sighting-web', usePkceWithAuthorizationCodeGrant: true, scopes: ['openid'] });
 // Swagger UI renders some controls without a name (WCAG 4.1.2): the server picker, a parameter's value picker, an
-// answer's picker of named examples, and its responses tables, each a region of the same name. Name them as they appear.
+// answer's picker of named examples, and its responses tables, each a region of the same name. Name them as they
+// appear.
 new MutationObserver(function () {
   var servers = document.getElementById('servers');
   if (servers && !servers.getAttribute('aria-label')) servers.setAttribute('aria-label', 'Server');
@@ -95,7 +96,7 @@ const forever = 'public, max-age=31536000, immutable';
 // Distinct origins are few (served-contract.ts bounds them the same way).
 const originLimit = 16;
 
-/** Each origin's text, hashed and compressed once: `/docs` fetches the contract on every visit (127 KB, 13 KB as br). */
+/** Each origin's text, hashed and compressed once: `/docs` fetches it on every visit (127 KB, 13 KB as br). */
 function answersByOrigin(served: (origin: string) => string): (origin: string) => StaticAnswer {
   const answers = new Map<string, StaticAnswer>();
   return (origin) => {

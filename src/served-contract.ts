@@ -10,16 +10,17 @@ export interface ServedContractOptions {
   realmUrl: string;
   /** Keycloak offers the implicit flow (client `sighting-legacy`); the embedded provider does not. */
   implicitFlow: boolean;
-  /** For `/docs`: only the flow a browser page completes (authorization code with PKCE), and a description saying so. */
+  /** For `/docs`: only the flow a browser page completes (authorization code, PKCE), and a description saying so. */
   browserFlowsOnly?: boolean;
 }
 
 // Swagger UI shows a scheme's description in its Authorize dialog: the reader learns there why one flow is offered.
-const browserFlowsDescription = `Signing in here uses the one OAuth 2.0 flow a browser page can complete: authorization code
-with PKCE (S256), client \`sighting-web\`; "Authorize" opens the realm's sign-in page. The password (\`sighting-cli\`)
-and client credentials (\`sighting-service\`) flows are not offered on this page, because the realm refuses them to a
-web page (a client secret, or an origin it does not allow): use them from a program or the command line, as
-\`/openapi.yaml\` describes. The access token is sent as the \`bearer\` scheme's token.`;
+const browserFlowsDescription = `Signing in here uses the one OAuth 2.0 flow a browser page can complete:
+authorization code with PKCE (S256), client \`sighting-web\`; "Authorize" opens the realm's sign-in page. The
+password (\`sighting-cli\`) and client credentials (\`sighting-service\`) flows are not offered on this page,
+because the realm refuses them to a web page (a client secret, or an origin it does not allow): use them from a
+program or the command line, as \`/openapi.yaml\` describes. The access token is sent as the \`bearer\` scheme's
+token.`;
 
 // The committed file names the default instance (`npm start`): the embedded provider on localhost:8080.
 const committedRealm = 'http://localhost:8080/realms/sighting';
@@ -39,7 +40,8 @@ export function servedContract(options: ServedContractOptions): (origin: string)
       for (const flow of ['password', 'clientCredentials']) parsed.deleteIn([...oauth2, 'flows', flow]);
       parsed.setIn([...oauth2, 'description'], browserFlowsDescription);
     } else if (implicitFlow) {
-      parsed.setIn([...oauth2, 'flows', 'implicit'], parsed.createNode({ authorizationUrl: `${realmUrl}/protocol/openid-connect/auth`, scopes: {} }));
+      const implicit = { authorizationUrl: `${realmUrl}/protocol/openid-connect/auth`, scopes: {} };
+      parsed.setIn([...oauth2, 'flows', 'implicit'], parsed.createNode(implicit));
     }
     return parsed;
   };

@@ -36,7 +36,8 @@ export function lastResort(res: ServerResponse, error?: unknown): void {
   const body = JSON.stringify({ general: 'An unexpected error occurred.' });
   // The release as on every answer: the middleware that sets it may be what failed.
   res.writeHead(500, {
-    'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'API-Version': apiVersion,
+    'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body),
+    'API-Version': apiVersion,
   }).end(body);
 }
 

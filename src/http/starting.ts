@@ -14,7 +14,8 @@ function json(res: ServerResponse, status: number, value: unknown, headers: Reco
   // Like every answer of the application to come (openapi.yaml): its contract release and the request's id.
   requestId(res.req, res);
   res.writeHead(status, {
-    'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'API-Version': apiVersion, ...headers,
+    'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body),
+    'API-Version': apiVersion, ...headers,
   }).end(body);
 }
 

@@ -3,13 +3,16 @@
 import { expect } from 'chai';
 import { sharedService, type TestService } from '../support/service.ts';
 import { apiClient } from '../support/api-client.ts';
-import { buildSighting, buildTimezone, buildVessel, createSighting, createTimezone, createVessel } from '../support/fixtures.ts';
+import {
+  buildSighting, buildTimezone, buildVessel, createSighting, createTimezone, createVessel,
+} from '../support/fixtures.ts';
 import { openEventStream, type StreamEvent } from '../support/event-stream.ts';
 import { openApiDocument } from '../../src/contract/document.ts';
 import { pointer } from '../../src/contract/references.ts';
 import { contractSchemas as ajv } from '../../src/validation/schema-check.ts';
 
-const feeds = Object.keys(openApiDocument.paths).filter((path) => path.endsWith('/events') && openApiDocument.paths[path]!.get);
+const feeds = Object.keys(openApiDocument.paths)
+  .filter((path) => path.endsWith('/events') && openApiDocument.paths[path]!.get);
 // An id no history holds: the stream starts with `event: reset`.
 const unknownEventId = '999999999999';
 
@@ -25,27 +28,32 @@ async function changeOne(service: TestService, resource: string): Promise<number
   const path = `/${resource}/{id}` as '/sighting/{id}';
   const replaced = await api.PUT(path, { params: { path: { id } }, body: { ...body, version: 0 } as never });
   expect(replaced.response.status, `replace ${resource} ${id}`).to.equal(204);
-  expect((await api.DELETE(path, { params: { path: { id } } })).response.status, `delete ${resource} ${id}`).to.equal(204);
+  const deleted = await api.DELETE(path, { params: { path: { id } } });
+  expect(deleted.response.status, `delete ${resource} ${id}`).to.equal(204);
   return id;
 }
 
 /** The event as its schema sees it: the `id` and `event` fields, `data` read as JSON. */
-const asEvent = ({ id, event, data }: StreamEvent) => ({ ...(id !== undefined && { id }), event, data: JSON.parse(data) as unknown });
+const asEvent = ({ id, event, data }: StreamEvent) =>
+  ({ ...(id !== undefined && { id }), event, data: JSON.parse(data) as unknown });
 
 describe('change feed events, each as openapi.yaml describes it', () => {
   let service: TestService;
   before(async () => { service = await sharedService(); });
 
   for (const feed of feeds) {
-    it(`when GET ${feed} resumes from an unknown id and a record is created, replaced and deleted, then every event matches its schema`, async () => {
+    it(`when GET ${feed} resumes from an unknown id and a record changes, then each event is as declared`, async () => {
       const resource = feed.split('/')[1]!;
-      const schema = `openapi#${pointer('paths', feed, 'get', 'responses', '200', 'content', 'text/event-stream', 'schema')}`;
+      const at = pointer('paths', feed, 'get', 'responses', '200', 'content', 'text/event-stream', 'schema');
+      const schema = `openapi#${at}`;
       const validate = ajv.getSchema(schema) ?? ajv.compile({ $ref: schema });
-      const stream = await openEventStream(service, feed, { user: 'admin', headers: { 'Last-Event-ID': unknownEventId } });
+      const headers = { 'Last-Event-ID': unknownEventId };
+      const stream = await openEventStream(service, feed, { user: 'admin', headers });
       try {
         expect(stream.response.status).to.equal(200);
         const id = await changeOne(service, resource);
-        const ours = (event: StreamEvent) => event.event !== 'reset' && (JSON.parse(event.data) as { id?: number }).id === id;
+        const ours = (event: StreamEvent) =>
+          event.event !== 'reset' && (JSON.parse(event.data) as { id?: number }).id === id;
         await stream.until(({ events }) => events.filter(ours).length >= 3);
         expect(stream.events[0]?.event, 'the first event').to.equal('reset');
         expect(stream.events.filter(ours).map((event) => event.event)).to.deep.equal(['created', 'updated', 'deleted']);

@@ -77,7 +77,7 @@ describe('health and documents', () => {
       }
     });
 
-    it('when the page\'s start script is fetched, then it points Swagger UI at the contract as /docs shows it', async () => {
+    it('when the page\'s start script is fetched, then it points Swagger UI at the contract /docs shows', async () => {
       const response = await get('/docs/docs-init.js');
 
       expect(response.status).to.equal(200);

@@ -27,7 +27,8 @@ function outcome(raw: string) {
   const [head = '', body = ''] = raw.split('\r\n\r\n');
   const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'im').exec(head)?.[1];
   return {
-    status: Number(head.split(' ')[1]), retryAfter: header('Retry-After'), apiVersion: header('API-Version'), connection: header('Connection'),
+    status: Number(head.split(' ')[1]), retryAfter: header('Retry-After'), apiVersion: header('API-Version'),
+    connection: header('Connection'),
     body: body && JSON.parse(body),
   };
 }

@@ -12,22 +12,28 @@ export const transportHeaders: ReadonlySet<string> = new Set([
 
 interface DeclaredHeader { required?: boolean }
 
-/** The headers declared on `method template` → `status`, by lower-case name; undefined when the status is not declared. */
-export function declaredHeaders(template: string, method: string, status: number): Map<string, DeclaredHeader> | undefined {
-  const { pointer: at, node } = dereference(pointer('paths', template, method.toLowerCase(), 'responses', String(status)));
+/** The headers declared on `method template` → `status`, by lower-case name; undefined for an undeclared status. */
+export function declaredHeaders(
+  template: string, method: string, status: number,
+): Map<string, DeclaredHeader> | undefined {
+  const response = pointer('paths', template, method.toLowerCase(), 'responses', String(status));
+  const { pointer: at, node } = dereference(response);
   if (!node) return undefined;
   const names = Object.keys((node as { headers?: Record<string, unknown> }).headers ?? {});
-  return new Map(names.map((name) => [name.toLowerCase(), dereference(`${at}${pointer('headers', name)}`).node as DeclaredHeader]));
+  const declared = (name: string) => dereference(`${at}${pointer('headers', name)}`).node as DeclaredHeader;
+  return new Map(names.map((name) => [name.toLowerCase(), declared(name)]));
 }
 
-/** What breaks the contract: a header sent but not declared, a required one missing, or the status not declared at all. */
+/** What breaks the contract: a header sent but not declared, a required one missing, or an undeclared status. */
 export function headerProblems(template: string, method: string, status: number, headers: Headers): string[] {
   const where = `${method} ${template} → ${status}`;
   const declared = declaredHeaders(template, method, status);
   if (!declared) return [`${where}: status not declared`];
   const sent = new Set(headers.keys());
+  const undeclared = [...sent].filter((name) => !transportHeaders.has(name) && !declared.has(name));
+  const missing = [...declared].filter(([name, header]) => header.required && !sent.has(name)).map(([name]) => name);
   return [
-    ...[...sent].filter((name) => !transportHeaders.has(name) && !declared.has(name)).map((name) => `${where}: ${name} sent, not declared`),
-    ...[...declared].filter(([name, header]) => header.required && !sent.has(name)).map(([name]) => `${where}: ${name} required, not sent`),
+    ...undeclared.map((name) => `${where}: ${name} sent, not declared`),
+    ...missing.map((name) => `${where}: ${name} required, not sent`),
   ];
 }
