@@ -886,7 +886,8 @@ export interface components {
             data: {
                 id: components["schemas"]["Id"];
                 version: components["schemas"]["Version"];
-                record: null;
+                /** @description Null, always; the record is gone (its last state is in its history). */
+                record: Record<string, never> | null;
             };
         };
         /** @description `event: reset`, first on a stream whose `Last-Event-ID` the history no longer knows (or never did): reload, then follow. It has no `id`. */
