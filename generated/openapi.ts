@@ -154,7 +154,7 @@ export interface paths {
         /**
          * The timezone as it was at one version (deprecated; use the history filtered by version).
          * @deprecated
-         * @description Deprecated since 1.2.0 (sunset 2027-05-27): ask `GET /timezone/{id}/versions?version=<n>` instead. This answer is lossy: it is a 404 both for a version the record never had and for the `deleted` entry, and it carries neither `change`, `changedAt` nor `changedBy`; the filtered history answers the same question without loss, and an SDK has one method and one model for history. Until the sunset it answers as before, with the detail view as it was at that version. Each answer (a 404 too) carries `Deprecation`, `Sunset` and `Link: <…>; rel="deprecation"`, and each use is counted. Role `reader`.
+         * @description Deprecated since 1.2.0 (sunset 2027-05-27): ask `GET /timezone/{id}/versions?version=<n>` instead. This answer is lossy: it is a 404 both for a version the record never had and for the `deleted` entry, and it carries neither `change`, `changedAt` nor `changedBy`; the filtered history answers the same question without loss, and an SDK has one method and one model for history. Until the sunset it answers as before, with the detail view as it was at that version. Each answer to a request the contract accepts (a 404 too) carries `Deprecation`, `Sunset` and `Link: <…>; rel="deprecation"`, and each use is counted; one refused before (401, 403, 400, a path that is no id or version) does not. Role `reader`.
          */
         get: operations["getTimezoneVersion"];
         put?: never;
@@ -335,7 +335,7 @@ export interface paths {
         /**
          * The vessel as it was at one version (deprecated; use the history filtered by version).
          * @deprecated
-         * @description Deprecated since 1.2.0 (sunset 2027-05-27): ask `GET /vessel/{id}/versions?version=<n>` instead. This answer is lossy: it is a 404 both for a version the record never had and for the `deleted` entry, and it carries neither `change`, `changedAt` nor `changedBy`; the filtered history answers the same question without loss, and an SDK has one method and one model for history. Until the sunset it answers as before, with the detail view as it was at that version. Each answer (a 404 too) carries `Deprecation`, `Sunset` and `Link: <…>; rel="deprecation"`, and each use is counted. Role `reader`.
+         * @description Deprecated since 1.2.0 (sunset 2027-05-27): ask `GET /vessel/{id}/versions?version=<n>` instead. This answer is lossy: it is a 404 both for a version the record never had and for the `deleted` entry, and it carries neither `change`, `changedAt` nor `changedBy`; the filtered history answers the same question without loss, and an SDK has one method and one model for history. Until the sunset it answers as before, with the detail view as it was at that version. Each answer to a request the contract accepts (a 404 too) carries `Deprecation`, `Sunset` and `Link: <…>; rel="deprecation"`, and each use is counted; one refused before (401, 403, 400, a path that is no id or version) does not. Role `reader`.
          */
         get: operations["getVesselVersion"];
         put?: never;
@@ -562,7 +562,7 @@ export interface paths {
         /**
          * The sighting as it was at one version (deprecated; use the history filtered by version).
          * @deprecated
-         * @description Deprecated since 1.2.0 (sunset 2027-05-27): ask `GET /sighting/{id}/versions?version=<n>` instead. This answer is lossy: it is a 404 both for a version the record never had and for the `deleted` entry, and it carries neither `change`, `changedAt` nor `changedBy`; the filtered history answers the same question without loss, and an SDK has one method and one model for history. Until the sunset it answers as before, with the detail view as it was at that version. Each answer (a 404 too) carries `Deprecation`, `Sunset` and `Link: <…>; rel="deprecation"`, and each use is counted. Role `reader`.
+         * @description Deprecated since 1.2.0 (sunset 2027-05-27): ask `GET /sighting/{id}/versions?version=<n>` instead. This answer is lossy: it is a 404 both for a version the record never had and for the `deleted` entry, and it carries neither `change`, `changedAt` nor `changedBy`; the filtered history answers the same question without loss, and an SDK has one method and one model for history. Until the sunset it answers as before, with the detail view as it was at that version. Each answer to a request the contract accepts (a 404 too) carries `Deprecation`, `Sunset` and `Link: <…>; rel="deprecation"`, and each use is counted; one refused before (401, 403, 400, a path that is no id or version) does not. Role `reader`.
          */
         get: operations["getSightingVersion"];
         put?: never;
@@ -672,11 +672,22 @@ export interface components {
         TimezoneCreate: {
             timezoneName: components["schemas"]["TimezoneName"];
         };
+        /**
+         * @example {
+         *       "version": 0,
+         *       "timezoneName": "Mars/Olympus_Mons"
+         *     }
+         */
         TimezoneUpdate: {
             version: components["schemas"]["Version"];
             timezoneId?: components["schemas"]["Id"];
             timezoneName: components["schemas"]["TimezoneName"];
         };
+        /**
+         * @example {
+         *       "timezoneName": "berlin"
+         *     }
+         */
         TimezoneExample: {
             version?: components["schemas"]["Version"];
             timezoneId?: components["schemas"]["Id"];
@@ -688,7 +699,12 @@ export interface components {
          * @description Deprecated (since 1.1.0, sunset 2027-05-31): the version the patch changes. Send `If-Match: "<version>"` instead (RFC 9110 §13.1.1), which every PATCH takes: a merge patch lists changes to the record, and the version it starts from is a precondition of the request, not a change. Still honoured until the sunset; a request using it is answered with `Deprecation`, `Sunset` and `Link: <…>; rel="deprecation"`.
          */
         PatchVersion: number;
-        /** @description A JSON Merge Patch (RFC 7396) of the timezone: members present replace, `null` clears, absent ones stay. */
+        /**
+         * @description A JSON Merge Patch (RFC 7396) of the timezone: members present replace, `null` clears, absent ones stay.
+         * @example {
+         *       "timezoneName": "Mars/Tharsis"
+         *     }
+         */
         TimezonePatch: {
             version?: components["schemas"]["PatchVersion"];
             timezoneName?: components["schemas"]["TimezoneName"];
@@ -735,6 +751,15 @@ export interface components {
         VesselCreate: {
             vesselName: components["schemas"]["LanguageMap"];
         };
+        /**
+         * @example {
+         *       "version": 0,
+         *       "vesselName": {
+         *         "en": "Millennium Falcon",
+         *         "de": "Millennium Falke"
+         *       }
+         *     }
+         */
         VesselUpdate: {
             version: components["schemas"]["Version"];
             vesselId?: components["schemas"]["Id"];
@@ -744,13 +769,26 @@ export interface components {
          * @description A partial vessel. `vesselName` is a language map like the vessel's own: each given text must be contained
          *     (case-insensitive) in the vessel's text under that key (`-` and `_` equivalent). To match a name in any
          *     language, query sightings by `vessel.vesselName`.
+         * @example {
+         *       "vesselName": {
+         *         "en": "warbird"
+         *       }
+         *     }
          */
         VesselExample: {
             version?: components["schemas"]["Version"];
             vesselId?: components["schemas"]["Id"];
             vesselName?: components["schemas"]["LanguageMap"];
         };
-        /** @description A JSON Merge Patch (RFC 7396) of the vessel: members present replace, `null` clears, absent ones stay. */
+        /**
+         * @description A JSON Merge Patch (RFC 7396) of the vessel: members present replace, `null` clears, absent ones stay.
+         * @example {
+         *       "vesselName": {
+         *         "de": "Millennium-Falke",
+         *         "fr": null
+         *       }
+         *     }
+         */
         VesselPatch: {
             version?: components["schemas"]["PatchVersion"];
             /** @description Texts by language tag; a tag set to null removes that text (`{"de": null}`). */
@@ -808,6 +846,20 @@ export interface components {
             sightingTimezone: string | null;
             sightingDate: components["schemas"]["LocalDateTime"];
         };
+        /**
+         * @example {
+         *       "version": 0,
+         *       "sightingId": -1,
+         *       "sightingMemo": "unheimlich!",
+         *       "vessel": {
+         *         "version": 0,
+         *         "vesselId": -1,
+         *         "vesselName": "Klingon Warbird"
+         *       },
+         *       "sightingTimezone": null,
+         *       "sightingDate": null
+         *     }
+         */
         SightingDetail: {
             version: components["schemas"]["Version"];
             sightingId: components["schemas"]["Id"];
@@ -816,12 +868,33 @@ export interface components {
             sightingTimezone: string | null;
             sightingDate: components["schemas"]["LocalDateTime"];
         };
+        /**
+         * @example {
+         *       "sightingMemo": "unheimlich!",
+         *       "vessel": {
+         *         "vesselId": -1
+         *       },
+         *       "sightingTimezone": "Europe/Berlin",
+         *       "sightingDate": "2026-11-22T21:30:00.000"
+         *     }
+         */
         SightingCreate: {
             sightingMemo: components["schemas"]["SightingMemo"];
             vessel: components["schemas"]["SightingVesselLink"];
             sightingTimezone?: components["schemas"]["SightingTimezone"];
             sightingDate?: components["schemas"]["LocalDateTime"];
         };
+        /**
+         * @example {
+         *       "version": 0,
+         *       "sightingMemo": "unheimlich!",
+         *       "vessel": {
+         *         "vesselId": -1
+         *       },
+         *       "sightingTimezone": "Europe/Berlin",
+         *       "sightingDate": "2026-11-22T21:30:00.000"
+         *     }
+         */
         SightingUpdate: {
             version: components["schemas"]["Version"];
             sightingId?: components["schemas"]["Id"];
@@ -830,6 +903,14 @@ export interface components {
             sightingTimezone?: components["schemas"]["SightingTimezone"];
             sightingDate?: components["schemas"]["LocalDateTime"];
         };
+        /**
+         * @example {
+         *       "sightingMemo": "unheim",
+         *       "vessel": {
+         *         "vesselName": "warbird"
+         *       }
+         *     }
+         */
         SightingExample: {
             version?: components["schemas"]["Version"];
             sightingId?: components["schemas"]["Id"];
@@ -843,7 +924,13 @@ export interface components {
             sightingTimezone?: string;
             sightingDate?: components["schemas"]["LocalDateTime"];
         };
-        /** @description A JSON Merge Patch (RFC 7396) of the sighting: members present replace, `null` clears, absent ones stay. */
+        /**
+         * @description A JSON Merge Patch (RFC 7396) of the sighting: members present replace, `null` clears, absent ones stay.
+         * @example {
+         *       "sightingMemo": "still unheimlich",
+         *       "sightingDate": null
+         *     }
+         */
         SightingPatch: {
             version?: components["schemas"]["PatchVersion"];
             sightingMemo?: components["schemas"]["SightingMemo"];
@@ -863,6 +950,141 @@ export interface components {
         /** @description A list's rows in the list view. */
         SightingCollection: components["schemas"]["SightingListItem"][];
         SightingDetailCollection: components["schemas"]["SightingDetail"][];
+        /**
+         * @description An event's `id`: a decimal integer that only grows. Sent back as `Last-Event-ID`, the stream resumes after it.
+         * @example 42
+         */
+        ChangeEventId: string;
+        /** @description The `data` of an event that carries nothing: `{}`. */
+        EmptyEventData: Record<string, never>;
+        /**
+         * @description `event: deleted`: the record was deleted; its version is the one it had, and `record` is null.
+         * @example {
+         *       "id": "43",
+         *       "event": "deleted",
+         *       "data": {
+         *         "id": 17,
+         *         "version": 2,
+         *         "record": null
+         *       }
+         *     }
+         */
+        RecordDeletedEvent: {
+            id: components["schemas"]["ChangeEventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "deleted";
+            data: {
+                id: components["schemas"]["Id"];
+                version: components["schemas"]["Version"];
+                /** @description Null, always; the record is gone (its last state is in its history). */
+                record: Record<string, never> | null;
+            };
+        };
+        /** @description `event: reset`, first on a stream whose `Last-Event-ID` the history no longer knows (or never did): reload, then follow. It has no `id`. */
+        FeedResetEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "reset";
+            data: components["schemas"]["EmptyEventData"];
+        };
+        /** @description `event: token-expired`, the last of a stream whose token expired: reconnect with a fresh token and `Last-Event-ID`. It has no `id`. */
+        TokenExpiredEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "token-expired";
+            data: components["schemas"]["EmptyEventData"];
+        };
+        /** @description The `data` of a time zone's `created` or `updated` event: the record's id and new version, and its list view after the change. */
+        TimezoneChange: {
+            id: components["schemas"]["Id"];
+            version: components["schemas"]["Version"];
+            record: components["schemas"]["TimezoneListItem"];
+        };
+        /** @description `event: created`: a time zone was created. */
+        TimezoneCreatedEvent: {
+            id: components["schemas"]["ChangeEventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "created";
+            data: components["schemas"]["TimezoneChange"];
+        };
+        /** @description `event: updated`: a time zone was replaced or patched. */
+        TimezoneUpdatedEvent: {
+            id: components["schemas"]["ChangeEventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "updated";
+            data: components["schemas"]["TimezoneChange"];
+        };
+        /** @description One event of the time zone change feed, told apart by its `event` field. */
+        TimezoneFeedEvent: components["schemas"]["TimezoneCreatedEvent"] | components["schemas"]["TimezoneUpdatedEvent"] | components["schemas"]["RecordDeletedEvent"] | components["schemas"]["FeedResetEvent"] | components["schemas"]["TokenExpiredEvent"];
+        /** @description The `data` of a vessel's `created` or `updated` event: the record's id and new version, and its list view after the change. */
+        VesselChange: {
+            id: components["schemas"]["Id"];
+            version: components["schemas"]["Version"];
+            record: components["schemas"]["VesselListItem"];
+        };
+        /** @description `event: created`: a vessel was created. */
+        VesselCreatedEvent: {
+            id: components["schemas"]["ChangeEventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "created";
+            data: components["schemas"]["VesselChange"];
+        };
+        /** @description `event: updated`: a vessel was replaced or patched. */
+        VesselUpdatedEvent: {
+            id: components["schemas"]["ChangeEventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "updated";
+            data: components["schemas"]["VesselChange"];
+        };
+        /** @description One event of the vessel change feed, told apart by its `event` field. */
+        VesselFeedEvent: components["schemas"]["VesselCreatedEvent"] | components["schemas"]["VesselUpdatedEvent"] | components["schemas"]["RecordDeletedEvent"] | components["schemas"]["FeedResetEvent"] | components["schemas"]["TokenExpiredEvent"];
+        /** @description The `data` of a sighting's `created` or `updated` event: the record's id and new version, and its list view after the change. */
+        SightingChange: {
+            id: components["schemas"]["Id"];
+            version: components["schemas"]["Version"];
+            record: components["schemas"]["SightingListItem"];
+        };
+        /** @description `event: created`: a sighting was created. */
+        SightingCreatedEvent: {
+            id: components["schemas"]["ChangeEventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "created";
+            data: components["schemas"]["SightingChange"];
+        };
+        /** @description `event: updated`: a sighting was replaced or patched. */
+        SightingUpdatedEvent: {
+            id: components["schemas"]["ChangeEventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "updated";
+            data: components["schemas"]["SightingChange"];
+        };
+        /** @description One event of the sighting change feed, told apart by its `event` field. */
+        SightingFeedEvent: components["schemas"]["SightingCreatedEvent"] | components["schemas"]["SightingUpdatedEvent"] | components["schemas"]["RecordDeletedEvent"] | components["schemas"]["FeedResetEvent"] | components["schemas"]["TokenExpiredEvent"];
         /** @description The body of every error but 400. */
         GeneralError: {
             general: string;
@@ -904,12 +1126,18 @@ export interface components {
          */
         TimezoneCreatedWithRecord: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 Location: components["headers"]["Location"];
                 ETag: components["headers"]["ETag"];
                 "Preference-Applied": components["headers"]["PreferenceApplied"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
@@ -920,11 +1148,17 @@ export interface components {
         /** @description Replaced, asked with `Prefer: return=representation`; the body is the timezone's detail view. */
         TimezoneReplaced: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 ETag: components["headers"]["ETag"];
                 "Preference-Applied": components["headers"]["PreferenceApplied"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
@@ -953,12 +1187,18 @@ export interface components {
          */
         VesselCreatedWithRecord: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 Location: components["headers"]["Location"];
                 ETag: components["headers"]["ETag"];
                 "Preference-Applied": components["headers"]["PreferenceApplied"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
@@ -969,11 +1209,17 @@ export interface components {
         /** @description Replaced, asked with `Prefer: return=representation`; the body is the vessel's detail view. */
         VesselReplaced: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 ETag: components["headers"]["ETag"];
                 "Preference-Applied": components["headers"]["PreferenceApplied"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
@@ -1002,12 +1248,18 @@ export interface components {
          */
         SightingCreatedWithRecord: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 Location: components["headers"]["Location"];
                 ETag: components["headers"]["ETag"];
                 "Preference-Applied": components["headers"]["PreferenceApplied"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
@@ -1018,11 +1270,17 @@ export interface components {
         /** @description Replaced, asked with `Prefer: return=representation`; the body is the sighting's detail view. */
         SightingReplaced: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 ETag: components["headers"]["ETag"];
                 "Preference-Applied": components["headers"]["PreferenceApplied"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
@@ -1033,10 +1291,16 @@ export interface components {
         /** @description Replaced; the body is empty (without `Prefer: return=representation`). */
         Updated: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 ETag: components["headers"]["ETag"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content?: never;
@@ -1044,10 +1308,16 @@ export interface components {
         /** @description Unchanged since the entity tag in `If-None-Match`. */
         NotModified: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 ETag: components["headers"]["ETag"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content?: never;
@@ -1055,9 +1325,17 @@ export interface components {
         /** @description No record matches the example (the specification's empty result). */
         NoMatch: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "X-Total-Count": components["headers"]["TotalCount"];
+                "Preference-Applied": components["headers"]["CountApplied"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content?: never;
@@ -1069,9 +1347,16 @@ export interface components {
          */
         BadRequest: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "WWW-Authenticate": components["headers"]["WwwAuthenticateInvalidRequest"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
@@ -1094,14 +1379,24 @@ export interface components {
         /** @description No token, or not a valid one (a `sub` over 255 characters or holding a control character is not). */
         Unauthorized: {
             headers: {
-                /** @description RFC 6750 §3, e.g. `Bearer realm="sighting", error="invalid_token"`. */
-                "WWW-Authenticate"?: string;
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "general": "The access token is invalid or has expired."
+                 *     }
+                 */
                 "application/json": components["schemas"]["GeneralError"];
                 "text/xml": components["schemas"]["GeneralError"];
             };
@@ -1109,12 +1404,23 @@ export interface components {
         /** @description The token lacks the role, or the sighting is someone else's. */
         Forbidden: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "general": "You are not allowed to do this."
+                 *     }
+                 */
                 "application/json": components["schemas"]["GeneralError"];
                 "text/xml": components["schemas"]["GeneralError"];
             };
@@ -1122,9 +1428,15 @@ export interface components {
         /** @description No record has this id. */
         NotFound: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
@@ -1140,21 +1452,39 @@ export interface components {
         /** @description The `Accept` header allows neither JSON nor XML; the body is JSON. */
         NotAcceptable: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "general": "The response can be sent as application/json or text/xml only."
+                 *     }
+                 */
                 "application/json": components["schemas"]["GeneralError"];
             };
         };
         /** @description The `version` is stale, a unique value is taken, or the record is still referenced. */
         Conflict: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Retry-After": components["headers"]["RetryAfterWhenBusy"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
@@ -1165,12 +1495,23 @@ export interface components {
         /** @description The `Idempotency-Key` was already used with another request. */
         KeyReused: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "general": "This Idempotency-Key was already used with another request."
+                 *     }
+                 */
                 "application/json": components["schemas"]["GeneralError"];
                 "text/xml": components["schemas"]["GeneralError"];
             };
@@ -1178,12 +1519,23 @@ export interface components {
         /** @description `If-Match` names another version. */
         PreconditionFailed: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "general": "The record does not match the If-Match condition."
+                 *     }
+                 */
                 "application/json": components["schemas"]["GeneralError"];
                 "text/xml": components["schemas"]["GeneralError"];
             };
@@ -1191,12 +1543,23 @@ export interface components {
         /** @description The body is larger than the configured limit. */
         TooLarge: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "general": "The request body is too large."
+                 *     }
+                 */
                 "application/json": components["schemas"]["GeneralError"];
                 "text/xml": components["schemas"]["GeneralError"];
             };
@@ -1204,12 +1567,23 @@ export interface components {
         /** @description The body is neither JSON nor XML. */
         UnsupportedMediaType: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "general": "The request body must be application/json or text/xml."
+                 *     }
+                 */
                 "application/json": components["schemas"]["GeneralError"];
                 "text/xml": components["schemas"]["GeneralError"];
             };
@@ -1217,13 +1591,24 @@ export interface components {
         /** @description The caller sent more requests this minute than `RATE_LIMIT_PER_MINUTE` allows (on this instance); try again after `Retry-After` seconds (RFC 6585 §4). */
         TooManyRequests: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 "Retry-After": components["headers"]["RetryAfter"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "general": "Too many requests; please try again in a moment."
+                 *     }
+                 */
                 "application/json": components["schemas"]["GeneralError"];
                 "text/xml": components["schemas"]["GeneralError"];
             };
@@ -1231,12 +1616,23 @@ export interface components {
         /** @description A partial update states no version: neither `If-Match` naming one (`*` names none) nor `version` in the patch (RFC 6585 §3). */
         PreconditionRequired: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "general": "State the version you change: an If-Match header or a version in the patch."
+                 *     }
+                 */
                 "application/json": components["schemas"]["GeneralError"];
                 "text/xml": components["schemas"]["GeneralError"];
             };
@@ -1244,38 +1640,87 @@ export interface components {
         /** @description This instance holds as many change streams as it may (`EVENTS_MAX_SUBSCRIBERS`), a resuming stream found no place among the long reads' share of the pool (`STREAM_POOL_SHARE`), or the database cannot be reached; try again after `Retry-After` seconds. */
         FeedFull: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 "Retry-After": components["headers"]["RetryAfter"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "general": "This instance has as many change streams open as it may; please try again in a moment."
+                 *     }
+                 */
                 "application/json": components["schemas"]["GeneralError"];
             };
         };
         /** @description The caller (token subject) holds as many change streams on this instance as one caller may (`EVENTS_MAX_SUBSCRIBERS_PER_CALLER`), or sent more requests this minute than `RATE_LIMIT_PER_MINUTE` allows; close a stream, or try again after `Retry-After` seconds (RFC 6585 §4). */
         FeedCallerFull: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 "Retry-After": components["headers"]["RetryAfter"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "general": "You have as many change streams open here as one caller may; close one, or try again in a moment."
+                 *     }
+                 */
+                "application/json": components["schemas"]["GeneralError"];
+            };
+        };
+        /** @description The request's target and header fields together are larger than `HEADER_LIMIT` (16 KiB by default; RFC 6585 §5). Answered before the request is parsed, so before any token or route: the body is English, always JSON, and the connection closes. */
+        HeadersTooLarge: {
+            headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "general": "The request's header fields are too large."
+                 *     }
+                 */
                 "application/json": components["schemas"]["GeneralError"];
             };
         };
         /** @description An unexpected failure; the body says nothing of its cause (no stack, no statement), the log has it under the answer's `X-Request-Id`. */
         ServerError: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "general": "An unexpected error occurred."
+                 *     }
+                 */
                 "application/json": components["schemas"]["GeneralError"];
                 "text/xml": components["schemas"]["GeneralError"];
             };
@@ -1283,13 +1728,24 @@ export interface components {
         /** @description The database cannot be reached (`error.unavailable`, `Retry-After: 5`); this instance is stopping and cannot finish the request (`error.stopping`, `Retry-After: 1`: another instance answers a retry); or (a list or query by example without `limit`) the instance's long reads hold their share of the pool (`STREAM_POOL_SHARE`, `error.streamedReadsBusy`). Try again after `Retry-After` seconds. */
         Unavailable: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 "Retry-After": components["headers"]["RetryAfter"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "general": "The database is not available; please try again later."
+                 *     }
+                 */
                 "application/json": components["schemas"]["GeneralError"];
                 "text/xml": components["schemas"]["GeneralError"];
             };
@@ -1361,6 +1817,39 @@ export interface components {
         DeprecationLink: string;
         /** @description The contract release the service follows, its `info.version`; on every answer. */
         ApiVersion: string;
+        /**
+         * @description The request's id in the service's log: the request's own `X-Request-Id` when it sent a well-formed one (1 to 128 of `A-Z a-z 0-9 . _ : + / = -`), else a new UUID; on every answer.
+         * @example 3f0e2a7c-5b8d-4c1e-9a6f-2d7b8c9e0f1a
+         */
+        RequestId: string;
+        /**
+         * @description Only when the request uses an operation, parameter or body property marked `deprecated` (in this release or a later one, so a client generated from this release still sees it): when that was deprecated, `@<unix seconds>` (RFC 9745 §2.1).
+         * @example @1795737600
+         */
+        DeprecationWhenUsed: string;
+        /**
+         * @description With `Deprecation`: from when the deprecated part may be gone, an HTTP date (RFC 8594 §3).
+         * @example Thu, 27 May 2027 00:00:00 GMT
+         */
+        SunsetWhenUsed: string;
+        /**
+         * @description With `Deprecation`: the changelog entries that announced it and name the successor, `</changelog.md#contract-<release>>; rel="deprecation"; type="text/markdown"` (RFC 9745 §3), one per release, comma-separated.
+         * @example </changelog.md#contract-1.2.0>; rel="deprecation"; type="text/markdown"
+         */
+        DeprecationLinkWhenUsed: string;
+        /** @description With `Access-Control-Allow-Origin`: the answer headers a page of an allowed origin may read (the Fetch standard's CORS), a fixed list. */
+        "Access-Control-Expose-Headers": string;
+        /**
+         * @description The challenge (RFC 6750 §3), on every 401: `Bearer realm="sighting"` without a token, `Bearer realm="sighting", error="invalid_token"` with one that is not valid.
+         * @example Bearer realm="sighting", error="invalid_token"
+         */
+        WwwAuthenticate: string;
+        /** @description With a request that sends `Authorization` more than once: `Bearer realm="sighting", error="invalid_request"` (RFC 6750 §3.1). */
+        WwwAuthenticateInvalidRequest: string;
+        /** @description Only when the create with the same `Idempotency-Key` is still in flight: seconds to wait before trying again (RFC 9110 §10.2.3). */
+        RetryAfterWhenBusy: number;
+        /** @description `no-store`: a stream of changes is never cached (RFC 9111 §5.2.2.5). */
+        CacheControlNoStore: "no-store";
         /** @description The new record's URL, the collection path + `/` + the new id. */
         Location: string;
         /** @description `return=representation` when the body is the record, as `Prefer` asked (RFC 7240 §3). */
@@ -1411,12 +1900,17 @@ export interface operations {
             /** @description The time zones (one page of them when `limit` is given). */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1429,6 +1923,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1461,6 +1956,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["KeyReused"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1572,9 +2068,17 @@ export interface operations {
             /** @description The matching time zones, ordered by id. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
+                    "Preference-Applied": components["headers"]["CountApplied"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
+                    Link: components["headers"]["DeprecationLinkWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1590,6 +2094,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1615,10 +2120,16 @@ export interface operations {
             /** @description The time zone. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
+                    Link: components["headers"]["DeprecationLinkWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1633,6 +2144,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1679,6 +2191,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1704,9 +2217,15 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
+                    Link: components["headers"]["DeprecationLinkWhenUsed"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1719,6 +2238,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1764,6 +2284,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1799,15 +2320,46 @@ export interface operations {
             /** @description The entries (one page of them when `limit` is given). */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "version": 1,
+                     *         "change": "updated",
+                     *         "changedAt": "2026-11-25T09:30:00.000Z",
+                     *         "changedBy": "admin",
+                     *         "record": {
+                     *           "version": 1,
+                     *           "timezoneId": 7,
+                     *           "timezoneName": "Mars/Tharsis"
+                     *         }
+                     *       },
+                     *       {
+                     *         "version": 0,
+                     *         "change": "created",
+                     *         "changedAt": "2026-11-24T18:02:11.000Z",
+                     *         "changedBy": "admin",
+                     *         "record": {
+                     *           "version": 0,
+                     *           "timezoneId": 7,
+                     *           "timezoneName": "Mars/Olympus_Mons"
+                     *         }
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["TimezoneVersion"][];
                     "text/xml": components["schemas"]["TimezoneVersionCollection"];
                 };
@@ -1818,6 +2370,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1842,13 +2395,15 @@ export interface operations {
             /** @description The timezone at that version. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["DeprecationLink"];
-                    "API-Version": components["headers"]["ApiVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1862,6 +2417,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1881,20 +2437,20 @@ export interface operations {
             /** @description The stream of changes; it ends only when the client or the instance goes away. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
+                    Link: components["headers"]["DeprecationLinkWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example id: 42
-                     *     event: updated
-                     *     data: {"id":-1,"version":1,"record":{…}}
-                     *
-                     *     : keep-alive
-                     */
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["TimezoneFeedEvent"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1902,6 +2458,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["FeedCallerFull"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["FeedFull"];
         };
@@ -1939,12 +2496,17 @@ export interface operations {
             /** @description The vessels (one page of them when `limit` is given). */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1957,6 +2519,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -1989,6 +2552,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["KeyReused"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2098,9 +2662,17 @@ export interface operations {
             /** @description The matching vessels, ordered by id. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Total-Count": components["headers"]["TotalCount"];
+                    "Preference-Applied": components["headers"]["CountApplied"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
+                    Link: components["headers"]["DeprecationLinkWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2116,6 +2688,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2141,10 +2714,16 @@ export interface operations {
             /** @description The vessel. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
+                    Link: components["headers"]["DeprecationLinkWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2159,6 +2738,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2205,6 +2785,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2230,9 +2811,15 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
+                    Link: components["headers"]["DeprecationLinkWhenUsed"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2245,6 +2832,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2290,6 +2878,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2325,15 +2914,38 @@ export interface operations {
             /** @description The entries (one page of them when `limit` is given). */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "version": 0,
+                     *         "change": "created",
+                     *         "changedAt": "2026-11-24T18:02:11.000Z",
+                     *         "changedBy": "admin",
+                     *         "record": {
+                     *           "version": 0,
+                     *           "vesselId": 3,
+                     *           "vesselName": {
+                     *             "en": "Millennium Falcon",
+                     *             "de": "Millennium Falke"
+                     *           }
+                     *         }
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["VesselVersion"][];
                     "text/xml": components["schemas"]["VesselVersionCollection"];
                 };
@@ -2344,6 +2956,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2368,13 +2981,15 @@ export interface operations {
             /** @description The vessel at that version. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["DeprecationLink"];
-                    "API-Version": components["headers"]["ApiVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2388,6 +3003,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2410,9 +3026,15 @@ export interface operations {
             /** @description The numbers. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
+                    Link: components["headers"]["DeprecationLinkWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2433,6 +3055,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2452,20 +3075,20 @@ export interface operations {
             /** @description The stream of changes; it ends only when the client or the instance goes away. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
+                    Link: components["headers"]["DeprecationLinkWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example id: 42
-                     *     event: updated
-                     *     data: {"id":-1,"version":1,"record":{…}}
-                     *
-                     *     : keep-alive
-                     */
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["VesselFeedEvent"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2473,6 +3096,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["FeedCallerFull"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["FeedFull"];
         };
@@ -2536,12 +3160,17 @@ export interface operations {
             /** @description The sightings (one page of them when `limit` is given). */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2554,6 +3183,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2596,6 +3226,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["KeyReused"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2796,12 +3427,17 @@ export interface operations {
             /** @description The matching sightings, ordered by id (or by `sort`); one page of them when `limit` is given. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2915,6 +3551,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2940,10 +3577,16 @@ export interface operations {
             /** @description The sighting. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
+                    Link: components["headers"]["DeprecationLinkWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2972,6 +3615,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3018,6 +3662,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3043,9 +3688,15 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
+                    Link: components["headers"]["DeprecationLinkWhenUsed"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3057,6 +3708,7 @@ export interface operations {
             406: components["responses"]["NotAcceptable"];
             412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3102,6 +3754,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3137,15 +3790,49 @@ export interface operations {
             /** @description The entries (one page of them when `limit` is given). */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "version": 0,
+                     *         "change": "deleted",
+                     *         "changedAt": "2026-11-25T09:30:00.000Z",
+                     *         "changedBy": "alice",
+                     *         "record": null
+                     *       },
+                     *       {
+                     *         "version": 0,
+                     *         "change": "created",
+                     *         "changedAt": "2026-11-24T18:02:11.000Z",
+                     *         "changedBy": "alice",
+                     *         "record": {
+                     *           "version": 0,
+                     *           "sightingId": 5,
+                     *           "sightingMemo": "unheimlich!",
+                     *           "vessel": {
+                     *             "version": 0,
+                     *             "vesselId": -1,
+                     *             "vesselName": "Klingon Warbird"
+                     *           },
+                     *           "sightingTimezone": "Europe/Berlin",
+                     *           "sightingDate": "2026-11-22T21:30:00.000"
+                     *         }
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["SightingVersion"][];
                     "text/xml": components["schemas"]["SightingVersionCollection"];
                 };
@@ -3156,6 +3843,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3180,13 +3868,15 @@ export interface operations {
             /** @description The sighting at that version. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["DeprecationLink"];
-                    "API-Version": components["headers"]["ApiVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3200,6 +3890,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3225,20 +3916,20 @@ export interface operations {
             /** @description The stream of changes; it ends only when the client or the instance goes away. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
+                    Link: components["headers"]["DeprecationLinkWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example id: 42
-                     *     event: updated
-                     *     data: {"id":-1,"version":1,"record":{…}}
-                     *
-                     *     : keep-alive
-                     */
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["SightingFeedEvent"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3246,6 +3937,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["FeedCallerFull"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["FeedFull"];
         };

@@ -10,7 +10,17 @@ export interface ServedContractOptions {
   realmUrl: string;
   /** Keycloak offers the implicit flow (client `sighting-legacy`); the embedded provider does not. */
   implicitFlow: boolean;
+  /** For `/docs`: only the flow a browser page completes (authorization code, PKCE), and a description saying so. */
+  browserFlowsOnly?: boolean;
 }
+
+// Swagger UI shows a scheme's description in its Authorize dialog: the reader learns there why one flow is offered.
+const browserFlowsDescription = `Signing in here uses the one OAuth 2.0 flow a browser page can complete:
+authorization code with PKCE (S256), client \`sighting-web\`; "Authorize" opens the realm's sign-in page. The
+password (\`sighting-cli\`) and client credentials (\`sighting-service\`) flows are not offered on this page,
+because the realm refuses them to a web page (a client secret, or an origin it does not allow): use them from a
+program or the command line, as \`/openapi.yaml\` describes. The access token is sent as the \`bearer\` scheme's
+token.`;
 
 // The committed file names the default instance (`npm start`): the embedded provider on localhost:8080.
 const committedRealm = 'http://localhost:8080/realms/sighting';
@@ -18,14 +28,20 @@ const committedRealm = 'http://localhost:8080/realms/sighting';
 const cacheLimit = 16;
 
 /** Returns the served text for the origin a request was sent to (contract: servers and flows name this instance). */
-export function servedContract({ publicUrl, basePath, realmUrl, implicitFlow }: ServedContractOptions): (origin: string) => string {
+export function servedContract(options: ServedContractOptions): (origin: string) => string {
+  const { publicUrl, basePath, realmUrl, implicitFlow, browserFlowsOnly = false } = options;
   // Parsed when first asked for, not at start: few instances are asked for their contract, and parsing takes 0.1 s.
   let template: Document | undefined;
   const templateOf = () => {
     // The committed realm's URL is in the oauth2 flows only.
     const parsed = parseDocument(openApiText.replaceAll(committedRealm, () => realmUrl));
-    if (implicitFlow) {
-      parsed.setIn(['components', 'securitySchemes', 'oauth2', 'flows', 'implicit'], parsed.createNode({ authorizationUrl: `${realmUrl}/protocol/openid-connect/auth`, scopes: {} }));
+    const oauth2 = ['components', 'securitySchemes', 'oauth2'];
+    if (browserFlowsOnly) {
+      for (const flow of ['password', 'clientCredentials']) parsed.deleteIn([...oauth2, 'flows', flow]);
+      parsed.setIn([...oauth2, 'description'], browserFlowsDescription);
+    } else if (implicitFlow) {
+      const implicit = { authorizationUrl: `${realmUrl}/protocol/openid-connect/auth`, scopes: {} };
+      parsed.setIn([...oauth2, 'flows', 'implicit'], parsed.createNode(implicit));
     }
     return parsed;
   };

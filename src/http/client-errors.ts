@@ -2,6 +2,8 @@
 // with a contract body, not a reset.
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { apiVersion } from './api-version.ts';
 
 type Answer = [status: number, reason: string, message: string, headers?: string];
 const statuses: Record<string, Answer> = {
@@ -34,6 +36,9 @@ function answerRaw(socket: Socket, [status, reason, message, headers = '']: Answ
   // The parser is done with this socket; drop whatever else arrives instead of parsing it again.
   socket.removeAllListeners('data');
   socket.on('data', () => {});
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\n${headers}Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  // Like every answer (openapi.yaml): the contract release, and an id of its own (no request id could be read).
+  const named = `API-Version: ${apiVersion}\r\nX-Request-Id: ${randomUUID()}\r\n`;
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\n${named}${headers}Content-Type: application/json; charset=utf-8\r\n`
+    + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   setTimeout(() => socket.destroy(), lingerMs).unref();
 }

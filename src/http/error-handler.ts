@@ -10,6 +10,7 @@ import {
 } from '../errors/refusals.ts';
 import { isDatabaseClosed, isDatabaseUnavailable } from '../errors/database-unavailable.ts';
 import { instanceStopping } from './stopping.ts';
+import { apiVersion } from './api-version.ts';
 import { fieldProblems, type ValidatorErrorItem } from '../validation/field-problems.ts';
 import { message, type Locale } from '../i18n/messages.ts';
 import { requestLocale } from '../i18n/request-locale.ts';
@@ -37,7 +38,11 @@ export function lastResort(res: ServerResponse, error?: unknown): void {
     return;
   }
   const body = JSON.stringify({ general: 'An unexpected error occurred.' });
-  res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) }).end(body);
+  // The release as on every answer: the middleware that sets it may be what failed.
+  res.writeHead(500, {
+    'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body),
+    'API-Version': apiVersion,
+  }).end(body);
 }
 
 async function answer(error: unknown, req: Request, res: Response): Promise<void> {

@@ -3,13 +3,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { detectLocale } from '../i18n/request-locale.ts';
 import { message } from '../i18n/messages.ts';
+import { requestId } from '../observability/request-id.ts';
+import { apiVersion } from './api-version.ts';
 
 /** Long enough for a probe not to hammer the port, short enough that the first request after the start is soon. */
 const retryAfter = '1';
 
 function json(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
   const body = JSON.stringify(value);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), ...headers }).end(body);
+  // Like every answer of the application to come (openapi.yaml): its contract release and the request's id.
+  requestId(res.req, res);
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body),
+    'API-Version': apiVersion, ...headers,
+  }).end(body);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ServiceUnavailable } from '../errors/app-errors.ts';
 import { detectLocale } from '../i18n/request-locale.ts';
 import { message } from '../i18n/messages.ts';
+import { apiVersion } from './api-version.ts';
 
 // RFC 9110 §10.2.3: another instance can answer at once; one second spares a client that comes back to this address.
 const retryAfter = '1';
@@ -18,5 +19,7 @@ export function answerStopping(req: IncomingMessage, res: ServerResponse): void 
   const body = JSON.stringify({ general: message(detectLocale(req, res), 'error.stopping') });
   res.writeHead(503, {
     'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Retry-After': retryAfter, Connection: 'close',
+    // Set already when the application saw the request; this answer may come before it did.
+    'API-Version': apiVersion,
   }).end(body);
 }

@@ -77,11 +77,11 @@ describe('health and documents', () => {
       }
     });
 
-    it('when the page\'s start script is fetched, then it points Swagger UI at /openapi.yaml', async () => {
+    it('when the page\'s start script is fetched, then it points Swagger UI at the contract /docs shows', async () => {
       const response = await get('/docs/docs-init.js');
 
       expect(response.status).to.equal(200);
-      expect(await response.text()).to.include("url: '/openapi.yaml'");
+      expect(await response.text()).to.include("url: '/docs/openapi.yaml'");
     });
   });
 });

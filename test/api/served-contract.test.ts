@@ -8,15 +8,15 @@ import { sharedService, startService, type TestService } from '../support/servic
 
 interface Served {
   servers: { url: string }[];
-  components: { securitySchemes: { oauth2: { flows: Record<string, Record<string, unknown>> } } };
+  components: { securitySchemes: { oauth2: { description: string; flows: Record<string, Record<string, unknown>> } } };
 }
 
-/** GET /openapi.yaml with a Host header of our choosing (fetch does not let a caller set Host). */
-function fetchContract(service: TestService, host?: string): Promise<Served> {
+/** GET /openapi.yaml (or `path`) with a Host header of our choosing (fetch does not let a caller set Host). */
+function fetchContract(service: TestService, host?: string, path = '/openapi.yaml'): Promise<Served> {
   return new Promise((resolve, reject) => {
     // The socket's own address: with PUBLIC_URL set, service.url names a host that need not resolve.
     const { port } = service.web.server.address() as AddressInfo;
-    const url = new URL(`http://127.0.0.1:${port}/openapi.yaml`);
+    const url = new URL(`http://127.0.0.1:${port}${path}`);
     request(url, { headers: host ? { Host: host } : {} }, (response) => {
       let text = '';
       response.setEncoding('utf8').on('data', (chunk: string) => { text += chunk; }).on('end', () => resolve(parse(text) as Served));
@@ -64,6 +64,16 @@ describe('the served contract', () => {
     it('when its OAuth 2.0 flows are read, then they are the embedded provider\'s at PUBLIC_URL: authorization code, password, client credentials, no implicit', async () => {
       expect((await fetchContract(service)).components.securitySchemes.oauth2.flows).to.deep.equal(flowsAt('http://sightings.example:9000/realms/sighting', false));
     });
+
+    it('when /docs/openapi.yaml (what Swagger UI shows) is read, then it offers one flow and says why', async () => {
+      const served = await fetchContract(service, undefined, '/docs/openapi.yaml');
+      const { authorizationCode } = flowsAt('http://sightings.example:9000/realms/sighting', false);
+      expect(served.components.securitySchemes.oauth2.flows).to.deep.equal({ authorizationCode });
+      expect(served.components.securitySchemes.oauth2.description)
+        .to.match(/one OAuth 2\.0 flow a browser page can complete/)
+        .and.match(/password .*and client credentials .*flows are not offered on this page/s);
+      expect(served.servers.map((s) => s.url)).to.deep.equal(['http://sightings.example:9000/v1']);
+    });
   });
 
   describe('with Keycloak configured', () => {
@@ -74,6 +84,12 @@ describe('the served contract', () => {
 
     it('when its OAuth 2.0 flows are read, then they are Keycloak\'s, implicit included', async () => {
       expect((await fetchContract(service)).components.securitySchemes.oauth2.flows).to.deep.equal(flowsAt('http://127.0.0.1:9/realms/sighting', true));
+    });
+
+    it('when /docs/openapi.yaml is read, then it offers Keycloak\'s authorization code, no implicit', async () => {
+      const { authorizationCode } = flowsAt('http://127.0.0.1:9/realms/sighting', true);
+      const served = await fetchContract(service, undefined, '/docs/openapi.yaml');
+      expect(served.components.securitySchemes.oauth2.flows).to.deep.equal({ authorizationCode });
     });
   });
 });

@@ -8,6 +8,7 @@ import { tokenFor } from '../support/tokens.ts';
 import { samples } from '../support/scrape.ts';
 import { eventually } from '../support/condition.ts';
 import { stopWebServer } from '../../src/web-server.ts';
+import { apiVersion } from '../../src/http/api-version.ts';
 
 /** Sends `head` on a connection of its own (no FIN: the request stays in flight) and collects what comes back. */
 function openRequest(url: string, head: string): { socket: Socket; answer: Promise<string> } {
@@ -25,7 +26,11 @@ function openRequest(url: string, head: string): { socket: Socket; answer: Promi
 function outcome(raw: string) {
   const [head = '', body = ''] = raw.split('\r\n\r\n');
   const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'im').exec(head)?.[1];
-  return { status: Number(head.split(' ')[1]), retryAfter: header('Retry-After'), connection: header('Connection'), body: body && JSON.parse(body) };
+  return {
+    status: Number(head.split(' ')[1]), retryAfter: header('Retry-After'), apiVersion: header('API-Version'),
+    connection: header('Connection'),
+    body: body && JSON.parse(body),
+  };
 }
 
 describe('shutdown: the instance is stopping', () => {
@@ -47,7 +52,7 @@ describe('shutdown: the instance is stopping', () => {
     await eventually(async () => (await inFlight()) >= 2);
     stopped = stopWebServer(service.web);
     expect(outcome(await answer)).to.deep.equal({
-      status: 503, retryAfter: '1', connection: 'close',
+      status: 503, retryAfter: '1', apiVersion, connection: 'close',
       body: { general: 'Diese Instanz wird gerade beendet; bitte erneut versuchen, eine andere antwortet.' },
     });
     expect(await stopped).to.deep.equal({ cut: 0 });

@@ -1,4 +1,5 @@
-// /docs as a person uses it: "Authorize" signs in through the realm's login page (sighting-web, PKCE), then "Try it out" calls the API.
+// /docs as a person uses it: "Authorize" offers the one flow a browser completes and signs in through the realm's login
+// page (sighting-web, PKCE), then "Try it out" calls the API.
 import { createConnection } from 'node:net';
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
@@ -46,6 +47,11 @@ describe('docs page: Authorize with the browser client, then Try it out', () => 
       await page.locator('.opblock').first().waitFor();
 
       await page.getByRole('button', { name: 'Authorize' }).click();
+      // The one flow a browser page completes, and the dialog says why the others are not there.
+      const flows = page.locator('.auth-container').filter({ hasText: '(OAuth2, ' });
+      expect(await flows.locator('h4').allInnerTexts()).to.deep.equal(['oauth2 (OAuth2, authorizationCode with PKCE)']);
+      expect(await flows.innerText()).to.match(/one OAuth 2\.0 flow a browser page can complete/)
+        .and.match(/client credentials .* flows are not offered on this page/s);
       const codeFlow = page.locator('.auth-container').filter({ hasText: 'OAuth2, authorizationCode with PKCE' });
       expect(await codeFlow.locator('#client_id_authorizationCode').inputValue()).to.equal('sighting-web');
       const popupOpened = context.waitForEvent('page');

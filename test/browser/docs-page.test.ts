@@ -63,7 +63,7 @@ describe('docs page in a browser', () => {
 
         await page.screenshot({ path: screenshotPath(`docs-${host}`) });
         expect(watch.problems).to.deep.equal([]);
-        expect(watch.requests.map((url) => new URL(url).pathname)).to.include.members(['/docs', '/openapi.yaml']);
+        expect(watch.requests.map((url) => new URL(url).pathname)).to.include.members(['/docs', '/docs/openapi.yaml']);
         expect(await iconStatus(page, { [PUBLIC_HOST]: '127.0.0.1' })).to.deep.equal({ url: `${origin}${docsAssets}/favicon-32x32.png`, status: 200 });
       } finally {
         await context.close();

@@ -7,8 +7,9 @@ import { backend } from '../support/service.ts';
 import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
 import { spawnService } from '../support/service-process.ts';
 import { freePort } from '../support/free-port.ts';
+import { apiVersion } from '../../src/http/api-version.ts';
 
-interface Answer { status: number; retryAfter?: string; body: string }
+interface Answer { status: number; retryAfter?: string; apiVersion?: string; body: string }
 
 /** One GET that resolves with its answer, rejects when the port refuses, and fails the test if no answer comes. */
 function get(port: number, path: string, headers: Record<string, string>): Promise<Answer> {
@@ -16,7 +17,8 @@ function get(port: number, path: string, headers: Record<string, string>): Promi
     const req = request({ host: '127.0.0.1', port, path, headers, agent: false }, (res) => {
       let body = '';
       res.setEncoding('utf8').on('data', (chunk: string) => { body += chunk; }).on('end', () => {
-        resolve({ status: res.statusCode!, retryAfter: res.headers['retry-after'], body });
+        const apiVersion = res.headers['api-version'] as string | undefined;
+        resolve({ status: res.statusCode!, retryAfter: res.headers['retry-after'], apiVersion, body });
       });
     });
     // Far above any answer's time, far below the 10 s a hanging request was held until the instance stopped.
@@ -60,11 +62,14 @@ describe(`requests while an instance starts (${backend}) @pgbouncer`, () => {
     // Readiness says "starting" as it says "stopping"; the API answers the contract's 503 until it checks tokens (401).
     expect(probes.map((probe) => probe.status).filter((status) => status !== 503 && status !== 200)).to.deep.equal([]);
     for (const probe of probes.filter((answer) => answer.status === 503)) {
-      expect({ retryAfter: probe.retryAfter, body: JSON.parse(probe.body) }).to.deep.equal({ retryAfter: '1', body: { status: 'DOWN', reason: 'starting' } });
+      expect({ retryAfter: probe.retryAfter, apiVersion: probe.apiVersion, body: JSON.parse(probe.body) })
+        .to.deep.equal({ retryAfter: '1', apiVersion, body: { status: 'DOWN', reason: 'starting' } });
     }
     expect(calls.map((call) => call.status).filter((status) => status !== 503 && status !== 401)).to.deep.equal([]);
     for (const call of calls.filter((answer) => answer.status === 503)) {
-      expect({ retryAfter: call.retryAfter, body: JSON.parse(call.body) }).to.deep.equal({ retryAfter: '1', body: { general: 'Der Dienst startet gerade; bitte gleich erneut versuchen.' } });
+      const starting = { general: 'Der Dienst startet gerade; bitte gleich erneut versuchen.' };
+      expect({ retryAfter: call.retryAfter, apiVersion: call.apiVersion, body: JSON.parse(call.body) })
+        .to.deep.equal({ retryAfter: '1', apiVersion, body: starting });
     }
   });
 });

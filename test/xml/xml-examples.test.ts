@@ -32,7 +32,10 @@ describe('XML: the examples in openapi.yaml', () => {
       return xmlExamples(xml).flatMap(({ name, document, value: data }) => {
         found.push(`${method} ${path} ${status} ${name}`);
         const { value, problems: shape } = xmlToContractValue(declaration + document, xml.schema!);
-        const contract = contractProblems({ method, path, status: Number(status), headers: new Headers({ 'content-type': 'text/xml' }), body: value }, 'xml');
+        // An example is a body, not an answer: no header fields come with it.
+        const headers = new Headers({ 'content-type': 'text/xml' });
+        const observed = { method, path, status: Number(status), headers, body: value };
+        const contract = contractProblems(observed, 'xml', { headers: false });
         const json = content['application/json']?.example;
         const twin = json !== undefined && JSON.stringify(json) !== JSON.stringify(value) ? [`${method} ${path} ${status}: XML says ${JSON.stringify(value)}, JSON ${JSON.stringify(json)}`] : [];
         const dataValue = JSON.stringify(data) !== JSON.stringify(value) ? [`${method} ${path} ${status} ${name}: XML says ${JSON.stringify(value)}, value ${JSON.stringify(data)}`] : [];
