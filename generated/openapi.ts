@@ -1111,11 +1111,17 @@ export interface components {
          */
         TimezoneCreated: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 Location: components["headers"]["Location"];
                 ETag: components["headers"]["ETag"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content?: never;
@@ -1172,11 +1178,17 @@ export interface components {
          */
         VesselCreated: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 Location: components["headers"]["Location"];
                 ETag: components["headers"]["ETag"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content?: never;
@@ -1233,11 +1245,17 @@ export interface components {
          */
         SightingCreated: {
             headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 Location: components["headers"]["Location"];
                 ETag: components["headers"]["ETag"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
                 [name: string]: unknown;
             };
             content?: never;
@@ -1996,12 +2014,17 @@ export interface operations {
             /** @description The time zones (one page of them when `limit` is given). */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2014,6 +2037,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2046,6 +2070,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["KeyReused"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2590,12 +2615,17 @@ export interface operations {
             /** @description The vessels (one page of them when `limit` is given). */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2608,6 +2638,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2640,6 +2671,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["KeyReused"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3290,12 +3322,17 @@ export interface operations {
             /** @description The sightings (one page of them when `limit` is given). */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3308,6 +3345,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3350,6 +3388,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["KeyReused"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3453,6 +3492,7 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3530,12 +3570,17 @@ export interface operations {
             /** @description The matching sightings, ordered by id (or by `sort`); one page of them when `limit` is given. */
             200: {
                 headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
                     [name: string]: unknown;
                 };
                 content: {
