@@ -3,7 +3,7 @@
 // per open stream, and how long a create takes to reach every stream (from sending the create to the last stream's
 // event), creates sent to the two servers in turn. Prints figures, asserts nothing.
 // Run: `npm run bench:feed` (PGlite) or with DATABASE_URL (a scratch database made there and dropped after).
-// Settings: FEED_STREAMS (1000), FEED_CREATES (30). The servers run on core 0, this process on core 1.
+// Settings: FEED_STREAMS (1000), FEED_CREATES (30), FEED_SETTLE_SECONDS (60: how long memory is read after the peak). The servers run on core 0, this process on core 1.
 import { execFileSync } from 'node:child_process';
 import { request, type ClientRequest } from 'node:http';
 import { startServer, rssBytes, type ServerProcess } from '../bench/processes.ts';
@@ -12,6 +12,7 @@ import { passwordToken } from '../bench/tokens.ts';
 
 const streams = Number(process.env.FEED_STREAMS ?? 1000);
 const creates = Number(process.env.FEED_CREATES ?? 30);
+const settleSeconds = Number(process.env.FEED_SETTLE_SECONDS ?? 60);
 execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
 
 const db = await prepareDatabase(0, []);
@@ -21,7 +22,7 @@ const issuer = `${service.url}/realms/sighting`;
 const floor = await startServer('floor', 'bench/floor-server.ts', { ...common, ...db.floorEnv, ISSUER: issuer, AUDIENCE: 'sighting-api' }, '0');
 const servers = [service, floor];
 const token = await passwordToken(issuer, 'alice');
-const open: ClientRequest[] = [];
+const open = new Map<ServerProcess, ClientRequest[]>(servers.map((server) => [server, []]));
 /** Per server and record id: how many streams have read its `created` event, and when the last of them did. */
 const seen = new Map<ServerProcess, Map<number, { streams: number; lastAt: number }>>(servers.map((server) => [server, new Map()]));
 
@@ -51,8 +52,19 @@ try {
   }
   const ratio = (q: number) => (at(delivery.get(service)!, q) / at(delivery.get(floor)!, q)).toFixed(2);
   console.log(`ratio service / floor: p50 ${ratio(0.5)}×, p99 ${ratio(0.99)}×`);
+
+  // After the peak: every stream closed, what each server gives back once it has settled.
+  console.log(`\nafter the peak (all ${streams} streams closed):`);
+  for (const server of servers) {
+    const peak = rssBytes(server.child.pid!);
+    for (const stream of open.get(server)!.splice(0)) stream.destroy();
+    for (let waited = 0; waited < settleSeconds; waited += 10) {
+      const after = await settledRss(server);
+      console.log(`${server.name.padEnd(7)} +${waited + 10} s: RSS ${mib(peak)} → ${mib(after)} MiB${server === service ? `; ${await heapOf(server)}` : ''}`);
+    }
+  }
 } finally {
-  for (const stream of open) stream.destroy();
+  for (const stream of [...open.values()].flat()) stream.destroy();
   for (const server of servers) await server.stop();
   await db.drop();
 }
@@ -106,8 +118,16 @@ function subscribe(server: ServerProcess): Promise<void> {
     });
     req.on('error', reject);
     req.end();
-    open.push(req);
+    open.get(server)!.push(req);
   });
+}
+
+/** The service's V8 heap (reserved and used) and memory outside it, from its own metrics (prom-client's defaults). */
+async function heapOf(server: ServerProcess): Promise<string> {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return `V8 heap ${mib(value('nodejs_heap_size_total_bytes'))} MiB reserved, ${mib(value('nodejs_heap_size_used_bytes'))} used; `
+    + `outside it (buffers) ${mib(value('nodejs_external_memory_bytes'))} MiB`;
 }
 
 function mib(bytes: number): string {

@@ -66,15 +66,18 @@ function passingOf(values: readonly unknown[], params: readonly unknown[]): Pass
 }
 
 /** The view's rows that `where` picks, in the keys' order, at most `limit` of them: the statement and its values. */
-export function listStatement<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, view: View,
-  keys: readonly SortKey[], limit: number, connectionType: ConnectionType): BoundStatement {
+export function listStatement<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>,
+  view: View, keys: readonly SortKey[], limit: number, connectionType: ConnectionType): BoundStatement {
   const values: unknown[] = [];
   const shape = shapeOf(where, values);
   values.push(limit);
-  const key = shape === undefined ? undefined
-    : `${resource.name} ${view} ${keys.map(({ property, descending }) => `${descending ? '-' : ''}${property}`).join(',')} ${shape}`;
+  const order = keys.map(({ property, descending }) => `${descending ? '-' : ''}${property}`).join(',');
+  const key = shape === undefined ? undefined : `${resource.name} ${view} ${order} ${shape}`;
   const known = key === undefined ? undefined : shapes.get(key);
-  if (known) return { statement: known.statement, params: values.map((value, index) => (known.passing[index] === 'text' ? String(value) : value)) };
+  if (known) {
+    const params = values.map((value, index) => (known.passing[index] === 'text' ? String(value) : value));
+    return { statement: known.statement, params };
+  }
   // The builder may change the condition it is given: the values were taken before.
   const qb = viewQuery(em, resource, where, view, connectionType).orderBy(orderBy(keys)).limit(limit);
   const statement = namedStatement(qb.getQuery());
