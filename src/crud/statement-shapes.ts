@@ -66,8 +66,9 @@ function passingOf(values: readonly unknown[], params: readonly unknown[]): Pass
 }
 
 /** The view's rows that `where` picks, in the keys' order, at most `limit` of them: the statement and its values. */
-export function listStatement<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>,
-  view: View, keys: readonly SortKey[], limit: number, connectionType: ConnectionType): BoundStatement {
+export function listStatement<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>,
+  where: FilterQuery<E>, view: View, keys: readonly SortKey[], limit: number, connectionType: ConnectionType,
+): BoundStatement {
   const values: unknown[] = [];
   const shape = shapeOf(where, values);
   values.push(limit);
