@@ -3,16 +3,20 @@
 // per open stream, and how long a create takes to reach every stream (from sending the create to the last stream's
 // event), creates sent to the two servers in turn. Prints figures, asserts nothing.
 // Run: `npm run bench:feed` (PGlite) or with DATABASE_URL (a scratch database made there and dropped after).
-// Settings: FEED_STREAMS (1000), FEED_CREATES (30), FEED_SETTLE_SECONDS (60: how long memory is read after the peak). The servers run on core 0, this process on core 1.
+// Settings: FEED_STREAMS (1000), FEED_CREATES (30), FEED_SETTLE_SECONDS (60: how long memory is read after the peak),
+// FEED_CHURN_CLIENTS (80) and FEED_CHURN_SECONDS (10): opens under churn against a cap of 50 (bench/stream-churn.ts).
+// The servers run on core 0, this process on core 1.
 import { execFileSync } from 'node:child_process';
 import { request, type ClientRequest } from 'node:http';
 import { startServer, rssBytes, type ServerProcess } from '../bench/processes.ts';
 import { prepareDatabase } from '../bench/seed.ts';
 import { passwordToken } from '../bench/tokens.ts';
+import { streamChurn } from '../bench/stream-churn.ts';
 
 const streams = Number(process.env.FEED_STREAMS ?? 1000);
 const creates = Number(process.env.FEED_CREATES ?? 30);
 const settleSeconds = Number(process.env.FEED_SETTLE_SECONDS ?? 60);
+const [churnClients, churnSeconds] = [Number(process.env.FEED_CHURN_CLIENTS ?? 80), Number(process.env.FEED_CHURN_SECONDS ?? 10)];
 execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
 
 const db = await prepareDatabase(0, []);
@@ -62,6 +66,22 @@ try {
       const after = await settledRss(server);
       console.log(`${server.name.padEnd(7)} +${waited + 10} s: RSS ${mib(peak)} → ${mib(after)} MiB${server === service ? `; ${await heapOf(server)}` : ''}`);
     }
+  }
+
+  // Opens under churn: more clients than the cap, connecting and leaving; against the same clients below the cap.
+  const capped = await startServer('service, cap 50', 'src/server.ts', { ...common, ...db.serviceEnv, DEMO_DATA: 'true', EVENTS_MAX_SUBSCRIBERS: '50', EVENTS_MAX_SUBSCRIBERS_PER_CALLER: '100' }, '0');
+  try {
+    const cappedToken = await passwordToken(`${capped.url}/realms/sighting`, 'alice');
+    console.log(`\nopens under churn (cap 50, each stream held 0.1–1 s, a create every 50 ms, ${churnSeconds} s each), time to headers of admitted opens:`);
+    for (const resume of [false, true]) {
+      for (const clients of [churnClients, 40]) {
+        const churn = await streamChurn(capped, cappedToken, clients, churnSeconds, resume);
+        console.log(`${String(clients).padStart(3)} clients${resume ? ', resuming with Last-Event-ID' : ''}: p50 ${churn.p50.toFixed(0)} ms, p90 ${churn.p90.toFixed(0)} ms, `
+          + `p99 ${churn.p99.toFixed(0)} ms; ${churn.opened} opened, ${churn.refused} refused (503)`);
+      }
+    }
+  } finally {
+    await capped.stop();
   }
 } finally {
   for (const stream of [...open.values()].flat()) stream.destroy();
