@@ -11,10 +11,10 @@ export interface FloorDb {
   query(sql: string, params: unknown[], name?: string): Promise<Row[]>;
   /**
    * Rows of `batchSql` (`params`, then the last id read and the batch size) in chunks: on PostgreSQL the first chunk
-   * as one named statement and, only when it is full, the rest through a cursor, as the service reads them; keyset
-   * batches on PGlite.
+   * as one statement (named `name`, else unnamed and planned for its values, as the service sends a list's) and, only
+   * when it is full, the rest through a cursor, as the service reads them; keyset batches on PGlite.
    */
-  chunks(batchSql: string, params: unknown[], size: number): AsyncGenerator<Row[]>;
+  chunks(batchSql: string, params: unknown[], size: number, name?: string): AsyncGenerator<Row[]>;
 }
 
 /** Below every id: the keyset's start. */
@@ -26,18 +26,18 @@ const parsers = { 20: (v: string) => Number(v), 1114: (v: string) => v };
 export async function openFloorDb(env: NodeJS.ProcessEnv): Promise<FloorDb> {
   if (env.DATABASE_URL) {
     const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: Number(env.DB_POOL_MAX ?? 10) });
-    const names = new Map<string, string>();
     const types = { getTypeParser: (oid: number, format?: string) => parsers[oid as 20] ?? pg.types.getTypeParser(oid, format as 'text') };
     return {
       // FLOOR_UNNAMED=true: bound but unnamed, parsed and planned each time (the floor before the service named its statements).
       query: async (sql, params, name) => (await pool.query({ name: env.FLOOR_UNNAMED === 'true' ? undefined : name, text: sql, values: params, types })).rows,
-      async *chunks(batchSql, params, size) {
-        const first = (await pool.query({ name: names.get(batchSql) ?? names.set(batchSql, `chunk_${names.size + 1}`).get(batchSql), text: batchSql, values: [...params, firstId, size], types })).rows;
+      async *chunks(batchSql, params, size, name) {
+        const first = (await pool.query({ name, text: batchSql, values: [...params, firstId, size], types })).rows;
         if (first.length > 0) yield first;
         if (first.length < size) return;
         const client = await pool.connect();
         // LIMIT NULL reads every row after the first chunk's last.
-        const cursor = client.query(new Cursor(batchSql, [...params, first.at(-1)!.sighting_id, null], { types } as never));
+        const rest = [...params, first.at(-1)!.sighting_id, null];
+        const cursor = client.query(new Cursor(batchSql, rest, { types } as never));
         try {
           for (let rows = await cursor.read(size); rows.length > 0; rows = await cursor.read(size)) yield rows;
         } finally {

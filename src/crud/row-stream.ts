@@ -149,7 +149,7 @@ async function* cursor<E>(where: FilterQuery<E>, kind: ReadKind, limit: number, 
 
 /**
  * A page in one statement, built once per shape of its conditions (src/crud/statement-shapes.ts) and sent with bound
- * parameters under a name (src/db/named-statements.ts): PostgreSQL plans a list's text once per connection.
+ * parameters, unnamed: planned for its values, as the cursor's statement is.
  */
 async function* onePage<E>(where: FilterQuery<E>, kind: ReadKind, limit: number, read: LimitedRead<E>): AsyncGenerator<ViewRow[]> {
   const rows = await routedRead(kind, (connectionType) => read(where, limit, connectionType));

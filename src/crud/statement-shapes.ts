@@ -1,13 +1,14 @@
 // A list's statement by the shape of its conditions: the QueryBuilder builds a shape's text once, later requests of
-// the same shape only bind their values. Building the query cost more than a page's read itself.
+// the same shape only bind their values. Building the query cost more than a page's read itself. The statement is
+// sent unnamed, so PostgreSQL plans it for its values (src/db/named-statements.ts, `unnamedStatement`).
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import type { ResourceDescriptor, View } from './resource-descriptor.ts';
 import type { ConnectionType } from '../db/read-routing.ts';
 import { viewQuery } from './view-rows.ts';
 import { orderBy, type SortKey } from './list-order.ts';
-import { namedStatement, type NamedStatement } from '../db/named-statements.ts';
+import { unnamedStatement, type NamedStatement } from '../db/named-statements.ts';
 
-/** What a statement is sent with: its text and name, and the values of this request in the text's order. */
+/** What a statement is sent with: its text, and the values of this request in the text's order. */
 export interface BoundStatement {
   statement: NamedStatement;
   params: readonly unknown[];
@@ -81,7 +82,7 @@ export function listStatement<E extends object>(em: EntityManager, resource: Res
   }
   // The builder may change the condition it is given: the values were taken before.
   const qb = viewQuery(em, resource, where, view, connectionType).orderBy(orderBy(keys)).limit(limit);
-  const statement = namedStatement(qb.getQuery());
+  const statement = unnamedStatement(qb.getQuery());
   const params = qb.getParams();
   const passing = passingOf(values, params);
   if (key !== undefined && passing && shapes.size < shapeBound) shapes.set(key, { statement, passing });
