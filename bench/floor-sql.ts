@@ -45,11 +45,9 @@ export const createSql = `with "s" as (insert into "sighting" ("sighting_memo", 
   + `values ($1, $2, $3, $4, $5) returning *), "e" as (insert into "record_change" (${entryColumns}) select 'sighting', "s"."sighting_id", "s"."version", `
   + `'created', clock_timestamp(), $6, jsonb_build_object('vesselId', jsonb_build_array("s"."vessel_id")), ${entryRow} from "s") select "sighting_id", "version" from "s"`;
 
-/** The whole list, read through a cursor (PostgreSQL). */
-export const listSql = `${columns} order by "sighting_id" asc`;
 /** A page of the list, one row more than asked (it tells whether there is a next): $1 the rows to read. */
 export const listPageSql = `${columns} order by "sighting_id" asc limit $1`;
-/** One keyset batch of the whole list (PGlite): $1 the last id read, $2 the batch size. */
+/** One keyset batch of the whole list: $1 the last id read, $2 the batch size (null: every row after it). */
 export const listBatchSql = `${columns} where "sighting_id" > $1 order by "sighting_id" asc limit $2`;
 
 /** Query by example on the memo: $1 the `%…%` pattern. */

@@ -3,7 +3,7 @@
 // per request per operation; the floor's writes keep their history entries, as the service's do. On PostgreSQL the
 // writes are measured against a second floor as well, one that sends its statements unnamed.
 // Run: `npm run bench` (PGlite) or `DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test npm run bench`.
-// Settings: BENCH_ROWS (1000000), BENCH_DURATION seconds per round (10), BENCH_ROUNDS (3), DB_POOL_MAX (10).
+// Settings: BENCH_ROWS (1000000), BENCH_DURATION seconds per round (10), BENCH_ROUNDS (3), DB_POOL_MAX (10), BENCH_ONLY.
 import { execFileSync } from 'node:child_process';
 import { prepareDatabase } from '../bench/seed.ts';
 import { startServer, type ServerProcess } from '../bench/processes.ts';
@@ -17,6 +17,8 @@ const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const seconds = Number(process.env.BENCH_DURATION ?? 10);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const poolMax = process.env.DB_POOL_MAX ?? '10';
+// BENCH_ONLY: a regular expression; only the loaded operations whose names match it run (the rest of the run is kept).
+const only = new RegExp(process.env.BENCH_ONLY ?? '');
 const [serverCore, loadCore] = ['0', '1'];
 const patterns = { rare: 'needle', common: 'comet' };
 const tokens = new Map<string, { token: string; at: number }>();
@@ -79,7 +81,7 @@ try {
     ['PATCH /sighting/-1 c1', patchMemo, patcher],
     ['POST /sighting/qbe rare c4', { method: 'POST', path: '/api/sighting/qbe', body: JSON.stringify({ sightingMemo: patterns.rare }), connections: 4 }],
   ];
-  for (const [name, request, user] of operations) {
+  for (const [name, request, user] of operations.filter(([name]) => only.test(name))) {
     const loaded = [...servers, ...unnamedFloor && isWrite(request) ? [unnamedFloor] : []];
     const results = new Map<ServerProcess, LoadResult[]>(loaded.map((s) => [s, []]));
     for (let round = 0; round < rounds; round++) {
@@ -91,7 +93,7 @@ try {
     if (u) console.log(comparison('  against the unnamed floor', s!, u, false));
   }
 
-  if (process.env.DATABASE_URL) await compareWithPglite(operations[0]!);
+  if (process.env.DATABASE_URL && only.test(operations[0]![0])) await compareWithPglite(operations[0]!);
 
   console.log('');
   for (const [label, pattern] of Object.entries(patterns)) {

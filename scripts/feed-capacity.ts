@@ -3,15 +3,20 @@
 // per open stream, and how long a create takes to reach every stream (from sending the create to the last stream's
 // event), creates sent to the two servers in turn. Prints figures, asserts nothing.
 // Run: `npm run bench:feed` (PGlite) or with DATABASE_URL (a scratch database made there and dropped after).
-// Settings: FEED_STREAMS (1000), FEED_CREATES (30). The servers run on core 0, this process on core 1.
+// Settings: FEED_STREAMS (1000), FEED_CREATES (30), FEED_SETTLE_SECONDS (60: how long memory is read after the peak),
+// FEED_CHURN_CLIENTS (80) and FEED_CHURN_SECONDS (10): opens under churn against a cap of 50 (bench/stream-churn.ts).
+// The servers run on core 0, this process on core 1.
 import { execFileSync } from 'node:child_process';
 import { request, type ClientRequest } from 'node:http';
 import { startServer, rssBytes, type ServerProcess } from '../bench/processes.ts';
 import { prepareDatabase } from '../bench/seed.ts';
 import { passwordToken } from '../bench/tokens.ts';
+import { streamChurn } from '../bench/stream-churn.ts';
 
 const streams = Number(process.env.FEED_STREAMS ?? 1000);
 const creates = Number(process.env.FEED_CREATES ?? 30);
+const settleSeconds = Number(process.env.FEED_SETTLE_SECONDS ?? 60);
+const [churnClients, churnSeconds] = [Number(process.env.FEED_CHURN_CLIENTS ?? 80), Number(process.env.FEED_CHURN_SECONDS ?? 10)];
 execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
 
 const db = await prepareDatabase(0, []);
@@ -21,7 +26,7 @@ const issuer = `${service.url}/realms/sighting`;
 const floor = await startServer('floor', 'bench/floor-server.ts', { ...common, ...db.floorEnv, ISSUER: issuer, AUDIENCE: 'sighting-api' }, '0');
 const servers = [service, floor];
 const token = await passwordToken(issuer, 'alice');
-const open: ClientRequest[] = [];
+const open = new Map<ServerProcess, ClientRequest[]>(servers.map((server) => [server, []]));
 /** Per server and record id: how many streams have read its `created` event, and when the last of them did. */
 const seen = new Map<ServerProcess, Map<number, { streams: number; lastAt: number }>>(servers.map((server) => [server, new Map()]));
 
@@ -51,8 +56,35 @@ try {
   }
   const ratio = (q: number) => (at(delivery.get(service)!, q) / at(delivery.get(floor)!, q)).toFixed(2);
   console.log(`ratio service / floor: p50 ${ratio(0.5)}×, p99 ${ratio(0.99)}×`);
+
+  // After the peak: every stream closed, what each server gives back once it has settled.
+  console.log(`\nafter the peak (all ${streams} streams closed):`);
+  for (const server of servers) {
+    const peak = rssBytes(server.child.pid!);
+    for (const stream of open.get(server)!.splice(0)) stream.destroy();
+    for (let waited = 0; waited < settleSeconds; waited += 10) {
+      const after = await settledRss(server);
+      console.log(`${server.name.padEnd(7)} +${waited + 10} s: RSS ${mib(peak)} → ${mib(after)} MiB${server === service ? `; ${await heapOf(server)}` : ''}`);
+    }
+  }
+
+  // Opens under churn: more clients than the cap, connecting and leaving; against the same clients below the cap.
+  const capped = await startServer('service, cap 50', 'src/server.ts', { ...common, ...db.serviceEnv, DEMO_DATA: 'true', EVENTS_MAX_SUBSCRIBERS: '50', EVENTS_MAX_SUBSCRIBERS_PER_CALLER: '100' }, '0');
+  try {
+    const cappedToken = await passwordToken(`${capped.url}/realms/sighting`, 'alice');
+    console.log(`\nopens under churn (cap 50, each stream held 0.1–1 s, a create every 50 ms, ${churnSeconds} s each), time to headers of admitted opens:`);
+    for (const resume of [false, true]) {
+      for (const clients of [churnClients, 40]) {
+        const churn = await streamChurn(capped, cappedToken, clients, churnSeconds, resume);
+        console.log(`${String(clients).padStart(3)} clients${resume ? ', resuming with Last-Event-ID' : ''}: p50 ${churn.p50.toFixed(0)} ms, p90 ${churn.p90.toFixed(0)} ms, `
+          + `p99 ${churn.p99.toFixed(0)} ms; ${churn.opened} opened, ${churn.refused} refused (503)`);
+      }
+    }
+  } finally {
+    await capped.stop();
+  }
 } finally {
-  for (const stream of open) stream.destroy();
+  for (const stream of [...open.values()].flat()) stream.destroy();
   for (const server of servers) await server.stop();
   await db.drop();
 }
@@ -106,8 +138,16 @@ function subscribe(server: ServerProcess): Promise<void> {
     });
     req.on('error', reject);
     req.end();
-    open.push(req);
+    open.get(server)!.push(req);
   });
+}
+
+/** The service's V8 heap (reserved and used) and memory outside it, from its own metrics (prom-client's defaults). */
+async function heapOf(server: ServerProcess): Promise<string> {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return `V8 heap ${mib(value('nodejs_heap_size_total_bytes'))} MiB reserved, ${mib(value('nodejs_heap_size_used_bytes'))} used; `
+    + `outside it (buffers) ${mib(value('nodejs_external_memory_bytes'))} MiB`;
 }
 
 function mib(bytes: number): string {

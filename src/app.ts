@@ -18,6 +18,7 @@ import { historyHandlers } from './history/history-handlers.ts';
 import { eventStreams } from './feed/event-stream.ts';
 import type { ChangeFeed } from './feed/change-feed.ts';
 import { StreamSlots } from './feed/stream-slots.ts';
+import { memoryAfterPeaks } from './memory-after-peaks.ts';
 import type { StreamShare } from './db/stream-share.ts';
 import type { Drain } from './http/drain.ts';
 import { idempotencyKey } from './http/idempotency-key.ts';
@@ -95,7 +96,8 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   // Readiness reports the key store's own state (src/health.ts): no fetch of its own per probe.
   app.locals.realmKeysReachable = tokens.keysReachable;
   const admitted = [negotiate, tokens, ...(config.RATE_LIMIT_PER_MINUTE ? [rateLimit(config.RATE_LIMIT_PER_MINUTE)] : [])];
-  const slots = new StreamSlots(config.EVENTS_MAX_SUBSCRIBERS, config.EVENTS_MAX_SUBSCRIBERS_PER_CALLER);
+  // After a peak of open streams, the heap they grew goes back to the system (src/memory-after-peaks.ts).
+  const slots = new StreamSlots(config.EVENTS_MAX_SUBSCRIBERS, config.EVENTS_MAX_SUBSCRIBERS_PER_CALLER, memoryAfterPeaks().streamsOpen);
   const events = eventStreams({ feed, drain, slots, keepAliveMs: config.EVENTS_KEEPALIVE_MS, delivered: metrics.eventDelivered });
   const handlersFor = (resource: AnyResource): OperationHandlers => ({ ...readHandlers(resource), ...writeHandlers(resource), ...historyHandlers(resource), events: events(resource) });
 

@@ -6,6 +6,8 @@ import type { ResourceDescriptor, View, ViewQuery, ViewRow } from './resource-de
 import { viewRootAlias, viewQuery } from './view-rows.ts';
 import { routedRead, type ConnectionType, type ReadKind } from '../db/read-routing.ts';
 import { readsByCursor } from '../db/orm.ts';
+import { runNamed } from '../db/named-statements.ts';
+import { listStatement } from './statement-shapes.ts';
 import type { StreamShare } from '../db/stream-share.ts';
 import { keysetAfter, keyValues, listOrder, orderBy, type SortKey } from './list-order.ts';
 
@@ -34,9 +36,15 @@ export interface BatchedRead {
 }
 
 type OrderedQuery<E> = (where: FilterQuery<E>, connectionType: ConnectionType) => ViewQuery;
+/** At most `limit` rows of the view that `where` picks, in order, in one statement. */
+type LimitedRead<E> = (where: FilterQuery<E>, limit: number, connectionType: ConnectionType) => Promise<ViewRow[]>;
 
 export function viewRowBatches<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, { kind, view, limit = Infinity, keys = listOrder(em, resource), share, signal }: BatchedRead): AsyncGenerator<ViewRow[]> {
   const query: OrderedQuery<E> = (condition, connectionType) => viewQuery(em, resource, condition, view, connectionType).orderBy(orderBy(keys));
+  const read: LimitedRead<E> = (condition, rows, connectionType) => {
+    const { statement, params } = listStatement(em, resource, condition, view, keys, rows, connectionType);
+    return runNamed<ViewRow>(em, statement, params, connectionType);
+  };
   const byCursor = readsByCursor(em);
   const open = (after: ViewRow | undefined, remaining: number) => {
     const continued = after === undefined ? where : { $and: [where, keysetAfter(keys, keyValues(keys, after))] };
@@ -44,9 +52,12 @@ export function viewRowBatches<E extends object>(em: EntityManager, resource: Re
     // PGlite's driver has no cursors ("Streaming is not supported by PGlite"). A page fits one fetch: one statement
     // reads it, without the cursor's transaction around it (four round trips for one).
     if (byCursor) {
-      return remaining <= batchSize.postgresql ? onePage(from, kind, remaining, query) : cursor(from, kind, remaining, query);
+      if (remaining <= batchSize.postgresql) return onePage(from, kind, remaining, read);
+      // Most streamed reads fit one batch (a query by example for a rare word): one statement answers them, the
+      // cursor and its transaction only read what comes after a full first batch.
+      return pageThenCursor(from, kind, remaining, read, query, (row) => ({ $and: [from, keysetAfter(keys, keyValues(keys, row))] } as FilterQuery<E>));
     }
-    if (keys.length === 1) return keysetBatches(from, kind, remaining, keys, query);
+    if (keys.length === 1) return keysetBatches(from, kind, remaining, keys, read);
     return sortedBatches(from, kind, remaining, keys, query);
   };
   return share ? sharedRead(open, limit, byCursor, share, signal) : open(undefined, limit);
@@ -136,19 +147,32 @@ async function* cursor<E>(where: FilterQuery<E>, kind: ReadKind, limit: number, 
   }
 }
 
-async function* onePage<E>(where: FilterQuery<E>, kind: ReadKind, limit: number, query: OrderedQuery<E>):
-  AsyncGenerator<ViewRow[]> {
-  const read = (connectionType: ConnectionType) => query(where, connectionType).limit(limit).execute('all', false);
-  const rows = await routedRead(kind, read) as ViewRow[];
+/**
+ * A page in one statement, built once per shape of its conditions (src/crud/statement-shapes.ts) and sent with bound
+ * parameters, unnamed: planned for its values, as the cursor's statement is.
+ */
+async function* onePage<E>(where: FilterQuery<E>, kind: ReadKind, limit: number, read: LimitedRead<E>): AsyncGenerator<ViewRow[]> {
+  const rows = await routedRead(kind, (connectionType) => read(where, limit, connectionType));
   if (rows.length > 0) yield rows;
 }
 
-async function* keysetBatches<E>(where: FilterQuery<E>, kind: ReadKind, limit: number, keys: readonly SortKey[], query: OrderedQuery<E>): AsyncGenerator<ViewRow[]> {
+/** A first batch in one statement; only when it is full, the rest after its last row through a cursor. */
+async function* pageThenCursor<E>(where: FilterQuery<E>, kind: ReadKind, limit: number, read: LimitedRead<E>, query: OrderedQuery<E>,
+  after: (row: ViewRow) => FilterQuery<E>): AsyncGenerator<ViewRow[]> {
+  let last: ViewRow | undefined;
+  for await (const rows of onePage(where, kind, batchSize.postgresql, read)) {
+    yield rows;
+    if (rows.length === batchSize.postgresql) last = rows.at(-1);
+  }
+  if (last) yield* cursor(after(last), kind, limit - batchSize.postgresql, query);
+}
+
+async function* keysetBatches<E>(where: FilterQuery<E>, kind: ReadKind, limit: number, keys: readonly SortKey[], read: LimitedRead<E>): AsyncGenerator<ViewRow[]> {
   let after: ViewRow | undefined;
   for (let remaining = limit; remaining > 0;) {
     const page = Math.min(batchSize.pglite, remaining);
     const keyset = after === undefined ? where : { $and: [where, keysetAfter(keys, keyValues(keys, after))] };
-    const rows = await routedRead(kind, (connectionType) => query(keyset as FilterQuery<E>, connectionType).limit(page).execute('all', false)) as ViewRow[];
+    const rows = await routedRead(kind, (connectionType) => read(keyset as FilterQuery<E>, page, connectionType));
     if (rows.length > 0) yield rows;
     if (rows.length < page) return;
     remaining -= rows.length;

@@ -8,9 +8,13 @@ export class StreamSlots {
   #taken = 0;
   readonly #byCaller = new Map<string, number>();
 
-  constructor(max: number, perCaller: number) {
+  readonly #counted: (taken: number) => void;
+
+  /** `counted` hears the number of slots taken each time it changes. */
+  constructor(max: number, perCaller: number, counted: (taken: number) => void = () => {}) {
     this.#max = max;
     this.#perCaller = perCaller;
+    this.#counted = counted;
   }
 
   /** Takes a slot for `caller` (a token subject), or says why not; the function returned frees it, once. */
@@ -20,6 +24,7 @@ export class StreamSlots {
     if (held >= this.#perCaller) return 'caller-full';
     this.#taken += 1;
     this.#byCaller.set(caller, held + 1);
+    this.#counted(this.#taken);
     let freed = false;
     return () => {
       if (freed) return;
@@ -28,6 +33,7 @@ export class StreamSlots {
       const left = this.#byCaller.get(caller)! - 1;
       if (left) this.#byCaller.set(caller, left);
       else this.#byCaller.delete(caller);
+      this.#counted(this.#taken);
     };
   }
 }

@@ -1,0 +1,90 @@
+// A list's statement by the shape of its conditions: the QueryBuilder builds a shape's text once, later requests of
+// the same shape only bind their values. Building the query cost more than a page's read itself. The statement is
+// sent unnamed, so PostgreSQL plans it for its values (src/db/named-statements.ts, `unnamedStatement`).
+import type { EntityManager, FilterQuery } from '@mikro-orm/core';
+import type { ResourceDescriptor, View } from './resource-descriptor.ts';
+import type { ConnectionType } from '../db/read-routing.ts';
+import { viewQuery } from './view-rows.ts';
+import { orderBy, type SortKey } from './list-order.ts';
+import { unnamedStatement, type NamedStatement } from '../db/named-statements.ts';
+
+/** What a statement is sent with: its text, and the values of this request in the text's order. */
+export interface BoundStatement {
+  statement: NamedStatement;
+  params: readonly unknown[];
+}
+
+/** How the QueryBuilder passed each value on: as it was, or as its text (ids of `bigint` columns). */
+type Passing = 'as-is' | 'text';
+
+interface Shape {
+  statement: NamedStatement;
+  passing: readonly Passing[];
+}
+
+/** Shapes seen: a handful per resource in practice; past the bound, statements are built each time. */
+const shapeBound = 1000;
+const shapes = new Map<string, Shape>();
+
+const isPlain = (value: object) => [Object.prototype, null].includes(Object.getPrototypeOf(value) as object | null);
+
+/**
+ * The condition's shape (its keys, operators, nulls and array lengths: what the text depends on) and its values, in
+ * the order written; undefined when it holds anything but plain objects, arrays and primitives.
+ */
+function shapeOf(where: unknown, values: unknown[]): string | undefined {
+  if (where === null) return 'n';
+  if (where === undefined) return 'u';
+  if (['string', 'number', 'boolean', 'bigint'].includes(typeof where)) {
+    values.push(where);
+    return 'v';
+  }
+  if (typeof where !== 'object' || !isPlain(where) && !Array.isArray(where)) return undefined;
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(where)) {
+    const part = shapeOf(value, values);
+    if (part === undefined) return undefined;
+    parts.push(`${JSON.stringify(key)}:${part}`);
+  }
+  return Array.isArray(where) ? `[${parts.join(',')}]` : `{${parts.join(',')}}`;
+}
+
+/**
+ * How each value reached the builder's parameters, when they are the condition's values in the same order (each as
+ * it was, or as its text), all different from each other (so no two could have traded places): then the shape's
+ * text takes any values of that shape in that order. Else undefined, and the shape is not kept.
+ */
+function passingOf(values: readonly unknown[], params: readonly unknown[]): Passing[] | undefined {
+  if (values.length !== params.length || new Set(values.map(String)).size !== values.length) return undefined;
+  const passing: Passing[] = [];
+  for (const [index, value] of values.entries()) {
+    const param = params[index];
+    if (param === value) passing.push('as-is');
+    else if (typeof param === 'string' && typeof value !== 'string' && param === String(value)) passing.push('text');
+    else return undefined;
+  }
+  return passing;
+}
+
+/** The view's rows that `where` picks, in the keys' order, at most `limit` of them: the statement and its values. */
+export function listStatement<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>,
+  where: FilterQuery<E>, view: View, keys: readonly SortKey[], limit: number, connectionType: ConnectionType,
+): BoundStatement {
+  const values: unknown[] = [];
+  const shape = shapeOf(where, values);
+  values.push(limit);
+  const order = keys.map(({ property, descending }) => `${descending ? '-' : ''}${property}`).join(',');
+  const key = shape === undefined ? undefined : `${resource.name} ${view} ${order} ${shape}`;
+  const known = key === undefined ? undefined : shapes.get(key);
+  if (known) {
+    const params = values.map((value, index) => (known.passing[index] === 'text' ? String(value) : value));
+    return { statement: known.statement, params };
+  }
+  // The builder may change the condition it is given: the values were taken before.
+  const qb = viewQuery(em, resource, where, view, connectionType).orderBy(orderBy(keys)).limit(limit);
+  const statement = unnamedStatement(qb.getQuery());
+  const params = qb.getParams();
+  const passing = passingOf(values, params);
+  if (key !== undefined && passing && shapes.size < shapeBound) shapes.set(key, { statement, passing });
+  return { statement, params };
+}
