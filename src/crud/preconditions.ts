@@ -49,10 +49,14 @@ export function checkIfMatch(req: Request, version: number): void {
 export function ifMatchVersions(req: Request): number[] | undefined {
   const found = ifMatch(req);
   if (found === undefined || found === '*') return undefined;
-  return found.map((tag) => Number(/^"(-?\d{1,15})"$/.exec(tag)?.[1])).filter((version) => Number.isSafeInteger(version) && found.includes(etagOf(version)));
+  return found.map((tag) => Number(/^"(-?\d{1,15})"$/.exec(tag)?.[1])).filter((version) => Number.isSafeInteger(version)
+    && found.includes(etagOf(version)));
 }
 
-/** Whether `If-Match` names a version: `*` matches whatever is current, so it states none (docs/behaviour.md#partial-update). */
+/**
+ * Whether `If-Match` names a version: `*` matches whatever is current, so it states none
+ * (docs/behaviour.md#partial-update).
+ */
 export function ifMatchStatesVersion(req: Request): boolean {
   const found = ifMatch(req);
   return found !== undefined && found !== '*';

@@ -14,7 +14,8 @@ function escapeHtml(text: string): string {
 }
 
 /** In the language the application asked for (`ui_locales`), else the browser's; `error` is a message key. */
-export function loginPage(options: { realm: string; action: string; locale: Locale; username?: string; error?: MessageKey }): string {
+export function loginPage(options: {
+  realm: string; action: string; locale: Locale; username?: string; error?: MessageKey }): string {
   const say = (key: MessageKey) => escapeHtml(message(options.locale, key, { realm: options.realm }));
   const error = options.error ? `<p class="error" id="login-error" role="alert">${say(options.error)}</p>` : '';
   // After a failed attempt: the fields point at the message, and the password (cleared) gets the focus.
@@ -43,7 +44,8 @@ input, button { font: inherit; padding: .5rem; }
 <form method="post" action="${escapeHtml(options.action)}">
 <h1>${say('login.title')}</h1>
 ${error}
-<label>${say('login.username')} <input name="username" autocomplete="username" value="${escapeHtml(options.username ?? '')}" required${focusUsername}${invalid}></label>
+<label>${say('login.username')} <input name="username" autocomplete="username" value="${escapeHtml(options.username
+  ?? '')}" required${focusUsername}${invalid}></label>
 <label>${say('login.password')} <input name="password" type="password" autocomplete="current-password" required${focusPassword}${invalid}></label>
 <button type="submit">${say('login.submit')}</button>
 <p class="note">${say('login.note')}</p>
@@ -66,7 +68,8 @@ export function loginRouter(
     const locale = uiLocale(details?.params.ui_locales, req);
     if (details?.uid !== req.params.uid) {
       const expired = escapeHtml(message(locale, 'login.expired'));
-      send(res, `<!DOCTYPE html><html lang="${locale}"><title>${expired}</title><main><p>${expired}</p></main></html>`, 400);
+      send(res, `<!DOCTYPE html><html lang="${locale}"><title>${expired}</title><main><p>${expired}</p></main></html>`,
+        400);
       return;
     }
     const body = (req.body ?? {}) as Record<string, unknown>;
@@ -84,7 +87,8 @@ export function loginRouter(
     if (!user) {
       await throttle.failed(username, address);
       // Keycloak re-renders the form with 200 and a generic message.
-      send(res, loginPage({ realm: realmName(locale), action: req.originalUrl, locale, username, error: 'login.invalid' }));
+      send(res, loginPage({ realm: realmName(locale), action: req.originalUrl, locale, username,
+        error: 'login.invalid' }));
       return;
     }
     throttle.succeeded(username);

@@ -6,7 +6,8 @@ import { ConnectionException } from '@mikro-orm/core';
 // 25006 (read_only_sql_transaction) is a write that reached a standby: during a failover a balancer that checks
 // Patroni's /primary sends connections to the node being promoted a moment before it takes writes
 // (scripts/failover.sh saw 170 such creates in 5 s); it is writable again within seconds.
-const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03', '57014', '25006']);
+const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02',
+  '57P03', '57014', '25006']);
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let cause = error; cause && typeof cause === 'object'; cause = (cause as { cause?: unknown }).cause) {
@@ -23,7 +24,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 /** The pool or the embedded database has been closed: the instance is stopping (nothing else closes them). */
 export function isDatabaseClosed(error: unknown): boolean {
   for (let cause = error; cause && typeof cause === 'object'; cause = (cause as { cause?: unknown }).cause) {
-    if (/Cannot use a pool after calling end|PGlite is clos(?:ed|ing)/.test(String((cause as { message?: unknown }).message ?? ''))) return true;
+    if (/Cannot use a pool after calling end|PGlite is clos(?:ed|ing)/.test(String((cause as {
+      message?: unknown }).message ?? ''))) return true;
   }
   return false;
 }
@@ -34,7 +36,8 @@ export function isDatabaseClosed(error: unknown): boolean {
  */
 export function isAcquireTimeout(error: unknown): boolean {
   for (let cause = error; cause && typeof cause === 'object'; cause = (cause as { cause?: unknown }).cause) {
-    if (/timeout exceeded when trying to connect/i.test(String((cause as { message?: unknown }).message ?? ''))) return true;
+    if (/timeout exceeded when trying to connect/i.test(String((cause as { message?: unknown }).message
+      ?? ''))) return true;
   }
   return false;
 }

@@ -10,19 +10,22 @@ import { placeCommitted } from '../feed/sequencer.ts';
 const batch = 5000;
 
 /**
- * INSERT … SELECT in id order, a window of ids at a time, run where the schema changes (src/db/migrate.ts, under its lock):
- * after migrations were applied or demo data seeded, never on an ordinary start.
+ * INSERT … SELECT in id order, a window of ids at a time, run where the schema changes (src/db/migrate.ts, under its
+ * lock): after migrations were applied or demo data seeded, never on an ordinary start.
  */
 export async function backfillHistory(em: EntityManager, resources: readonly AnyResource[]): Promise<void> {
   const sql = em as SqlEntityManager;
   for (const resource of resources) {
     const meta = em.getMetadata().get(resource.entity);
     // A collection whose migration is yet to be generated (npm run migration:create) has no table, nor records.
-    const table = await sql.execute('select to_regclass(?) as "table"', [`"${meta.tableName}"`], 'get') as { table: unknown };
+    const table = await sql.execute('select to_regclass(?) as "table"', [`"${meta.tableName}"`],
+      'get') as { table: unknown };
     if (!table.table) continue;
-    const column = (property: string) => (meta.properties as Record<string, { fieldNames: string[] }>)[property]!.fieldNames[0]!;
+    const column = (property: string) =>
+      (meta.properties as Record<string, { fieldNames: string[] }>)[property]!.fieldNames[0]!;
     const id = column(resource.idProperty);
-    const scope = feedFilters(resource).map(([name, property]) => `'${name}', jsonb_build_array("t"."${column(property)}")`).join(', ');
+    const scope = feedFilters(resource).map(([name,
+      property]) => `'${name}', jsonb_build_array("t"."${column(property)}")`).join(', ');
     const view = viewQuery(em, resource, {});
     const windowEnd = `select max("${id}") as "last" from (select "${id}" from "${meta.tableName}" where "${id}" > ? order by "${id}" limit ${batch}) as "w"`;
     for (let after: unknown = -Number.MAX_SAFE_INTEGER; ;) {

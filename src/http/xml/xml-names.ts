@@ -10,7 +10,10 @@ const escapeLike = /^_x([0-9A-Fa-f]{4,6})?_/;
 
 const hex = (char: string) => `_x${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}_`;
 
-/** XML 1.0 §2.3 names, without `:` (namespaces reserve it); `_` is escaped only where it would read as an escape; `''` is `_x_`. */
+/**
+ * XML 1.0 §2.3 names, without `:` (namespaces reserve it); `_` is escaped only where it would read as an escape; `''`
+ * is `_x_`.
+ */
 export function toXmlName(name: string): string {
   if (name === '') return '_x_';
   // `_` alone would read as xml2js's text key.
