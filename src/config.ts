@@ -23,7 +23,9 @@ const schema = z.object({
     .describe('PostgreSQL URL straight to the server, for what needs a session of its own: migrations, their lock ' +
       'and the change feed\'s LISTEN; unset: DATABASE_URL.'),
   DATABASE_MIGRATION_URL: postgresUrl.optional()
-    .describe('PostgreSQL URL straight to the server as the role that owns the schema, for migrations and their lock (a service running as a role that may only read and write rows); unset: DATABASE_DIRECT_URL, else DATABASE_URL.'),
+    .describe('PostgreSQL URL straight to the server as the role that owns the schema, for migrations and their lock ' +
+      '(a service running as a role that may only read and write rows); unset: DATABASE_DIRECT_URL, else ' +
+      'DATABASE_URL.'),
   EMBEDDED_DATABASE: flag.optional()
     .describe('`true` allows the embedded PGlite database with NODE_ENV=production (where it is refused, as an unset ' +
       'secret would lose every write at the next restart); elsewhere it is the default without DATABASE_URL.'),
@@ -71,14 +73,19 @@ const schema = z.object({
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(1).default(3000)
     .describe('Longest wait for a new PostgreSQL connection to open (503 after).'),
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1).default(5000)
-    .describe('Longest the service waits for a PostgreSQL statement\'s answer (1 s later than this it drops the connection; 503); a streamed list: each fetch. Set the server\'s own bound as the role\'s default: ALTER ROLE … SET statement_timeout.'),
+    .describe('Longest the service waits for a PostgreSQL statement\'s answer (1 s later than this it drops the ' +
+      'connection; 503); a streamed list: each fetch. Set the server\'s own bound as the role\'s default: ALTER ROLE ' +
+      '… SET statement_timeout.'),
   DB_PREPARED_STATEMENTS: flag.optional()
-    .describe('Send a record\'s read by id and a one-row record\'s writes as named statements, parsed and planned once per connection; default true straight to the server, false behind a pooler (DATABASE_DIRECT_URL set): set true only for one that keeps them per client (PgBouncer 1.21+ with max_prepared_statements above 0).'),
+    .describe('Send a record\'s read by id and a one-row record\'s writes as named statements, parsed and planned ' +
+      'once per connection; default true straight to the server, false behind a pooler (DATABASE_DIRECT_URL set): ' +
+      'set true only for one that keeps them per client (PgBouncer 1.21+ with max_prepared_statements above 0).'),
   DB_DEBUG: flag.default(false).describe('Log every SQL statement with its duration.'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')
     .describe('Least severe log level written (pino levels).'),
   METRICS_TOKEN: z.string().min(16).optional()
-    .describe('When set, GET /metrics needs `Authorization: Bearer <this token>`; unset: /metrics is open like /health.'),
+    .describe('When set, GET /metrics needs `Authorization: Bearer <this token>`; ' +
+      'unset: /metrics is open like /health.'),
   BUILD_COMMIT: z.string().max(64).optional().describe(
     'The commit the running build was made from, shown by the build-info metric.'),
   NODE_ENV: z.string().default('development').describe('`production` refuses the embedded provider.'),
@@ -100,7 +107,8 @@ const schema = z.object({
   EVENTS_MAX_SUBSCRIBERS: z.coerce.number().int().min(0).default(1000)
     .describe('Most change-feed streams (GET /{resource}/events) one instance holds; 503 with Retry-After beyond.'),
   EVENTS_MAX_SUBSCRIBERS_PER_CALLER: z.coerce.number().int().min(1).default(10)
-    .describe('Most change-feed streams one caller (token subject) holds on one instance; 429 with Retry-After beyond.'),
+    .describe('Most change-feed streams one caller (token subject) holds on one instance; ' +
+      '429 with Retry-After beyond.'),
   STREAM_WRITE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30000)
     .describe('A streamed answer (list, query by example, history, change feed) whose client takes nothing for this ' +
       'long is cut off, freeing what it held.'),

@@ -19,7 +19,8 @@ const swaggerUiDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-
 const init = `function bearerFromOAuth(request) {
   var ui = window.ui;
   var api = ui && ui.specSelectors.specJson().getIn(['servers', 0, 'url']);
-  var token = ui && ui.authSelectors.authorized() && ui.authSelectors.authorized().getIn(['oauth2', 'token', 'access_token']);
+  var token = ui && ui.authSelectors.authorized()
+    && ui.authSelectors.authorized().getIn(['oauth2', 'token', 'access_token']);
   if (api && token && request.url.indexOf(api + '/') === 0 && !request.headers.Authorization) {
     request.headers.Authorization = 'Bearer ' + token;
   }

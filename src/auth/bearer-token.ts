@@ -13,8 +13,9 @@ export function bearerToken(req: IncomingMessage, realm: string): string {
   const challenge = `Bearer realm="${realm}"`;
   // Node keeps only the first of repeated Authorization headers, so they are counted in the raw headers.
   let count = 0;
-  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.toLowerCase(
-    ) === 'authorization') count += 1;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i]!.toLowerCase() === 'authorization') count += 1;
+  }
   // §2: a client MUST NOT use more than one method to send the token; more than one header is invalid_request.
   if (count > 1) throw new BadRequest('error.authorization.repeated', {},
     { 'WWW-Authenticate': `${challenge}, error="invalid_request"` }, 'Authorization');

@@ -27,7 +27,8 @@ export function listFilters<E extends object>(resource: ResourceDescriptor<E>): 
       if (bound && bound[1] in properties) return { parameter: name, property: bound[1],
         operator: boundOperators[bound[2]] };
       // Fail at start, not on the first list that uses it.
-      throw new Error(`openapi.yaml: GET /${resource.name} filters by ${name}, no property of ${resource.entity.name}: add it to filterProperties`);
+      throw new Error(`openapi.yaml: GET /${resource.name} filters by ${name}, no property of ` +
+        `${resource.entity.name}: add it to filterProperties`);
     });
 }
 

@@ -21,8 +21,8 @@ export function notModified(req: Request, version: number): boolean {
  * list elements allowed, §5.6.1.2). Checked here, not by the parameter's schema: a narrower schema would be a
  * breaking change of contract 1.x for clients, while the answer to a malformed header (a 400) is the same.
  */
-const ifMatchGrammar =
-  /^(?:\*|(?:,[ \t]*)*(?:W\/)?"[\x21\x23-\x7E]*"(?:[ \t]*,(?:[ \t]*,)*[ \t]*(?:W\/)?"[\x21\x23-\x7E]*")*(?:[ \t]*,)*)$/u;
+const ifMatchGrammar = new RegExp(String.raw`^(?:\*|(?:,[ \t]*)*(?:W\/)?"[\x21\x23-\x7E]*"` +
+  String.raw`(?:[ \t]*,(?:[ \t]*,)*[ \t]*(?:W\/)?"[\x21\x23-\x7E]*")*(?:[ \t]*,)*)$`, 'u');
 const entityTag = /(?:W\/)?"[^"]*"/g;
 
 /**

@@ -72,7 +72,8 @@ async function writeEntry(em: EntityManager, resource: AnyResource, entry: Histo
       `insert into "record_change" (${entryColumns}) values (?, ?, ?, ?, clock_timestamp(), ?, ?, null)`,
       [...head, ...tail]);
   } else {
-    await (em as SqlEntityManager).execute(`insert into "record_change" (${entryColumns}) select ?, ?, ?, ?, clock_timestamp(), ?, ?, to_jsonb("v") from (${byIdStatement(em, resource)}) as "v"`,
+    await (em as SqlEntityManager).execute(`insert into "record_change" (${entryColumns}) select ?, ?, ?, ?, ` +
+      `clock_timestamp(), ?, ?, to_jsonb("v") from (${byIdStatement(em, resource)}) as "v"`,
       [...head, ...tail, entry.id]);
   }
 }

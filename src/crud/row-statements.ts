@@ -29,7 +29,8 @@ function scopeSql(em: EntityManager, resource: AnyResource, before: string | und
   const members = feedFilters(resource).map(([name, property]) => {
     const column = quote(meta.properties[property]!.fieldNames[0]!);
     const values = before && after
-      ? `case when ${before}.${column} is not distinct from ${after}.${column} then jsonb_build_array(${before}.${column}) else jsonb_build_array(${before}.${column}, ${after}.${column}) end`
+      ? `case when ${before}.${column} is not distinct from ${after}.${column} then ` +
+        `jsonb_build_array(${before}.${column}) else jsonb_build_array(${before}.${column}, ${after}.${column}) end`
       : `jsonb_build_array(${before ?? after}.${column})`;
     return `'${name}', ${values}`;
   });
@@ -43,7 +44,8 @@ function scopeSql(em: EntityManager, resource: AnyResource, before: string | und
  */
 function entrySql(em: EntityManager, resource: AnyResource, names: Names, change: 'created' | 'updated', scope: string,
   where = ''): string {
-  return `"entry" as (insert into "record_change" (${entryColumns}) select ?, "w".${names.id}, "w".${names.version}, '${change}', clock_timestamp(), ?, ${scope}, to_jsonb("v") `
+  return `"entry" as (insert into "record_change" (${entryColumns}) select ?, "w".${names.id}, "w".${names.version}, ` +
+    `'${change}', clock_timestamp(), ?, ${scope}, to_jsonb("v") `
     + `from (${wholeViewStatement(em, resource)}) as "v", ${names.table} as "w"${where})`;
 }
 
@@ -61,7 +63,8 @@ function cached(resource: AnyResource, key: string, build: () => string): NamedS
 export function insertStatement(em: EntityManager, resource: AnyResource, columns: readonly string[]): NamedStatement {
   return cached(resource, `insert ${columns.join(',')}`, () => {
     const names = namesOf(em, resource);
-    return `with ${names.table} as (insert into ${names.table} (${columns.map(quote).join(', ')}) values (${columns.map(() => '?').join(', ')}) returning *), `
+    return `with ${names.table} as (insert into ${names.table} (${columns.map(quote).join(', ')}) values ` +
+      `(${columns.map(() => '?').join(', ')}) returning *), `
       + `${entrySql(em, resource, names, 'created', scopeSql(em, resource, undefined, '"w"'))} `
       + `select ${names.id} as "id", ${names.version} as "version" from ${names.table}`;
   });
@@ -79,14 +82,18 @@ export function updateStatement(em: EntityManager, resource: AnyResource, column
     const names = namesOf(em, resource);
     const scoped = feedFilters(resource).length > 0;
     const set = columns.map((column) => `${quote(column)} = ?`).join(', ');
-    const changed = `(${columns.map((column) => `"t".${quote(column)}`).join(', ')}) is distinct from (${columns.map(() => '?').join(', ')})`;
+    const changed = `(${columns.map((column) => `"t".${quote(column)}`).join(', ')}) is distinct from ` +
+      `(${columns.map(() => '?').join(', ')})`;
     // The row as it was, for the entry's scope before the change: the same row, read in the statement's snapshot.
     const before = scoped ? ` from ${names.table} as "o"` : '';
     const where = [`"t".${names.id} = ?`, `"t".${names.version} = ?`, ...scoped ? [`"o".${names.id} = "t".${names.id}`]
       : [], ...owned ? [`"t".${names.owner!} = ?`] : []];
-    return `with ${names.table} as (update ${names.table} as "t" set ${set}, ${names.version} = "t".${names.version} + (${changed})::int${before} `
-      + `where ${where.join(' and ')} returning "t".*${scoped ? `, ${scopeSql(em, resource, '"o"', '"t"')} as "__scope"` : ''}), `
-      + `${entrySql(em, resource, names, 'updated', scoped ? '"w"."__scope"' : `'{}'::jsonb`, ` where "w".${names.version} <> ?`)} `
+    return `with ${names.table} as (update ${names.table} as "t" set ${set}, `
+      + `${names.version} = "t".${names.version} + (${changed})::int${before} `
+      + `where ${where.join(' and ')} returning "t".*`
+      + `${scoped ? `, ${scopeSql(em, resource, '"o"', '"t"')} as "__scope"` : ''}), `
+      + `${entrySql(em, resource, names, 'updated', scoped ? '"w"."__scope"' : `'{}'::jsonb`,
+        ` where "w".${names.version} <> ?`)} `
       + `select ${names.id} as "id", ${names.version} as "version" from ${names.table}`;
   });
 }
@@ -102,7 +109,8 @@ export function deleteStatement(em: EntityManager, resource: AnyResource, versio
     const where = [`${names.id} = ?`, ...versioned ? [`${names.version} = ?`] : [], ...owned ? [`${names.owner!} = ?`]
       : []];
     return `with ${names.table} as (delete from ${names.table} where ${where.join(' and ')} returning *), `
-      + `"entry" as (insert into "record_change" (${entryColumns}) select ?, "w".${names.id}, "w".${names.version}, 'deleted', clock_timestamp(), ?, `
+      + `"entry" as (insert into "record_change" (${entryColumns}) select ?, "w".${names.id}, "w".${names.version}, `
+      + `'deleted', clock_timestamp(), ?, `
       + `${scopeSql(em, resource, '"w"', undefined)}, null from ${names.table} as "w") `
       + `select ${names.id} as "id", ${names.version} as "version" from ${names.table}`;
   });
@@ -112,6 +120,7 @@ export function deleteStatement(em: EntityManager, resource: AnyResource, versio
 export function stateStatement(em: EntityManager, resource: AnyResource): NamedStatement {
   return cached(resource, 'state', () => {
     const names = namesOf(em, resource);
-    return `select ${names.version} as "version"${names.owner ? `, ${names.owner} as "owner"` : ''} from ${names.table} where ${names.id} = ?`;
+    return `select ${names.version} as "version"${names.owner ? `, ${names.owner} as "owner"` : ''} from ` +
+      `${names.table} where ${names.id} = ?`;
   });
 }

@@ -6,7 +6,8 @@ import type { Config } from '../config.ts';
 import { boundedCursor, isCursor } from './bounded-cursor.ts';
 import { sendCancelRequest } from './cancel-request.ts';
 
-type Settings = Pick<Config, 'DB_ACQUIRE_TIMEOUT_MS' | 'DB_CONNECT_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS' | 'DATABASE_DIRECT_URL' | 'DB_PREPARED_STATEMENTS'>;
+type Settings = Pick<Config, 'DB_ACQUIRE_TIMEOUT_MS' | 'DB_CONNECT_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS'
+  | 'DATABASE_DIRECT_URL' | 'DB_PREPARED_STATEMENTS'>;
 
 /**
  * Longest wait for a cancel request to be taken (a server or pooler that does not take it in that time is lost anyway).

@@ -26,7 +26,8 @@ export class MigrationsPending extends Error {
   }
 }
 
-type LockConfig = Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DATABASE_MIGRATION_URL' | 'DB_CONNECT_TIMEOUT_MS' | 'MIGRATE_LOCK_TIMEOUT_MS'>;
+type LockConfig = Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DATABASE_MIGRATION_URL'
+  | 'DB_CONNECT_TIMEOUT_MS' | 'MIGRATE_LOCK_TIMEOUT_MS'>;
 
 /** Whether a start changes the schema or its data, and so takes the lock: checking for pending migrations does not. */
 export const locks = ({ apply, seed }: Pick<MigrationPlan, 'apply' | 'seed'>): boolean => apply || seed;

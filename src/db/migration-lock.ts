@@ -37,7 +37,8 @@ export interface LockHolder {
 
 const describe = (holder: LockHolder): string => holder.visible
   ? `pid ${holder.pid} (${holder.applicationName || 'no application_name'}) connected since ${holder.connectedSince}`
-  : `pid ${holder.pid} (${holder.applicationName || 'no application_name'}: another role's session, not visible to this role)`;
+  : `pid ${holder.pid} (${holder.applicationName || 'no application_name'}: another role's session, not visible to ` +
+    `this role)`;
 
 /** The start's one failure line when the bound passes: names the setting and the holder. */
 export class MigrationLockTimeout extends Error {

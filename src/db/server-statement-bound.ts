@@ -14,7 +14,9 @@ export async function reportServerStatementBound(orm: MikroORM, boundMs: number,
     `select setting::int as ms from pg_settings where name = 'statement_timeout'`);
   const ms = row?.ms ?? 0;
   if (ms === 0) {
-    logger.info({ statementTimeoutMs: 0 }, `the database does not bound statements itself: statements the service gives up on after DB_STATEMENT_TIMEOUT_MS may go on running; set the role's default, e.g. ALTER ROLE <role> SET statement_timeout = '${boundMs}ms'`);
+    logger.info({ statementTimeoutMs: 0 }, `the database does not bound statements itself: statements the service ` +
+      `gives up on after DB_STATEMENT_TIMEOUT_MS may go on running; set the role's default, e.g. ALTER ROLE <role> ` +
+      `SET statement_timeout = '${boundMs}ms'`);
   } else {
     logger.info({ statementTimeoutMs: ms }, `the database bounds each statement at ${ms} ms`);
   }

@@ -115,7 +115,8 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       ctx.type = 'html';
       const text = Object.entries(out).map(([key,
         value]) => `${key}: ${String(value).replace(/[&<>"']/g, '')}`).join('\n');
-      ctx.body = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Error</title></head><body><h1>Sign-in error</h1><pre>${text}</pre></body></html>`;
+      ctx.body = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Error</title></head>` +
+        `<body><h1>Sign-in error</h1><pre>${text}</pre></body></html>`;
     },
   };
 }

@@ -32,7 +32,8 @@ export function loginPage(options: {
 <style>
 body { font-family: system-ui, sans-serif; background: #f3f4f6; margin: 0; }
 main { display: grid; place-items: center; min-height: 100vh; }
-form { background: #fff; padding: 2rem; border-radius: 8px; box-shadow: 0 1px 4px #0002; display: grid; gap: .75rem; min-width: 18rem; }
+form { background: #fff; padding: 2rem; border-radius: 8px; box-shadow: 0 1px 4px #0002; display: grid;
+gap: .75rem; min-width: 18rem; }
 label { display: grid; gap: .25rem; }
 input, button { font: inherit; padding: .5rem; }
 .error { color: #b91c1c; margin: 0; }
@@ -44,9 +45,10 @@ input, button { font: inherit; padding: .5rem; }
 <form method="post" action="${escapeHtml(options.action)}">
 <h1>${say('login.title')}</h1>
 ${error}
-<label>${say('login.username')} <input name="username" autocomplete="username" value="${escapeHtml(options.username
-  ?? '')}" required${focusUsername}${invalid}></label>
-<label>${say('login.password')} <input name="password" type="password" autocomplete="current-password" required${focusPassword}${invalid}></label>
+<label>${say('login.username')} <input name="username" autocomplete="username"
+value="${escapeHtml(options.username ?? '')}" required${focusUsername}${invalid}></label>
+<label>${say('login.password')} <input name="password" type="password"
+autocomplete="current-password" required${focusPassword}${invalid}></label>
 <button type="submit">${say('login.submit')}</button>
 <p class="note">${say('login.note')}</p>
 </form>

@@ -9,6 +9,10 @@ import { ConnectionException } from '@mikro-orm/core';
 const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02',
   '57P03', '57014', '25006']);
 
+// The driver's and the pool's messages for a connection that failed or broke.
+const connectionFailure = new RegExp('Connection terminated|connection timeout|timeout exceeded when trying to ' +
+  'connect|Client has encountered a connection error|Query read timeout', 'i');
+
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let cause = error; cause && typeof cause === 'object'; cause = (cause as { cause?: unknown }).cause) {
     if (cause instanceof ConnectionException) return true;
@@ -16,7 +20,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     // 08P01 (protocol violation) is a request the driver could not encode, not an unreachable database.
     if (unavailableCodes.has(code) || (code.startsWith('08') && code !== '08P01')) return true;
     const text = String((cause as { message?: unknown }).message ?? '');
-    if (/Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout/i.test(text)) return true;
+    if (connectionFailure.test(text)) return true;
   }
   return false;
 }

@@ -38,7 +38,8 @@ export function readEvents(orm: MikroORM, after: number, upTo = Number.MAX_SAFE_
   collection?: string): Promise<ChangeEvent[]> {
   const where = collection === undefined ? '' : ' and "collection" = ?';
   return orm.em.getConnection('write')
-    .execute(`select ${columns} from "record_change" where "position" > ? and "position" <= ?${where} order by "position" limit ${eventBatch}`,
+    .execute(`select ${columns} from "record_change" where "position" > ? and "position" <= ?${where} order by ` +
+      `"position" limit ${eventBatch}`,
       [after, upTo, ...(collection === undefined ? [] : [collection])], 'all')
     .then((rows) => (rows as Record<string, unknown>[]).map(eventOf));
 }

@@ -22,7 +22,8 @@ export async function placeCommitted(em: EntityManager): Promise<void> {
       await connection.execute('select pg_advisory_xact_lock(?)', [placingLock], 'run', trx);
       const result = await connection.execute(`update "record_change" as "c" set "position" = "p"."position"
         from (select "event_id", nextval('record_change_position_seq') as "position"
-          from (select "event_id" from "record_change" where "position" is null order by "event_id" limit ${batch}) as "u") as "p"
+          from (select "event_id" from "record_change" where "position" is null
+            order by "event_id" limit ${batch}) as "u") as "p"
         where "c"."event_id" = "p"."event_id"`, [], 'run', trx) as { affectedRows?: number };
       return result.affectedRows ?? 0;
     });

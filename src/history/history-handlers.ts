@@ -20,7 +20,8 @@ interface EntryRow {
 }
 
 // The instant as the contract writes it, formatted by the database so PostgreSQL and PGlite give the same text.
-const entryColumns = `"version", "change", "changed_by", "row", to_char("changed_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "changed_at"`;
+const entryColumns = `"version", "change", "changed_by", "row", to_char("changed_at" at time zone 'UTC', ` +
+  `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "changed_at"`;
 const ofRecord = `from "record_change" where "collection" = ? and "record_id" = ?`;
 
 /** History is read from the primary: a version just written is there at once. */

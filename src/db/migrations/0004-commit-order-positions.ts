@@ -18,7 +18,8 @@ export class CommitOrderPositions extends Migration {
     this.addSql('create sequence "record_change_position_seq"');
     // The entries so far were in commit order already (the lock): their event ids are their places.
     this.addSql('update "record_change" set "position" = "event_id"');
-    this.addSql(`select setval('record_change_position_seq', coalesce((select max("position") from "record_change"), 0) + 1, false)`);
+    this.addSql(`select setval('record_change_position_seq', ` +
+      `coalesce((select max("position") from "record_change"), 0) + 1, false)`);
   }
 
   override down(): void {
