@@ -3,7 +3,8 @@ import { z } from 'zod';
 
 const flag = z.enum(['true', 'false']).transform((value) => value === 'true');
 // A message of its own: zod's "Invalid URL" says nothing of the form expected.
-const postgresUrl = z.url({ protocol: /^postgres(ql)?$/, error: 'must be a PostgreSQL URL: postgresql://user[:password]@host[:port]/database' });
+const postgresUrl = z.url({ protocol: /^postgres(ql)?$/,
+  error: 'must be a PostgreSQL URL: postgresql://user[:password]@host[:port]/database' });
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080)
@@ -11,23 +12,32 @@ const schema = z.object({
   HOST: z.string().default('0.0.0.0').describe('Interface to listen on.'),
   MANAGEMENT_PORT: z.coerce.number().int().min(0).max(65535).optional()
     .describe('When set, /health/* and /metrics are served on this port (same interface) and not on PORT.'),
-  BASE_PATH: z.string().regex(/^\/[A-Za-z0-9/_-]*[^/]$/).default('/api').describe('Path under which the collections live.'),
+  BASE_PATH: z.string().regex(/^\/[A-Za-z0-9/_-]*[^/]$/).default('/api').describe(
+    'Path under which the collections live.'),
   PUBLIC_URL: z.url().optional()
     .describe('Origin clients use to reach the service; default http://localhost:PORT. The embedded provider\'s issuer is built from it.'),
   DATABASE_URL: postgresUrl.optional()
-    .describe('PostgreSQL connection URL (may be a transaction-mode pooler such as PgBouncer when DATABASE_DIRECT_URL is set); when unset the embedded PGlite database is used.'),
+    .describe('PostgreSQL connection URL (may be a transaction-mode pooler such as PgBouncer when ' +
+      'DATABASE_DIRECT_URL is set); when unset the embedded PGlite database is used.'),
   DATABASE_DIRECT_URL: postgresUrl.optional()
-    .describe('PostgreSQL URL straight to the server, for what needs a session of its own: migrations, their lock and the change feed\'s LISTEN; unset: DATABASE_URL.'),
+    .describe('PostgreSQL URL straight to the server, for what needs a session of its own: migrations, their lock ' +
+      'and the change feed\'s LISTEN; unset: DATABASE_URL.'),
   DATABASE_MIGRATION_URL: postgresUrl.optional()
-    .describe('PostgreSQL URL straight to the server as the role that owns the schema, for migrations and their lock (a service running as a role that may only read and write rows); unset: DATABASE_DIRECT_URL, else DATABASE_URL.'),
+    .describe('PostgreSQL URL straight to the server as the role that owns the schema, for migrations and their lock ' +
+      '(a service running as a role that may only read and write rows); unset: DATABASE_DIRECT_URL, else ' +
+      'DATABASE_URL.'),
   EMBEDDED_DATABASE: flag.optional()
-    .describe('`true` allows the embedded PGlite database with NODE_ENV=production (where it is refused, as an unset secret would lose every write at the next restart); elsewhere it is the default without DATABASE_URL.'),
+    .describe('`true` allows the embedded PGlite database with NODE_ENV=production (where it is refused, as an unset ' +
+      'secret would lose every write at the next restart); elsewhere it is the default without DATABASE_URL.'),
   MIGRATE_LOCK_TIMEOUT_MS: z.coerce.number().int().min(1).default(60000)
-    .describe('Longest wait for the migration lock another process holds (who holds it is logged every few seconds); the start fails after it.'),
+    .describe('Longest wait for the migration lock another process holds (who holds it is logged every few seconds); ' +
+      'the start fails after it.'),
   DATA_DIR: z.string().optional().describe('PGlite data folder; when unset PGlite keeps everything in memory.'),
   MIGRATE_AT_START: flag.default(true)
-    .describe('Apply pending migrations at start (under a lock, so instances starting together migrate once); `false` only checks that none is pending (fleets run `npm run migrate` first).'),
-  DEMO_DATA: flag.optional().describe('Seed the demo vessels and sighting; default true for PGlite, false for PostgreSQL.'),
+    .describe('Apply pending migrations at start (under a lock, so instances starting together migrate once); ' +
+      '`false` only checks that none is pending (fleets run `npm run migrate` first).'),
+  DEMO_DATA: flag.optional().describe(
+    'Seed the demo vessels and sighting; default true for PGlite, false for PostgreSQL.'),
   DATABASE_REPLICA_URLS: z.string().optional()
     .transform((text) => text?.split(',').map((url) => url.trim()).filter(Boolean) ?? [])
     .pipe(z.array(z.url({ protocol: /^postgres(ql)?$/ })))
@@ -35,7 +45,8 @@ const schema = z.object({
   REPLICA_RETRY_MS: z.coerce.number().int().min(0).default(5000)
     .describe('After a replica fails, how long reads stay on the primary before the replicas are tried again.'),
   DB_REPLICA_MAX_LAG_MS: z.coerce.number().int().min(0).default(5000)
-    .describe('A replica whose replay is further behind than this (measured every second) gets no reads until it catches up.'),
+    .describe('A replica whose replay is further behind than this (measured every second) gets no reads until it ' +
+      'catches up.'),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10).describe('Most PostgreSQL connections held open.'),
   BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/).default('64kb').describe('Largest request body accepted (413 above).'),
   KEYCLOAK_URL: z.url().optional()
@@ -53,7 +64,8 @@ const schema = z.object({
   IDEMPOTENCY_WINDOW_SECONDS: z.coerce.number().int().min(1).default(86400)
     .describe('How long a create\'s Idempotency-Key replays its first answer.'),
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).default(5000)
-    .describe('After SIGTERM, how long the listener keeps accepting (readiness already 503, every answer `Connection: close`) so balancers stop sending; SIGINT (Ctrl-C) skips it.'),
+    .describe('After SIGTERM, how long the listener keeps accepting (readiness already 503, every answer ' +
+      '`Connection: close`) so balancers stop sending; SIGINT (Ctrl-C) skips it.'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000)
     .describe('How long a stop then waits for in-flight requests before closing anyway.'),
   DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(1).default(3000)
@@ -61,34 +73,45 @@ const schema = z.object({
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(1).default(3000)
     .describe('Longest wait for a new PostgreSQL connection to open (503 after).'),
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1).default(5000)
-    .describe('Longest the service waits for a PostgreSQL statement\'s answer (1 s later than this it drops the connection; 503); a streamed list: each fetch. Set the server\'s own bound as the role\'s default: ALTER ROLE … SET statement_timeout.'),
+    .describe('Longest the service waits for a PostgreSQL statement\'s answer (1 s later than this it drops the ' +
+      'connection; 503); a streamed list: each fetch. Set the server\'s own bound as the role\'s default: ALTER ROLE ' +
+      '… SET statement_timeout.'),
   DB_PREPARED_STATEMENTS: flag.optional()
-    .describe('Send a record\'s read by id and a one-row record\'s writes as named statements, parsed and planned once per connection; default true straight to the server, false behind a pooler (DATABASE_DIRECT_URL set): set true only for one that keeps them per client (PgBouncer 1.21+ with max_prepared_statements above 0).'),
+    .describe('Send a record\'s read by id and a one-row record\'s writes as named statements, parsed and planned ' +
+      'once per connection; default true straight to the server, false behind a pooler (DATABASE_DIRECT_URL set): ' +
+      'set true only for one that keeps them per client (PgBouncer 1.21+ with max_prepared_statements above 0).'),
   DB_DEBUG: flag.default(false).describe('Log every SQL statement with its duration.'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')
     .describe('Least severe log level written (pino levels).'),
   METRICS_TOKEN: z.string().min(16).optional()
-    .describe('When set, GET /metrics needs `Authorization: Bearer <this token>`; unset: /metrics is open like /health.'),
-  BUILD_COMMIT: z.string().max(64).optional().describe('The commit the running build was made from, shown by the build-info metric.'),
+    .describe('When set, GET /metrics needs `Authorization: Bearer <this token>`; ' +
+      'unset: /metrics is open like /health.'),
+  BUILD_COMMIT: z.string().max(64).optional().describe(
+    'The commit the running build was made from, shown by the build-info metric.'),
   NODE_ENV: z.string().default('development').describe('`production` refuses the embedded provider.'),
   SIGHTING_SERVICE_SECRET: z.string().default('sighting-service-secret')
     .describe('Secret of the sighting-service client, read by the realm import (Keycloak and embedded provider).'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).optional()
-    .describe('When set, each caller (token subject) may send this many API requests per minute to each instance; 429 beyond.'),
+    .describe('When set, each caller (token subject) may send this many API requests per minute to each instance; ' +
+      '429 beyond.'),
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10000)
-    .describe('Longest a client may take to send a request\'s header section (408 after; slow clients free their connection).'),
+    .describe('Longest a client may take to send a request\'s header section (408 after; slow clients free their ' +
+      'connection).'),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30000)
     .describe('Longest a client may take to send a whole request, body included (408 after).'),
   CORS_ORIGINS: z.string().optional()
     .transform((text) => text?.split(',').map((origin) => origin.trim()).filter(Boolean) ?? [])
-    .pipe(z.array(z.url().refine((url) => URL.canParse(url) && new URL(url).origin === url, 'each must be an origin as a browser sends it: scheme://host[:port], lower-case, no path')))
+    .pipe(z.array(z.url().refine((url) => URL.canParse(url) && new URL(url).origin === url,
+      'each must be an origin as a browser sends it: scheme://host[:port], lower-case, no path')))
     .describe('Comma-separated origins (e.g. https://app.example.org) whose browser pages may call the API; unset: none.'),
   EVENTS_MAX_SUBSCRIBERS: z.coerce.number().int().min(0).default(1000)
     .describe('Most change-feed streams (GET /{resource}/events) one instance holds; 503 with Retry-After beyond.'),
   EVENTS_MAX_SUBSCRIBERS_PER_CALLER: z.coerce.number().int().min(1).default(10)
-    .describe('Most change-feed streams one caller (token subject) holds on one instance; 429 with Retry-After beyond.'),
+    .describe('Most change-feed streams one caller (token subject) holds on one instance; ' +
+      '429 with Retry-After beyond.'),
   STREAM_WRITE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30000)
-    .describe('A streamed answer (list, query by example, history, change feed) whose client takes nothing for this long is cut off, freeing what it held.'),
+    .describe('A streamed answer (list, query by example, history, change feed) whose client takes nothing for this ' +
+      'long is cut off, freeing what it held.'),
   STREAM_POOL_SHARE: z.coerce.number().gt(0).max(1).default(0.5)
     .describe('Share of DB_POOL_MAX that streamed reads (whole lists, queries by example, the change feed\'s catch-up) '
       + 'hold at once (at least one connection); beyond it they wait DB_ACQUIRE_TIMEOUT_MS, then 503.'),
@@ -104,10 +127,12 @@ const schema = z.object({
 export type Config = z.output<typeof schema> & { publicUrl: string };
 
 /** The URL for what needs a session of its own (migrations, their lock, LISTEN): never through a transaction pooler. */
-export const directUrl = (config: Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL'>): string | undefined => config.DATABASE_DIRECT_URL ?? config.DATABASE_URL;
+export const directUrl = (config: Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL'>): string | undefined =>
+  config.DATABASE_DIRECT_URL ?? config.DATABASE_URL;
 
 /** The URL migrations and their lock use: the schema's owner, straight to the server (never a pooler). */
-export const migrationUrl = (config: Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DATABASE_MIGRATION_URL'>): string | undefined =>
+export const migrationUrl =
+  (config: Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DATABASE_MIGRATION_URL'>): string | undefined =>
   config.DATABASE_MIGRATION_URL ?? directUrl(config);
 
 /** Every environment variable the service reads (deploy files must set no other). */
@@ -125,29 +150,38 @@ export class InvalidConfiguration extends Error {
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // An empty value is a mistake (an unset secret, a typo in a deploy file), never "unset": unset means absent.
   const empty = settingNames.filter((name) => env[name] !== undefined && env[name]!.trim() === '');
-  if (empty.length) throw new InvalidConfiguration(empty.map((variable) => ({ variable, problem: 'is empty: remove it to use the default, or give it a value' })));
+  if (empty.length) throw new InvalidConfiguration(empty.map((variable) => ({ variable,
+    problem: 'is empty: remove it to use the default, or give it a value' })));
   const parsed = schema.safeParse(Object.fromEntries(settingNames.map((name) => [name, env[name]])));
   if (!parsed.success) {
-    throw new InvalidConfiguration(parsed.error.issues.map((issue) => ({ variable: String(issue.path[0]), problem: issue.message })));
+    throw new InvalidConfiguration(parsed.error.issues.map((issue) => ({ variable: String(issue.path[0]),
+      problem: issue.message })));
   }
   const config = parsed.data;
   if (config.NODE_ENV === 'production' && !config.DATABASE_URL && config.EMBEDDED_DATABASE !== true) {
-    throw new InvalidConfiguration([{ variable: 'DATABASE_URL', problem: 'is not set, and NODE_ENV=production refuses the embedded database (everything written would be lost at a restart without DATA_DIR); set DATABASE_URL, or EMBEDDED_DATABASE=true to run on it anyway' }]);
+    throw new InvalidConfiguration([{ variable: 'DATABASE_URL',
+      problem: 'is not set, and NODE_ENV=production refuses the embedded database (everything written would be lost ' +
+      'at a restart without DATA_DIR); set DATABASE_URL, or EMBEDDED_DATABASE=true to run on it anyway' }]);
   }
   if (config.EMBEDDED_DATABASE === true && config.DATABASE_URL) {
-    throw new InvalidConfiguration([{ variable: 'EMBEDDED_DATABASE', problem: 'contradicts DATABASE_URL: set one of them' }]);
+    throw new InvalidConfiguration([{ variable: 'EMBEDDED_DATABASE',
+      problem: 'contradicts DATABASE_URL: set one of them' }]);
   }
   if (config.HEADERS_TIMEOUT_MS > config.REQUEST_TIMEOUT_MS) {
-    throw new InvalidConfiguration([{ variable: 'HEADERS_TIMEOUT_MS', problem: 'must not exceed REQUEST_TIMEOUT_MS: the header is part of the request' }]);
+    throw new InvalidConfiguration([{ variable: 'HEADERS_TIMEOUT_MS',
+      problem: 'must not exceed REQUEST_TIMEOUT_MS: the header is part of the request' }]);
   }
   if (config.DATABASE_REPLICA_URLS.length && !config.DATABASE_URL) {
-    throw new InvalidConfiguration([{ variable: 'DATABASE_REPLICA_URLS', problem: 'needs DATABASE_URL: the embedded database has no replicas' }]);
+    throw new InvalidConfiguration([{ variable: 'DATABASE_REPLICA_URLS',
+      problem: 'needs DATABASE_URL: the embedded database has no replicas' }]);
   }
   if (config.DATABASE_MIGRATION_URL && !config.DATABASE_URL) {
-    throw new InvalidConfiguration([{ variable: 'DATABASE_MIGRATION_URL', problem: 'needs DATABASE_URL: the embedded database has no server' }]);
+    throw new InvalidConfiguration([{ variable: 'DATABASE_MIGRATION_URL',
+      problem: 'needs DATABASE_URL: the embedded database has no server' }]);
   }
   if (config.DATABASE_DIRECT_URL && !config.DATABASE_URL) {
-    throw new InvalidConfiguration([{ variable: 'DATABASE_DIRECT_URL', problem: 'needs DATABASE_URL: the embedded database has no server' }]);
+    throw new InvalidConfiguration([{ variable: 'DATABASE_DIRECT_URL',
+      problem: 'needs DATABASE_URL: the embedded database has no server' }]);
   }
   return { ...config, publicUrl: (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '') };
 }

@@ -1,4 +1,5 @@
-// Liveness and readiness for orchestrators: readiness names each dependency it checked, and says DOWN from the moment a stop begins.
+// Liveness and readiness for orchestrators: readiness names each dependency it checked, and says DOWN from the moment a
+// stop begins.
 import { Router } from 'express';
 import type { MikroORM } from '@mikro-orm/core';
 import { databaseReadiness, type ComponentState, type DatabaseState } from './readiness.ts';
@@ -6,9 +7,14 @@ import { databaseReadiness, type ComponentState, type DatabaseState } from './re
 export interface HealthState {
   /** True once SIGTERM arrived: balancers take the instance out while it still answers. */
   stopping(): boolean;
-  /** Whether the token check holds the realm's signing keys and its last fetch of them succeeded (src/auth/realm-keys.ts). */
+  /**
+   * Whether the token check holds the realm's signing keys and its last fetch of them succeeded
+   * (src/auth/realm-keys.ts).
+   */
   realmKeysReachable(): boolean;
-  /** Whether the change feed's LISTEN session is connected; undefined where there is none (PGlite signals in-process). */
+  /**
+   * Whether the change feed's LISTEN session is connected; undefined where there is none (PGlite signals in-process).
+   */
   feedListening(): boolean | undefined;
   /** Each readiness answer's database state (metrics). */
   observed?(state: DatabaseState): void;

@@ -30,7 +30,8 @@ export function sharedProbe<T>(check: () => Promise<T>, late: T): () => Promise<
   };
   return async () => {
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined), probeBoundMs); });
+    const timeout = new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined),
+      probeBoundMs); });
     const answer = await Promise.race([start(), timeout]).finally(() => clearTimeout(timer));
     if (answer !== undefined) return answer;
     return last !== undefined && Date.now() - last.at < lastAnswerMaxAgeMs ? last.answer : late;
@@ -50,7 +51,8 @@ export function databaseReadiness(orm: MikroORM): () => Promise<DatabaseState> {
   const down: DatabaseState = { database: 'DOWN', migrations: 'DOWN' };
   return sharedProbe(async () => {
     try {
-      const [row] = await orm.em.getConnection().execute<{ migrated: boolean; applied: number }[]>(migrationStateSql, [expectedMigration]);
+      const [row] = await orm.em.getConnection().execute<{ migrated: boolean; applied: number }[]>(migrationStateSql,
+        [expectedMigration]);
       return { database: 'UP', migrations: row?.migrated ? 'UP' : 'DOWN', applied: row?.applied } as DatabaseState;
     } catch {
       return down;

@@ -8,6 +8,7 @@ export function checkedSettings(env: Record<string, string | undefined> = proces
     return loadConfig(env);
   } catch (error) {
     if (!(error instanceof InvalidConfiguration)) throw error;
-    return fatalLine({ cause: 'configuration', problems: error.problems }, `the service could not start: ${error.message}`);
+    return fatalLine({ cause: 'configuration', problems: error.problems },
+      `the service could not start: ${error.message}`);
   }
 }

@@ -13,15 +13,19 @@ import { MigrationLockTimeout } from './db/migration-lock.ts';
 function causeOf(error: unknown): Record<string, unknown> {
   if (error instanceof InvalidConfiguration) return { cause: 'configuration', problems: error.problems };
   if (error instanceof MigrationsPending) return { cause: 'migrations pending', pending: error.pending };
-  if (error instanceof DatabaseUnreachable) return { cause: 'database connection', variable: error.variable, host: error.host, reason: error.message };
-  if (error instanceof MigrationLockTimeout) return { cause: 'migration lock', reason: error.message, holder: error.holder };
+  if (error instanceof DatabaseUnreachable) return { cause: 'database connection', variable: error.variable,
+    host: error.host, reason: error.message };
+  if (error instanceof MigrationLockTimeout) return { cause: 'migration lock', reason: error.message,
+    holder: error.holder };
   const { code, message, name } = (error ?? {}) as { code?: unknown; message?: unknown; name?: unknown };
   // MikroORM writes a failed statement as `<sql> - <message>\n - detail: …\n - hint: …`: only the message stays.
-  const text = typeof message === 'string' ? message.replace(/\n - (detail|hint): [\s\S]*$/, '').split(' - ').at(-1)!.trim() : String(error);
+  const text = typeof message === 'string' ? message.replace(/\n - (detail|hint): [\s\S]*$/,
+    '').split(' - ').at(-1)!.trim() : String(error);
   return { cause: typeof code === 'string' ? code : typeof name === 'string' ? name : 'Error', reason: text };
 }
 
 export function failedStart(error: unknown): never {
   const cause = causeOf(error);
-  return fatalLine(cause, `the service could not start: ${'reason' in cause ? String(cause.reason) : (error as Error).message}`);
+  return fatalLine(cause,
+    `the service could not start: ${'reason' in cause ? String(cause.reason) : (error as Error).message}`);
 }

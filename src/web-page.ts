@@ -31,6 +31,7 @@ export function webPageRouter({ apiPath, issuer }: WebPageSettings): Router {
   router.use('/assets', precompressedFiles(`${distDir}/assets`, assets), express.static(`${distDir}/assets`, assets));
   router.get('/', (req, _res, next) => { req.url = '/index.html'; next(); });
   const page = { headers: { 'Cache-Control': 'no-cache' } };
-  router.use(precompressedFiles(distDir, page), express.static(distDir, { index: false, setHeaders: (res) => res.set(page.headers) }));
+  router.use(precompressedFiles(distDir, page),
+    express.static(distDir, { index: false, setHeaders: (res) => res.set(page.headers) }));
   return router;
 }

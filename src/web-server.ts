@@ -69,10 +69,12 @@ export async function startWebServer(config: Config, options: StartOptions = {})
   const drain = drainable(server, answerStopping);
   // The ports open before the database: a process that waits for another's migration lock (up to
   // MIGRATE_LOCK_TIMEOUT_MS) is alive and says it is starting. Once the application is mounted below, it answers.
-  let answer: (req: IncomingMessage, res: ServerResponse) => void = answerStarting({ health: config.MANAGEMENT_PORT === undefined });
+  let answer: (req: IncomingMessage, res: ServerResponse) => void =
+    answerStarting({ health: config.MANAGEMENT_PORT === undefined });
   server.on('request', (req, res) => answer(req, res));
   let answerManagement: (req: IncomingMessage, res: ServerResponse) => void = answerStarting({ health: true });
-  const management = config.MANAGEMENT_PORT === undefined ? undefined : createServer((req, res) => answerManagement(req, res));
+  const management = config.MANAGEMENT_PORT === undefined ? undefined
+    : createServer((req, res) => answerManagement(req, res));
   const closePorts = async () => {
     for (const open of [server, management]) if (open?.listening) await new Promise((resolve) => open.close(resolve));
   };
@@ -83,7 +85,9 @@ export async function startWebServer(config: Config, options: StartOptions = {})
     await closePorts();
     throw error;
   }
-  const orm = await openServiceDatabase(config, { logger, readRouting, onPool: metrics.addPool, onConnectFailed: metrics.connectFailed, onStatement: metrics.statementTimed, onAcquireWait: metrics.acquireWaited }).catch(async (error: unknown) => {
+  const orm = await openServiceDatabase(config, { logger, readRouting, onPool: metrics.addPool,
+    onConnectFailed: metrics.connectFailed, onStatement: metrics.statementTimed,
+    onAcquireWait: metrics.acquireWaited }).catch(async (error: unknown) => {
     await closePorts();
     throw error;
   });
@@ -107,7 +111,8 @@ export async function startWebServer(config: Config, options: StartOptions = {})
   const originAt = (listening: number) => originOf(config.HOST, listening);
   const publicUrl = config.PUBLIC_URL ? config.publicUrl : originAt(port);
   const resolved = { ...config, PORT: port, publicUrl };
-  const web = { url: publicUrl, stopFeed, config: resolved, orm, server, drain, replicaLag, statistics, logger, metrics, stopping: false } as WebServer;
+  const web = { url: publicUrl, stopFeed, config: resolved, orm, server, drain, replicaLag, statistics, logger, metrics,
+    stopping: false } as WebServer;
   if (management) web.management = { server: management, url: originAt((management.address() as AddressInfo).port) };
   // Known once the application is built (the embedded provider's URL comes with it); read by readiness.
   const realm: { keysReachable?: () => boolean } = {};
@@ -126,7 +131,8 @@ export async function startWebServer(config: Config, options: StartOptions = {})
     await orm.close(true);
     await replicaLag.stop();
   };
-  const app = await createApp(resolved, orm, { logger, metrics, readRouting, state, feed, drain, streamShare }).catch(async (error: unknown) => {
+  const app = await createApp(resolved, orm, { logger, metrics, readRouting, state, feed, drain,
+    streamShare }).catch(async (error: unknown) => {
     await closeAll();
     throw error;
   });
@@ -143,9 +149,11 @@ export async function startWebServer(config: Config, options: StartOptions = {})
 }
 
 /** Where reads go (primary or a replica) and how far each replica is behind, both counted in the metrics. */
-function replicaReads(config: Config, metrics: Metrics, logger: Logger): { replicaLag: ReplicaLag; readRouting: ReadRouting } {
+function replicaReads(config: Config, metrics: Metrics,
+  logger: Logger): { replicaLag: ReplicaLag; readRouting: ReadRouting } {
   const replicaLag = new ReplicaLag({
-    urls: config.DATABASE_REPLICA_URLS, intervalMs: 1000, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, measured: metrics.replicaLag,
+    urls: config.DATABASE_REPLICA_URLS, intervalMs: 1000, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
+      measured: metrics.replicaLag,
   });
   const readRouting = new ReadRouting(config.DATABASE_REPLICA_URLS.length, config.REPLICA_RETRY_MS, {
     routed: metrics.readRouted,
@@ -177,7 +185,8 @@ function listen(server: Server, port: number, host: string): Promise<void> {
  * still accepts for `delayMs` (the balancer's time to notice); then it stops accepting, long-lived answers end, idle
  * connections close and in-flight requests finish (up to the timeout); then the pool closes. Says how many were cut.
  */
-export async function stopWebServer(web: WebServer, { delayMs = 0 }: { delayMs?: number } = {}): Promise<{ cut: number }> {
+export async function stopWebServer(web: WebServer,
+  { delayMs = 0 }: { delayMs?: number } = {}): Promise<{ cut: number }> {
   const { drain, orm, config, logger, management, replicaLag, statistics } = web;
   web.stopping = true;
   drain.announce();
@@ -190,9 +199,12 @@ export async function stopWebServer(web: WebServer, { delayMs = 0 }: { delayMs?:
     management.server.closeIdleConnections();
     await new Promise((resolve) => management.server.close(resolve));
   }
-  // Closing the pools waits for their connections, and one stalled by a cut network never ends: the stop is bounded too.
-  const closed = await Promise.race([Promise.all([orm.close(true), replicaLag.stop()]).then(() => true), delay(config.SHUTDOWN_TIMEOUT_MS, false, { ref: false })]);
-  if (!closed) logger.warn(`the database pool did not close within ${config.SHUTDOWN_TIMEOUT_MS} ms; stopping without it`);
+  // Closing the pools waits for their connections, and one stalled by a cut network never ends: the stop is bounded
+  // too.
+  const closed = await Promise.race([Promise.all([orm.close(true), replicaLag.stop()]).then(() => true),
+    delay(config.SHUTDOWN_TIMEOUT_MS, false, { ref: false })]);
+  if (!closed) logger.warn(
+    `the database pool did not close within ${config.SHUTDOWN_TIMEOUT_MS} ms; stopping without it`);
   logger.flush();
   return result;
 }

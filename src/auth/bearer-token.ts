@@ -6,22 +6,29 @@ import { BadRequest, Unauthorized } from '../errors/app-errors.ts';
 // base64url segments without padding (§2). A fourth segment, a trailing dot or standard base64 (`+/=`) is no token.
 const bearer = /^Bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/i;
 
-/** The token, or the RFC 6750 §3.1 error for the request: none (401), malformed (401 invalid_token), ambiguous (400). */
+/**
+ * The token, or the RFC 6750 §3.1 error for the request: none (401), malformed (401 invalid_token), ambiguous (400).
+ */
 export function bearerToken(req: IncomingMessage, realm: string): string {
   const challenge = `Bearer realm="${realm}"`;
   // Node keeps only the first of repeated Authorization headers, so they are counted in the raw headers.
   let count = 0;
-  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.toLowerCase() === 'authorization') count += 1;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i]!.toLowerCase() === 'authorization') count += 1;
+  }
   // §2: a client MUST NOT use more than one method to send the token; more than one header is invalid_request.
-  if (count > 1) throw new BadRequest('error.authorization.repeated', {}, { 'WWW-Authenticate': `${challenge}, error="invalid_request"` }, 'Authorization');
+  if (count > 1) throw new BadRequest('error.authorization.repeated', {},
+    { 'WWW-Authenticate': `${challenge}, error="invalid_request"` }, 'Authorization');
   const header = req.headers.authorization;
   // §3.1: without credentials, or with another scheme (e.g. Basic), the challenge carries no error code.
-  if (!header || !/^Bearer(\s|$)/i.test(header)) throw new Unauthorized('error.unauthorized', {}, { 'WWW-Authenticate': challenge });
+  if (!header || !/^Bearer(\s|$)/i.test(header)) throw new Unauthorized('error.unauthorized', {},
+    { 'WWW-Authenticate': challenge });
   const token = bearer.exec(header)?.[1];
   if (!token) throw invalidToken(realm);
   return token;
 }
 
 export function invalidToken(realm: string): Unauthorized {
-  return new Unauthorized('error.invalidToken', {}, { 'WWW-Authenticate': `Bearer realm="${realm}", error="invalid_token"` });
+  return new Unauthorized('error.invalidToken', {},
+    { 'WWW-Authenticate': `Bearer realm="${realm}", error="invalid_token"` });
 }

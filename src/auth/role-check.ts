@@ -1,5 +1,6 @@
 // The one role check of a request, before its body is read or validated: without the role it is 403, never a 400
-// that would tell the caller the schema's rules. It also settles whether the caller reaches anyone's record or only its own.
+// that would tell the caller the schema's rules. It also settles whether the caller reaches anyone's record or only its
+// own.
 import type { RequestHandler } from 'express';
 import { roleMissing } from '../errors/refusals.ts';
 import { operationOf } from '../contract/resolution.ts';

@@ -64,13 +64,15 @@ export function tokenCheck(options: TokenCheckOptions): TokenCheck {
   const admit = (content: AccessClaims, res: Response, next: NextFunction): void => {
     // keycloak-connect lets a token without `exp` live forever and ignores `nbf`; RFC 9068 §2.2 requires
     // `exp` and RFC 7519 §4.1.5 forbids accepting a token before its `nbf`.
-    const notYetValid = content.nbf !== undefined && !(typeof content.nbf === 'number' && content.nbf <= Date.now() / 1000);
+    const notYetValid = content.nbf !== undefined
+      && !(typeof content.nbf === 'number' && content.nbf <= Date.now() / 1000);
     // Each claim read is checked where it is read: a subject that is no string would reach the database as a query
     // operator (`{"$ne": …}`); one too long for its column, or holding a NUL, would be a database error.
     if (typeof content.exp !== 'number' || notYetValid || !isBoundedClaim(content.sub)) throw invalidToken(realm);
     const username = typeof content.preferred_username === 'string' ? content.preferred_username : content.sub;
     if (!isBoundedClaim(username)) throw invalidToken(realm);
-    const principal: Principal = { subject: content.sub, username, roles: new Set(realmRoles(content.realm_access)), expiresAt: content.exp * 1000 };
+    const principal: Principal = { subject: content.sub, username, roles: new Set(realmRoles(content.realm_access)),
+      expiresAt: content.exp * 1000 };
     res.locals.principal = principal;
     next();
   };
@@ -82,5 +84,6 @@ export function tokenCheck(options: TokenCheckOptions): TokenCheck {
     if (known) return admit(known, res, next);
     return verify(token).then((content) => admit(content, res, next));
   };
-  return Object.assign(check, { startKeys: () => keys.start(), stopKeys: () => keys.stop(), keysReachable: () => keys.reachable });
+  return Object.assign(check, { startKeys: () => keys.start(), stopKeys: () => keys.stop(),
+    keysReachable: () => keys.reachable });
 }

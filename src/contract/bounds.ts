@@ -11,6 +11,7 @@ export const boundsOf = (schema: Schema | undefined) => ({
 /** The length bounds of a component schema's text, or of the text at a field path below it (`'LanguageMap', 'en'`). */
 export function textLength(component: string, ...path: string[]): { min?: number; max: number } {
   const { min, max } = boundsOf(schemaAt(componentSchema(component), path));
-  if (max === undefined) throw new Error(`openapi.yaml: ${[component, ...path].join('.')} has no maxLength, which its column needs`);
+  if (max === undefined) throw new Error(
+    `openapi.yaml: ${[component, ...path].join('.')} has no maxLength, which its column needs`);
   return { min, max };
 }

@@ -32,17 +32,21 @@ function marker(node: Marked, element: string, usedBy: Deprecation['usedBy']): D
 }
 
 const bodyProperties = (operation: Operation): Array<[string, Schema & Marked]> => {
-  const schemas = Object.values(operation.requestBody?.content ?? {}).map(({ schema }) => schema && referencedNode<Schema>(schema));
+  const schemas = Object.values(operation.requestBody?.content ?? {}).map(({ schema }) => schema
+    && referencedNode<Schema>(schema));
   // Every media type of one operation has the same schema (JSON and XML carry the same content).
-  return Object.entries(schemas[0]?.properties ?? {}).map(([name, schema]) => [name, referencedNode<Schema>(schema) as Schema & Marked]);
+  return Object.entries(schemas[0]?.properties
+    ?? {}).map(([name, schema]) => [name, referencedNode<Schema>(schema) as Schema & Marked]);
 };
 
 /** The deprecations of one operation of the contract, in the order the contract lists them. */
 export function deprecationsOf(operation: Operation & Marked): Deprecation[] {
-  const isObject = (body: unknown): body is Record<string, unknown> => typeof body === 'object' && body !== null && !Array.isArray(body);
+  const isObject = (body: unknown): body is Record<string, unknown> => typeof body === 'object' && body !== null
+    && !Array.isArray(body);
   return [
     ...marker(operation, 'operation', () => true),
-    ...parametersOf(operation).flatMap((parameter) => marker(parameter as typeof parameter & Marked, `${parameter.in} ${parameter.name}`,
+    ...parametersOf(operation).flatMap((parameter) => marker(parameter as typeof parameter & Marked,
+      `${parameter.in} ${parameter.name}`,
       (request) => (parameter.in === 'query' ? Object.hasOwn(request.query, parameter.name)
         : parameter.in === 'header' && Object.hasOwn(request.headers, parameter.name.toLowerCase())))),
     ...bodyProperties(operation).flatMap(([name, schema]) => marker(schema, `property ${name}`,

@@ -4,7 +4,8 @@ import { parse } from 'yaml';
 import type { ContractMessageKey } from '../i18n/messages.ts';
 
 export type Reference = { $ref: string };
-export type Schema = Partial<Record<'minLength' | 'maxLength' | 'minimum' | 'maximum' | 'minProperties' | 'maxProperties', number>> & {
+export type Schema =
+  Partial<Record<'minLength' | 'maxLength' | 'minimum' | 'maximum' | 'minProperties' | 'maxProperties', number>> & {
   type?: string | string[];
   properties?: Record<string, Schema | Reference>;
   additionalProperties?: Schema | Reference | boolean;
@@ -26,5 +27,6 @@ export type Operation = {
 };
 
 export const openApiText = readFileSync(new URL('../../openapi.yaml', import.meta.url), 'utf8');
-export type OpenApiDocument = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
+export type OpenApiDocument =
+  { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
 export const openApiDocument = parse(openApiText) as OpenApiDocument;

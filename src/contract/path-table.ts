@@ -27,17 +27,20 @@ export function pathTable(templates: Iterable<string>): (path: string) => PathMa
     for (const segment of template.split('/').slice(1)) {
       const name = /^\{(\w+)\}$/.exec(segment)?.[1];
       if (name) at = (at.parameter ??= { name, node: node() }).node;
-      else at = at.fixed.get(segment.toLowerCase()) ?? at.fixed.set(segment.toLowerCase(), node()).get(segment.toLowerCase())!;
+      else at = at.fixed.get(segment.toLowerCase())
+        ?? at.fixed.set(segment.toLowerCase(), node()).get(segment.toLowerCase())!;
     }
     at.template = template;
   }
-  const walk = (at: Node, segments: readonly string[], index: number, params: Record<string, string>): PathMatch | undefined => {
+  const walk = (at: Node, segments: readonly string[], index: number,
+    params: Record<string, string>): PathMatch | undefined => {
     if (index === segments.length) return at.template === undefined ? undefined : { template: at.template, params };
     const segment = segments[index]!;
     const fixed = at.fixed.get(segment.toLowerCase());
     const found = fixed && walk(fixed, segments, index + 1, params);
     if (found || !at.parameter || !segment) return found;
-    return walk(at.parameter.node, segments, index + 1, { ...params, [at.parameter.name]: decodeURIComponent(segment) });
+    return walk(at.parameter.node, segments, index + 1,
+      { ...params, [at.parameter.name]: decodeURIComponent(segment) });
   };
   return (path) => {
     // One trailing slash is the same path, as in express's non-strict routing.

@@ -2,10 +2,12 @@
 import { openApiDocument, type Reference } from './document.ts';
 
 /** RFC 6901: `pointer('paths', '/sighting', 'get')` is `/paths/~1sighting/get`. */
-export const pointer = (...segments: string[]): string => segments.map((s) => `/${s.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+export const pointer = (...segments: string[]): string =>
+  segments.map((s) => `/${s.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 
 const at = (path: string): unknown => path.split('/').slice(1)
-  .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], openApiDocument);
+  .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key.replace(/~1/g, '/').replace(/~0/g,
+    '~')], openApiDocument);
 const referenceOf = (node: unknown) => (node as Partial<Reference> | null | undefined)?.$ref;
 
 /** Follows `$ref`s from the node at `path` to the node they end at, with its own pointer (ajv names schemas by it). */

@@ -1,4 +1,5 @@
-// The operation of openapi.yaml a request was resolved to, once, and its path parameters as sent: every step reads it here.
+// The operation of openapi.yaml a request was resolved to, once, and its path parameters as sent: every step reads it
+// here.
 import type { Request } from 'express';
 import type { Operation, Schema } from './document.ts';
 
@@ -35,7 +36,8 @@ interface Resolution {
 const resolutions = new WeakMap<Request, Resolution>();
 
 /** Marks the request as asking for `operation`, with its path parameters as sent. */
-export function resolveTo(req: Request, operation: ResolvedOperation, pathText: Readonly<Record<string, string>>): void {
+export function resolveTo(req: Request, operation: ResolvedOperation,
+  pathText: Readonly<Record<string, string>>): void {
   resolutions.set(req, { operation, pathText });
 }
 

@@ -8,14 +8,17 @@ export const componentSchema = (name: string): Schema | undefined => openApiDocu
 export function propertySchema(schema: Schema | undefined, name: string): Schema | undefined {
   // Own properties only: a name a client sends (an XML element `<constructor>`) is never an Object.prototype member.
   const declared = schema?.properties && Object.hasOwn(schema.properties, name) ? schema.properties[name] : undefined;
-  const property = declared ?? (typeof schema?.additionalProperties === 'object' ? schema.additionalProperties : undefined);
+  const property = declared ?? (typeof schema?.additionalProperties === 'object' ? schema.additionalProperties
+    : undefined);
   return property && nullable(referencedNode(property));
 }
 
 /** A nullable reference (`oneOf: [{$ref: …}, {type: 'null'}]`, a history entry's record) read as what it refers to. */
 function nullable(schema: Schema): Schema {
   const alternatives = schema.oneOf as Array<Schema | Reference> | undefined;
-  const others = alternatives?.map((alternative) => referencedNode(alternative)).filter((alternative) => alternative.type !== 'null');
+  const others =
+    alternatives?.map((alternative) => referencedNode(alternative)).filter((alternative) =>
+    alternative.type !== 'null');
   return others?.length === 1 ? others[0]! : schema;
 }
 

@@ -8,7 +8,8 @@ import { prefersRepresentation } from './representation-preference.ts';
 /** The operation a request to `operation` is answered as: itself, or the one its contract names for what was asked. */
 export type VariantOf<T> = (req: Request) => T | undefined;
 
-export function answerVariants<T>(operations: readonly T[], contractOf: (operation: T) => Operation): (operation: T) => VariantOf<T> {
+export function answerVariants<T>(operations: readonly T[], contractOf: (operation: T) => Operation): (operation: T) =>
+  VariantOf<T> {
   const byId = new Map(operations.map((operation) => [contractOf(operation).operationId, operation]));
   const named = (id: string | undefined, where: string): T | undefined => {
     if (id === undefined) return undefined;

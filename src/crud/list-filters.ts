@@ -18,19 +18,25 @@ const boundOperators = { From: '$gte', Before: '$lt' } as const;
 export function listFilters<E extends object>(resource: ResourceDescriptor<E>): readonly ListFilter[] {
   const properties = EntitySchema.REGISTRY.get(resource.entity)!.meta.properties;
   return parametersOf(openApiDocument.paths[`/${resource.name}`]?.get)
-    .filter(({ name, in: where }) => where === 'query' && !['limit', 'after', 'sort', 'cursor', 'view', resource.owner?.listParameter].includes(name))
+    .filter(({ name, in: where }) => where === 'query'
+      && !['limit', 'after', 'sort', 'cursor', 'view', resource.owner?.listParameter].includes(name))
     .map(({ name }): ListFilter => {
       const property = resource.filterProperties?.[name] ?? name;
       if (property in properties) return { parameter: name, property, operator: '$eq' };
       const bound = /^(\w+)(From|Before)$/.exec(name) as [string, string, keyof typeof boundOperators] | null;
-      if (bound && bound[1] in properties) return { parameter: name, property: bound[1], operator: boundOperators[bound[2]] };
+      if (bound && bound[1] in properties) return { parameter: name, property: bound[1],
+        operator: boundOperators[bound[2]] };
       // Fail at start, not on the first list that uses it.
-      throw new Error(`openapi.yaml: GET /${resource.name} filters by ${name}, no property of ${resource.entity.name}: add it to filterProperties`);
+      throw new Error(`openapi.yaml: GET /${resource.name} filters by ${name}, no property of ` +
+        `${resource.entity.name}: add it to filterProperties`);
     });
 }
 
-/** The conditions the request's filter parameters ask for: `{ sightingDate: { $gte: …, $lt: … }, vessel: { $eq: 5 } }`. */
-export function listConditions(filters: readonly ListFilter[], query: Record<string, unknown>): Record<string, Record<string, unknown>> {
+/**
+ * The conditions the request's filter parameters ask for: `{ sightingDate: { $gte: …, $lt: … }, vessel: { $eq: 5 } }`.
+ */
+export function listConditions(filters: readonly ListFilter[],
+  query: Record<string, unknown>): Record<string, Record<string, unknown>> {
   const conditions: Record<string, Record<string, unknown>> = {};
   for (const { parameter, property, operator } of filters) {
     if (query[parameter] !== undefined) (conditions[property] ??= {})[operator] = query[parameter];

@@ -1,4 +1,5 @@
-// The order of a list (`sort=-sightingDate,sightingId`, docs/behaviour.md#list) and the keyset that continues it after a row.
+// The order of a list (`sort=-sightingDate,sightingId`, docs/behaviour.md#list) and the keyset that continues it after
+// a row.
 import { QueryOrder, type EntityManager, type FilterQuery } from '@mikro-orm/core';
 import { BadRequest } from '../errors/app-errors.ts';
 import type { AnyResource, ViewRow } from './resource-descriptor.ts';
@@ -18,23 +19,29 @@ export interface SortKey {
   nullable: boolean;
 }
 
-const kindOf = (columnType = ''): Kind => (/int|serial|numeric/.test(columnType) ? 'number' : columnType.startsWith('timestamp') ? 'timestamp' : 'text');
+const kindOf = (columnType = ''): Kind => (/int|serial|numeric/.test(columnType) ? 'number'
+  : columnType.startsWith('timestamp') ? 'timestamp' : 'text');
 
 /** The list's order: the `sort` fields (the contract's pattern admitted them), then the id ascending to break ties. */
 export function listOrder(em: EntityManager, resource: AnyResource, sort?: string): SortKey[] {
-  const properties = em.getMetadata().get(resource.entity).properties as Record<string, { fieldNames: string[]; columnTypes: string[]; nullable?: boolean }>;
+  const properties =
+    em.getMetadata().get(resource.entity).properties as Record<string, { fieldNames: string[]; columnTypes: string[
+    ]; nullable?: boolean }>;
   const key = (field: string, descending: boolean): SortKey => {
-    const property = resource.filterProperties && Object.hasOwn(resource.filterProperties, field) ? resource.filterProperties[field]! : field;
+    const property = resource.filterProperties && Object.hasOwn(resource.filterProperties, field)
+      ? resource.filterProperties[field]! : field;
     const { fieldNames, columnTypes, nullable } = properties[property]!;
     return { property, column: fieldNames[0]!, descending, kind: kindOf(columnTypes[0]), nullable: nullable === true };
   };
   const keys = (sort ? sort.split(',') : []).map((field) => key(field.replace(/^-/, ''), field.startsWith('-')));
-  return [...keys.filter(({ property }) => property !== resource.idProperty), key(resource.idProperty, keys.find(({ property }) => property === resource.idProperty)?.descending ?? false)];
+  return [...keys.filter(({ property }) => property !== resource.idProperty),
+    key(resource.idProperty, keys.find(({ property }) => property === resource.idProperty)?.descending ?? false)];
 }
 
 /** ORDER BY for the keys: nulls last in both directions (docs/behaviour.md#list). */
 export function orderBy(keys: readonly SortKey[]): Record<string, QueryOrder>[] {
-  return keys.map(({ property, descending }) => ({ [property]: descending ? QueryOrder.DESC_NULLS_LAST : QueryOrder.ASC_NULLS_LAST }));
+  return keys.map(({ property, descending }) => ({ [property]: descending ? QueryOrder.DESC_NULLS_LAST
+    : QueryOrder.ASC_NULLS_LAST }));
 }
 
 /** A value as it travels in a cursor: numbers as numbers, a timestamp as the wire's local date-time text. */
@@ -63,14 +70,17 @@ export function keysetAfter(keys: readonly SortKey[], values: readonly unknown[]
     const after = { [key.property]: { [key.descending ? '$lt' : '$gt']: value } };
     return key.nullable ? { $or: [after, { [key.property]: null }] } : after;
   };
-  const branches = keys.flatMap((key, i) => (values[i] === null ? [] : [{ $and: [...keys.slice(0, i).map((before, j) => equal(before, values[j])), beyond(key, values[i])] }]));
+  const branches = keys.flatMap((key, i) => (values[i] === null ? [] : [{ $and: [...keys.slice(0, i).map((before,
+    j) => equal(before, values[j])), beyond(key, values[i])] }]));
   return { $or: branches } as FilterQuery<object>;
 }
 
-export const keyValues = (keys: readonly SortKey[], row: ViewRow): unknown[] => keys.map((key) => portable(key, row[key.column]));
+export const keyValues = (keys: readonly SortKey[], row: ViewRow): unknown[] =>
+  keys.map((key) => portable(key, row[key.column]));
 
 /** The opaque cursor of a sorted page's last row: its key values, base64url-encoded JSON. */
-export const cursorOf = (values: readonly unknown[]): string => Buffer.from(JSON.stringify(values)).toString('base64url');
+export const cursorOf = (values: readonly unknown[]): string =>
+  Buffer.from(JSON.stringify(values)).toString('base64url');
 
 /** The key values a cursor holds; a cursor no `Link` gave (another sort, or made up) is a 400 on `cursor`. */
 export function cursorValues(cursor: string, keys: readonly SortKey[]): unknown[] {

@@ -10,14 +10,16 @@ import { operationOf } from '../contract/resolution.ts';
 export const detailPageLimit = 200;
 
 /**
- * The view of the operation the request was answered as (`view` names another operation's, src/crud/answer-variants.ts):
- * a list's is `list`, a query by example's `detail`, unless the operation is declared for the other view.
+ * The view of the operation the request was answered as (`view` names another operation's,
+ * src/crud/answer-variants.ts): a list's is `list`, a query by example's `detail`, unless the operation is declared for
+ * the other view.
  */
 export function listViewOf(req: Request, byDefault: View): View {
   const view = operationOf(req)?.view ?? byDefault;
   const limit = req.query.limit as number | undefined;
   if (view === 'detail' && limit !== undefined && limit > detailPageLimit) {
-    throw new ValidationFailed([{ field: 'limit', key: 'error.limit.range', params: { min: 1, max: detailPageLimit } }]);
+    throw new ValidationFailed([{ field: 'limit', key: 'error.limit.range',
+      params: { min: 1, max: detailPageLimit } }]);
   }
   return view;
 }

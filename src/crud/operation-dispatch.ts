@@ -36,13 +36,16 @@ export interface Dispatch {
   unmatched: RequestHandler;
 }
 
-export function operationDispatch(resources: readonly AnyResource[], stepsFor: (operation: BoundOperation) => readonly RequestHandler[], handlersFor: (resource: AnyResource) => OperationHandlers): Dispatch {
+export function operationDispatch(resources: readonly AnyResource[],
+  stepsFor: (operation: BoundOperation) => readonly RequestHandler[], handlersFor: (resource: AnyResource) =>
+  OperationHandlers): Dispatch {
   const handlersOf = new Map(resources.map((resource) => [resource, handlersFor(resource)]));
   const byPath = new Map<string, Map<string, Resolved>>();
   const all: Resolved[] = [];
   for (const operation of boundOperations(resources)) {
     const handler = operation.own ?? handlersOf.get(operation.resource)![operation.kind as OperationKind];
-    const methods = byPath.get(operation.template) ?? byPath.set(operation.template, new Map()).get(operation.template)!;
+    const methods = byPath.get(operation.template)
+      ?? byPath.set(operation.template, new Map()).get(operation.template)!;
     const resolved: Resolved = { operation, steps: handlerChain([...stepsFor(operation), handler]) };
     methods.set(operation.method.toUpperCase(), resolved);
     all.push(resolved);
@@ -79,7 +82,8 @@ export function operationDispatch(resources: readonly AnyResource[], stepsFor: (
   const unmatched: RequestHandler = (req, _res, next) => {
     const methods = otherMethods.get(req);
     if (methods) return next(methodNotAllowed(methods));
-    // `{id}` is any text, `/` included (docs/behaviour.md#ids): `/sighting/a/b`, which no path of the contract matches, names no record.
+    // `{id}` is any text, `/` included (docs/behaviour.md#ids): `/sighting/a/b`, which no path of the contract matches,
+    // names no record.
     const segments = req.path.split('/').filter(Boolean);
     if (segments.length > 1 && names.has(segments[0]!.toLowerCase())) return next(entityNotFound());
     next(pathNotFound());

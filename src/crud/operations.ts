@@ -1,5 +1,6 @@
 // The generic operations every collection has, bound at start to each resource descriptor and to openapi.yaml: a
-// request is resolved to one of them once (src/crud/operation-dispatch.ts), and everything downstream reads that (operationOf).
+// request is resolved to one of them once (src/crud/operation-dispatch.ts), and everything downstream reads that
+// (operationOf).
 import type { Request, RequestHandler } from 'express';
 import { openApiDocument, type Operation } from '../contract/document.ts';
 import { pathTextOf, type IntegerParameter, type ResolvedOperation } from '../contract/resolution.ts';
@@ -9,7 +10,8 @@ import type { AccessRules, Role } from '../auth/access-rules.ts';
 import type { AnyResource, View } from './resource-descriptor.ts';
 import { entityNotFound } from '../errors/refusals.ts';
 
-export type OperationKind = 'list' | 'create' | 'queryByExample' | 'events' | 'read' | 'update' | 'patch' | 'remove' | 'versions' | 'version';
+export type OperationKind =
+  'list' | 'create' | 'queryByExample' | 'events' | 'read' | 'update' | 'patch' | 'remove' | 'versions' | 'version';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export interface OperationShape {
@@ -28,7 +30,8 @@ export interface OperationShape {
 }
 
 /** A record's creator changes it with `writer`, and `admin` changes anyone's (docs/behaviour.md#roles). */
-const changeRoles = (access: AccessRules): Role[] => (access.change === 'creator' ? ['writer', 'admin'] : [access.change]);
+const changeRoles = (access: AccessRules): Role[] =>
+  (access.change === 'creator' ? ['writer', 'admin'] : [access.change]);
 const creatorOnly = (access: AccessRules): Role[] => (access.change === 'creator' ? ['writer'] : []);
 
 /**
@@ -42,7 +45,8 @@ const genericOperations: ReadonlyArray<OperationShape & { kind: OperationKind; h
   { kind: 'create', method: 'post', below: '', roles: (access) => [access.create] },
   { kind: 'create', method: 'post', below: '/detail-view', representation: true, roles: (access) => [access.create] },
   { kind: 'queryByExample', method: 'post', below: '/qbe', view: 'detail', roles: (access) => [access.read] },
-  { kind: 'queryByExample', method: 'post', below: '/qbe/list-view', view: 'list', optional: true, roles: (access) => [access.read] },
+  { kind: 'queryByExample', method: 'post', below: '/qbe/list-view', view: 'list', optional: true,
+    roles: (access) => [access.read] },
   { kind: 'events', method: 'get', below: '/events', roles: (access) => [access.read] },
   { kind: 'read', method: 'get', below: '/{id}', roles: (access) => [access.read] },
   { kind: 'update', method: 'put', below: '/{id}', roles: changeRoles, ownRecordsOnly: creatorOnly },
@@ -70,17 +74,20 @@ function integerQueryOf(contract: Operation): IntegerParameter[] {
 /** Every operation of every resource; a descriptor whose operation openapi.yaml does not declare fails the start. */
 export function boundOperations(resources: readonly AnyResource[]): BoundOperation[] {
   const shapes = (resource: AnyResource) => [...genericOperations, ...resource.ownOperations ?? []];
-  return resources.flatMap((resource) => shapes(resource).flatMap(({ kind, method, below, view, representation, optional, roles, ownRecordsOnly, handle }) => {
+  return resources.flatMap((resource) => shapes(resource).flatMap(({ kind, method, below, view, representation,
+    optional, roles, ownRecordsOnly, handle }) => {
     const template = `/${resource.name}${below}`;
     const contract = openApiDocument.paths[template]?.[method];
     if (!contract && optional) return [];
-    if (!contract) throw new Error(`openapi.yaml declares no ${method.toUpperCase()} ${template} for the ${resource.name} descriptor`);
+    if (!contract) throw new Error(
+      `openapi.yaml declares no ${method.toUpperCase()} ${template} for the ${resource.name} descriptor`);
     return [{
       kind, own: handle, resource, method, template, contract, view, representation,
       roles: roles(resource.access),
       ownRecordsOnly: ownRecordsOnly?.(resource.access) ?? [],
       integerQuery: integerQueryOf(contract),
-      streams: 'text/event-stream' in ((contract.responses?.['200'] as { content?: object } | undefined)?.content ?? {}),
+      streams: 'text/event-stream' in ((contract.responses?.['200'] as { content?: object } | undefined)?.content
+        ?? {}),
     }];
   }));
 }

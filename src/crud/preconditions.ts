@@ -21,8 +21,8 @@ export function notModified(req: Request, version: number): boolean {
  * list elements allowed, §5.6.1.2). Checked here, not by the parameter's schema: a narrower schema would be a
  * breaking change of contract 1.x for clients, while the answer to a malformed header (a 400) is the same.
  */
-const ifMatchGrammar =
-  /^(?:\*|(?:,[ \t]*)*(?:W\/)?"[\x21\x23-\x7E]*"(?:[ \t]*,(?:[ \t]*,)*[ \t]*(?:W\/)?"[\x21\x23-\x7E]*")*(?:[ \t]*,)*)$/u;
+const ifMatchGrammar = new RegExp(String.raw`^(?:\*|(?:,[ \t]*)*(?:W\/)?"[\x21\x23-\x7E]*"` +
+  String.raw`(?:[ \t]*,(?:[ \t]*,)*[ \t]*(?:W\/)?"[\x21\x23-\x7E]*")*(?:[ \t]*,)*)$`, 'u');
 const entityTag = /(?:W\/)?"[^"]*"/g;
 
 /**
@@ -49,10 +49,14 @@ export function checkIfMatch(req: Request, version: number): void {
 export function ifMatchVersions(req: Request): number[] | undefined {
   const found = ifMatch(req);
   if (found === undefined || found === '*') return undefined;
-  return found.map((tag) => Number(/^"(-?\d{1,15})"$/.exec(tag)?.[1])).filter((version) => Number.isSafeInteger(version) && found.includes(etagOf(version)));
+  return found.map((tag) => Number(/^"(-?\d{1,15})"$/.exec(tag)?.[1])).filter((version) => Number.isSafeInteger(version)
+    && found.includes(etagOf(version)));
 }
 
-/** Whether `If-Match` names a version: `*` matches whatever is current, so it states none (docs/behaviour.md#partial-update). */
+/**
+ * Whether `If-Match` names a version: `*` matches whatever is current, so it states none
+ * (docs/behaviour.md#partial-update).
+ */
 export function ifMatchStatesVersion(req: Request): boolean {
   const found = ifMatch(req);
   return found !== undefined && found !== '*';

@@ -29,16 +29,20 @@ export function readHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       const reader = statementManager(req);
       const example = examples.get(req);
       const view = listViewOf(req, example ? 'detail' : 'list');
-      const shown = (row: ViewRow) => (view === 'detail' ? resource.detailView(row, ctx.locale) : resource.listView(row, ctx.locale));
+      const shown = (row: ViewRow) => (view === 'detail' ? resource.detailView(row, ctx.locale) : resource.listView(row,
+        ctx.locale));
       const conditions: Record<string, unknown> = listConditions(filters, req.query);
       // The validator has coerced the parameter to a boolean; `false` is the same as leaving it out.
-      if (owner && (req.query[owner.listParameter] as unknown) === true) conditions[owner.property] = principalOf(res).subject;
+      if (owner && (req.query[owner.listParameter] as unknown) === true) conditions[owner.property] =
+        principalOf(res).subject;
       if (example) conditions.$and = [example];
       // Counting reads no entity, so the shared EntityManager may run it; it runs beside the page's read.
       const counted = countIfPreferred(req, res, () => countMatching(reader, resource, conditions as FilterQuery<E>));
-      const { sort, cursor, after, limit } = req.query as { sort?: string; cursor?: string; after?: number; limit?: number };
+      const { sort, cursor, after, limit } =
+        req.query as { sort?: string; cursor?: string; after?: number; limit?: number };
       const keys = listOrder(reader, resource, sort);
-      // Without `sort`, pages continue after an id (docs/behaviour.md#list); with it, after the last row's keys (an opaque cursor).
+      // Without `sort`, pages continue after an id (docs/behaviour.md#list); with it, after the last row's keys (an
+      // opaque cursor).
       const continued = cursor !== undefined ? keysetAfter(keys, cursorValues(cursor, keys))
         : after !== undefined ? { [resource.idProperty]: { $gt: after } } : undefined;
       // $and, not one object: `?sightingId=5&after=3` must keep both conditions on the id.
@@ -52,7 +56,8 @@ export function readHandlers<E extends Versioned>(resource: ResourceDescriptor<E
         return sendList(res, resource.name, mapBatches(batches, shown), { emptyStatus, ready: counted });
       }
       // One row more than asked tells whether a next page exists (RFC 8288 `rel="next"`).
-      const [batches] = await Promise.all([Array.fromAsync(viewRowBatches(reader, resource, where, { kind: 'list', view, limit: limit + 1, keys })), counted]);
+      const [batches] = await Promise.all([Array.fromAsync(viewRowBatches(reader, resource, where, { kind: 'list', view,
+        limit: limit + 1, keys })), counted]);
       const rows = batches.flat();
       if (rows.length > limit) {
         rows.length = limit;
@@ -76,7 +81,10 @@ export function readHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       await sendDocument(res, 200, resource.name, resource.detailView(row, ctx.locale));
     },
 
-    /** The list of the records like the example, with the list's filters, order, paging and count (docs/behaviour.md#query-by-example). */
+    /**
+     * The list of the records like the example, with the list's filters, order, paging and count
+     * (docs/behaviour.md#query-by-example).
+     */
     async queryByExample(req: Request, res: Response): Promise<void> {
       examples.set(req, exampleCondition(resource, req.body as WireRecord, requestContextOf(req)));
       await handlers.list(req, res);

@@ -1,4 +1,5 @@
-// A record's change and its history entry, written together (one statement, or one transaction): no change without its entry, none without its change.
+// A record's change and its history entry, written together (one statement, or one transaction): no change without its
+// entry, none without its change.
 import { ReferenceKind, type EntityManager } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/sql';
 import { openApiDocument } from '../contract/document.ts';
@@ -13,7 +14,8 @@ export type Change = 'created' | 'updated' | 'deleted';
 export type Scope = Record<string, unknown>;
 
 /** The history entry's columns, in the order every statement writing one lists them. */
-export const entryColumns = '"collection", "record_id", "version", "change", "changed_at", "changed_by", "scope", "row"';
+export const entryColumns =
+  '"collection", "record_id", "version", "change", "changed_at", "changed_by", "scope", "row"';
 
 const filters = new WeakMap<AnyResource, ReadonlyArray<readonly [string, string]>>();
 
@@ -31,7 +33,8 @@ export function feedFilters(resource: AnyResource): ReadonlyArray<readonly [stri
 
 /** The record's values of its feed's filters (a relation by its id), read from the entity. */
 export function scopeOf(em: EntityManager, resource: AnyResource, entity: object): Scope {
-  const properties = em.getMetadata().get(resource.entity).properties as Record<string, { targetMeta?: { primaryKeys: string[] } }>;
+  const properties =
+    em.getMetadata().get(resource.entity).properties as Record<string, { targetMeta?: { primaryKeys: string[] } }>;
   return Object.fromEntries(feedFilters(resource).map(([name, property]) => {
     const value = (entity as Record<string, unknown>)[property] ?? null;
     const key = properties[property]?.targetMeta?.primaryKeys[0];
@@ -65,18 +68,23 @@ async function writeEntry(em: EntityManager, resource: AnyResource, entry: Histo
   const head = [resource.name, entry.id, entry.version, entry.change];
   const tail = [entry.changedBy, JSON.stringify(scopeValues(entry.scopes))];
   if (entry.change === 'deleted') {
-    await (em as SqlEntityManager).execute(`insert into "record_change" (${entryColumns}) values (?, ?, ?, ?, clock_timestamp(), ?, ?, null)`, [...head, ...tail]);
+    await (em as SqlEntityManager).execute(
+      `insert into "record_change" (${entryColumns}) values (?, ?, ?, ?, clock_timestamp(), ?, ?, null)`,
+      [...head, ...tail]);
   } else {
-    await (em as SqlEntityManager).execute(`insert into "record_change" (${entryColumns}) select ?, ?, ?, ?, clock_timestamp(), ?, ?, to_jsonb("v") from (${byIdStatement(em, resource)}) as "v"`,
+    await (em as SqlEntityManager).execute(`insert into "record_change" (${entryColumns}) select ?, ?, ?, ?, ` +
+      `clock_timestamp(), ?, ?, to_jsonb("v") from (${byIdStatement(em, resource)}) as "v"`,
       [...head, ...tail, entry.id]);
   }
 }
 
 /**
  * Flushes the unit of work and writes its history entry in one transaction. `entry` is asked after the flush (the new
- * version is known then) and says undefined when nothing changed (a replacement with the same values keeps its version).
+ * version is known then) and says undefined when nothing changed (a replacement with the same values keeps its
+ * version).
  */
-export async function commitWithHistory(em: EntityManager, resource: AnyResource, entry: () => HistoryEntry | undefined): Promise<void> {
+export async function commitWithHistory(em: EntityManager, resource: AnyResource,
+  entry: () => HistoryEntry | undefined): Promise<void> {
   await em.begin();
   try {
     await em.flush();

@@ -29,7 +29,8 @@ export function countIfPreferred(req: Request, res: Response, count: () => Promi
  * answers it (`create…ReturningRecord`, which `Prefer: return=representation` on a create is answered as);
  * `Preference-Applied` only when `Prefer` asked for it (RFC 7240 §3).
  */
-export async function sendCreated(req: Request, res: Response, root: string, withRecord: boolean, detailView: () => Promise<unknown>): Promise<void> {
+export async function sendCreated(req: Request, res: Response, root: string, withRecord: boolean,
+  detailView: () => Promise<unknown>): Promise<void> {
   if (!withRecord) return sendEmpty(res, 201);
   const view = await detailView();
   if (prefersRepresentation(req)) res.set('Preference-Applied', 'return=representation');
@@ -40,7 +41,8 @@ export async function sendCreated(req: Request, res: Response, root: string, wit
  * Ends an update (204) whose headers are set: as it is, or, when asked, 200 with the record's detail view and
  * `Preference-Applied` (RFC 7240 §3).
  */
-export async function sendWritten(req: Request, res: Response, status: 204, root: string, detailView: () => Promise<unknown>): Promise<void> {
+export async function sendWritten(req: Request, res: Response, status: 204, root: string,
+  detailView: () => Promise<unknown>): Promise<void> {
   if (!prefersRepresentation(req)) return sendEmpty(res, status);
   const view = await detailView();
   res.set('Preference-Applied', 'return=representation');

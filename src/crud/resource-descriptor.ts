@@ -12,7 +12,10 @@ export interface RequestContext {
 }
 
 export type WireRecord = Record<string, unknown>;
-/** One row of a view query, keyed by column name or alias (`vessel_id`, `vessel_names`); `bigint` ids come as text from `pg`. */
+/**
+ * One row of a view query, keyed by column name or alias (`vessel_id`, `vessel_names`); `bigint` ids come as text from
+ * `pg`.
+ */
 export type ViewRow = Record<string, unknown>;
 /** Which view a query's rows are for: a list reads only what its list view shows; details read the record whole. */
 export type View = 'list' | 'detail';
@@ -34,7 +37,8 @@ export interface ViewQuery {
 }
 
 /** The entity's text properties: where a record's owner, a token subject, can be kept. */
-type TextProperty<E> = { [K in keyof E & string]: E[K] extends string | null | undefined ? K : never }[keyof E & string];
+type TextProperty<E> = { [K in keyof E & string]: E[K] extends string | null | undefined ? K
+  : never }[keyof E & string];
 
 interface DescriptorFields<E extends object> {
   /** The collection's path segment and the XML root element of one record; openapi.yaml's paths are `/{name}…`. */
@@ -65,7 +69,9 @@ interface DescriptorFields<E extends object> {
    * problem a violation is reported as (a 400, since the client named a record that does not exist).
    */
   references?: Readonly<Record<string, FieldProblem>>;
-  /** Operations of this collection alone, beside the generic set (the vessel's observers); openapi.yaml declares each. */
+  /**
+   * Operations of this collection alone, beside the generic set (the vessel's observers); openapi.yaml declares each.
+   */
   ownOperations?: ReadonlyArray<OperationShape & { kind: string; handle: RequestHandler }>;
   /** Query by example for the fields the generic rule (src/crud/query-by-example.ts) does not fit. */
   exampleFields?: Readonly<Record<string, (value: unknown, context: RequestContext) => FilterQuery<E>>>;

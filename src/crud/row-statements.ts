@@ -23,12 +23,14 @@ function namesOf(em: EntityManager, resource: AnyResource): Names {
  * The entry's `scope`, `{"vesselId": [before, after]}`, from the row before (alias `before`) and after (`after`) the
  * change, either of which may be absent; one value when both are the same.
  */
-function scopeSql(em: EntityManager, resource: AnyResource, before: string | undefined, after: string | undefined): string {
+function scopeSql(em: EntityManager, resource: AnyResource, before: string | undefined,
+  after: string | undefined): string {
   const meta = em.getMetadata().get(resource.entity);
   const members = feedFilters(resource).map(([name, property]) => {
     const column = quote(meta.properties[property]!.fieldNames[0]!);
     const values = before && after
-      ? `case when ${before}.${column} is not distinct from ${after}.${column} then jsonb_build_array(${before}.${column}) else jsonb_build_array(${before}.${column}, ${after}.${column}) end`
+      ? `case when ${before}.${column} is not distinct from ${after}.${column} then ` +
+        `jsonb_build_array(${before}.${column}) else jsonb_build_array(${before}.${column}, ${after}.${column}) end`
       : `jsonb_build_array(${before ?? after}.${column})`;
     return `'${name}', ${values}`;
   });
@@ -40,8 +42,10 @@ function scopeSql(em: EntityManager, resource: AnyResource, before: string | und
  * the statement, so the resource's own view query, as it is, reads the written row: `?`s are the collection and the
  * author.
  */
-function entrySql(em: EntityManager, resource: AnyResource, names: Names, change: 'created' | 'updated', scope: string, where = ''): string {
-  return `"entry" as (insert into "record_change" (${entryColumns}) select ?, "w".${names.id}, "w".${names.version}, '${change}', clock_timestamp(), ?, ${scope}, to_jsonb("v") `
+function entrySql(em: EntityManager, resource: AnyResource, names: Names, change: 'created' | 'updated', scope: string,
+  where = ''): string {
+  return `"entry" as (insert into "record_change" (${entryColumns}) select ?, "w".${names.id}, "w".${names.version}, ` +
+    `'${change}', clock_timestamp(), ?, ${scope}, to_jsonb("v") `
     + `from (${wholeViewStatement(em, resource)}) as "v", ${names.table} as "w"${where})`;
 }
 
@@ -59,7 +63,8 @@ function cached(resource: AnyResource, key: string, build: () => string): NamedS
 export function insertStatement(em: EntityManager, resource: AnyResource, columns: readonly string[]): NamedStatement {
   return cached(resource, `insert ${columns.join(',')}`, () => {
     const names = namesOf(em, resource);
-    return `with ${names.table} as (insert into ${names.table} (${columns.map(quote).join(', ')}) values (${columns.map(() => '?').join(', ')}) returning *), `
+    return `with ${names.table} as (insert into ${names.table} (${columns.map(quote).join(', ')}) values ` +
+      `(${columns.map(() => '?').join(', ')}) returning *), `
       + `${entrySql(em, resource, names, 'created', scopeSql(em, resource, undefined, '"w"'))} `
       + `select ${names.id} as "id", ${names.version} as "version" from ${names.table}`;
   });
@@ -71,18 +76,24 @@ export function insertStatement(em: EntityManager, resource: AnyResource, column
  * values again (the comparison), the id, the stated version, [the owner,] the collection, the author, the stated
  * version. Answers the row's `id` and `version`, or no row when none matched.
  */
-export function updateStatement(em: EntityManager, resource: AnyResource, columns: readonly string[], owned: boolean): NamedStatement {
+export function updateStatement(em: EntityManager, resource: AnyResource, columns: readonly string[],
+  owned: boolean): NamedStatement {
   return cached(resource, `update ${owned} ${columns.join(',')}`, () => {
     const names = namesOf(em, resource);
     const scoped = feedFilters(resource).length > 0;
     const set = columns.map((column) => `${quote(column)} = ?`).join(', ');
-    const changed = `(${columns.map((column) => `"t".${quote(column)}`).join(', ')}) is distinct from (${columns.map(() => '?').join(', ')})`;
+    const changed = `(${columns.map((column) => `"t".${quote(column)}`).join(', ')}) is distinct from ` +
+      `(${columns.map(() => '?').join(', ')})`;
     // The row as it was, for the entry's scope before the change: the same row, read in the statement's snapshot.
     const before = scoped ? ` from ${names.table} as "o"` : '';
-    const where = [`"t".${names.id} = ?`, `"t".${names.version} = ?`, ...scoped ? [`"o".${names.id} = "t".${names.id}`] : [], ...owned ? [`"t".${names.owner!} = ?`] : []];
-    return `with ${names.table} as (update ${names.table} as "t" set ${set}, ${names.version} = "t".${names.version} + (${changed})::int${before} `
-      + `where ${where.join(' and ')} returning "t".*${scoped ? `, ${scopeSql(em, resource, '"o"', '"t"')} as "__scope"` : ''}), `
-      + `${entrySql(em, resource, names, 'updated', scoped ? '"w"."__scope"' : `'{}'::jsonb`, ` where "w".${names.version} <> ?`)} `
+    const where = [`"t".${names.id} = ?`, `"t".${names.version} = ?`, ...scoped ? [`"o".${names.id} = "t".${names.id}`]
+      : [], ...owned ? [`"t".${names.owner!} = ?`] : []];
+    return `with ${names.table} as (update ${names.table} as "t" set ${set}, `
+      + `${names.version} = "t".${names.version} + (${changed})::int${before} `
+      + `where ${where.join(' and ')} returning "t".*`
+      + `${scoped ? `, ${scopeSql(em, resource, '"o"', '"t"')} as "__scope"` : ''}), `
+      + `${entrySql(em, resource, names, 'updated', scoped ? '"w"."__scope"' : `'{}'::jsonb`,
+        ` where "w".${names.version} <> ?`)} `
       + `select ${names.id} as "id", ${names.version} as "version" from ${names.table}`;
   });
 }
@@ -91,12 +102,15 @@ export function updateStatement(em: EntityManager, resource: AnyResource, column
  * A delete of the row [where it still has the stated version] [and the caller owns it], with its `deleted` entry.
  * Parameters: the id, [the version,] [the owner,] the collection, the author. Answers the row's `id` and `version`.
  */
-export function deleteStatement(em: EntityManager, resource: AnyResource, versioned: boolean, owned: boolean): NamedStatement {
+export function deleteStatement(em: EntityManager, resource: AnyResource, versioned: boolean,
+  owned: boolean): NamedStatement {
   return cached(resource, `delete ${versioned} ${owned}`, () => {
     const names = namesOf(em, resource);
-    const where = [`${names.id} = ?`, ...versioned ? [`${names.version} = ?`] : [], ...owned ? [`${names.owner!} = ?`] : []];
+    const where = [`${names.id} = ?`, ...versioned ? [`${names.version} = ?`] : [], ...owned ? [`${names.owner!} = ?`]
+      : []];
     return `with ${names.table} as (delete from ${names.table} where ${where.join(' and ')} returning *), `
-      + `"entry" as (insert into "record_change" (${entryColumns}) select ?, "w".${names.id}, "w".${names.version}, 'deleted', clock_timestamp(), ?, `
+      + `"entry" as (insert into "record_change" (${entryColumns}) select ?, "w".${names.id}, "w".${names.version}, `
+      + `'deleted', clock_timestamp(), ?, `
       + `${scopeSql(em, resource, '"w"', undefined)}, null from ${names.table} as "w") `
       + `select ${names.id} as "id", ${names.version} as "version" from ${names.table}`;
   });
@@ -106,6 +120,7 @@ export function deleteStatement(em: EntityManager, resource: AnyResource, versio
 export function stateStatement(em: EntityManager, resource: AnyResource): NamedStatement {
   return cached(resource, 'state', () => {
     const names = namesOf(em, resource);
-    return `select ${names.version} as "version"${names.owner ? `, ${names.owner} as "owner"` : ''} from ${names.table} where ${names.id} = ?`;
+    return `select ${names.version} as "version"${names.owner ? `, ${names.owner} as "owner"` : ''} from ` +
+      `${names.table} where ${names.id} = ?`;
   });
 }

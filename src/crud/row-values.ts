@@ -25,9 +25,11 @@ export function rowValues(em: EntityManager, resource: AnyResource, data: object
     row.columns.push(prop.fieldNames[0]!);
     if (prop.kind === ReferenceKind.MANY_TO_ONE) {
       // The key itself, or a record that holds it.
-      row.values.push(value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[prop.targetMeta!.primaryKeys[0]!] : value);
+      row.values.push(value !== null && typeof value === 'object'
+        ? (value as Record<string, unknown>)[prop.targetMeta!.primaryKeys[0]!] : value);
     } else {
-      row.values.push(prop.customType ? prop.customType.convertToDatabaseValue(value, platform, { mode: 'query-data' }) : value);
+      row.values.push(prop.customType ? prop.customType.convertToDatabaseValue(value, platform, { mode: 'query-data' })
+        : value);
     }
   }
   return row;

@@ -23,7 +23,8 @@ async function run(em: EntityManager, statement: NamedStatement, params: unknown
 }
 
 /** Creates the record of `data` (the descriptor's `values`, and its owner), and its `created` entry. */
-export async function createWithHistory(em: EntityManager, resource: AnyResource, data: object, changedBy: string | null): Promise<Written> {
+export async function createWithHistory(em: EntityManager, resource: AnyResource, data: object,
+  changedBy: string | null): Promise<Written> {
   const { columns, values } = rowValues(em, resource, data);
   return (await run(em, insertStatement(em, resource, columns), [...values, resource.name, changedBy]))!;
 }
@@ -32,21 +33,28 @@ export async function createWithHistory(em: EntityManager, resource: AnyResource
  * Replaces record `id` with `data` (the descriptor's `values`), where it still has `version` (and `writer.owner`, when
  * given): the new version, the same when no value changed (no entry then), or undefined when no row matched.
  */
-export async function replaceWithHistory(em: EntityManager, resource: AnyResource, data: object, id: number, version: number, writer: Writer): Promise<number | undefined> {
+export async function replaceWithHistory(em: EntityManager, resource: AnyResource, data: object, id: number,
+  version: number, writer: Writer): Promise<number | undefined> {
   const { columns, values } = rowValues(em, resource, data);
   const owned = writer.owner !== undefined;
-  const params = [...values, ...values, id, version, ...owned ? [writer.owner] : [], resource.name, writer.changedBy, version];
+  const params = [...values, ...values, id, version, ...owned ? [writer.owner] : [], resource.name, writer.changedBy,
+    version];
   return (await run(em, updateStatement(em, resource, columns, owned), params))?.version;
 }
 
-/** Deletes record `id` [where it has `version`] [and `writer.owner`], with its `deleted` entry; false when none matched. */
-export async function deleteWithHistory(em: EntityManager, resource: AnyResource, id: number, version: number | undefined, writer: Writer): Promise<boolean> {
+/**
+ * Deletes record `id` [where it has `version`] [and `writer.owner`], with its `deleted` entry; false when none matched.
+ */
+export async function deleteWithHistory(em: EntityManager, resource: AnyResource, id: number,
+  version: number | undefined, writer: Writer): Promise<boolean> {
   const [versioned, owned] = [version !== undefined, writer.owner !== undefined];
   const params = [id, ...versioned ? [version] : [], ...owned ? [writer.owner] : [], resource.name, writer.changedBy];
   return (await run(em, deleteStatement(em, resource, versioned, owned), params)) !== undefined;
 }
 
-/** The row's state, read when a conditional write matched nothing, to tell a missing row from a stale or foreign one. */
+/**
+ * The row's state, read when a conditional write matched nothing, to tell a missing row from a stale or foreign one.
+ */
 export async function rowState(em: EntityManager, resource: AnyResource, id: number): Promise<RowState | undefined> {
   const [row] = await runNamed<RowState>(em, stateStatement(em, resource), [id]);
   return row;

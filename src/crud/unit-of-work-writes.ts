@@ -20,26 +20,32 @@ export function unitOfWorkWrites<E extends Versioned>(resource: ResourceDescript
    * Writes the unit of work with its history entry. `before` is the entity's version and scope as loaded: the
    * entry's scope holds both, and an update that changed nothing (same version) writes no entry.
    */
-  const commit = (ctx: RequestContext, res: Response, entity: E, change: Change, before?: { version: number; scope: Scope }) =>
-    commitWithHistory(ctx.em, resource, () => (change === 'updated' && entity.version === before?.version ? undefined : {
+  const commit = (ctx: RequestContext, res: Response, entity: E, change: Change,
+    before?: { version: number; scope: Scope }) =>
+    commitWithHistory(ctx.em, resource, () => (change === 'updated' && entity.version === before?.version ? undefined
+      : {
       id: entity[resource.idProperty] as number,
       version: entity.version,
       change,
       changedBy: principalOf(res).username,
-      scopes: change === 'deleted' ? [before!.scope] : [...(before ? [before.scope] : []), scopeOf(ctx.em, resource, entity)],
+      scopes: change === 'deleted' ? [before!.scope]
+        : [...(before ? [before.scope] : []), scopeOf(ctx.em, resource, entity)],
     }));
-  const stateOf = (ctx: RequestContext, entity: E) => ({ version: entity.version, scope: scopeOf(ctx.em, resource, entity) });
+  const stateOf = (ctx: RequestContext, entity: E) =>
+    ({ version: entity.version, scope: scopeOf(ctx.em, resource, entity) });
   const { owner } = resource;
 
   async function load(req: Request, res: Response, ctx: RequestContext): Promise<E> {
     // An id that names no record: MikroORM's NotFoundError, which the error handler answers as 404.
-    const entity = await ctx.em.findOneOrFail(resource.entity, byId(pathId(req)), { populate: resource.populate as never });
+    const entity = await ctx.em.findOneOrFail(resource.entity, byId(pathId(req)),
+      { populate: resource.populate as never });
     if (owner) requireOwnership(res, entity[owner.property] as string | null);
     checkIfMatch(req, entity.version);
     return entity;
   }
 
-  async function create(ctx: RequestContext, res: Response, data: EntityData<E>, body: WireRecord): Promise<{ id: number; version: number }> {
+  async function create(ctx: RequestContext, res: Response, data: EntityData<E>,
+    body: WireRecord): Promise<{ id: number; version: number }> {
     // em.create, not `new`: it initialises the entity's collections (a vessel's names), which `new` leaves undefined.
     const entity = ctx.em.create(resource.entity, data as never, { persist: false });
     resource.writeRelated?.(entity, body, ctx.em);
@@ -48,7 +54,8 @@ export function unitOfWorkWrites<E extends Versioned>(resource: ResourceDescript
     return { id: entity[resource.idProperty] as number, version: entity.version };
   }
 
-  async function update(req: Request, res: Response, ctx: RequestContext, body: WireRecord & Versioned, loaded?: E): Promise<void> {
+  async function update(req: Request, res: Response, ctx: RequestContext, body: WireRecord & Versioned,
+    loaded?: E): Promise<void> {
     const entity = loaded ?? await load(req, res, ctx);
     // The ORM compares the version now and again in the UPDATE's WHERE clause (STYLE 3): a stale one is 409.
     await ctx.em.lock(entity, LockMode.OPTIMISTIC, body.version);
@@ -60,8 +67,10 @@ export function unitOfWorkWrites<E extends Versioned>(resource: ResourceDescript
     await sendWritten(req, res, 204, resource.name, () => writtenDetail(req, resource, pathId(req)));
   }
 
-  async function patch(req: Request, res: Response, ctx: RequestContext, changes: WireRecord & Partial<Versioned>): Promise<void> {
-    // The view the patch applies to, then the entity it writes; a change in between is a conflict, as any stale version.
+  async function patch(req: Request, res: Response, ctx: RequestContext,
+    changes: WireRecord & Partial<Versioned>): Promise<void> {
+    // The view the patch applies to, then the entity it writes; a change in between is a conflict, as any stale
+    // version.
     const row = await readRow(ctx.em, resource, pathId(req));
     if (!row) throw entityNotFound();
     const entity = await load(req, res, ctx);

@@ -26,15 +26,21 @@ export function writeHandlers<E extends Versioned>(resource: ResourceDescriptor<
   const { owner } = resource;
   const severalTables = unitOfWorkWrites(resource);
 
-  /** Who writes: the entry's author, and the owner a record must have when only its owner (or an admin) may change it. */
+  /**
+   * Who writes: the entry's author, and the owner a record must have when only its owner (or an admin) may change it.
+   */
   function writerOf(res: Response): Writer {
     const principal = principalOf(res);
     return { changedBy: principal.username, ...(owner && reachesOwnRecordsOnly(res) && { owner: principal.subject }) };
   }
 
-  /** A one-row record replaced by `body` where it still has `version`: its version after, or undefined when none matched. */
+  /**
+   * A one-row record replaced by `body` where it still has `version`: its version after, or undefined when none
+   * matched.
+   */
   async function replace(req: Request, res: Response, body: WireRecord, version: number): Promise<number | undefined> {
-    return checkedReferences(resource, replaceWithHistory(statementManager(req), resource, resource.values(body), pathId(req), version, writerOf(res)));
+    return checkedReferences(resource, replaceWithHistory(statementManager(req), resource, resource.values(body),
+      pathId(req), version, writerOf(res)));
   }
 
   /** A conditional write matched nothing: the row's state says why (404, 403, 412 or 409). */
@@ -62,10 +68,12 @@ export function writeHandlers<E extends Versioned>(resource: ResourceDescriptor<
       if (body[resource.idProperty] !== undefined && body[resource.idProperty] !== pathId(req)) {
         throw new ValidationFailed([{ field: resource.idProperty, key: 'error.id.mismatch' }]);
       }
-      if (!isOneRow(statementManager(req), resource)) return severalTables.update(req, res, requestContextOf(req), body);
+      if (!isOneRow(statementManager(req), resource)) return severalTables.update(req, res, requestContextOf(req),
+        body);
       // `If-Match` naming another version than the body's: no write can match; what is stale is told below.
       const admitted = ifMatchVersions(req);
-      const version = admitted && !admitted.includes(body.version) ? undefined : await replace(req, res, body, body.version);
+      const version = admitted && !admitted.includes(body.version) ? undefined
+        : await replace(req, res, body, body.version);
       res.set('ETag', etagOf(version ?? await refusal(req, res)));
       await sendWritten(req, res, 204, resource.name, () => detailOf(req, pathId(req)));
     },
@@ -83,7 +91,8 @@ export function writeHandlers<E extends Versioned>(resource: ResourceDescriptor<
       const em = statementManager(req);
       if (!isOneRow(em, resource)) return severalTables.patch(req, res, requestContextOf(req), patch);
       const row = await readOwnedRow(em, resource, id);
-      checkState(row && { version: row.version as number, owner: row.__owner as string | null }, req, res, owner !== undefined);
+      checkState(row && { version: row.version as number, owner: row.__owner as string | null }, req, res,
+        owner !== undefined);
       const merged = mergePatch(resource.detailView(row!, requestLocale(req)), patch) as WireRecord & Versioned;
       checkAsRequestBody(`/${resource.name}/{id}`, 'put', merged);
       if (merged.version !== row!.version) throw staleVersion();
@@ -96,7 +105,8 @@ export function writeHandlers<E extends Versioned>(resource: ResourceDescriptor<
       if (!isOneRow(em, resource)) return severalTables.remove(req, res, requestContextOf(req));
       const id = pathId(req);
       const admitted = ifMatchVersions(req);
-      // One version named: the delete states it. Several (or none that is a version): the row's is read and checked first.
+      // One version named: the delete states it. Several (or none that is a version): the row's is read and checked
+      // first.
       const version = admitted === undefined || admitted.length === 1 ? admitted?.[0]
         : checkState(await rowState(em, resource, id), req, res, owner !== undefined).version;
       if (!await deleteWithHistory(em, resource, id, version, writerOf(res))) await refusal(req, res);

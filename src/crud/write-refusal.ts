@@ -1,11 +1,15 @@
-// Why a conditional write matched nothing, told only then, from the row's state read afterwards (docs/behaviour.md#update).
+// Why a conditional write matched nothing, told only then, from the row's state read afterwards
+// (docs/behaviour.md#update).
 import type { Request, Response } from 'express';
 import { requireOwnership } from '../auth/access-rules.ts';
 import { entityNotFound, staleVersion } from '../errors/refusals.ts';
 import type { RowState } from './row-writes.ts';
 import { checkIfMatch } from './preconditions.ts';
 
-/** The checks before a stated version, in the order docs/behaviour.md#update gives: no such record 404, not the caller's 403, `If-Match` 412. */
+/**
+ * The checks before a stated version, in the order docs/behaviour.md#update gives: no such record 404, not the caller's
+ * 403, `If-Match` 412.
+ */
 export function checkState(state: RowState | undefined, req: Request, res: Response, owned: boolean): RowState {
   if (!state) throw entityNotFound();
   if (owned) requireOwnership(res, state.owner);

@@ -8,14 +8,17 @@ import { ValidationFailed } from '../errors/app-errors.ts';
 import { requestLocale } from '../i18n/request-locale.ts';
 import { statementManager } from '../db/request-context.ts';
 
-/** PostgreSQL names the violated key's column in the detail: `Key (vessel_id)=(12) is not present in table "vessel".` */
+/**
+ * PostgreSQL names the violated key's column in the detail: `Key (vessel_id)=(12) is not present in table "vessel".`
+ */
 function referencesColumn(error: ForeignKeyConstraintViolationException, column: string): boolean {
   const detail = (error as { detail?: string }).detail ?? error.message;
   return detail.includes(`(${column})=`) && detail.includes('is not present');
 }
 
 /** A write that violates one of the resource's `references` named a record that does not exist: 400 on that field. */
-export async function checkedReferences<E extends object, T>(resource: ResourceDescriptor<E>, write: Promise<T>): Promise<T> {
+export async function checkedReferences<E extends object, T>(resource: ResourceDescriptor<E>,
+  write: Promise<T>): Promise<T> {
   try {
     return await write;
   } catch (error) {
@@ -26,6 +29,7 @@ export async function checkedReferences<E extends object, T>(resource: ResourceD
 }
 
 /** The detail view of a record just written (`Prefer: return=representation`), read back as the views read it. */
-export async function writtenDetail<E extends object>(req: Request, resource: ResourceDescriptor<E>, id: number): Promise<unknown> {
+export async function writtenDetail<E extends object>(req: Request, resource: ResourceDescriptor<E>,
+  id: number): Promise<unknown> {
   return resource.detailView((await readRow(statementManager(req), resource, id))!, requestLocale(req));
 }

@@ -14,7 +14,8 @@ export const isCursor = (value: unknown): value is Cursor =>
  * fails as `pg`'s own `query_timeout` does.
  * Closing waits for the server too, so it is bounded as well; a connection torn down has nothing left to close.
  */
-export function boundedCursor(cursor: Cursor, opened: Promise<void>, ms: number, tearDown: () => Promise<void>, end: () => Promise<void>): Cursor {
+export function boundedCursor(cursor: Cursor, opened: Promise<void>, ms: number, tearDown: () => Promise<void>,
+  end: () => Promise<void>): Cursor {
   const read = cursor.read.bind(cursor);
   const close = cursor.close.bind(cursor);
   let torn = false;
@@ -29,7 +30,8 @@ export function boundedCursor(cursor: Cursor, opened: Promise<void>, ms: number,
     return Promise.race([wait, late]).finally(() => clearTimeout(timer));
   };
   // A cursor that could not be opened fails its first read with the reason, and has nothing to close.
-  cursor.read = (rows) => within(() => opened.then(() => read(rows)), () => Promise.reject(new Error('Query read timeout')));
+  cursor.read = (rows) => within(() => opened.then(() => read(rows)),
+    () => Promise.reject(new Error('Query read timeout')));
   // Done before the connection goes back to the pool: the cursor's transaction (and its lifted bound) ends, also when
   // it could not be opened.
   cursor.close = () => within(() => opened.then(() => close().then(end), end), () => undefined);

@@ -1,13 +1,17 @@
-// Bounds every wait on PostgreSQL (a free connection, a new connection, a statement), so a lost database is a 503 in seconds.
+// Bounds every wait on PostgreSQL (a free connection, a new connection, a statement), so a lost database is a 503 in
+// seconds.
 import { Socket } from 'node:net';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import { boundedCursor, isCursor } from './bounded-cursor.ts';
 import { sendCancelRequest } from './cancel-request.ts';
 
-type Settings = Pick<Config, 'DB_ACQUIRE_TIMEOUT_MS' | 'DB_CONNECT_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS' | 'DATABASE_DIRECT_URL' | 'DB_PREPARED_STATEMENTS'>;
+type Settings = Pick<Config, 'DB_ACQUIRE_TIMEOUT_MS' | 'DB_CONNECT_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS'
+  | 'DATABASE_DIRECT_URL' | 'DB_PREPARED_STATEMENTS'>;
 
-/** Longest wait for a cancel request to be taken (a server or pooler that does not take it in that time is lost anyway). */
+/**
+ * Longest wait for a cancel request to be taken (a server or pooler that does not take it in that time is lost anyway).
+ */
 const cancelBoundMs = 1000;
 
 /** The session's cancel key, which pg's Client keeps from the server's BackendKeyData (its own `cancel` sends it). */
@@ -26,7 +30,8 @@ function within<T>(answer: Promise<T>, ms: number, late: () => Promise<void>): P
   return Promise.race([answer, timeout]).finally(() => clearTimeout(timer));
 }
 
-const isNamed = (query: unknown): query is pg.QueryConfig => typeof (query as pg.QueryConfig | undefined)?.name === 'string';
+const isNamed = (query: unknown): query is pg.QueryConfig =>
+  typeof (query as pg.QueryConfig | undefined)?.name === 'string';
 
 /**
  * MikroORM's driver options for one pg-pool, through the pool's and the client's public options:
@@ -38,16 +43,18 @@ const isNamed = (query: unknown): query is pg.QueryConfig => typeof (query as pg
  * statement on the server): behind a pooler (DATABASE_DIRECT_URL set) the role's or database's default, set by the
  * operator (README), since nothing may be set on a session there, neither a startup parameter (PgBouncer refuses
  * `statement_timeout` as one) nor a `SET`, which through a transaction-mode pooler would land on sessions other
- * clients get next; straight to the server, the startup parameter each of its sessions begins with. A cursor (the lists' stream)
- * runs from its first fetch to its close in a transaction of its own that lifts the server's bound with `SET LOCAL`
- * (gone at its commit); each fetch is bounded by the client instead (src/db/bounded-cursor.ts). Lists are never read
- * inside another transaction, so that transaction is the cursor's alone. When the client's bound passes, the statement
- * is cancelled on the server first (a cancel request: PgBouncer forwards it to the server session its client is
- * linked to), so it stops waiting and releases its locks even where the server has no bound of its own; then the
+ * clients get next; straight to the server, the startup parameter each of its sessions begins with. A cursor (the
+ * lists' stream) runs from its first fetch to its close in a transaction of its own that lifts the server's bound with
+ * `SET LOCAL` (gone at its commit); each fetch is bounded by the client instead (src/db/bounded-cursor.ts). Lists are
+ * never read inside another transaction, so that transaction is the cursor's alone. When the client's bound passes, the
+ * statement is cancelled on the server first (a cancel request: PgBouncer forwards it to the server session its client
+ * is linked to), so it stops waiting and releases its locks even where the server has no bound of its own; then the
  * connection is torn down. `onPool` sees each pool as it is made (metrics count its connections).
  */
-export function boundedWaits(settings: Settings, onPool: (pool: object) => void = () => {}, onConnectFailed: () => void = () => {}): Record<string, unknown> {
-  // Slightly later than the server's bound (when the operator set it to the same), so a reachable server answers 57014 first.
+export function boundedWaits(settings: Settings, onPool: (pool: object) => void = () => {},
+  onConnectFailed: () => void = () => {}): Record<string, unknown> {
+  // Slightly later than the server's bound (when the operator set it to the same), so a reachable server answers 57014
+  // first.
   const clientBound = settings.DB_STATEMENT_TIMEOUT_MS + 1000;
   // A transaction-mode pooler hands each statement to any server session, where a statement prepared on another is
   // unknown: behind one (unless the operator says it keeps them per client) a named statement goes unnamed.
@@ -68,17 +75,22 @@ export function boundedWaits(settings: Settings, onPool: (pool: object) => void 
     override connect(...args: unknown[]): never {
       const [callback] = args as [((error?: Error) => void) | undefined];
       const connect = (super.connect as (...parts: unknown[]) => unknown).bind(this);
-      if (!callback) return (connect() as Promise<void>).catch((error: unknown) => { onConnectFailed(); throw error; }) as never;
+      if (!callback) return (connect() as Promise<void>).catch((error: unknown) =>
+        { onConnectFailed(); throw error; }) as never;
       return connect((error?: Error) => {
         if (error) onConnectFailed();
         callback(error);
       }) as never;
     }
 
-    /** Cancels the running statement on the server (before the socket goes: PgBouncer forwards a cancel only for a client still there), then tears the connection down. */
+    /**
+     * Cancels the running statement on the server (before the socket goes: PgBouncer forwards a cancel only for a
+     * client still there), then tears the connection down.
+     */
     async #giveUp(): Promise<void> {
       const { processID, secretKey, host, port } = this as unknown as Keyed;
-      if (processID !== null && secretKey !== null) await sendCancelRequest({ host, port, processId: processID, secretKey }, cancelBoundMs);
+      if (processID !== null && secretKey !== null) await sendCancelRequest({ host, port, processId: processID,
+        secretKey }, cancelBoundMs);
       this.#socket.destroy();
     }
 
@@ -88,7 +100,8 @@ export function boundedWaits(settings: Settings, onPool: (pool: object) => void 
       if (isCursor(args[0])) {
         // One statement at a time: the cursor is submitted once its transaction has lifted the server's bound.
         const cursor = args[0];
-        const opened = (query('begin; set local statement_timeout = 0') as Promise<unknown>).then(() => { query(cursor); });
+        const opened =
+          (query('begin; set local statement_timeout = 0') as Promise<unknown>).then(() => { query(cursor); });
         // Its failure is the first read's to report.
         opened.catch(() => {});
         // A transaction that failed is rolled back by its commit; the connection goes back to the pool outside one.

@@ -6,7 +6,10 @@ import { connect } from 'node:net';
 const cancelRequestCode = 80877102;
 
 export interface CancelTarget {
-  /** The address the session was opened on: PostgreSQL, or a PgBouncer, which forwards the request to the server session its client is linked to. */
+  /**
+   * The address the session was opened on: PostgreSQL, or a PgBouncer, which forwards the request to the server session
+   * its client is linked to.
+   */
   host: string;
   port: number;
   /** The BackendKeyData the session was given at its start (PgBouncer gives each client a key of its own). */

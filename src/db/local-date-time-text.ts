@@ -1,5 +1,8 @@
 // The wire's local date-time text of a stored `timestamp(3)`: no time zone ever shifts it.
-/** A `timestamp(3)` as read from the database (text, or a Date) as the wire's `yyyy-MM-ddTHH:mm:ss.SSS`; null stays null. */
+/**
+ * A `timestamp(3)` as read from the database (text, or a Date) as the wire's `yyyy-MM-ddTHH:mm:ss.SSS`; null stays
+ * null.
+ */
 export function localDateTimeText(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   if (value instanceof Date) return value.toISOString().slice(0, 23);

@@ -10,7 +10,10 @@ export interface MigrationPlan {
   apply: boolean;
   /** Seed the demo records into an empty database (`DEMO_DATA`). */
   seed: boolean;
-  /** Run, under the lock, after migrations were applied or demo data seeded: the history's backfill (src/history/backfill.ts). */
+  /**
+   * Run, under the lock, after migrations were applied or demo data seeded: the history's backfill
+   * (src/history/backfill.ts).
+   */
   afterChange(em: EntityManager): Promise<void>;
 }
 
@@ -23,7 +26,8 @@ export class MigrationsPending extends Error {
   }
 }
 
-type LockConfig = Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DATABASE_MIGRATION_URL' | 'DB_CONNECT_TIMEOUT_MS' | 'MIGRATE_LOCK_TIMEOUT_MS'>;
+type LockConfig = Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DATABASE_MIGRATION_URL'
+  | 'DB_CONNECT_TIMEOUT_MS' | 'MIGRATE_LOCK_TIMEOUT_MS'>;
 
 /** Whether a start changes the schema or its data, and so takes the lock: checking for pending migrations does not. */
 export const locks = ({ apply, seed }: Pick<MigrationPlan, 'apply' | 'seed'>): boolean => apply || seed;
@@ -33,7 +37,8 @@ export const locks = ({ apply, seed }: Pick<MigrationPlan, 'apply' | 'seed'>): b
  * each migration run and recorded, the demo data seeded. A second instance waits for the first, then finds nothing
  * to do (PostgreSQL's `create extension if not exists` and `create table if not exists` race otherwise).
  */
-export async function migrate(orm: MikroORM, config: LockConfig, logger: Logger, { apply, seed, afterChange }: MigrationPlan): Promise<void> {
+export async function migrate(orm: MikroORM, config: LockConfig, logger: Logger,
+  { apply, seed, afterChange }: MigrationPlan): Promise<void> {
   const url = migrationUrl(config);
   const steps = async () => {
     const pending = (await orm.migrator.getPending()).map((migration) => migration.name);
@@ -45,5 +50,6 @@ export async function migrate(orm: MikroORM, config: LockConfig, logger: Logger,
   // Embedded PGlite belongs to this one process: nothing else can migrate it meanwhile. A start that only checks
   // (MIGRATE_AT_START=false, no demo data) changes nothing, so it takes no lock.
   if (!url || !locks({ apply, seed })) return steps();
-  await withMigrationLock({ url, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, waitMs: config.MIGRATE_LOCK_TIMEOUT_MS, logger }, steps);
+  await withMigrationLock({ url, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, waitMs: config.MIGRATE_LOCK_TIMEOUT_MS,
+    logger }, steps);
 }

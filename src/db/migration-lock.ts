@@ -1,4 +1,5 @@
-// The migration lock: a session advisory lock on a direct connection of its own, waited for within a bound, saying who holds it.
+// The migration lock: a session advisory lock on a direct connection of its own, waited for within a bound, saying who
+// holds it.
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 import type { Logger } from '../observability/logger.ts';
@@ -36,7 +37,8 @@ export interface LockHolder {
 
 const describe = (holder: LockHolder): string => holder.visible
   ? `pid ${holder.pid} (${holder.applicationName || 'no application_name'}) connected since ${holder.connectedSince}`
-  : `pid ${holder.pid} (${holder.applicationName || 'no application_name'}: another role's session, not visible to this role)`;
+  : `pid ${holder.pid} (${holder.applicationName || 'no application_name'}: another role's session, not visible to ` +
+    `this role)`;
 
 /** The start's one failure line when the bound passes: names the setting and the holder. */
 export class MigrationLockTimeout extends Error {
@@ -86,20 +88,24 @@ async function holderOf(client: pg.Client): Promise<LockHolder | undefined> {
  * waited for in one `pg_advisory_lock`, so the wait is bounded and the waiting process says every few seconds who it
  * waits for.
  */
-export async function withMigrationLock<T>({ url, connectTimeoutMs, waitMs, logger }: LockSettings, run: () => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs, query_timeout: connectTimeoutMs, application_name: 'sighting-registry migrate' });
+export async function withMigrationLock<T>({ url, connectTimeoutMs, waitMs, logger }: LockSettings,
+  run: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs,
+    query_timeout: connectTimeoutMs, application_name: 'sighting-registry migrate' });
   await client.connect();
   try {
     const started = Date.now();
     let reported = -Infinity;
-    while (!(await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [migrationLock])).rows[0]!.locked) {
+    while (!(await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked',
+      [migrationLock])).rows[0]!.locked) {
       const waited = Date.now() - started;
       if (waited >= waitMs) throw new MigrationLockTimeout(waitMs, await holderOf(client));
       if (waited - reported >= reportMs) {
         reported = waited;
         const holder = await holderOf(client);
         const by = holder ? ` (${describe(holder)})` : '';
-        logger.warn({ holder, waitedMs: waited, boundMs: waitMs }, `waiting for the migration lock another process holds${by}`);
+        logger.warn({ holder, waitedMs: waited, boundMs: waitMs },
+          `waiting for the migration lock another process holds${by}`);
       }
       await delay(retryMs);
     }

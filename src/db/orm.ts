@@ -1,4 +1,5 @@
-// Opens the database: PostgreSQL when DATABASE_URL is set, else embedded PGlite; migrates it at start (or checks), through DATABASE_DIRECT_URL when set.
+// Opens the database: PostgreSQL when DATABASE_URL is set, else embedded PGlite; migrates it at start (or checks),
+// through DATABASE_DIRECT_URL when set.
 import { FlushMode, type EntityManager, type MikroORM, type Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import type { Pool } from 'pg';
@@ -19,7 +20,9 @@ const common = {
   entities: [`${import.meta.dirname}/entities/*.entity.ts`],
   extensions: [Migrator],
   // Run and recorded by file name, in order: `0001-initial-schema`, …, then `<timestamp>-<name>` as generated.
-  migrations: { path: `${import.meta.dirname}/migrations`, fileName: (timestamp: string, name?: string) => `${timestamp}-${name}`, transactional: true, allOrNothing: true, snapshot: false },
+  migrations: { path: `${import.meta.dirname}/migrations`,
+    fileName: (timestamp: string, name?: string) => `${timestamp}-${name}`, transactional: true, allOrNothing: true,
+    snapshot: false },
   // Request code must never fall back to the global context: one fork per request (STYLE 3).
   allowGlobalContext: false,
   // Writes happen at the handler's explicit flush only, never as a side effect of a query in between.
@@ -66,7 +69,8 @@ export async function openDatabase(config: Config, hooks: DatabaseHooks): Promis
   const plan = { apply, seed: config.DEMO_DATA ?? !config.DATABASE_URL, afterChange: hooks.afterSchemaChange };
   // Before the pool opens: a pooler where none may be is refused with its remedy, before any lock is taken.
   if (config.DATABASE_URL) await checkPooling(config, locks(plan));
-  const orm = config.DATABASE_URL ? await openPostgres(config, options, hooks) : await openPglite(config, options, hooks);
+  const orm = config.DATABASE_URL ? await openPostgres(config, options, hooks)
+    : await openPglite(config, options, hooks);
   try {
     const ownUrl = migrationUrl(config);
     if (ownUrl !== config.DATABASE_URL && locks(plan)) await migrateDirectly(config, ownUrl!, options, hooks, plan);
@@ -109,7 +113,8 @@ async function openPostgres(config: Config, options: Partial<Options>, hooks: Da
  * closed afterwards, as the migration URL's role (the schema's owner): DATABASE_URL may be a transaction-mode pooler
  * or a role that may only read and write rows, and the service's pool stays the pooler's.
  */
-async function migrateDirectly(config: Config, url: string, options: Partial<Options>, { logger, readRouting, afterSchemaChange }: DatabaseHooks, plan: MigrationPlan): Promise<void> {
+async function migrateDirectly(config: Config, url: string, options: Partial<Options>,
+  { logger, readRouting, afterSchemaChange }: DatabaseHooks, plan: MigrationPlan): Promise<void> {
   // DATABASE_DIRECT_URL set: the migration's sessions start without the service's statement bound (a migration may
   // take longer than a request's statement).
   const own = { ...config, DATABASE_URL: url, DATABASE_DIRECT_URL: url, DATABASE_REPLICA_URLS: [], DB_POOL_MAX: 2 };
@@ -121,15 +126,18 @@ async function migrateDirectly(config: Config, url: string, options: Partial<Opt
   }
 }
 
-async function openPglite(config: Config, options: Partial<Options>, { logger, afterSchemaChange }: DatabaseHooks): Promise<MikroORM> {
+async function openPglite(config: Config, options: Partial<Options>,
+  { logger, afterSchemaChange }: DatabaseHooks): Promise<MikroORM> {
   const { MikroORM } = await import('@mikro-orm/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-  // A new in-memory database starts from the snapshot of a freshly migrated one: initdb and the migrations take seconds.
+  // A new in-memory database starts from the snapshot of a freshly migrated one: initdb and the migrations take
+  // seconds.
   const snapshot = config.DATA_DIR ? undefined : await pgliteSnapshot();
   const orm = await MikroORM.init({
     ...options,
     dbName: 'sighting',
-    driverOptions: { dataDir: config.DATA_DIR ?? 'memory://', extensions: { pg_trgm }, loadDataDir: snapshot?.data as Blob | undefined },
+    driverOptions: { dataDir: config.DATA_DIR ?? 'memory://', extensions: { pg_trgm },
+      loadDataDir: snapshot?.data as Blob | undefined },
   });
   if (snapshot && !snapshot.data) {
     await migrate(orm, config, logger, { apply: true, seed: false, afterChange: afterSchemaChange });

@@ -8,7 +8,8 @@ interface Dumpable { dumpDataDir(compression?: 'gzip' | 'none' | 'auto'): Promis
 /** Beside the installed packages: reinstalling them, or changing the schema, starts a new snapshot. */
 const cacheFolder = fileURLToPath(new URL('../../node_modules/.cache/sighting-registry/', import.meta.url));
 /** Every file whose change changes the migrated schema. */
-const schemaFolders = ['migrations', 'entities'].map((folder) => fileURLToPath(new URL(`./${folder}/`, import.meta.url)));
+const schemaFolders = ['migrations', 'entities'].map((folder) => fileURLToPath(new URL(`./${folder}/`,
+  import.meta.url)));
 
 /**
  * What PGlite's `loadDataDir` reads of a Blob: its bytes and type. MikroORM deep-copies its driver options, and a
@@ -26,7 +27,8 @@ export interface Snapshot {
 /** The key: PGlite's version and the schema's files, so a snapshot is only ever loaded into what made it. */
 async function snapshotFile(): Promise<string> {
   // The package exports no package.json: it is read beside the module's entry point (dist/index.js).
-  const hash = createHash('sha256').update(await readFile(new URL('../package.json', import.meta.resolve('@electric-sql/pglite'))));
+  const hash = createHash('sha256').update(await readFile(new URL('../package.json',
+    import.meta.resolve('@electric-sql/pglite'))));
   for (const folder of schemaFolders) {
     for (const name of (await readdir(folder, { recursive: true })).sort()) {
       if (name.endsWith('.ts')) hash.update(name).update(await readFile(`${folder}${name}`));
@@ -35,17 +37,23 @@ async function snapshotFile(): Promise<string> {
   return `${cacheFolder}pglite-${hash.digest('hex').slice(0, 16)}.tar.gz`;
 }
 
-/** Each schema change leaves a snapshot behind (about 5 MB); a few are kept for checkouts that switch back and forth. */
+/**
+ * Each schema change leaves a snapshot behind (about 5 MB); a few are kept for checkouts that switch back and forth.
+ */
 async function keepNewest(count: number): Promise<void> {
-  const snapshots = (await readdir(cacheFolder)).filter((name) => /^pglite-\w+\.tar\.gz$/.test(name)).map((name) => `${cacheFolder}${name}`);
-  const byAge = (await Promise.all(snapshots.map(async (path) => ({ path, mtime: (await stat(path)).mtimeMs })))).sort((a, b) => b.mtime - a.mtime);
+  const snapshots =
+    (await readdir(cacheFolder)).filter((name) => /^pglite-\w+\.tar\.gz$/.test(name)).map((name) =>
+    `${cacheFolder}${name}`);
+  const byAge = (await Promise.all(snapshots.map(async (path) => ({ path,
+    mtime: (await stat(path)).mtimeMs })))).sort((a, b) => b.mtime - a.mtime);
   await Promise.all(byAge.slice(count).map(({ path }) => rm(path, { force: true })));
 }
 
 export async function pgliteSnapshot(): Promise<Snapshot> {
   const file = await snapshotFile();
   const data = await readFile(file).then(
-    (bytes): TarArchive => ({ type: 'application/gzip', arrayBuffer: async () => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer }),
+    (bytes): TarArchive => ({ type: 'application/gzip', arrayBuffer: async () => bytes.buffer.slice(bytes.byteOffset,
+      bytes.byteOffset + bytes.byteLength) as ArrayBuffer }),
     () => undefined,
   );
   return {

@@ -9,7 +9,8 @@ import type { Logger } from '../observability/logger.ts';
  * The tables changed by more rows since their last analyze than autovacuum's own threshold (its settings, which PGlite
  * has and never acts on): `autovacuum_analyze_threshold` + `autovacuum_analyze_scale_factor` × the table's rows.
  */
-const dueTables = `select s.relid::regclass::text as "table" from pg_stat_user_tables as s join pg_class as c on c.oid = s.relid
+const dueTables = `select s.relid::regclass::text as "table"
+  from pg_stat_user_tables as s join pg_class as c on c.oid = s.relid
   where s.n_mod_since_analyze > current_setting('autovacuum_analyze_threshold')::float8
     + current_setting('autovacuum_analyze_scale_factor')::float8 * greatest(c.reltuples, 0)`;
 

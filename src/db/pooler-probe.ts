@@ -12,7 +12,8 @@ export class DatabaseUnreachable extends Error {
     const { hostname, port } = new URL(url);
     const host = `${hostname}:${port || 5432}`;
     const reason = cause instanceof Error ? cause.message : String(cause);
-    super(`${variable}: cannot connect to PostgreSQL at ${host} (bound DB_CONNECT_TIMEOUT_MS ${boundMs} ms): ${reason}`);
+    super(`${variable}: cannot connect to PostgreSQL at ${host} ` +
+      `(bound DB_CONNECT_TIMEOUT_MS ${boundMs} ms): ${reason}`);
     this.variable = variable;
     this.host = host;
   }

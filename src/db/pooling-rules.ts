@@ -2,7 +2,8 @@
 import { InvalidConfiguration, type Config } from '../config.ts';
 import { probePooling } from './pooler-probe.ts';
 
-type Settings = Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DATABASE_MIGRATION_URL' | 'DB_CONNECT_TIMEOUT_MS'>;
+type Settings =
+  Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DATABASE_MIGRATION_URL' | 'DB_CONNECT_TIMEOUT_MS'>;
 
 /**
  * DATABASE_URL may be a pooler in transaction mode only when DATABASE_DIRECT_URL names the server itself: the
@@ -15,18 +16,24 @@ export async function checkPooling(config: Settings, migrates: boolean): Promise
   const bound = config.DB_CONNECT_TIMEOUT_MS;
   const pooling = await probePooling('DATABASE_URL', config.DATABASE_URL!, bound);
   if (pooling === 'statement') {
-    throw new InvalidConfiguration([{ variable: 'DATABASE_URL', problem: 'leads through a connection pooler in statement mode, which cannot run the service\'s transactions: use transaction mode (pool_mode = transaction) with DATABASE_DIRECT_URL beside it' }]);
+    throw new InvalidConfiguration([{ variable: 'DATABASE_URL',
+      problem: 'leads through a connection pooler in statement mode, which cannot run the service\'s transactions: ' +
+      'use transaction mode (pool_mode = transaction) with DATABASE_DIRECT_URL beside it' }]);
   }
   if (pooling === 'transaction' && !config.DATABASE_DIRECT_URL) {
-    throw new InvalidConfiguration([{ variable: 'DATABASE_DIRECT_URL', problem: 'is not set, and DATABASE_URL leads through a connection pooler: set DATABASE_DIRECT_URL to the server itself (migrations, their lock and the change feed need a session of their own)' }]);
+    throw new InvalidConfiguration([{ variable: 'DATABASE_DIRECT_URL',
+      problem: 'is not set, and DATABASE_URL leads through a connection pooler: set DATABASE_DIRECT_URL to the ' +
+      'server itself (migrations, their lock and the change feed need a session of their own)' }]);
   }
   const direct = [
     ...(config.DATABASE_DIRECT_URL ? [['DATABASE_DIRECT_URL', config.DATABASE_DIRECT_URL] as const] : []),
-    ...(migrates && config.DATABASE_MIGRATION_URL ? [['DATABASE_MIGRATION_URL', config.DATABASE_MIGRATION_URL] as const] : []),
+    ...(migrates && config.DATABASE_MIGRATION_URL ? [['DATABASE_MIGRATION_URL', config.DATABASE_MIGRATION_URL] as const]
+      : []),
   ];
   for (const [variable, url] of direct) {
     if (await probePooling(variable, url, bound) !== 'direct') {
-      throw new InvalidConfiguration([{ variable, problem: 'leads through a connection pooler: it must name the PostgreSQL server itself' }]);
+      throw new InvalidConfiguration([{ variable,
+        problem: 'leads through a connection pooler: it must name the PostgreSQL server itself' }]);
     }
   }
 }

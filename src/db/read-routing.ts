@@ -46,10 +46,12 @@ export class ReadRouting {
   }
 
   /** Registered with MikroORM: once a request flushes, its later reads must see its own write. */
-  readonly subscriber: EventSubscriber = { beforeFlush: () => { const request = current.getStore(); if (request) request.wrote = true; } };
+  readonly subscriber: EventSubscriber =
+    { beforeFlush: () => { const request = current.getStore(); if (request) request.wrote = true; } };
 
   connectionFor(kind: ReadKind, wrote: boolean): ConnectionType {
-    return this.#replicaCount > 0 && mayLag.has(kind) && !wrote && Date.now() >= this.#replicasDownUntil && !this.#hooks.replicasBehind?.() ? 'read' : 'write';
+    return this.#replicaCount > 0 && mayLag.has(kind) && !wrote && Date.now() >= this.#replicasDownUntil
+      && !this.#hooks.replicasBehind?.() ? 'read' : 'write';
   }
 
   async read<T>(kind: ReadKind, wrote: boolean, run: (connectionType: ConnectionType) => Promise<T>): Promise<T> {
@@ -77,8 +79,8 @@ export class ReadRouting {
 }
 
 /**
- * How a read path chooses its connection: `routedRead('list', (connectionType) => em.find(E, where, { connectionType }))`
- * (QueryBuilder: `em.createQueryBuilder(E, alias, connectionType)`; raw: `em.getConnection(connectionType)`).
+ * How a read path chooses its connection: `routedRead('list', (connectionType) => em.find(E, where, { connectionType
+ * }))` (QueryBuilder: `em.createQueryBuilder(E, alias, connectionType)`; raw: `em.getConnection(connectionType)`).
  * Outside a request (start-up, scripts) every read goes to the primary.
  */
 export function routedRead<T>(kind: ReadKind, run: (connectionType: ConnectionType) => Promise<T>): Promise<T> {

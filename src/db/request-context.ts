@@ -1,4 +1,5 @@
-// A request's EntityManagers: its own fork (STYLE 3) for entities, made on first use, and the shared one for statements.
+// A request's EntityManagers: its own fork (STYLE 3) for entities, made on first use, and the shared one for
+// statements.
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type { Request, RequestHandler } from 'express';
 import type { ReadRouting } from './read-routing.ts';
@@ -7,7 +8,8 @@ interface RequestManagers { shared: EntityManager; fork?: EntityManager }
 const managers = new WeakMap<Request, RequestManagers>();
 
 /** Reads are routed per request (src/db/read-routing.ts) until it writes. */
-export const entityManagerPerRequest = (orm: MikroORM, readRouting: ReadRouting): RequestHandler => (req, _res, next) => {
+export const entityManagerPerRequest = (orm: MikroORM, readRouting: ReadRouting): RequestHandler => (req, _res, next) =>
+  {
   managers.set(req, { shared: orm.em });
   readRouting.run(next);
 };

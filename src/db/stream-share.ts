@@ -32,7 +32,8 @@ export class StreamShare {
   }
 
   /** The share the settings give streamed reads: `STREAM_POOL_SHARE` of `DB_POOL_MAX`'s connections, at least one. */
-  static of(settings: Pick<Config, 'DB_POOL_MAX' | 'STREAM_POOL_SHARE' | 'DB_ACQUIRE_TIMEOUT_MS' | 'STREAM_IDLE_RELEASE_MS'>):
+  static of(
+    settings: Pick<Config, 'DB_POOL_MAX' | 'STREAM_POOL_SHARE' | 'DB_ACQUIRE_TIMEOUT_MS' | 'STREAM_IDLE_RELEASE_MS'>):
     StreamShare {
     const places = Math.floor(settings.DB_POOL_MAX * settings.STREAM_POOL_SHARE);
     return new StreamShare(places, settings.DB_ACQUIRE_TIMEOUT_MS, settings.STREAM_IDLE_RELEASE_MS);

@@ -2,7 +2,8 @@
 import { DefaultLogger, type LogContext, type Logger, type LoggerOptions } from '@mikro-orm/core';
 
 /** What a statement does, from its first word: a bounded label, never the statement itself. */
-const operations = new Set(['select', 'insert', 'update', 'delete', 'with', 'begin', 'commit', 'rollback', 'savepoint', 'release', 'set', 'reset', 'create', 'alter', 'drop', 'notify']);
+const operations = new Set(['select', 'insert', 'update', 'delete', 'with', 'begin', 'commit', 'rollback', 'savepoint',
+  'release', 'set', 'reset', 'create', 'alter', 'drop', 'notify']);
 export function statementVerb(sql: string): string {
   const word = /^\s*([a-z]+)/i.exec(sql)?.[1]?.toLowerCase() ?? '';
   return operations.has(word) ? word : 'other';
@@ -14,7 +15,8 @@ export type StatementTimer = (operation: string, target: 'primary' | 'replica', 
 export function timedQueries(timer: StatementTimer): (options: LoggerOptions) => Logger {
   return (options) => new (class extends DefaultLogger {
     override logQuery(context: { query: string } & LogContext): void {
-      if (context.took !== undefined && context.query) timer(statementVerb(context.query), context.connection?.type === 'read' ? 'replica' : 'primary', context.took / 1000);
+      if (context.took !== undefined && context.query) timer(statementVerb(context.query),
+        context.connection?.type === 'read' ? 'replica' : 'primary', context.took / 1000);
       super.logQuery(context);
     }
   })(options);

@@ -24,7 +24,8 @@ export function keycloakAccessToken(users: UserDirectory) {
   return (_ctx: KoaContextWithOIDC, token: AccessToken | ClientCredentials, jwt: JWTStructured): void => {
     const { payload } = jwt;
     const clientId = String(payload.client_id);
-    const user = token.kind === 'ClientCredentials' ? users.serviceAccountOf(clientId) : users.byId(String(payload.sub));
+    const user = token.kind === 'ClientCredentials' ? users.serviceAccountOf(clientId)
+      : users.byId(String(payload.sub));
     Object.assign(payload, {
       sub: user?.id ?? payload.sub,
       typ: 'Bearer',

@@ -47,7 +47,8 @@ export function realmClients(realm: Realm): RealmClients {
       metadata: {
         client_id: client.clientId,
         // Confidential clients default to client_secret_basic; oidc-provider takes the secret from the body too.
-        ...(client.publicClient === true ? { token_endpoint_auth_method: 'none' } : { client_secret: client.secret ?? '' }),
+        ...(client.publicClient === true ? { token_endpoint_auth_method: 'none' }
+          : { client_secret: client.secret ?? '' }),
         grant_types: grants,
         response_types: code ? ['code'] : [],
         // Keycloak's patterns; oidc-provider would compare them exactly, so index.ts replaces redirectUriAllowed.

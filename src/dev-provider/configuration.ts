@@ -1,4 +1,5 @@
-// Builds the oidc-provider configuration that makes it stand in for the Keycloak realm: clients, users, routes, lifetimes.
+// Builds the oidc-provider configuration that makes it stand in for the Keycloak realm: clients, users, routes,
+// lifetimes.
 import { randomBytes } from 'node:crypto';
 import type { Configuration, Grant, JWK, KoaContextWithOIDC, ResourceServer } from 'oidc-provider';
 import { errors } from 'oidc-provider';
@@ -48,7 +49,8 @@ async function autoConsent(ctx: KoaContextWithOIDC): Promise<Grant | undefined> 
   // Only what is asked for: adding an empty set would leave a stray separator in an existing grant's scope.
   if (ctx.oidc.requestParamOIDCScopes.size > 0) grant.addOIDCScope(ctx.oidc.requestParamOIDCScopes);
   if (ctx.oidc.requestParamClaims.size > 0) grant.addOIDCClaims(ctx.oidc.requestParamClaims);
-  for (const indicator of Object.keys(ctx.oidc.resourceServers ?? {})) grant.addResourceScope(indicator, ctx.oidc.requestParamScopes);
+  for (const indicator of Object.keys(ctx.oidc.resourceServers ?? {})) grant.addResourceScope(indicator,
+    ctx.oidc.requestParamScopes);
   await grant.save();
   return grant;
 }
@@ -111,8 +113,10 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
     // The library's default page loads a web font and logs a notice; this one is plain.
     renderError: (ctx, out) => {
       ctx.type = 'html';
-      const text = Object.entries(out).map(([key, value]) => `${key}: ${String(value).replace(/[&<>"']/g, '')}`).join('\n');
-      ctx.body = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Error</title></head><body><h1>Sign-in error</h1><pre>${text}</pre></body></html>`;
+      const text = Object.entries(out).map(([key,
+        value]) => `${key}: ${String(value).replace(/[&<>"']/g, '')}`).join('\n');
+      ctx.body = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Error</title></head>` +
+        `<body><h1>Sign-in error</h1><pre>${text}</pre></body></html>`;
     },
   };
 }

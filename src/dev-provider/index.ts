@@ -38,7 +38,9 @@ export interface DevProvider {
 export async function createDevProvider(options: DevProviderOptions): Promise<DevProvider> {
   const env = options.env ?? {};
   if (env.NODE_ENV === 'production') {
-    throw new Error('The embedded authorization server is for development only and refuses to run with NODE_ENV=production; configure Keycloak instead.');
+    throw new Error(
+      'The embedded authorization server is for development only and refuses to run with NODE_ENV=production; ' +
+      'configure Keycloak instead.');
   }
   // A fresh RSA key per start: tokens die with the process, which is fine for development. Made on another thread
   // while the rest of the start goes on.

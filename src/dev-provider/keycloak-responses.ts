@@ -19,7 +19,8 @@ export function keycloakResponses(realmName: (locale: Locale) => string) {
       ctx.set('Pragma', 'no-cache');
       // RFC 6749 §5.2: a client not allowed a grant type gets unauthorized_client (oidc-provider says invalid_request).
       const body = ctx.body as { error?: string; error_description?: string } | undefined;
-      if (body?.error_description === 'requested grant type is not allowed for this client') body.error = 'unauthorized_client';
+      if (body?.error_description === 'requested grant type is not allowed for this client') body.error =
+        'unauthorized_client';
       if (ctx.response.is('json')) ctx.set('Content-Type', 'application/json;charset=UTF-8');
     }
     // Keycloak shows its login form right at the authorization endpoint; oidc-provider redirects to the

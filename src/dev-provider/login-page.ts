@@ -14,7 +14,8 @@ function escapeHtml(text: string): string {
 }
 
 /** In the language the application asked for (`ui_locales`), else the browser's; `error` is a message key. */
-export function loginPage(options: { realm: string; action: string; locale: Locale; username?: string; error?: MessageKey }): string {
+export function loginPage(options: {
+  realm: string; action: string; locale: Locale; username?: string; error?: MessageKey }): string {
   const say = (key: MessageKey) => escapeHtml(message(options.locale, key, { realm: options.realm }));
   const error = options.error ? `<p class="error" id="login-error" role="alert">${say(options.error)}</p>` : '';
   // After a failed attempt: the fields point at the message, and the password (cleared) gets the focus.
@@ -31,7 +32,8 @@ export function loginPage(options: { realm: string; action: string; locale: Loca
 <style>
 body { font-family: system-ui, sans-serif; background: #f3f4f6; margin: 0; }
 main { display: grid; place-items: center; min-height: 100vh; }
-form { background: #fff; padding: 2rem; border-radius: 8px; box-shadow: 0 1px 4px #0002; display: grid; gap: .75rem; min-width: 18rem; }
+form { background: #fff; padding: 2rem; border-radius: 8px; box-shadow: 0 1px 4px #0002; display: grid;
+gap: .75rem; min-width: 18rem; }
 label { display: grid; gap: .25rem; }
 input, button { font: inherit; padding: .5rem; }
 .error { color: #b91c1c; margin: 0; }
@@ -43,8 +45,10 @@ input, button { font: inherit; padding: .5rem; }
 <form method="post" action="${escapeHtml(options.action)}">
 <h1>${say('login.title')}</h1>
 ${error}
-<label>${say('login.username')} <input name="username" autocomplete="username" value="${escapeHtml(options.username ?? '')}" required${focusUsername}${invalid}></label>
-<label>${say('login.password')} <input name="password" type="password" autocomplete="current-password" required${focusPassword}${invalid}></label>
+<label>${say('login.username')} <input name="username" autocomplete="username"
+value="${escapeHtml(options.username ?? '')}" required${focusUsername}${invalid}></label>
+<label>${say('login.password')} <input name="password" type="password"
+autocomplete="current-password" required${focusPassword}${invalid}></label>
 <button type="submit">${say('login.submit')}</button>
 <p class="note">${say('login.note')}</p>
 </form>
@@ -66,7 +70,8 @@ export function loginRouter(
     const locale = uiLocale(details?.params.ui_locales, req);
     if (details?.uid !== req.params.uid) {
       const expired = escapeHtml(message(locale, 'login.expired'));
-      send(res, `<!DOCTYPE html><html lang="${locale}"><title>${expired}</title><main><p>${expired}</p></main></html>`, 400);
+      send(res, `<!DOCTYPE html><html lang="${locale}"><title>${expired}</title><main><p>${expired}</p></main></html>`,
+        400);
       return;
     }
     const body = (req.body ?? {}) as Record<string, unknown>;
@@ -84,7 +89,8 @@ export function loginRouter(
     if (!user) {
       await throttle.failed(username, address);
       // Keycloak re-renders the form with 200 and a generic message.
-      send(res, loginPage({ realm: realmName(locale), action: req.originalUrl, locale, username, error: 'login.invalid' }));
+      send(res, loginPage({ realm: realmName(locale), action: req.originalUrl, locale, username,
+        error: 'login.invalid' }));
       return;
     }
     throttle.succeeded(username);

@@ -1,4 +1,5 @@
-// Reads the Keycloak realm export (the parts the development provider serves) and resolves its ${ENV:default} placeholders.
+// Reads the Keycloak realm export (the parts the development provider serves) and resolves its ${ENV:default}
+// placeholders.
 import { readFile } from 'node:fs/promises';
 import type { RealmCredential } from './password-hashes.ts';
 
@@ -61,7 +62,8 @@ export async function loadRealm(file: string, env: NodeJS.ProcessEnv): Promise<R
     throw new Error(`cannot read the realm export ${file}`, { cause });
   });
   // The reviver sees every string of the export, so placeholders resolve wherever they stand.
-  const realm = JSON.parse(json, (_key, value: unknown) => typeof value === 'string' ? resolvePlaceholders(value, env) : value) as Realm;
+  const realm = JSON.parse(json, (_key, value: unknown) => typeof value === 'string' ? resolvePlaceholders(value, env)
+    : value) as Realm;
   if (typeof realm.realm !== 'string' || realm.realm === '') throw new Error('realm export has no "realm" name');
   return realm;
 }

@@ -1,4 +1,5 @@
-// Keycloak-style UserInfo endpoint (OpenID Connect Core §5.3): oidc-provider's own refuses JWT access tokens for an API.
+// Keycloak-style UserInfo endpoint (OpenID Connect Core §5.3): oidc-provider's own refuses JWT access tokens for an
+// API.
 import type { KeyObject } from 'node:crypto';
 import express from 'express';
 import type { Request, Response } from 'express';
@@ -20,7 +21,8 @@ function bearerToken(req: Request): string | undefined {
   return match?.[1] ?? (typeof body?.access_token === 'string' ? body.access_token : undefined);
 }
 
-export function userinfoRouter(options: { issuer: string; publicKey: KeyObject; users: UserDirectory }): express.Router {
+export function userinfoRouter(options: {
+  issuer: string; publicKey: KeyObject; users: UserDirectory }): express.Router {
   const handler = async (req: Request, res: Response): Promise<void> => {
     const token = bearerToken(req);
     if (!token) {
@@ -36,5 +38,6 @@ export function userinfoRouter(options: { issuer: string; publicKey: KeyObject; 
       refuse(res, 'Token verification failed');
     }
   };
-  return express.Router().get(ROUTES.userinfo, handler).post(ROUTES.userinfo, express.urlencoded({ extended: false }), handler);
+  return express.Router().get(ROUTES.userinfo, handler).post(ROUTES.userinfo, express.urlencoded({ extended: false }),
+    handler);
 }

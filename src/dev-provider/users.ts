@@ -51,13 +51,15 @@ function profileClaims(user: RealmUser): Record<string, unknown> {
 }
 
 export function realmUsers(realm: Realm): User[] {
-  return (realm.users ?? []).filter((user) => user.enabled !== false && typeof user.username === 'string').map((user) => ({
+  return (realm.users ?? []).filter((user) => user.enabled !== false
+    && typeof user.username === 'string').map((user) => ({
     id: user.id ?? stableId(realm.realm, user.username),
     username: user.username.toLowerCase(),
     // A user listed without roles gets the realm's default role, like a newly created Keycloak user.
     roles: expandRoles(realm, user.realmRoles ?? (realm.defaultRole ? [realm.defaultRole.name] : [])),
     serviceAccountClientId: user.serviceAccountClientId,
-    passwords: (user.credentials ?? []).flatMap((c) => (c.type ?? 'password') === 'password' && c.value !== undefined ? [c.value] : []),
+    passwords: (user.credentials ?? []).flatMap((c) => (c.type ?? 'password') === 'password' && c.value !== undefined
+      ? [c.value] : []),
     passwordHashes: (user.credentials ?? []).flatMap((c) => passwordHashOf(c) ?? []),
     profile: profileClaims(user),
   }));
@@ -82,9 +84,11 @@ export class UserDirectory {
     return this.#users.find((user) => user.serviceAccountClientId === clientId);
   }
 
-  // The user only when the password is right; a miss and a wrong password look the same. Service accounts cannot log in.
+  // The user only when the password is right; a miss and a wrong password look the same. Service accounts cannot log
+  // in.
   authenticate(username: string, password: string): User | undefined {
-    const user = this.#users.find((candidate) => candidate.username === username.toLowerCase() && !candidate.serviceAccountClientId);
+    const user = this.#users.find((candidate) => candidate.username === username.toLowerCase()
+      && !candidate.serviceAccountClientId);
     if (!user) return undefined;
     // Equal-length digests: the comparison takes the same time however much of the password is right.
     if (user.passwords.some((value) => timingSafeEqual(digest(value), digest(password)))) return user;

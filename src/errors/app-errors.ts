@@ -41,7 +41,8 @@ export class BadRequest extends AppError {
   readonly status = 400;
   /** The part at fault, answered as the field: `body`, or a header's name. */
   readonly part: string;
-  constructor(key: MessageKey, params: Record<string, unknown> = {}, headers: Record<string, string> = {}, part = 'body') {
+  constructor(key: MessageKey, params: Record<string, unknown> = {}, headers: Record<string, string> = {},
+    part = 'body') {
     super(key, params, headers);
     this.part = part;
   }

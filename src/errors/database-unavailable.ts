@@ -6,7 +6,12 @@ import { ConnectionException } from '@mikro-orm/core';
 // 25006 (read_only_sql_transaction) is a write that reached a standby: during a failover a balancer that checks
 // Patroni's /primary sends connections to the node being promoted a moment before it takes writes
 // (scripts/failover.sh saw 170 such creates in 5 s); it is writable again within seconds.
-const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03', '57014', '25006']);
+const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02',
+  '57P03', '57014', '25006']);
+
+// The driver's and the pool's messages for a connection that failed or broke.
+const connectionFailure = new RegExp('Connection terminated|connection timeout|timeout exceeded when trying to ' +
+  'connect|Client has encountered a connection error|Query read timeout', 'i');
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let cause = error; cause && typeof cause === 'object'; cause = (cause as { cause?: unknown }).cause) {
@@ -15,7 +20,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     // 08P01 (protocol violation) is a request the driver could not encode, not an unreachable database.
     if (unavailableCodes.has(code) || (code.startsWith('08') && code !== '08P01')) return true;
     const text = String((cause as { message?: unknown }).message ?? '');
-    if (/Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout/i.test(text)) return true;
+    if (connectionFailure.test(text)) return true;
   }
   return false;
 }
@@ -23,7 +28,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 /** The pool or the embedded database has been closed: the instance is stopping (nothing else closes them). */
 export function isDatabaseClosed(error: unknown): boolean {
   for (let cause = error; cause && typeof cause === 'object'; cause = (cause as { cause?: unknown }).cause) {
-    if (/Cannot use a pool after calling end|PGlite is clos(?:ed|ing)/.test(String((cause as { message?: unknown }).message ?? ''))) return true;
+    if (/Cannot use a pool after calling end|PGlite is clos(?:ed|ing)/.test(String((cause as {
+      message?: unknown }).message ?? ''))) return true;
   }
   return false;
 }
@@ -34,7 +40,8 @@ export function isDatabaseClosed(error: unknown): boolean {
  */
 export function isAcquireTimeout(error: unknown): boolean {
   for (let cause = error; cause && typeof cause === 'object'; cause = (cause as { cause?: unknown }).cause) {
-    if (/timeout exceeded when trying to connect/i.test(String((cause as { message?: unknown }).message ?? ''))) return true;
+    if (/timeout exceeded when trying to connect/i.test(String((cause as { message?: unknown }).message
+      ?? ''))) return true;
   }
   return false;
 }

@@ -19,22 +19,27 @@ const columns = '"position", "collection", "record_id", "version", "change", "ro
 
 function eventOf(row: Record<string, unknown>): ChangeEvent {
   return {
-    eventId: Number(row.position), collection: row.collection as string, recordId: Number(row.record_id), version: row.version as number,
+    eventId: Number(row.position), collection: row.collection as string, recordId: Number(row.record_id),
+      version: row.version as number,
     change: row.change as Change, row: row.row as ViewRow | null, scope: row.scope as Record<string, unknown[]>,
   };
 }
 
 /** The newest place given (0 for none). */
 export async function newestPlace(orm: MikroORM): Promise<number> {
-  const row = await orm.em.getConnection('write').execute('select coalesce(max("position"), 0) as "newest" from "record_change"', [], 'get') as { newest: string | number };
+  const row =
+    await orm.em.getConnection('write').execute('select coalesce(max("position"), 0) as "newest" from "record_change"',
+    [], 'get') as { newest: string | number };
   return Number(row.newest);
 }
 
 /** Up to a batch of events after `after` and up to `upTo`, of one collection or all. */
-export function readEvents(orm: MikroORM, after: number, upTo = Number.MAX_SAFE_INTEGER, collection?: string): Promise<ChangeEvent[]> {
+export function readEvents(orm: MikroORM, after: number, upTo = Number.MAX_SAFE_INTEGER,
+  collection?: string): Promise<ChangeEvent[]> {
   const where = collection === undefined ? '' : ' and "collection" = ?';
   return orm.em.getConnection('write')
-    .execute(`select ${columns} from "record_change" where "position" > ? and "position" <= ?${where} order by "position" limit ${eventBatch}`,
+    .execute(`select ${columns} from "record_change" where "position" > ? and "position" <= ?${where} order by ` +
+      `"position" limit ${eventBatch}`,
       [after, upTo, ...(collection === undefined ? [] : [collection])], 'all')
     .then((rows) => (rows as Record<string, unknown>[]).map(eventOf));
 }

@@ -254,7 +254,8 @@ export class ChangeFeed {
       this.#readAgain = false;
       this.#unplaced = false;
       await placeCommitted(this.#orm.em);
-      for (let events = await readEvents(this.#orm, this.#position); events.length; events = events.length < eventBatch ? [] : await readEvents(this.#orm, this.#position)) {
+      for (let events = await readEvents(this.#orm, this.#position); events.length; events = events.length < eventBatch
+        ? [] : await readEvents(this.#orm, this.#position)) {
         for (const event of events) {
           for (const stream of this.#streams) if (stream.state === 'live') deliver(stream, event);
           this.#position = event.eventId;

@@ -20,7 +20,8 @@ export interface ChangeNotifications {
   close(): void;
 }
 
-export function listenForChanges({ url, connectTimeoutMs, logger }: NotificationSettings, notified: () => void): ChangeNotifications {
+export function listenForChanges({ url, connectTimeoutMs, logger }: NotificationSettings,
+  notified: () => void): ChangeNotifications {
   // The socket of the connection: closing destroys it at once, whether or not the database still answers.
   let socket: Socket | undefined;
   let closed = false;
@@ -30,7 +31,8 @@ export function listenForChanges({ url, connectTimeoutMs, logger }: Notification
   const connect = async (): Promise<void> => {
     const own = new Socket();
     socket = own;
-    const connection = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs, stream: () => own, application_name: 'sighting-registry listen' });
+    const connection = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs,
+      stream: () => own, application_name: 'sighting-registry listen' });
     connection.on('notification', notified);
     connection.on('error', (error) => {
       // Closing destroys the socket, which the client reports as an error too.

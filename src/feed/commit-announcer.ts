@@ -23,11 +23,13 @@ export interface CommitAnnouncer {
 export function announceCommits(orm: MikroORM, logger: Logger): CommitAnnouncer {
   let sending: Promise<void> | undefined;
   let again = false;
-  // Bound to the start's context, not to the request whose commit it announces: no request's span, routing or end is its.
-  // Named, as a record's writes are: under load one goes out for every few commits, and the ORM's own path cost more.
+  // Bound to the start's context, not to the request whose commit it announces: no request's span, routing or end is
+  // its. Named, as a record's writes are: under load one goes out for every few commits, and the ORM's own path cost
+  // more.
   const send = AsyncResource.bind((): Promise<void> => runNamed(orm.em, notifyStatement, []).then(
     () => undefined,
-    (error: unknown) => logger.warn({ err: error }, 'could not tell the other instances of a commit; their poll will find it'),
+    (error: unknown) => logger.warn({ err: error },
+      'could not tell the other instances of a commit; their poll will find it'),
   ).then(() => {
     if (!again) return void (sending = undefined);
     again = false;

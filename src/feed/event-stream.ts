@@ -69,7 +69,9 @@ export function eventStreams({ feed, drain, slots, keepAliveMs, delivered }: Eve
     return async (req: Request, res: Response): Promise<void> => {
       const principal = res.locals.principal as Principal;
       const locale = requestLocale(req);
-      const filters = Object.fromEntries(feedFilters(resource).filter(([name]) => req.query[name] !== undefined).map(([name]) => [name, req.query[name]]));
+      const filters =
+        Object.fromEntries(feedFilters(resource).filter(([name]) => req.query[name] !== undefined).map(([name]) =>
+        [name, req.query[name]]));
       const after = lastEventId(req);
       const writes = responseWrites(res);
       // Taken last before the release below is in place: nothing in between can fail and keep the slot.
@@ -99,7 +101,8 @@ export function eventStreams({ feed, drain, slots, keepAliveMs, delivered }: Eve
       };
 
       // Sent with the first event, or once started: until then a failure (the database is down) is still a 503.
-      res.status(200).set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' });
+      res.status(200).set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store',
+        'X-Accel-Buffering': 'no' });
       // Only once the stream has begun: until then an error can still be answered.
       const keepAlive = setInterval(() => { if (res.headersSent) write(': keep-alive\n\n'); }, keepAliveMs);
       // On shutdown the stream ends cleanly; the client reconnects (to another instance) with Last-Event-ID.

@@ -12,7 +12,8 @@ const batch = 5000;
  * committed later. So entries are placed after they commit, by runs that take one lock in turn: a run sees every
  * entry committed before it began and places them after everything placed before, in one commit. A reader that has
  * seen place N has seen every place below it, and no later run places anything below N. Writers never wait for
- * this; a run waits for the one before it. Any instance may run it: each does before it reads (src/feed/change-feed.ts).
+ * this; a run waits for the one before it. Any instance may run it: each does before it reads
+ * (src/feed/change-feed.ts).
  */
 export async function placeCommitted(em: EntityManager): Promise<void> {
   const connection = (em as SqlEntityManager).getConnection('write');
@@ -21,7 +22,8 @@ export async function placeCommitted(em: EntityManager): Promise<void> {
       await connection.execute('select pg_advisory_xact_lock(?)', [placingLock], 'run', trx);
       const result = await connection.execute(`update "record_change" as "c" set "position" = "p"."position"
         from (select "event_id", nextval('record_change_position_seq') as "position"
-          from (select "event_id" from "record_change" where "position" is null order by "event_id" limit ${batch}) as "u") as "p"
+          from (select "event_id" from "record_change" where "position" is null
+            order by "event_id" limit ${batch}) as "u") as "p"
         where "c"."event_id" = "p"."event_id"`, [], 'run', trx) as { affectedRows?: number };
       return result.affectedRows ?? 0;
     });

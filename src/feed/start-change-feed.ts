@@ -17,7 +17,8 @@ export async function startChangeFeed(
   // everything else.
   const feed = new ChangeFeed(orm, { catchUpShare: share });
   // PGlite lives in this process, which is then its only writer: commits here wake the feed (src/db/commit-signal.ts).
-  // LISTEN is a session's: through a transaction pooler it is dropped without a word, so it goes straight to the server.
+  // LISTEN is a session's: through a transaction pooler it is dropped without a word, so it goes straight to the
+  // server.
   const url = directUrl(config);
   const notifications = url
     ? listenForChanges({ url, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, logger }, () => feed.wake())

@@ -20,11 +20,13 @@ interface EntryRow {
 }
 
 // The instant as the contract writes it, formatted by the database so PostgreSQL and PGlite give the same text.
-const entryColumns = `"version", "change", "changed_by", "row", to_char("changed_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "changed_at"`;
+const entryColumns = `"version", "change", "changed_by", "row", to_char("changed_at" at time zone 'UTC', ` +
+  `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "changed_at"`;
 const ofRecord = `from "record_change" where "collection" = ? and "record_id" = ?`;
 
 /** History is read from the primary: a version just written is there at once. */
-const run = async <T>(em: EntityManager, sql: string, params: unknown[], method: 'all' | 'get'): Promise<T> => await em.getConnection('write').execute(sql, params, method) as T;
+const run = async <T>(em: EntityManager, sql: string, params: unknown[], method: 'all' | 'get'): Promise<T> =>
+  await em.getConnection('write').execute(sql, params, method) as T;
 
 export function historyHandlers(resource: AnyResource) {
   return {
@@ -47,7 +49,8 @@ export function historyHandlers(resource: AnyResource) {
         narrowed ? run<object | undefined>(em, `select 1 ${ofRecord} limit 1`, [resource.name, id], 'get') : undefined,
       ]);
       if (!entries.length && !exists) throw entityNotFound();
-      await countIfPreferred(req, res, async () => Number((await run<{ total: string | number }>(em, `select count(*) as "total" ${ofRecord}${filter}`,
+      await countIfPreferred(req, res, async () => Number((await run<{ total: string | number }>(em,
+        `select count(*) as "total" ${ofRecord}${filter}`,
         [resource.name, id, ...filterParams], 'get')).total));
       const locale = requestLocale(req);
       const admin = (res.locals.principal as Principal).roles.has('admin');
@@ -75,7 +78,8 @@ export function historyHandlers(resource: AnyResource) {
 
     async version(req: Request, res: Response): Promise<void> {
       const em = requestEntityManager(req);
-      const entry = await run<{ row: ViewRow } | undefined>(em, `select "row" ${ofRecord} and "version" = ? and "change" <> 'deleted'`,
+      const entry = await run<{ row: ViewRow } | undefined>(em,
+        `select "row" ${ofRecord} and "version" = ? and "change" <> 'deleted'`,
         [resource.name, pathNumber(req, 'id'), pathNumber(req, 'version')], 'get');
       if (!entry) throw entityNotFound();
       await sendDocument(res, 200, resource.name, resource.detailView(entry.row, requestLocale(req)));

@@ -1,4 +1,5 @@
-// Every answer names the contract release it follows (docs/contract-releases.md#versions): `API-Version: <info.version>`.
+// Every answer names the contract release it follows (docs/contract-releases.md#versions): `API-Version:
+// <info.version>`.
 import type { RequestHandler } from 'express';
 import { openApiDocument } from '../contract/document.ts';
 

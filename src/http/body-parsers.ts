@@ -60,14 +60,17 @@ function emptyBody(req: Request): unknown {
   return undefined;
 }
 
-/** `beforeDecoding` runs once the bytes are read, before any work on them (src/http/body-slots.ts takes a slot there). */
+/**
+ * `beforeDecoding` runs once the bytes are read, before any work on them (src/http/body-slots.ts takes a slot there).
+ */
 export function bodyParsers(limit: string, beforeDecoding: RequestHandler[] = []): RequestHandler[] {
   // body-parser's reader: the size limit (413), Content-Encoding inflated (a body that is not what it says: 400).
   const read = express.raw({ type: (req) => mediaTypeOf(req as Request) !== false, limit });
   const toValue: RequestHandler = (req, _res, next) => {
     if (Buffer.isBuffer(req.body)) {
       const mediaType = mediaTypeOf(req) as string;
-      req.body = xmlMediaTypes.includes(mediaType) ? xmlToObject(req, mediaType, req.body, unrounded) : jsonValue(req, req.body);
+      req.body = xmlMediaTypes.includes(mediaType) ? xmlToObject(req, mediaType, req.body, unrounded)
+        : jsonValue(req, req.body);
     } else if (req.body === undefined && (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH')) {
       req.body = emptyBody(req);
     }

@@ -1,4 +1,5 @@
-// Writes of a long answer whose client may go away or stop reading: such a client holds nothing for long (docs/behaviour.md#streams-and-clients-that-leave).
+// Writes of a long answer whose client may go away or stop reading: such a client holds nothing for long
+// (docs/behaviour.md#streams-and-clients-that-leave).
 import type { ServerResponse } from 'node:http';
 import type { Response } from 'express';
 
@@ -54,4 +55,5 @@ export function boundedWrites(res: ServerResponse, stallMs: number): BoundedWrit
 }
 
 /** A response's writes bounded by the application's `STREAM_WRITE_TIMEOUT_MS` (kept in `app.locals` by createApp). */
-export const responseWrites = (res: Response): BoundedWrites => boundedWrites(res, res.app.locals.streamWriteTimeoutMs as number);
+export const responseWrites = (res: Response): BoundedWrites =>
+  boundedWrites(res, res.app.locals.streamWriteTimeoutMs as number);

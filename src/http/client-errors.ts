@@ -13,7 +13,8 @@ const statuses: Record<string, Answer> = {
 };
 const badRequest: Answer = [400, 'Bad Request', 'The request is not well-formed HTTP.'];
 // RFC 9110 §9.3.6: CONNECT asks for a tunnel, which this origin server never opens.
-const noTunnel: Answer = [405, 'Method Not Allowed', 'This method is not allowed here.', 'Allow: GET, HEAD, POST, PUT, DELETE\r\n'];
+const noTunnel: Answer = [405, 'Method Not Allowed', 'This method is not allowed here.',
+  'Allow: GET, HEAD, POST, PUT, DELETE\r\n'];
 
 /**
  * Node's default writes a bare status and destroys the socket; with request bytes still unread that is a TCP

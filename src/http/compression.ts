@@ -8,7 +8,8 @@ import type { Request, RequestHandler, Response } from 'express';
 // `compressible` (mime-db) does not know YAML's media types; any text is worth compressing.
 const textTypes = /^(text\/|application\/([\w.-]+\+)?yaml\b)/;
 const isText = (res: Response): boolean => textTypes.test(String(res.getHeader('Content-Type') ?? ''));
-const isEventStream = (res: Response): boolean => String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream');
+const isEventStream = (res: Response): boolean =>
+  String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream');
 
 export function compressAnswers(): RequestHandler {
   return compression({

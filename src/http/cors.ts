@@ -2,8 +2,12 @@
 import type { Request, RequestHandler } from 'express';
 
 // What a cross-origin page may send, and what it may read of an answer beyond the CORS-safelisted headers.
-const allowedHeaders = 'Authorization, Content-Type, Accept, Accept-Language, If-Match, If-None-Match, Prefer, Idempotency-Key, Last-Event-ID, X-Request-Id';
-const exposedHeaders = 'ETag, Location, Link, X-Total-Count, Preference-Applied, RateLimit, RateLimit-Policy, Retry-After, X-Request-Id, WWW-Authenticate, Allow, API-Version, Deprecation, Sunset';
+const allowedHeaders =
+  'Authorization, Content-Type, Accept, Accept-Language, If-Match, If-None-Match, Prefer, Idempotency-Key, ' +
+  'Last-Event-ID, X-Request-Id';
+const exposedHeaders =
+  'ETag, Location, Link, X-Total-Count, Preference-Applied, RateLimit, RateLimit-Policy, Retry-After, X-Request-Id, ' +
+  'WWW-Authenticate, Allow, API-Version, Deprecation, Sunset';
 
 const preflights = new WeakSet<Request>();
 

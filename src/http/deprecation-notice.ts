@@ -1,5 +1,6 @@
-// Announces a deprecated operation, parameter or body property that a request uses (docs/contract-releases.md#deprecations):
-// `Deprecation` (RFC 9745), `Sunset` (RFC 8594), `Link` to the changelog entry; each use is counted.
+// Announces a deprecated operation, parameter or body property that a request uses
+// (docs/contract-releases.md#deprecations): `Deprecation` (RFC 9745), `Sunset` (RFC 8594), `Link` to the changelog
+// entry; each use is counted.
 import type { RequestHandler } from 'express';
 import { deprecationsOf, type Deprecation } from '../contract/deprecations.ts';
 import { operationOf, type ResolvedOperation } from '../contract/resolution.ts';
@@ -21,7 +22,9 @@ export function deprecationNotice(counted: DeprecatedUse): RequestHandler {
       // One value each (RFC 9745 §2.1, RFC 8594 §3): what was deprecated first and what goes first.
       res.setHeader('Deprecation', `@${Math.min(...used.map(({ since }) => since))}`);
       res.setHeader('Sunset', new Date(Math.min(...used.map(({ sunset }) => sunset.getTime()))).toUTCString());
-      res.append('Link', [...new Set(used.map(({ release }) => `<${changelogPath}#contract-${release}>; rel="deprecation"; type="text/markdown"`))]);
+      res.append('Link',
+        [...new Set(used.map(({ release }) =>
+        `<${changelogPath}#contract-${release}>; rel="deprecation"; type="text/markdown"`))]);
       for (const { element } of used) counted(operation.template, operation.method.toUpperCase(), element);
     }
     next();

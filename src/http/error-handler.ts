@@ -1,7 +1,8 @@
 // The one place errors become responses: ours, the validator's, body parsers' and MikroORM's, localized.
 import type { ServerResponse } from 'node:http';
 import type { Request, Response, NextFunction } from 'express';
-import { NotFoundError, OptimisticLockError, UniqueConstraintViolationException, ForeignKeyConstraintViolationException } from '@mikro-orm/core';
+import { NotFoundError, OptimisticLockError, UniqueConstraintViolationException,
+  ForeignKeyConstraintViolationException } from '@mikro-orm/core';
 import { error as validator } from 'express-openapi-validator';
 import * as errors from '../errors/app-errors.ts';
 import {
@@ -63,19 +64,25 @@ async function answer(error: unknown, req: Request, res: Response): Promise<void
   if (!req.complete) res.set('Connection', 'close');
   // Every 400 is field errors (openapi.yaml, FieldErrors); one about the request as a whole names the part at fault.
   const problems = appError instanceof errors.ValidationFailed ? appError.problems
-    : appError instanceof errors.BadRequest ? [{ field: appError.part, key: appError.key, params: appError.params }] : undefined;
-  const body = problems ? fieldErrorsBody(problems, locale) : { general: message(locale, appError.key, appError.params) };
+    : appError instanceof errors.BadRequest ? [{ field: appError.part, key: appError.key, params: appError.params }]
+      : undefined;
+  const body = problems ? fieldErrorsBody(problems, locale)
+    : { general: message(locale, appError.key, appError.params) };
   await sendDocument(res, appError.status, 'errors', body);
 }
 
-// A body with thousands of unknown fields made a 478 KB answer: the first entries say enough (openapi.yaml FieldErrors).
+// A body with thousands of unknown fields made a 478 KB answer: the first entries say enough (openapi.yaml
+// FieldErrors).
 const mostFieldErrors = 100;
 
-function fieldErrorsBody(problems: errors.FieldProblem[], locale: Locale): Record<string, { message: string; key: string }> {
-  const shown = problems.slice(0, mostFieldErrors).map((p) => [p.field, { message: message(locale, p.key, p.params), key: p.key }]);
+function fieldErrorsBody(problems: errors.FieldProblem[],
+  locale: Locale): Record<string, { message: string; key: string }> {
+  const shown = problems.slice(0, mostFieldErrors).map((p) => [p.field, { message: message(locale, p.key, p.params),
+    key: p.key }]);
   const more = problems.length - shown.length;
   // `_more` is no field of any resource; it counts the entries left out.
-  if (more > 0) shown.push(['_more', { message: message(locale, 'error.validation.more', { count: more }), key: 'error.validation.more' }]);
+  if (more > 0) shown.push(['_more', { message: message(locale, 'error.validation.more', { count: more }),
+    key: 'error.validation.more' }]);
   return Object.fromEntries(shown);
 }
 
@@ -90,9 +97,11 @@ function toAppError(error: unknown, req: Request): errors.AppError {
   if (error instanceof OptimisticLockError) return staleVersion();
   if (error instanceof UniqueConstraintViolationException) return valueTaken();
   // PostgreSQL 16+ (and so PGlite) reports ON DELETE RESTRICT as SQLSTATE 23001, which MikroORM leaves unconverted.
-  if (error instanceof ForeignKeyConstraintViolationException || (error as { code?: unknown })?.code === '23001') return recordInUse();
+  if (error instanceof ForeignKeyConstraintViolationException
+    || (error as { code?: unknown })?.code === '23001') return recordInUse();
   // While the instance stops, the pool closes under work still in flight: that is the instance going, not the database.
-  if ((isDatabaseUnavailable(error) || isDatabaseClosed(error)) && (req.app.locals.stopping as (() => boolean) | undefined)?.()) return instanceStopping();
+  if ((isDatabaseUnavailable(error) || isDatabaseClosed(error))
+    && (req.app.locals.stopping as (() => boolean) | undefined)?.()) return instanceStopping();
   if (isDatabaseUnavailable(error)) return databaseUnavailable();
   const status = (error as { status?: number })?.status;
   const type = (error as { type?: string })?.type;
@@ -116,14 +125,17 @@ type ValidatorError = InstanceType<(typeof validator)[keyof typeof validator]>;
 const validatorErrors = Object.values(validator);
 const requestParts = new Set(['body', 'query', 'headers']);
 
-/** express-openapi-validator's errors, by the classes it exports, mapped to the contract; undefined for any other error. */
+/**
+ * express-openapi-validator's errors, by the classes it exports, mapped to the contract; undefined for any other error.
+ */
 function fromValidator(error: unknown, req: Request): errors.AppError | undefined {
   if (!validatorErrors.some((type) => error instanceof type)) return undefined;
   const { errors: items = [], headers } = error as ValidatorError & { errors?: ValidatorErrorItem[] };
   if (error instanceof validator.BadRequest) {
     // A path that is not a valid id (`/params/id`), or not even decodable (`/vessel/%E0%A4%A`: the validator then names
     // the URL itself, not a part of the request), names no record (docs/behaviour.md#ids).
-    if (items.some((item) => item.path.startsWith('/') && !requestParts.has(item.path.split('/')[1]!))) return entityNotFound();
+    if (items.some((item) => item.path.startsWith('/')
+      && !requestParts.has(item.path.split('/')[1]!))) return entityNotFound();
     // The body as a whole is not an object (an array, a string): no field is at fault, like unparsable JSON.
     if (items.some((item) => item.path === '/body')) return malformedBody();
     return new errors.ValidationFailed(fieldProblems(items, operationOf(req)?.contract));

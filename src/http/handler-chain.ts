@@ -3,12 +3,13 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 /**
- * `next(error)`, a thrown error or a rejected promise ends the chain with that error (as express 5 does); `next('route')`
- * or `next('router')` ends it without one; the last step's `next()` passes the request on.
+ * `next(error)`, a thrown error or a rejected promise ends the chain with that error (as express 5 does);
+ * `next('route')` or `next('router')` ends it without one; the last step's `next()` passes the request on.
  */
 export function handlerChain(steps: readonly RequestHandler[]): RequestHandler {
   // An error handler among the steps would be skipped silently here; errors go to the application's one handler.
-  if (steps.some((step) => step.length > 3)) throw new Error('an operation step handles errors: that belongs to src/http/error-handler.ts');
+  if (steps.some((step) =>
+    step.length > 3)) throw new Error('an operation step handles errors: that belongs to src/http/error-handler.ts');
   return (req: Request, res: Response, done: NextFunction) => {
     let index = 0;
     const next: NextFunction = (error?: unknown) => {
@@ -18,7 +19,8 @@ export function handlerChain(steps: readonly RequestHandler[]): RequestHandler {
       if (!step) return done();
       try {
         const result: unknown = step(req, res, next);
-        if (result instanceof Promise) result.catch((failure: unknown) => done(failure ?? new Error('Rejected promise')));
+        if (result instanceof Promise) result.catch((failure: unknown) => done(failure
+          ?? new Error('Rejected promise')));
       } catch (failure) {
         done(failure ?? new Error('Thrown undefined'));
       }

@@ -28,7 +28,8 @@ export function idempotencyKey(orm: MikroORM, windowSeconds: number): RequestHan
     const earlier = await claim(em, keyHash, fingerprint, windowSeconds);
     if (earlier) {
       if (earlier.fingerprint !== fingerprint) throw new UnprocessableContent('error.idempotency.keyReused');
-      if (earlier.status === null || earlier.status === undefined) throw new Conflict('error.idempotency.inFlight', {}, { 'Retry-After': '1' });
+      if (earlier.status === null || earlier.status === undefined) throw new Conflict('error.idempotency.inFlight', {},
+        { 'Retry-After': '1' });
       res.status(earlier.status);
       for (const [name, value] of Object.entries(earlier.headers ?? {})) res.setHeader(name, value);
       res.end(earlier.body ?? undefined);
@@ -40,11 +41,13 @@ export function idempotencyKey(orm: MikroORM, windowSeconds: number): RequestHan
 }
 
 /** Claims the key for this request; gives back the earlier use instead when there is one that still counts. */
-async function claim(em: EntityManager, keyHash: string, fingerprint: string, windowSeconds: number): Promise<IdempotencyRecord | undefined> {
+async function claim(em: EntityManager, keyHash: string, fingerprint: string,
+  windowSeconds: number): Promise<IdempotencyRecord | undefined> {
   // A few rounds at most: each lost one means another request (maybe on another instance) took the key meanwhile.
   for (let attempt = 0; attempt < 3; attempt += 1) {
     try {
-      await em.insert(IdempotencyRecord, { keyHash, fingerprint, status: null, headers: null, body: null, createdAt: new Date() });
+      await em.insert(IdempotencyRecord, { keyHash, fingerprint, status: null, headers: null, body: null,
+        createdAt: new Date() });
       return undefined;
     } catch (error) {
       if (!(error instanceof UniqueConstraintViolationException)) throw error;

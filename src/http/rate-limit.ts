@@ -4,7 +4,8 @@ import { TooManyRequests } from '../errors/app-errors.ts';
 import type { Principal } from '../auth/access-rules.ts';
 
 const windowSeconds = 60;
-// Callers counted at once; past this the oldest window is forgotten (its caller starts afresh), so memory stays bounded.
+// Callers counted at once; past this the oldest window is forgotten (its caller starts afresh), so memory stays
+// bounded.
 const mostCallers = 100_000;
 
 interface Window { count: number; resetsAt: number }
@@ -30,8 +31,10 @@ export function rateLimit(limit: number, now: () => number = Date.now): RequestH
     }
     window.count += 1;
     const seconds = Math.ceil((window.resetsAt - time) / 1000);
-    res.set({ 'RateLimit-Policy': policy, RateLimit: `"per-caller";r=${Math.max(0, limit - window.count)};t=${seconds}` });
-    if (window.count > limit) throw new TooManyRequests('error.tooManyRequests', {}, { 'Retry-After': String(seconds) });
+    res.set({ 'RateLimit-Policy': policy,
+      RateLimit: `"per-caller";r=${Math.max(0, limit - window.count)};t=${seconds}` });
+    if (window.count > limit) throw new TooManyRequests('error.tooManyRequests', {},
+      { 'Retry-After': String(seconds) });
     next();
   };
 }

@@ -27,7 +27,8 @@ export function answerStarting({ health }: { health: boolean }): (req: IncomingM
   return (req, res) => {
     const path = req.url?.split('?')[0];
     if (health && path === '/health/live') return json(res, 200, { status: 'UP' });
-    if (health && path === '/health/ready') return json(res, 503, { status: 'DOWN', reason: 'starting' }, { 'Retry-After': retryAfter });
+    if (health && path === '/health/ready') return json(res, 503, { status: 'DOWN', reason: 'starting' },
+      { 'Retry-After': retryAfter });
     json(res, 503, { general: message(detectLocale(req, res), 'error.starting') }, { 'Retry-After': retryAfter });
   };
 }

@@ -27,7 +27,8 @@ export function staticAnswer(text: string): StaticAnswer {
   // Off the event loop, at the best level: made once for every later request.
   const encoded = Promise.all([
     brotli(identity, {
-      params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length },
+      params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_SIZE_HINT]: identity.length },
     }),
     gzipped(identity, { level: constants.Z_BEST_COMPRESSION }),
   ]).then(([br, gzip]) => ({ br, gzip }));

@@ -9,7 +9,8 @@ import { apiVersion } from './api-version.ts';
 // RFC 9110 §10.2.3: another instance can answer at once; one second spares a client that comes back to this address.
 const retryAfter = '1';
 
-export const instanceStopping = (): ServiceUnavailable => new ServiceUnavailable('error.stopping', {}, { 'Retry-After': retryAfter });
+export const instanceStopping = (): ServiceUnavailable =>
+  new ServiceUnavailable('error.stopping', {}, { 'Retry-After': retryAfter });
 
 /**
  * The drain's answer to a request still in flight when the stop's time is up and whose answer has not begun: the
@@ -18,7 +19,8 @@ export const instanceStopping = (): ServiceUnavailable => new ServiceUnavailable
 export function answerStopping(req: IncomingMessage, res: ServerResponse): void {
   const body = JSON.stringify({ general: message(detectLocale(req, res), 'error.stopping') });
   res.writeHead(503, {
-    'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Retry-After': retryAfter, Connection: 'close',
+    'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body),
+      'Retry-After': retryAfter, Connection: 'close',
     // Set already when the application saw the request; this answer may come before it did.
     'API-Version': apiVersion,
   }).end(body);

@@ -10,7 +10,8 @@ export function unrounded(_key: string, value: unknown, context?: { source?: str
   const [, sign = '', whole = '', fraction = '', exponent = '0'] = decimal.exec(context.source) ?? [];
   const digits = `${whole}${fraction}`.replace(/0+$/, '');
   const scale = Number(exponent) - fraction.length + (`${whole}${fraction}`.length - digits.length);
-  const exact = digits === '' || (scale >= 0 && scale < 400 && BigInt(`${sign}${digits}`) * 10n ** BigInt(scale) === BigInt(value as number));
+  const exact = digits === '' || (scale >= 0 && scale < 400
+    && BigInt(`${sign}${digits}`) * 10n ** BigInt(scale) === BigInt(value as number));
   return exact ? value : context.source;
 }
 

@@ -15,19 +15,23 @@ export const wellFormedText: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** Every string and member name in `root`, walked with a stack of its own: no body can nest deep enough to overflow it. */
+/**
+ * Every string and member name in `root`, walked with a stack of its own: no body can nest deep enough to overflow it.
+ */
 function collect(root: unknown, problems: FieldProblem[]): void {
   const pending: Array<[value: unknown, path: string[]]> = [[root, []]];
   for (let next = pending.pop(); next; next = pending.pop()) {
     const [value, path] = next;
     if (typeof value === 'string') {
-      const key = !value.isWellFormed() ? 'error.field.loneSurrogate' : value.startsWith('\ufeff') ? 'error.field.byteOrderMark' : undefined;
+      const key = !value.isWellFormed() ? 'error.field.loneSurrogate' : value.startsWith('\ufeff')
+        ? 'error.field.byteOrderMark' : undefined;
       // A problem in the body's own text (a JSON string as the whole body) is on the body.
       if (key) problems.push({ field: path.join('.') || 'body', key });
     } else if (value && typeof value === 'object') {
       // Pushed in reverse, so problems come out in the body's order.
       for (const [name, item] of Object.entries(value).reverse()) {
-        if (!name.isWellFormed()) problems.push({ field: [...path, name.toWellFormed()].join('.'), key: 'error.field.loneSurrogate' });
+        if (!name.isWellFormed()) problems.push({ field: [...path, name.toWellFormed()].join('.'),
+          key: 'error.field.loneSurrogate' });
         else pending.push([item, [...path, name]]);
       }
     }

@@ -35,6 +35,7 @@ export type MessageKey = keyof typeof en;
  */
 export type ContractMessageKey = string & { readonly namedBy: 'openapi.yaml' };
 
-export function message(locale: Locale, key: MessageKey | ContractMessageKey, params: Record<string, unknown> = {}): string {
+export function message(locale: Locale, key: MessageKey | ContractMessageKey,
+  params: Record<string, unknown> = {}): string {
   return messages.t(key, { ...params, lng: locale });
 }

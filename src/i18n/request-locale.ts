@@ -1,5 +1,5 @@
-// The request's locale: the `i18next` cookie, then Accept-Language by q-value, then `en` (docs/behaviour.md#views), found
-// by i18next's own HTTP language detector.
+// The request's locale: the `i18next` cookie, then Accept-Language by q-value, then `en` (docs/behaviour.md#views),
+// found by i18next's own HTTP language detector.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import { LanguageDetector } from 'i18next-http-middleware';
@@ -42,6 +42,7 @@ export function detectLocale(req: IncomingMessage, res: ServerResponse): Locale 
  */
 export function uiLocale(uiLocales: unknown, req: Request): Locale {
   const tags = typeof uiLocales === 'string' ? uiLocales.split(' ') : [];
-  const asked = tags.map((tag) => tag.split(/[-_]/)[0]!.toLowerCase()).find((tag) => supportedLocales.includes(tag as Locale));
+  const asked =
+    tags.map((tag) => tag.split(/[-_]/)[0]!.toLowerCase()).find((tag) => supportedLocales.includes(tag as Locale));
   return (asked as Locale | undefined) ?? requestLocale(req);
 }

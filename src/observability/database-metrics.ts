@@ -20,7 +20,8 @@ export function poolMetrics(registry: Registry, poolMax: number): PoolMetrics {
   const pools = new Map<string, Pool>();
   const statementDuration = new Histogram({
     name: 'db_statement_duration_seconds',
-    help: 'Time each SQL statement took, pool wait included, by operation (select, insert, …) and the database that ran it.',
+    help: 'Time each SQL statement took, pool wait included, by operation (select, insert, …) and the database that ' +
+      'ran it.',
     labelNames: ['operation', 'target'] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
@@ -33,7 +34,8 @@ export function poolMetrics(registry: Registry, poolMax: number): PoolMetrics {
   });
   const acquireTimeouts = new Counter({
     name: 'db_acquire_timeouts_total',
-    help: 'Requests that waited DB_ACQUIRE_TIMEOUT_MS for a pooled connection and got none (the pool is too small for the load).',
+    help: 'Requests that waited DB_ACQUIRE_TIMEOUT_MS for a pooled connection and got none (the pool is too small ' +
+      'for the load).',
     labelNames: ['target'] as const,
     registers: [registry],
   });
@@ -46,7 +48,8 @@ export function poolMetrics(registry: Registry, poolMax: number): PoolMetrics {
   });
   new Gauge({
     name: 'db_pool_connections',
-    help: 'PostgreSQL pool connections by pool (primary, replica-N) and state: used, idle, and requests waiting for one.',
+    help: 'PostgreSQL pool connections by pool (primary, replica-N) and state: used, idle, and requests waiting for ' +
+      'one.',
     labelNames: ['pool', 'state'] as const,
     registers: [registry],
     collect() {
@@ -96,7 +99,8 @@ export function replicaMetrics(registry: Registry): ReplicaMetrics {
   });
   const replicaLag = new Gauge({
     name: 'db_replica_lag_seconds',
-    help: 'How far each replica\'s replay is behind (0 when it has replayed all it received); absent while it cannot be measured.',
+    help: 'How far each replica\'s replay is behind (0 when it has replayed all it received); absent while it cannot ' +
+      'be measured.',
     labelNames: ['replica'] as const,
     registers: [registry],
   });
@@ -125,7 +129,8 @@ export function readinessMetrics(registry: Registry): ReadinessMetrics {
   });
   const migrations = new Gauge({
     name: 'db_migrations_applied',
-    help: 'Migrations the database has applied, as of the last readiness check; `expected` names this build\'s newest, `current` says whether it is applied.',
+    help: 'Migrations the database has applied, as of the last readiness check; `expected` names this build\'s ' +
+      'newest, `current` says whether it is applied.',
     labelNames: ['expected', 'current'] as const,
     registers: [registry],
   });

@@ -20,7 +20,8 @@ export interface LoggedError {
 export function serializeError(error: unknown, depth = 0): LoggedError | undefined {
   if (error === undefined || error === null || depth > maxDepth) return undefined;
   if (!(error instanceof Error)) return { type: typeof error, message: String(error) };
-  const logged: LoggedError = { type: error.constructor?.name ?? error.name, message: error.message, stack: error.stack };
+  const logged: LoggedError = { type: error.constructor?.name ?? error.name, message: error.message,
+    stack: error.stack };
   for (const key of keep) {
     const value = (error as unknown as Record<string, unknown>)[key];
     if (typeof value === 'string' || typeof value === 'number') logged[key] = value;

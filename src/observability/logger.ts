@@ -27,7 +27,8 @@ export function createLogger(config: Config, destination?: DestinationStream): L
     // `err` anywhere is written by our serializer: type, message, code, stack and causes, never the data.
     serializers: { err: serializeError },
     // Belt and braces: no serializer here writes headers or bodies, but a credential must never reach a log line.
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'access_token', 'password'], censor: '[redacted]' },
+    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'access_token',
+      'password'], censor: '[redacted]' },
   };
   if (destination) return pino(options, destination);
   const pretty = prettyTransport(config);

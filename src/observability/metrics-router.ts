@@ -10,7 +10,8 @@ export function metricsRouter(metrics: Metrics, token: string | undefined): Rout
   return Router().get('/metrics', async (req, res) => {
     // Compared as digests in constant time, so the answer's timing tells nothing about the token (RFC 6750 §5.2).
     if (expected && !timingSafeEqual(digest(req.get('Authorization') ?? ''), expected)) {
-      res.status(401).set('WWW-Authenticate', 'Bearer realm="metrics"').type('text/plain').send('A bearer token is required.\n');
+      res.status(401).set('WWW-Authenticate',
+        'Bearer realm="metrics"').type('text/plain').send('A bearer token is required.\n');
       return;
     }
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());

@@ -30,7 +30,8 @@ export function createMetrics({ poolMax, commit }: MetricsSettings): Metrics {
   collectDefaultMetrics({ register: registry });
   new Gauge({
     name: 'sighting_registry_build_info',
-    help: 'Always 1; the labels say which build runs: the package version, the commit it was built from, the Node.js version.',
+    help: 'Always 1; the labels say which build runs: the package version, the commit it was built from, the Node.js ' +
+      'version.',
     labelNames: ['version', 'commit', 'node'] as const,
     registers: [registry],
   }).set({ version: packageJson.version, commit: commit ?? 'unknown', node: process.version }, 1);
@@ -41,10 +42,12 @@ export function createMetrics({ poolMax, commit }: MetricsSettings): Metrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  const requestsInFlight = new Gauge({ name: 'http_requests_in_flight', help: 'Requests being answered now.', registers: [registry] });
+  const requestsInFlight = new Gauge({ name: 'http_requests_in_flight', help: 'Requests being answered now.',
+    registers: [registry] });
   const deprecatedUses = new Counter({
     name: 'api_deprecated_uses_total',
-    help: 'Requests that used a deprecated part of the contract, by route template, method and element (operation, `query <name>`, `property <name>`): who still has to move before its sunset.',
+    help: 'Requests that used a deprecated part of the contract, by route template, method and element (operation, ' +
+      '`query <name>`, `property <name>`): who still has to move before its sunset.',
     labelNames: ['route', 'method', 'element'] as const,
     registers: [registry],
   });

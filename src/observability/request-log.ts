@@ -42,7 +42,8 @@ export function requestLog(logger: Logger, basePath: string): RequestHandler {
       };
       const error = failures.get(res);
       if (!error && res.statusCode < 500) return logger.info(line, 'request completed');
-      logger.error({ ...line, err: error ?? new Error(`failed with status code ${res.statusCode}`) }, res.writableFinished ? 'request failed' : 'request aborted');
+      logger.error({ ...line, err: error ?? new Error(`failed with status code ${res.statusCode}`) },
+        res.writableFinished ? 'request failed' : 'request aborted');
     });
     next();
   };

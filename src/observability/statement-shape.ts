@@ -5,7 +5,13 @@
  * (`''` escapes, and backslash escapes in E'…', included), dollar-quoted strings and numbers. Quoted identifiers
  * ("sighting_id") and placeholders ($1) stay.
  */
-const literals = /(?:(?<![\w"$])[Ee]'(?:[^'\\]|\\[\s\S]|'')*')|(?:(?:[BbXxNn]|[Uu]&)?'(?:[^']|'')*')|(?:\$([A-Za-z_]\w*)?\$[\s\S]*?\$\1\$)|(?:"(?:[^"]|"")*")|(?<![\w$.])-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.])/g;
+const literals = new RegExp([
+  /(?:(?<![\w"$])[Ee]'(?:[^'\\]|\\[\s\S]|'')*')/, // E'…', with backslash escapes
+  /(?:(?:[BbXxNn]|[Uu]&)?'(?:[^']|'')*')/, // '…', B'…', X'…', N'…', U&'…'
+  /(?:\$([A-Za-z_]\w*)?\$[\s\S]*?\$\1\$)/, // $tag$…$tag$ (the only capture group: \1)
+  /(?:"(?:[^"]|"")*")/, // a quoted identifier, matched so that its digits stay
+  /(?<![\w$.])-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.])/, // a number
+].map((part) => part.source).join('|'), 'g');
 
 export function statementShape(sql: string): string {
   return sql.replace(literals, (match) => (match.startsWith('"') ? match : '?'));

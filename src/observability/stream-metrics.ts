@@ -16,7 +16,8 @@ export function streamMetrics(registry: Registry): StreamMetrics {
   let share: { readonly held: number; readonly waiting: number } | undefined;
   new Gauge({
     name: 'streamed_reads',
-    help: 'Streamed reads (whole lists, queries by example, the change feed\'s catch-up) holding a place of the pool\'s share (STREAM_POOL_SHARE), and waiting for one.',
+    help: 'Streamed reads (whole lists, queries by example, the change feed\'s catch-up) holding a place of the ' +
+      'pool\'s share (STREAM_POOL_SHARE), and waiting for one.',
     labelNames: ['state'] as const,
     registers: [registry],
     collect() {
@@ -31,12 +32,14 @@ export function streamMetrics(registry: Registry): StreamMetrics {
     registers: [registry],
     collect() { this.set(feed?.subscribers ?? 0); },
   });
-  const eventsDelivered = new Counter({ name: 'change_feed_events_delivered_total', help: 'Change-feed events written to streams.', registers: [registry] });
+  const eventsDelivered = new Counter({ name: 'change_feed_events_delivered_total',
+    help: 'Change-feed events written to streams.', registers: [registry] });
   // Made with the listener: PGlite wakes its feed in-process and has none, so the series is absent there.
   const addFeedListener = (listening: () => boolean | undefined) => {
     new Gauge({
       name: 'change_feed_listener_up',
-      help: 'Whether the change feed\'s LISTEN session is connected (1) or reconnecting while the feed polls (0); absent on PGlite.',
+      help: 'Whether the change feed\'s LISTEN session is connected (1) or reconnecting while the feed polls (0); ' +
+        'absent on PGlite.',
       registers: [registry],
       collect() { this.set(listening() ? 1 : 0); },
     });

@@ -1,4 +1,5 @@
-// OpenTelemetry traces (OTEL_* variables), started before the service's modules load; nothing at all when not configured.
+// OpenTelemetry traces (OTEL_* variables), started before the service's modules load; nothing at all when not
+// configured.
 import { register } from 'node:module';
 import type { Request } from 'express';
 import { loadConfig } from '../config.ts';
@@ -30,7 +31,8 @@ export async function startTelemetry(env: Environment): Promise<void> {
   }
   // ESM imports (express, pg through MikroORM) reach the instrumentations only through this loader hook.
   register('@opentelemetry/instrumentation/hook.mjs', import.meta.url);
-  const [{ NodeSDK }, { HttpInstrumentation }, { ExpressInstrumentation, ExpressLayerType }, { PgInstrumentation }] = await Promise.all([
+  const [{ NodeSDK }, { HttpInstrumentation }, { ExpressInstrumentation, ExpressLayerType }, { PgInstrumentation }] =
+    await Promise.all([
     import('@opentelemetry/sdk-node'),
     import('@opentelemetry/instrumentation-http'),
     import('@opentelemetry/instrumentation-express'),

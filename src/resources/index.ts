@@ -3,4 +3,5 @@ import { globSync } from 'node:fs';
 import type { AnyResource } from '../crud/resource-descriptor.ts';
 
 const files = globSync('*.resource.ts', { cwd: import.meta.dirname }).sort();
-export const resources = await Promise.all(files.map(async (file) => (await import(`./${file}`) as { default: AnyResource }).default));
+export const resources =
+  await Promise.all(files.map(async (file) => (await import(`./${file}`) as { default: AnyResource }).default));

@@ -19,7 +19,8 @@ export default {
   // A list shows no memo and no versions: it reads neither, nor joins the vessel's row (its names are joined by id).
   selectView: (qb, view) => joinNames(view === 'list'
     ? qb.select(['r.sightingId', 'r.vessel_id', 'r.sightingTimezone', 'r.sightingDate', namesColumn])
-    : qb.select(['r.version', 'r.sightingId', 'r.sightingMemo', 'r.vessel_id', 'r.sightingTimezone', 'r.sightingDate', 'v.version as vessel_version', namesColumn])
+    : qb.select(['r.version', 'r.sightingId', 'r.sightingMemo', 'r.vessel_id', 'r.sightingTimezone', 'r.sightingDate',
+      'v.version as vessel_version', namesColumn])
       .join('r.vessel', 'v'), '"r"."vessel_id"'),
   listView: (row, locale) => ({
     sightingId: Number(row.sighting_id),
@@ -31,7 +32,8 @@ export default {
     version: row.version,
     sightingId: Number(row.sighting_id),
     sightingMemo: row.sighting_memo,
-    vessel: { version: row.vessel_version, vesselId: Number(row.vessel_id), vesselName: localizedName(row.vessel_names, locale) },
+    vessel: { version: row.vessel_version, vesselId: Number(row.vessel_id),
+      vesselName: localizedName(row.vessel_names, locale) },
     sightingTimezone: row.sighting_timezone,
     sightingDate: localDateTimeText(row.sighting_date),
   }),
@@ -42,7 +44,8 @@ export default {
     sightingTimezone: timeZone(body.sightingTimezone as string | null | undefined),
     sightingDate: localDateTime(body.sightingDate as string | null | undefined),
   }),
-  // The vessel is checked by the foreign key when the row is written, not by loading it first (docs/behaviour.md#create).
+  // The vessel is checked by the foreign key when the row is written, not by loading it first
+  // (docs/behaviour.md#create).
   references: { vessel_id: { field: 'vessel', key: 'sighting.vessel.notFound' } },
   exampleFields: {
     // Any spelling the format admits names the same stored value.
@@ -50,7 +53,8 @@ export default {
     // By vesselId when given, else by the vessel's own fields (docs/behaviour.md#query-by-example).
     vessel: (example, context) => {
       const vessel = example as Record<string, unknown>;
-      return { vessel: vessel.vesselId !== undefined ? { vesselId: vessel.vesselId as number } : exampleCondition(vesselResource, vessel, context) };
+      return { vessel: vessel.vesselId !== undefined ? { vesselId: vessel.vesselId as number }
+        : exampleCondition(vesselResource, vessel, context) };
     },
   },
 } satisfies ResourceDescriptor<Sighting>;

@@ -21,8 +21,10 @@ export function joinNames(qb: ViewQuery, vesselId: string): ViewQuery {
   // two vessels aggregates names twice, not a million times (and its estimate stays below the JIT's threshold).
   // `on true`: an aggregate without GROUP BY is always one row (null when the vessel has no names).
   // As JSON text, which `pg` hands over unparsed: a long list parses and localizes each distinct text once (below).
-  return qb.leftJoinLateral(raw(`select json_agg(json_build_array("n"."language_key", "n"."text") order by "n"."translation_id")::text `
-    + `as "vessel_names" from "vessel_name" as "n" where "n"."vessel_id" = ${vesselId}`), 'names', { [raw('true')]: [] });
+  return qb.leftJoinLateral(raw(
+    `select json_agg(json_build_array("n"."language_key", "n"."text") order by "n"."translation_id")::text `
+    + `as "vessel_names" from "vessel_name" as "n" where "n"."vessel_id" = ${vesselId}`), 'names',
+      { [raw('true')]: [] });
 }
 
 // Per distinct names text: a list of a million sightings of a few vessels parses and localizes a few texts. Bounded
@@ -32,7 +34,9 @@ const bound = 1000;
 const parsedNames = new Map<string, Names>();
 const localizedNames = new Map<string, Map<string, string | null>>();
 
-/** A view row's `vessel_names`: the JSON text of the view query, or the array itself (history entries written before). */
+/**
+ * A view row's `vessel_names`: the JSON text of the view query, or the array itself (history entries written before).
+ */
 function viewNames(value: unknown): Names {
   if (typeof value !== 'string') return (value ?? []) as Names;
   let names = parsedNames.get(value);
@@ -69,14 +73,16 @@ export function languageMap(value: unknown): Record<string, string> {
   return Object.fromEntries(viewNames(value));
 }
 
-const entityNames = (vessel: Vessel): Names => vessel.translations.getItems().map((t) => [t.languageKey, t.text] as const);
+const entityNames = (vessel: Vessel): Names =>
+  vessel.translations.getItems().map((t) => [t.languageKey, t.text] as const);
 
 /** Replaces the names: changed texts are updated, new ones added, and ones left out deleted (orphan removal). */
 export function replaceNames(em: EntityManager, vessel: Vessel, names: Record<string, string>): void {
   const seen = new Map<string, string>();
   for (const key of Object.keys(names)) {
     const normalized = normalizeLanguageKey(key);
-    if (seen.has(normalized)) throw new ValidationFailed([{ field: `vesselName.${key}`, key: 'vessel.name.duplicateKey' }]);
+    if (seen.has(normalized)) throw new ValidationFailed([{ field: `vesselName.${key}`,
+      key: 'vessel.name.duplicateKey' }]);
     seen.set(normalized, key);
   }
   const before = JSON.stringify(entityNames(vessel));

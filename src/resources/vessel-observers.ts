@@ -1,4 +1,5 @@
-// GET /vessel/{id}/observers: who else sighted this vessel, in numbers only (docs/behaviour.md#who-else-sighted-a-vessel), never a name or a subject.
+// GET /vessel/{id}/observers: who else sighted this vessel, in numbers only
+// (docs/behaviour.md#who-else-sighted-a-vessel), never a name or a subject.
 import type { Request, Response } from 'express';
 import type { Principal } from '../auth/access-rules.ts';
 import { pathNumber } from '../crud/operations.ts';
@@ -14,7 +15,9 @@ const counts = `select count("s"."sighting_id") as "sightings", count(distinct "
 
 export async function vesselObservers(req: Request, res: Response): Promise<void> {
   const subject = (res.locals.principal as Principal).subject;
-  const row = await statementManager(req).getConnection('read').execute(counts, [subject, pathNumber(req, 'id')], 'get') as Record<string, string | number> | undefined;
+  const row = await statementManager(req).getConnection('read').execute(counts, [subject, pathNumber(req, 'id')],
+    'get') as Record<string, string | number> | undefined;
   if (!row) throw entityNotFound();
-  await sendDocument(res, 200, 'observers', { sightings: Number(row.sightings), observers: Number(row.observers), mine: Number(row.mine) });
+  await sendDocument(res, 200, 'observers', { sightings: Number(row.sightings), observers: Number(row.observers),
+    mine: Number(row.mine) });
 }

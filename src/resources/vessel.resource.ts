@@ -4,7 +4,8 @@ import type { ResourceDescriptor } from '../crud/resource-descriptor.ts';
 import { matching } from '../crud/query-by-example.ts';
 import { Vessel } from '../db/entities/vessel.entity.ts';
 import { vesselObservers } from './vessel-observers.ts';
-import { languageMap, localizedName, replaceNames, normalizeLanguageKey, namesColumn, joinNames } from './vessel-names.ts';
+import { languageMap, localizedName, replaceNames, normalizeLanguageKey, namesColumn,
+  joinNames } from './vessel-names.ts';
 
 export default {
   name: 'vessel',
@@ -12,15 +13,18 @@ export default {
   idProperty: 'vesselId',
   populate: ['translations'],
   access: { read: 'reader', create: 'admin', change: 'admin' },
-  selectView: (qb, view) => joinNames(qb.select([...view === 'list' ? [] : ['r.version'], 'r.vesselId', namesColumn]), '"r"."vessel_id"'),
+  selectView: (qb, view) => joinNames(qb.select([...view === 'list' ? [] : ['r.version'], 'r.vesselId', namesColumn]),
+    '"r"."vessel_id"'),
   listView: (row, locale) => ({ vesselId: Number(row.vessel_id), vesselName: localizedName(row.vessel_names, locale) }),
-  detailView: (row) => ({ version: row.version, vesselId: Number(row.vessel_id), vesselName: languageMap(row.vessel_names) }),
+  detailView: (row) => ({ version: row.version, vesselId: Number(row.vessel_id),
+    vesselName: languageMap(row.vessel_names) }),
   // The vessel's row holds nothing but its id and version: a vessel is its names.
   values: () => ({}),
   writeRelated: (vessel, body, em) => replaceNames(em, vessel, body.vesselName as Record<string, string>),
   exampleFields: { vesselName: (name) => namesExample(name as string | Record<string, string>) },
   // What the web page's "who else" shows: how many sightings, by how many people, how many the caller's.
-  ownOperations: [{ kind: 'observers', method: 'get', below: '/{id}/observers', roles: (access) => [access.read], handle: vesselObservers }],
+  ownOperations: [{ kind: 'observers', method: 'get', below: '/{id}/observers', roles: (access) => [access.read],
+    handle: vesselObservers }],
 } satisfies ResourceDescriptor<Vessel>;
 
 /**
@@ -30,7 +34,8 @@ export default {
 function namesExample(name: string | Record<string, string>): FilterQuery<Vessel> {
   const names = typeof name === 'string'
     ? [{ translations: { $some: { text: matching(name) } } }]
-    : Object.entries(name).map(([key, text]) => ({ translations: { $some: { languageKey: { $in: keyVariants(key) }, text: matching(text) } } }));
+    : Object.entries(name).map(([key, text]) => ({ translations: { $some: { languageKey: { $in: keyVariants(key) },
+      text: matching(text) } } }));
   return { $and: names } as FilterQuery<Vessel>;
 }
 

@@ -32,16 +32,19 @@ export function fieldProblems(items: ValidatorErrorItem[], operation: Operation 
     const [, location = '', ...segments] = item.path.split('/');
     const keyword = keywordOf(item, operation, location, segments);
     const content = operation?.requestBody?.content;
-    const body = location === 'body' ? (content?.['application/json'] ?? content?.['application/merge-patch+json'])?.schema : undefined;
+    const body = location === 'body' ? (content?.['application/json']
+      ?? content?.['application/merge-patch+json'])?.schema : undefined;
     const schema = body ? schemaAt(body, segments) : parameterSchema(operation, location, segments[0]);
     // A missing property's own schema may name no key for `required`; the object that requires it may.
     const owner = keyword === 'required' && body ? schemaAt(body, segments.slice(0, -1)) : undefined;
-    const specificKey = schema?.['x-message-keys']?.[keyword] ?? owner?.['x-message-keys']?.[keyword] ?? serverGenerated(body, keyword, segments);
+    const specificKey = schema?.['x-message-keys']?.[keyword] ?? owner?.['x-message-keys']?.[keyword]
+      ?? serverGenerated(body, keyword, segments);
     const field = segments.join('.') || location;
     const known = byField.get(field);
     // Several rules can fail on one field; the one the schema names a message for says it best.
     if (!known || (!known.specific && specificKey)) {
-      byField.set(field, { field, key: specificKey ?? defaultKeys[keyword] ?? 'error.field.invalid', params: boundsOf(schema), specific: Boolean(specificKey) });
+      byField.set(field, { field, key: specificKey ?? defaultKeys[keyword] ?? 'error.field.invalid',
+        params: boundsOf(schema), specific: Boolean(specificKey) });
     }
   }
   return [...byField.values()].map(({ specific: _, ...problem }) => problem);
@@ -51,7 +54,8 @@ export function fieldProblems(items: ValidatorErrorItem[], operation: Operation 
  * The ajv keyword that failed. The validator's own query checks carry none: one about a parameter the operation does
  * not declare is an unknown parameter (a name may hold `/`); any other refused the value before ajv saw it.
  */
-function keywordOf(item: ValidatorErrorItem, operation: Operation | undefined, location: string, segments: string[]): string {
+function keywordOf(item: ValidatorErrorItem, operation: Operation | undefined, location: string,
+  segments: string[]): string {
   if (item.errorCode) return item.errorCode.replace(/\.openapi\.validation$/, '');
   const name = segments.join('/');
   const declared = parametersOf(operation).find((p) => p.in === 'query' && p.name === name);
@@ -79,7 +83,8 @@ function serverGenerated(body: Schema | undefined, keyword: string, segments: st
   return Array.isArray(names) && names.includes(segments.at(-1)) ? 'error.field.serverGenerated' : undefined;
 }
 
-function parameterSchema(operation: Operation | undefined, location: string, name: string | undefined): Schema | undefined {
+function parameterSchema(operation: Operation | undefined, location: string,
+  name: string | undefined): Schema | undefined {
   const where = ({ query: 'query', params: 'path', headers: 'header' } as Record<string, string>)[location];
   const parameter = parametersOf(operation).find((p) => p.in === where && p.name.toLowerCase() === name?.toLowerCase());
   return parameter?.schema && referencedNode(parameter.schema);

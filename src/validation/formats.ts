@@ -17,7 +17,8 @@ export function normalizeLocalDateTime(text: string): string | undefined {
 }
 
 const isLeap = (year: number): boolean => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-const daysIn = (year: number, month: number): number => (month === 2 ? (isLeap(year) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31);
+const daysIn = (year: number, month: number): number =>
+  (month === 2 ? (isLeap(year) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31);
 
 // Building an Intl.DateTimeFormat costs tens of microseconds and a create checks its zone twice (validator, then
 // the write): answers are kept, for at most `maxZones` distinct texts so odd input cannot grow the cache without bound.
@@ -36,7 +37,8 @@ export function normalizeTimeZone(text: string): string | undefined {
 function resolveTimeZone(zone: string): string | undefined {
   if (fixedOffset.test(zone)) return zone;
   try {
-    // ICU "canonicalizes" to its own, often outdated, names (Asia/Kolkata -> Asia/Calcutta): keep the id the user chose.
+    // ICU "canonicalizes" to its own, often outdated, names (Asia/Kolkata -> Asia/Calcutta): keep the id the user
+    // chose.
     const resolved = new Intl.DateTimeFormat('en', { timeZone: zone }).resolvedOptions().timeZone;
     return resolved.toLowerCase() === zone.toLowerCase() ? resolved : zone;
   } catch {
@@ -48,5 +50,6 @@ function resolveTimeZone(zone: string): string | undefined {
 export const customFormats: Record<string, Format> = {
   'local-date-time': { type: 'string', validate: (text: string) => normalizeLocalDateTime(text) !== undefined },
   // Blank is allowed: it is stored as null.
-  'time-zone': { type: 'string', validate: (text: string) => text.trim() === '' || normalizeTimeZone(text) !== undefined },
+  'time-zone': { type: 'string', validate: (text: string) => text.trim() === ''
+    || normalizeTimeZone(text) !== undefined },
 };

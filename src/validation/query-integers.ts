@@ -1,4 +1,5 @@
-// Checks integer query parameters before anything else reads them: the text of a whole number, and in range as a number.
+// Checks integer query parameters before anything else reads them: the text of a whole number, and in range as a
+// number.
 import type { RequestHandler } from 'express';
 import { ValidationFailed, type FieldProblem } from '../errors/app-errors.ts';
 import { boundsOf } from '../contract/bounds.ts';
@@ -9,7 +10,8 @@ import { operationOf } from '../contract/resolution.ts';
 // ` 5` or `1.0` into numbers that pass or dodge the schema's bounds (`?limit=1e309` became an unbounded list).
 const wholeNumber = /^-?(0|[1-9]\d*)$/;
 
-// The widest range a parameter's format allows; int64 is bounded by what a JSON number holds exactly (docs/behaviour.md#ids).
+// The widest range a parameter's format allows; int64 is bounded by what a JSON number holds exactly
+// (docs/behaviour.md#ids).
 const formatRange: Record<string, [number, number]> = { int32: [-(2 ** 31), 2 ** 31 - 1] };
 const exactRange: [number, number] = [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
 
@@ -20,7 +22,8 @@ const exactRange: [number, number] = [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_I
  */
 function inRange(value: number, schema: Schema): boolean {
   const [low, high] = formatRange[schema.format as string] ?? exactRange;
-  return Number.isSafeInteger(value) && value >= Math.max(low, schema.minimum ?? low) && value <= Math.min(high, schema.maximum ?? high);
+  return Number.isSafeInteger(value) && value >= Math.max(low, schema.minimum ?? low)
+    && value <= Math.min(high, schema.maximum ?? high);
 }
 
 export const queryIntegers: RequestHandler = (req, _res, next) => {

@@ -18,9 +18,10 @@ interface OpenApiRequestMetadata {
 
 /**
  * The validator's own lookup compiles the pattern of every path of the document on every request until one matches
- * (upstream: cdimascio/express-openapi-validator#1217). The request was resolved once already (src/crud/operation-dispatch.ts),
- * so every path is "ignored" by its lookup (`ignorePaths`, a public option), and its request validation reads the
- * `req.openapi` given here instead. test/architecture/one-resolution.test.ts fails if it ever matches on its own again.
+ * (upstream: cdimascio/express-openapi-validator#1217). The request was resolved once already
+ * (src/crud/operation-dispatch.ts), so every path is "ignored" by its lookup (`ignorePaths`, a public option), and its
+ * request validation reads the `req.openapi` given here instead. test/architecture/one-resolution.test.ts fails if it
+ * ever matches on its own again.
  */
 export function requestValidator(basePath: string): RequestHandler[] {
   spendUrlParseWarning();

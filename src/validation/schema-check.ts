@@ -1,4 +1,5 @@
-// Checks a value the service builds from a request (a merge patch applied to a record) against a schema of openapi.yaml.
+// Checks a value the service builds from a request (a merge patch applied to a record) against a schema of
+// openapi.yaml.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { openApiDocument } from '../contract/document.ts';
@@ -8,12 +9,16 @@ import { customFormats } from './formats.ts';
 import { fieldProblems } from './field-problems.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
-/** openapi.yaml as ajv reads it (`openapi#/components/…`), checking as the request validator does: every error, no coercion, the contract's formats. */
+/**
+ * openapi.yaml as ajv reads it (`openapi#/components/…`), checking as the request validator does: every error, no
+ * coercion, the contract's formats.
+ */
 export const contractSchemas = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
 
 addFormats(contractSchemas);
 contractSchemas.addFormat('int64', { type: 'number', validate: Number.isSafeInteger });
-contractSchemas.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && Math.abs(n) < 2 ** 31 });
+contractSchemas.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n)
+  && Math.abs(n) < 2 ** 31 });
 for (const [name, format] of Object.entries(customFormats)) contractSchemas.addFormat(name, format);
 contractSchemas.addSchema(openApiDocument, 'openapi');
 
@@ -32,6 +37,7 @@ export function checkAsRequestBody(template: string, method: string, body: unkno
   let validate = compiled.get(schema);
   if (!validate) compiled.set(schema, validate = contractSchemas.compile({ $ref: `openapi#${schema}` }));
   if (validate(body)) return;
-  const items = (validate.errors ?? []).map((error) => ({ path: pathOf(error), errorCode: `${error.keyword}.openapi.validation` }));
+  const items = (validate.errors ?? []).map((error) => ({ path: pathOf(error),
+    errorCode: `${error.keyword}.openapi.validation` }));
   throw new ValidationFailed(fieldProblems(items, openApiDocument.paths[template]![method]));
 }

@@ -7,7 +7,8 @@ export const RecordChangeSchema = defineEntity({
   indexes: [
     { name: 'record_change_record_index', properties: ['collection', 'recordId', 'version'] },
     // What the sequencer (src/feed/sequencer.ts) has yet to place: few rows, found without reading the rest.
-    { name: 'record_change_unplaced_index', expression: 'create index "record_change_unplaced_index" on "record_change" ("event_id") where "position" is null' },
+    { name: 'record_change_unplaced_index', expression: 'create index "record_change_unplaced_index" on ' +
+      '"record_change" ("event_id") where "position" is null' },
   ],
   properties: {
     // In insert order, which is not commit order when transactions overlap: the feed goes by `position`.

@@ -5,7 +5,8 @@ import { textLength } from '../../contract/bounds.ts';
 export const TimezoneSchema = defineEntity({
   name: 'Timezone',
   tableName: 'timezone',
-  indexes: [{ name: 'timezone_timezone_name_trgm', expression: 'create index "timezone_timezone_name_trgm" on "timezone" using gin ("timezone_name" gin_trgm_ops)' }],
+  indexes: [{ name: 'timezone_timezone_name_trgm',
+    expression: 'create index "timezone_timezone_name_trgm" on "timezone" using gin ("timezone_name" gin_trgm_ops)' }],
   properties: {
     timezoneId: p.bigint('number').primary().autoincrement(),
     version: p.integer().version().default(0),

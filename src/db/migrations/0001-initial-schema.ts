@@ -30,7 +30,8 @@ export class InitialSchema extends Migration {
       "sighting_date" timestamp(3) null,
       "creator" varchar(255) null)`);
     this.addSql('create index "sighting_vessel_id_index" on "sighting" ("vessel_id")');
-    for (const [table, column] of [['timezone', 'timezone_name'], ['vessel_name', 'text'], ['sighting', 'sighting_memo'], ['sighting', 'sighting_timezone']] as const) {
+    for (const [table, column] of [['timezone', 'timezone_name'], ['vessel_name', 'text'],
+      ['sighting', 'sighting_memo'], ['sighting', 'sighting_timezone']] as const) {
       this.addSql(`create index "${table}_${column}_trgm" on "${table}" using gin ("${column}" gin_trgm_ops)`);
     }
     // Seeded zones get negative ids, so the ids users create (from the sequence, positive) never collide.

@@ -10,7 +10,10 @@ export class NotifyAfterCommit extends Migration {
   }
 
   override down(): void {
-    this.addSql(`create function "record_change_record_change_notify_fn"() returns trigger as $$ begin perform pg_notify('record_change', ''); return null; end; $$ language plpgsql`);
-    this.addSql('create trigger "record_change_notify" after insert on "record_change" for each statement execute function "record_change_record_change_notify_fn"()');
+    this.addSql(`create function "record_change_record_change_notify_fn"() returns trigger as $$ begin perform ` +
+      `pg_notify('record_change', ''); return null; end; $$ language plpgsql`);
+    this.addSql(
+      'create trigger "record_change_notify" after insert on "record_change" for each statement execute function ' +
+      '"record_change_record_change_notify_fn"()');
   }
 }

@@ -24,7 +24,8 @@ export function xmlToObject(req: Request, mediaType: string, bytes: Buffer, revi
   const charset = charsetParameter.exec(req.get('Content-Type') ?? '')?.[1];
   if (charset !== undefined && !utf8.test(charset)) throw new UnsupportedMediaType('error.xmlCharset');
   // The declaration is ASCII in every encoding we could be sent but UTF-16, so it is read before the bytes are decoded.
-  const head = bytes.subarray(bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0, 256).toString('latin1');
+  const head = bytes.subarray(bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0,
+    256).toString('latin1');
   const encoding = declaredEncoding.exec(head)?.[1];
   if (encoding !== undefined && !utf8.test(encoding)) throw new UnsupportedMediaType('error.xmlCharset');
   let text: string;

@@ -1,4 +1,5 @@
-// Parses an XML request body into a plain element tree: DTDs and entities refused before they cost anything, deep nesting before any recursion.
+// Parses an XML request body into a plain element tree: DTDs and entities refused before they cost anything, deep
+// nesting before any recursion.
 import { Parser } from 'xml2js';
 import { BadRequest } from '../../errors/app-errors.ts';
 import { bodyTooDeep, maxBodyDepth } from '../body-depth.ts';
@@ -47,7 +48,8 @@ type RawNode = { '#name': string; $?: Record<string, XmlAttribute>; $ns?: unknow
 /** The document's root element; a 400 with a `general` message when it is not one well-formed, harmless document. */
 export function parseXml(text: string): XmlElement {
   if (declaration.test(text)) throw new BadRequest('error.xmlForbidden');
-  if (text.includes('&') && undeclaredEntity.test(text.replace(literalSections, ''))) throw new BadRequest('error.malformedXml');
+  if (text.includes('&') && undeclaredEntity.test(text.replace(literalSections,
+    ''))) throw new BadRequest('error.malformedXml');
   const parser = new Parser(options);
   const results: unknown[] = [];
   let failed = false;

@@ -1,5 +1,5 @@
-// Writes bodies as XML (docs/xml.md#xml): root element = resource name, `<collection>` for lists, `<errors>` for errors;
-// elements in the order of the JSON view, null as `xsi:nil="true"`, a language map as `<text xml:lang="…">`.
+// Writes bodies as XML (docs/xml.md#xml): root element = resource name, `<collection>` for lists, `<errors>` for
+// errors; elements in the order of the JSON view, null as `xsi:nil="true"`, a language map as `<text xml:lang="…">`.
 import { Builder } from 'xml2js';
 import type { Schema } from '../../contract/document.ts';
 import type { Representation } from '../representation.ts';
@@ -12,9 +12,11 @@ const builder = new Builder({ headless: true, renderOpts: { pretty: false } });
 const declaration = '<?xml version="1.0" encoding="UTF-8"?>';
 const nil = { $: { 'xsi:nil': 'true' } };
 
-// Characters XML 1.0 cannot carry at all (§2.2), not even as references: written as U+FFFD rather than failing the response.
-// eslint-disable-next-line no-control-regex -- exactly the control characters XML 1.0 excludes
-const notXmlChar = /[\0-\x08\x0B\f\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+// Characters XML 1.0 cannot carry at all (§2.2), not even as references: written as U+FFFD rather than failing the
+// response.
+const notXmlChar =
+  // eslint-disable-next-line no-control-regex -- exactly the control characters XML 1.0 excludes
+  /[\0-\x08\x0B\f\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const text = (value: unknown) => String(value).replace(notXmlChar, '\uFFFD');
 
 const schemasByRoot = new Map<string, Schema[]>();
@@ -30,9 +32,11 @@ function node(value: unknown, schemas: Schema[], nils: { found: boolean }): unkn
   if (typeof value !== 'object') return text(value);
   const map = schemas.map(keyedMap).find(Boolean);
   if (map) {
-    return { [map.element]: Object.entries(value).map(([key, entry]) => ({ $: { [map.attribute]: text(key) }, _: text(entry) })) };
+    return { [map.element]: Object.entries(value).map(([key, entry]) => ({ $: { [map.attribute]: text(key) },
+      _: text(entry) })) };
   }
-  return Object.fromEntries(Object.entries(value).map(([key, child]) => [toXmlName(key), node(child, childSchemas(schemas, key), nils)]));
+  return Object.fromEntries(Object.entries(value).map(([key, child]) => [toXmlName(key),
+    node(child, childSchemas(schemas, key), nils)]));
 }
 
 /** The builder's element: documents are written by it; `xmlListItem` is checked against it (its test). */
@@ -40,7 +44,8 @@ export function element(root: string, body: unknown, declareXsi: boolean): strin
   const nils = { found: false };
   const content = node(body, rootSchemas(root), nils);
   const attributes = (content as { $?: object }).$;
-  const withXsi = declareXsi && nils.found ? { ...(content as object), $: { 'xmlns:xsi': xsiNamespace, ...attributes } } : content;
+  const withXsi = declareXsi && nils.found ? { ...(content as object), $: { 'xmlns:xsi': xsiNamespace, ...attributes } }
+    : content;
   return builder.buildObject({ [root]: withXsi });
 }
 

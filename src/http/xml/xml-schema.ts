@@ -1,4 +1,5 @@
-// What openapi.yaml declares about the XML shape: root names (`xml.name`), keyed maps, and each operation's body schema.
+// What openapi.yaml declares about the XML shape: root names (`xml.name`), keyed maps, and each operation's body
+// schema.
 import { openApiDocument, type Operation, type Schema } from '../../contract/document.ts';
 import { referencedNode } from '../../contract/references.ts';
 import { propertySchema } from '../../contract/schemas.ts';

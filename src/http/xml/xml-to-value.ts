@@ -9,7 +9,8 @@ import { fromXmlName } from './xml-names.ts';
 
 export const xsiNamespace = 'http://www.w3.org/2001/XMLSchema-instance';
 
-// The JSON number grammar (RFC 8259 §6), so `<vesselId>12</vesselId>` is 12 and `abc` stays text for the validator to refuse.
+// The JSON number grammar (RFC 8259 §6), so `<vesselId>12</vesselId>` is 12 and `abc` stays text for the validator to
+// refuse.
 const jsonNumber = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 
 /** How a number's text becomes a value: JSON.parse with the JSON body parser's reviver, so both formats agree. */
@@ -24,14 +25,16 @@ export function xmlToValue(root: XmlElement, schema: Schema | undefined, reviver
 }
 
 const typesOf = (schema: Schema | undefined) => new Set([schema?.type ?? []].flat());
-const isNil = (element: XmlElement) => element.attributes.some((a) => a.uri === xsiNamespace && a.local === 'nil' && (a.value === 'true' || a.value === '1'));
+const isNil = (element: XmlElement) => element.attributes.some((a) => a.uri === xsiNamespace && a.local === 'nil'
+  && (a.value === 'true' || a.value === '1'));
 const fieldOf = (element: XmlElement, path: string[]) => path.join('.') || element.name;
 
 function value(element: XmlElement, schema: Schema | undefined, path: string[], number: NumberOf): unknown {
   if (isNil(element)) return null;
   if (element.children.length === 0) return leaf(element.text, schema, number);
   // An element holds text or elements; JSON has no way to say both, so neither may XML.
-  if (element.text.trim() !== '') throw new ValidationFailed([{ field: fieldOf(element, path), key: 'error.xml.mixedContent' }]);
+  if (element.text.trim() !== '') throw new ValidationFailed([{ field: fieldOf(element, path),
+    key: 'error.xml.mixedContent' }]);
   const map = keyedMap(schema);
   return map ? entries(element, map, path, number) : record(element, schema, path, number);
 }
@@ -50,7 +53,8 @@ function leaf(text: string, schema: Schema | undefined, number: NumberOf): unkno
 }
 
 /** One property per child element; a child given twice is an error (JSON would silently keep the last). */
-function record(element: XmlElement, schema: Schema | undefined, path: string[], number: NumberOf): Record<string, unknown> {
+function record(element: XmlElement, schema: Schema | undefined, path: string[],
+  number: NumberOf): Record<string, unknown> {
   const seen = new Set<string>();
   return Object.fromEntries(element.children.map((child) => {
     const name = fromXmlName(child.name);
@@ -62,7 +66,8 @@ function record(element: XmlElement, schema: Schema | undefined, path: string[],
 }
 
 /** A keyed map: `<vesselName><text xml:lang="en">…</text></vesselName>` is `{ "en": "…" }`. */
-function entries(element: XmlElement, map: NonNullable<ReturnType<typeof keyedMap>>, path: string[], number: NumberOf): Record<string, unknown> {
+function entries(element: XmlElement, map: NonNullable<ReturnType<typeof keyedMap>>, path: string[],
+  number: NumberOf): Record<string, unknown> {
   const seen = new Set<string>();
   return Object.fromEntries(element.children.map((child) => {
     const key = child.attributes.find((a) => a.name === map.attribute)?.value;

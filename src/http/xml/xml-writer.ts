@@ -44,8 +44,9 @@ function nameOf(key: string): string {
 
 // Characters XML 1.0 cannot carry at all (§2.2), not even as references: written as U+FFFD rather than failing the
 // response, as the builder's documents do (src/http/xml/xml-representation.ts).
-// eslint-disable-next-line no-control-regex -- exactly the control characters XML 1.0 excludes
-const notXmlChar = /[\0-\x08\x0B\f\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const notXmlChar =
+  // eslint-disable-next-line no-control-regex -- exactly the control characters XML 1.0 excludes
+  /[\0-\x08\x0B\f\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 // eslint-disable-next-line no-control-regex -- the same, and what an element's text escapes
 const textToEscape = /[&<>\r\0-\x08\x0B\f\x0E-\x1F\uD800-\uDFFF\uFFFE\uFFFF]/;
 // eslint-disable-next-line no-control-regex -- the same, and what an attribute's value escapes
