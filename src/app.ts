@@ -51,7 +51,10 @@ export interface AppServices {
   streamShare: StreamShare;
 }
 
-export async function createApp(config: Config, orm: MikroORM, { logger, metrics, readRouting, state, feed, drain, streamShare }: AppServices): Promise<Express> {
+export async function createApp(
+  config: Config, orm: MikroORM,
+  { logger, metrics, readRouting, state, feed, drain, streamShare }: AppServices,
+): Promise<Express> {
   const app = express();
   // First, so every answer is timed and logged, including the ones refused before any route.
   app.use(httpMetrics(metrics, config.BASE_PATH));
@@ -79,7 +82,10 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   const realmUrl = `${authServerUrl}/realms/${config.KEYCLOAK_REALM}`;
   // With a management port of their own, health and metrics are not on the public one.
   if (config.MANAGEMENT_PORT === undefined) app.use(managementRouter(config, orm, metrics, state));
-  app.use(docsRouter({ publicUrl: config.PUBLIC_URL && config.publicUrl, basePath: config.BASE_PATH, realmUrl, implicitFlow: Boolean(config.KEYCLOAK_URL) }));
+  app.use(docsRouter({
+    publicUrl: config.PUBLIC_URL && config.publicUrl, basePath: config.BASE_PATH, realmUrl,
+    implicitFlow: Boolean(config.KEYCLOAK_URL),
+  }));
 
   const tokens = tokenCheck({
     serverUrl: authServerUrl,
@@ -95,24 +101,35 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
   app.locals.stopRealmKeys = tokens.stopKeys;
   // Readiness reports the key store's own state (src/health.ts): no fetch of its own per probe.
   app.locals.realmKeysReachable = tokens.keysReachable;
-  const admitted = [negotiate, tokens, ...(config.RATE_LIMIT_PER_MINUTE ? [rateLimit(config.RATE_LIMIT_PER_MINUTE)] : [])];
+  const limited = config.RATE_LIMIT_PER_MINUTE ? [rateLimit(config.RATE_LIMIT_PER_MINUTE)] : [];
+  const admitted = [negotiate, tokens, ...limited];
   // After a peak of open streams, the heap they grew goes back to the system (src/memory-after-peaks.ts).
-  const slots = new StreamSlots(config.EVENTS_MAX_SUBSCRIBERS, config.EVENTS_MAX_SUBSCRIBERS_PER_CALLER, memoryAfterPeaks().streamsOpen);
-  const events = eventStreams({ feed, drain, slots, keepAliveMs: config.EVENTS_KEEPALIVE_MS, delivered: metrics.eventDelivered });
-  const handlersFor = (resource: AnyResource): OperationHandlers => ({ ...readHandlers(resource), ...writeHandlers(resource), ...historyHandlers(resource), events: events(resource) });
+  const slots = new StreamSlots(
+    config.EVENTS_MAX_SUBSCRIBERS, config.EVENTS_MAX_SUBSCRIBERS_PER_CALLER, memoryAfterPeaks().streamsOpen,
+  );
+  const events = eventStreams({
+    feed, drain, slots, keepAliveMs: config.EVENTS_KEEPALIVE_MS, delivered: metrics.eventDelivered,
+  });
+  const handlersFor = (resource: AnyResource): OperationHandlers => ({
+    ...readHandlers(resource), ...writeHandlers(resource), ...historyHandlers(resource), events: events(resource),
+  });
 
   api.use(cors(config.CORS_ORIGINS));
   const bodyWork = bodySlots();
-  const [parsers, perRequestManager, idempotency] = [bodyParsers(config.BODY_LIMIT, [bodyWork.take]), entityManagerPerRequest(orm, readRouting), idempotencyKey(orm, config.IDEMPOTENCY_WINDOW_SECONDS)];
+  const parsers = bodyParsers(config.BODY_LIMIT, [bodyWork.take]);
+  const perRequestManager = entityManagerPerRequest(orm, readRouting);
+  const idempotency = idempotencyKey(orm, config.IDEMPOTENCY_WINDOW_SECONDS);
   const deprecations = deprecationNotice(metrics.deprecatedUsed);
   const compressed = compressAnswers();
   const dispatch = operationDispatch(resources, (operation) => [
-    // Only a read's answer can be long: a write answers one record at most, and wrapping every answer costs each request.
+    // Only a read's answer can be long: a write answers one record at most, and wrapping every answer costs each
+    // request.
     ...operation.method === 'get' || operation.kind === 'queryByExample' ? [compressed] : [],
     ...admitted,
     // Before the body is read or validated: a caller without the role gets 403, not the schema's 400s.
     roleCheck,
-    // Bodies decoded, parsed and validated a few at a time (src/http/body-slots.ts): a read by id never queues behind 50.
+    // Bodies decoded, parsed and validated a few at a time (src/http/body-slots.ts): a read by id never queues
+    // behind 50.
     ...parsers,
     queryIntegers,
     ...validation,
@@ -122,7 +139,8 @@ export async function createApp(config: Config, orm: MikroORM, { logger, metrics
     perRequestManager,
     idempotency,
   ], handlersFor);
-  // No operation matched: OPTIONS on a path of the contract is answered as it is; else still a token first, then 405 or 404.
+  // No operation matched: OPTIONS on a path of the contract is answered as it is; else still a token first, then 405
+  // or 404.
   api.use(dispatch.operations, dispatch.options, ...admitted, dispatch.unmatched);
   // After the API: its static files must never be looked up for an API path.
   app.use(webPageRouter({ apiPath: config.BASE_PATH, issuer: realmUrl }));

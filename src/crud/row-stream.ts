@@ -39,8 +39,12 @@ type OrderedQuery<E> = (where: FilterQuery<E>, connectionType: ConnectionType) =
 /** At most `limit` rows of the view that `where` picks, in order, in one statement. */
 type LimitedRead<E> = (where: FilterQuery<E>, limit: number, connectionType: ConnectionType) => Promise<ViewRow[]>;
 
-export function viewRowBatches<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>, { kind, view, limit = Infinity, keys = listOrder(em, resource), share, signal }: BatchedRead): AsyncGenerator<ViewRow[]> {
-  const query: OrderedQuery<E> = (condition, connectionType) => viewQuery(em, resource, condition, view, connectionType).orderBy(orderBy(keys));
+export function viewRowBatches<E extends object>(
+  em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>,
+  { kind, view, limit = Infinity, keys = listOrder(em, resource), share, signal }: BatchedRead,
+): AsyncGenerator<ViewRow[]> {
+  const query: OrderedQuery<E> = (condition, connectionType) =>
+    viewQuery(em, resource, condition, view, connectionType).orderBy(orderBy(keys));
   const read: LimitedRead<E> = (condition, rows, connectionType) => {
     const { statement, params } = listStatement(em, resource, condition, view, keys, rows, connectionType);
     return runNamed<ViewRow>(em, statement, params, connectionType);
@@ -55,7 +59,8 @@ export function viewRowBatches<E extends object>(em: EntityManager, resource: Re
       if (remaining <= batchSize.postgresql) return onePage(from, kind, remaining, read);
       // Most streamed reads fit one batch (a query by example for a rare word): one statement answers them, the
       // cursor and its transaction only read what comes after a full first batch.
-      return pageThenCursor(from, kind, remaining, read, query, (row) => ({ $and: [from, keysetAfter(keys, keyValues(keys, row))] } as FilterQuery<E>));
+      const rest = (row: ViewRow) => ({ $and: [from, keysetAfter(keys, keyValues(keys, row))] } as FilterQuery<E>);
+      return pageThenCursor(from, kind, remaining, read, query, rest);
     }
     if (keys.length === 1) return keysetBatches(from, kind, remaining, keys, read);
     return sortedBatches(from, kind, remaining, keys, query);
@@ -120,7 +125,9 @@ async function* sharedRead(open: OpenRead, limit: number, closesWhenIdle: boolea
  * substring) instead of one `order by id limit n` per batch, which it answers by walking the primary key. Each
  * fetch is bounded in time (src/db/bounded-cursor.ts).
  */
-async function* cursor<E>(where: FilterQuery<E>, kind: ReadKind, limit: number, query: OrderedQuery<E>): AsyncGenerator<ViewRow[]> {
+async function* cursor<E>(
+  where: FilterQuery<E>, kind: ReadKind, limit: number, query: OrderedQuery<E>,
+): AsyncGenerator<ViewRow[]> {
   // Opened (first fetch read) inside routedRead, so a replica that fails to answer hands the read to the primary.
   const { rows, first } = await routedRead(kind, async (connectionType) => {
     const qb = query(where, connectionType);
@@ -151,14 +158,18 @@ async function* cursor<E>(where: FilterQuery<E>, kind: ReadKind, limit: number, 
  * A page in one statement, built once per shape of its conditions (src/crud/statement-shapes.ts) and sent with bound
  * parameters, unnamed: planned for its values, as the cursor's statement is.
  */
-async function* onePage<E>(where: FilterQuery<E>, kind: ReadKind, limit: number, read: LimitedRead<E>): AsyncGenerator<ViewRow[]> {
+async function* onePage<E>(
+  where: FilterQuery<E>, kind: ReadKind, limit: number, read: LimitedRead<E>,
+): AsyncGenerator<ViewRow[]> {
   const rows = await routedRead(kind, (connectionType) => read(where, limit, connectionType));
   if (rows.length > 0) yield rows;
 }
 
 /** A first batch in one statement; only when it is full, the rest after its last row through a cursor. */
-async function* pageThenCursor<E>(where: FilterQuery<E>, kind: ReadKind, limit: number, read: LimitedRead<E>, query: OrderedQuery<E>,
-  after: (row: ViewRow) => FilterQuery<E>): AsyncGenerator<ViewRow[]> {
+async function* pageThenCursor<E>(
+  where: FilterQuery<E>, kind: ReadKind, limit: number, read: LimitedRead<E>, query: OrderedQuery<E>,
+  after: (row: ViewRow) => FilterQuery<E>,
+): AsyncGenerator<ViewRow[]> {
   let last: ViewRow | undefined;
   for await (const rows of onePage(where, kind, batchSize.postgresql, read)) {
     yield rows;
@@ -167,7 +178,9 @@ async function* pageThenCursor<E>(where: FilterQuery<E>, kind: ReadKind, limit: 
   if (last) yield* cursor(after(last), kind, limit - batchSize.postgresql, query);
 }
 
-async function* keysetBatches<E>(where: FilterQuery<E>, kind: ReadKind, limit: number, keys: readonly SortKey[], read: LimitedRead<E>): AsyncGenerator<ViewRow[]> {
+async function* keysetBatches<E>(
+  where: FilterQuery<E>, kind: ReadKind, limit: number, keys: readonly SortKey[], read: LimitedRead<E>,
+): AsyncGenerator<ViewRow[]> {
   let after: ViewRow | undefined;
   for (let remaining = limit; remaining > 0;) {
     const page = Math.min(batchSize.pglite, remaining);
@@ -187,7 +200,9 @@ async function* keysetBatches<E>(where: FilterQuery<E>, kind: ReadKind, limit: n
  * rows a batch at a time. A keyset on a sort key (`date < ? or date is null or (date = ? and id > ?)`) has no index to
  * start from, so each batch sorted every matching row again. A row changed between the two reads is read as it is then.
  */
-async function* sortedBatches<E>(where: FilterQuery<E>, kind: ReadKind, limit: number, keys: readonly SortKey[], query: OrderedQuery<E>): AsyncGenerator<ViewRow[]> {
+async function* sortedBatches<E>(
+  where: FilterQuery<E>, kind: ReadKind, limit: number, keys: readonly SortKey[], query: OrderedQuery<E>,
+): AsyncGenerator<ViewRow[]> {
   const id = keys.at(-1)!;
   const ids = (await routedRead(kind, (connectionType) => {
     const qb = query(where, connectionType).select([`${viewRootAlias}.${id.column}`]);
@@ -195,12 +210,16 @@ async function* sortedBatches<E>(where: FilterQuery<E>, kind: ReadKind, limit: n
   }) as ViewRow[]).map((row) => row[id.column]);
   for (let start = 0; start < ids.length; start += batchSize.pglite) {
     if (start > 0) await nextTurn();
-    const batch = { $and: [where, { [id.property]: { $in: ids.slice(start, start + batchSize.pglite) } }] } as FilterQuery<E>;
-    const rows = await routedRead(kind, (connectionType) => query(batch, connectionType).execute('all', false)) as ViewRow[];
+    const slice = ids.slice(start, start + batchSize.pglite);
+    const batch = { $and: [where, { [id.property]: { $in: slice } }] } as FilterQuery<E>;
+    const read = (connectionType: ConnectionType) => query(batch, connectionType).execute('all', false);
+    const rows = await routedRead(kind, read) as ViewRow[];
     if (rows.length > 0) yield rows;
   }
 }
 
-export async function* mapBatches<T, U>(batches: AsyncIterable<readonly T[]>, map: (item: T) => U): AsyncGenerator<U[]> {
+export async function* mapBatches<T, U>(
+  batches: AsyncIterable<readonly T[]>, map: (item: T) => U,
+): AsyncGenerator<U[]> {
   for await (const batch of batches) yield batch.map(map);
 }

@@ -46,13 +46,17 @@ export function unnamedStatement(sql: string): NamedStatement {
  * PostgreSQL keeps a prepared statement's answer type: after a migration changes a column it answers, every run of
  * the statement on that session fails (SQLSTATE 0A000) until the name is gone with its session.
  */
-const isStalePlan = (error: unknown) => (error as { code?: unknown }).code === '0A000' && /cached plan must not change result type/.test(String((error as Error).message));
+const isStalePlan = (error: unknown) => (error as { code?: unknown }).code === '0A000'
+  && /cached plan must not change result type/.test(String((error as Error).message));
 
 /**
- * One run on a connection of the pool; a session whose statement went stale is closed, not handed out again. MikroORM's
- * `onQuery` and `onReserveConnection` hooks see it as they see MikroORM's own statements (the acquire wait is timed by them).
+ * One run on a connection of the pool; a session whose statement went stale is closed, not handed out again.
+ * MikroORM's `onQuery` and `onReserveConnection` hooks see it as they see MikroORM's own statements (the acquire wait
+ * is timed by them).
  */
-async function runOnce<T extends object>(em: EntityManager, pool: pg.Pool, statement: NamedStatement, params: readonly unknown[]): Promise<T[]> {
+async function runOnce<T extends object>(
+  em: EntityManager, pool: pg.Pool, statement: NamedStatement, params: readonly unknown[],
+): Promise<T[]> {
   em.config.get('onQuery')(statement.text, params);
   const client = await pool.connect();
   let stale: Error | undefined;

@@ -1,4 +1,5 @@
-// How many change-feed streams one instance holds, in all and per caller (docs/behaviour.md#streams-and-clients-that-leave): checked and taken in one step.
+// How many change-feed streams one instance holds, in all and per caller
+// (docs/behaviour.md#streams-and-clients-that-leave): checked and taken in one step.
 
 export type SlotRefusal = 'instance-full' | 'caller-full';
 

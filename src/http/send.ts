@@ -57,7 +57,10 @@ export interface ListOptions {
  * off for not reading, an error), the iterator is closed, which closes the database cursor it reads and returns its
  * connection to the pool (STYLE 11).
  */
-export async function sendList(res: Response, root: string, batches: AsyncIterable<readonly unknown[]> | readonly (readonly unknown[])[], { emptyStatus = 200, collection = 'collection', ready }: ListOptions = {}): Promise<void> {
+export async function sendList(
+  res: Response, root: string, batches: AsyncIterable<readonly unknown[]> | readonly (readonly unknown[])[],
+  { emptyStatus = 200, collection = 'collection', ready }: ListOptions = {},
+): Promise<void> {
   const representation = representationOf(res);
   if (Array.isArray(batches)) {
     await ready;
@@ -102,7 +105,9 @@ export async function sendList(res: Response, root: string, batches: AsyncIterab
  * A list already in memory (a page) as one body with its length, like a document: one write, where the streamed
  * writes' chunked framing and their end cost a write and a syscall more.
  */
-function sendWhole(res: Response, root: string, items: readonly unknown[], emptyStatus: 200 | 204, collection: string): void {
+function sendWhole(
+  res: Response, root: string, items: readonly unknown[], emptyStatus: 200 | 204, collection: string,
+): void {
   if (items.length === 0 && emptyStatus === 204) return void res.status(204).end();
   const representation = representationOf(res);
   let text = representation.listOpen(collection);
