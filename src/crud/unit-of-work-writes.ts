@@ -57,7 +57,7 @@ export function unitOfWorkWrites<E extends Versioned>(resource: ResourceDescript
   async function update(req: Request, res: Response, ctx: RequestContext, body: WireRecord & Versioned,
     loaded?: E): Promise<void> {
     const entity = loaded ?? await load(req, res, ctx);
-    // The ORM compares the version now and again in the UPDATE's WHERE clause (STYLE 3): a stale one is 409.
+    // The ORM compares the version now and again in the UPDATE's WHERE clause: a stale one is 409.
     await ctx.em.lock(entity, LockMode.OPTIMISTIC, body.version);
     const before = stateOf(ctx, entity);
     ctx.em.assign(entity, resource.values(body) as never);

@@ -23,7 +23,7 @@ const common = {
   migrations: { path: `${import.meta.dirname}/migrations`,
     fileName: (timestamp: string, name?: string) => `${timestamp}-${name}`, transactional: true, allOrNothing: true,
     snapshot: false },
-  // Request code must never fall back to the global context: one fork per request (STYLE 3).
+  // Request code must never fall back to the global context: one fork per request.
   allowGlobalContext: false,
   // Writes happen at the handler's explicit flush only, never as a side effect of a query in between.
   flushMode: FlushMode.COMMIT,

@@ -1,4 +1,4 @@
-// A request's EntityManagers: its own fork (STYLE 3) for entities, made on first use, and the shared one for
+// A request's EntityManagers: its own fork for entities, made on first use, and the shared one for
 // statements.
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
 import type { Request, RequestHandler } from 'express';

@@ -55,7 +55,7 @@ export interface ListOptions {
  * Streams `batches` of items as a list (in XML, `root` elements inside a `collection` element). Memory stays bounded
  * by what the iterator holds, not by the result's size. However the answer ends (complete, the client gone or cut
  * off for not reading, an error), the iterator is closed, which closes the database cursor it reads and returns its
- * connection to the pool (STYLE 11).
+ * connection to the pool: every stream has a client that leaves.
  */
 export async function sendList(
   res: Response, root: string, batches: AsyncIterable<readonly unknown[]> | readonly (readonly unknown[])[],
