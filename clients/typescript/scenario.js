@@ -1,0 +1,166 @@
+// The client scenario with the generated typescript-fetch SDK: every step against the running service, failing loudly.
+// Usage (clients/consume.sh typescript installs the package and runs it): node scenario.js <api base URL> <token endpoint URL>
+import { randomUUID } from 'node:crypto';
+import { deepStrictEqual, ok, strictEqual } from 'node:assert/strict';
+import { Configuration, GeneralErrorFromJSON, ResponseError, SightingApi, VesselApi, } from 'sighting-client';
+const [api, tokenUrl] = process.argv.slice(2);
+if (!api || !tokenUrl)
+    throw new Error('usage: scenario.js <api base URL> <token endpoint URL>');
+/** Resource owner password grant with the public client sighting-cli, as the realm allows for scripts. */
+async function token(user) {
+    const response = await fetch(tokenUrl, {
+        method: 'POST',
+        body: new URLSearchParams({ grant_type: 'password', client_id: 'sighting-cli', username: user, password: user }),
+    });
+    const body = await response.json();
+    if (!body.access_token)
+        throw new Error(`no token for ${user}: ${response.status} ${JSON.stringify(body)}`);
+    return body.access_token;
+}
+/** The typed error body of a failed call: the status and the `general` message, else the call's unexpected success. */
+async function failure(call) {
+    try {
+        await call;
+    }
+    catch (error) {
+        if (!(error instanceof ResponseError))
+            throw error;
+        return { status: error.response.status, general: GeneralErrorFromJSON(await error.response.json()).general };
+    }
+    throw new Error('the call succeeded, an error was expected');
+}
+async function step(name, run) {
+    try {
+        await run();
+    }
+    catch (error) {
+        const answer = error instanceof ResponseError ? `: HTTP ${error.response.status} ${await error.response.text().catch(() => '')}` : '';
+        console.error(`  FAILED  ${name}${answer}`);
+        throw error;
+    }
+    console.log(`  ok  ${name}`);
+}
+const configuration = new Configuration({ basePath: api, accessToken: await token('alice') });
+const sightings = new SightingApi(configuration);
+const vessels = new VesselApi(configuration);
+const memo = `typescript-fetch scenario ${randomUUID()}`;
+let created;
+await step('list rows in the list view: typed list items', async () => {
+    const rows = await vessels.listVessels();
+    const ids = rows.map((v) => v.vesselId);
+    ok(ids.includes(-1) && ids.includes(-2), `the demo vessels -1 and -2 are listed: ${ids}`);
+    // The list view: the name in the request's locale as one text (the detail view has the language map).
+    // (null for a vessel without names, which other clients may have made).
+    ok(rows.every((v) => v.vesselName === null || typeof v.vesselName === 'string'), JSON.stringify(rows.slice(0, 2)));
+    ok(rows.filter((v) => v.vesselId < 0).every((v) => typeof v.vesselName === 'string'), JSON.stringify(rows.slice(0, 2)));
+    const [row] = await sightings.listSightings({ sightingId: -1 });
+    const detail = await sightings.getSighting({ id: -1 });
+    const { sightingId, vessel: { vesselId, vesselName }, sightingTimezone, sightingDate } = detail;
+    deepStrictEqual(row, { sightingId, vessel: { vesselId, vesselName }, sightingTimezone, sightingDate });
+});
+await step('list rows in the detail view: typed detail rows', async () => {
+    const rows = await vessels.listVesselsInDetailView({ vesselId: -1 });
+    deepStrictEqual(rows, [await vessels.getVessel({ id: -1 })]);
+    ok(Object.keys(rows[0].vesselName).length > 0, `the language map: ${JSON.stringify(rows)}`);
+    const sightingRows = await sightings.listSightingsInDetailView({ sightingId: -1 });
+    deepStrictEqual(sightingRows.map((s) => [s.sightingId, s.sightingMemo]), [[-1, 'unheimlich!']]);
+});
+await step('a read with its ETag and API-Version headers', async () => {
+    const answer = await sightings.getSightingRaw({ id: -1 });
+    const sighting = await answer.value();
+    deepStrictEqual({ id: sighting.sightingId, memo: sighting.sightingMemo, vessel: sighting.vessel.vesselId }, { id: -1, memo: 'unheimlich!', vessel: -1 });
+    strictEqual(answer.raw.headers.get('ETag'), `"${sighting.version}"`);
+    ok(/^2\.\d+\.\d+$/.test(answer.raw.headers.get('API-Version') ?? ''), `API-Version 2.x.y, got ${answer.raw.headers.get('API-Version')}`);
+});
+await step('the default create: no throw, the new record\'s Location', async () => {
+    const sightingCreate = { sightingMemo: memo, vessel: { vesselId: -1 }, sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-22T21:30' };
+    // The plain call returns normally (the 201 declares no body): the record is stored once, nothing to retry.
+    strictEqual(await sightings.createSighting({ sightingCreate: { ...sightingCreate, sightingMemo: `${memo} (plain)` } }), undefined);
+    const answer = await sightings.createSightingRaw({ sightingCreate });
+    const location = answer.raw.headers.get('Location') ?? '';
+    const id = Number(location.slice(location.lastIndexOf('/') + 1));
+    deepStrictEqual([answer.raw.status, await answer.raw.text(), answer.raw.headers.get('ETag')], [201, '', '"0"']);
+    ok(id > 0, `a new positive id in Location, got ${location}`);
+    created = await sightings.getSighting({ id });
+    deepStrictEqual([created.sightingId, created.version, created.sightingMemo, created.sightingDate], [id, 0, memo, '2026-11-22T21:30:00.000']);
+});
+await step('create returning the record: the typed detail view', async () => {
+    const answer = await sightings.createSightingReturningRecord({
+        sightingCreate: { sightingMemo: `${memo} (represented)`, vessel: { vesselId: -1 } },
+    });
+    deepStrictEqual([answer.version, answer.sightingMemo, answer.vessel.vesselId], [0, `${memo} (represented)`, -1]);
+    deepStrictEqual(await sightings.getSighting({ id: answer.sightingId }), answer);
+});
+await step('read it back', async () => {
+    deepStrictEqual(await sightings.getSighting({ id: created.sightingId }), created);
+});
+await step('update with the version read', async () => {
+    await sightings.updateSighting({ id: created.sightingId, sightingUpdate: { ...update(created), sightingMemo: `${memo} (updated)` } });
+    const read = await sightings.getSighting({ id: created.sightingId });
+    deepStrictEqual([read.version, read.sightingMemo], [1, `${memo} (updated)`]);
+});
+await step('a stale update is a 409, a typed error', async () => {
+    const error = await failure(sightings.updateSighting({ id: created.sightingId, sightingUpdate: update(created) }));
+    strictEqual(error.status, 409);
+    ok(error.general.length > 0, 'the error says why');
+});
+await step('patch the memo (JSON Merge Patch) with If-Match: the other fields stay', async () => {
+    const patched = await sightings.patchSighting({
+        id: created.sightingId, ifMatch: '"1"', prefer: 'return=representation', sightingPatch: { sightingMemo: `${memo} (patched)` },
+    });
+    deepStrictEqual([patched?.version, patched?.sightingMemo, patched?.vessel.vesselId], [2, `${memo} (patched)`, -1]);
+});
+await step('the history lists every version, newest first, each record as it was', async () => {
+    const versions = await sightings.listSightingVersions({ id: created.sightingId });
+    deepStrictEqual(versions.map((v) => [v.version, v.change]), [[2, 'updated'], [1, 'updated'], [0, 'created']]);
+    strictEqual(versions[2]?.record?.sightingMemo, memo);
+});
+await step('one version: the history filtered by version (the successor of the deprecated getSightingVersion)', async () => {
+    const versions = await sightings.listSightingVersions({ id: created.sightingId, version: 1 });
+    deepStrictEqual(versions.map((v) => [v.version, v.change, v.record?.sightingMemo]), [[1, 'updated', `${memo} (updated)`]]);
+});
+await step('a deprecated call: its Deprecation header', async () => {
+    // The compiler marks the call deprecated (test/clients/sdk-deprecations.test.ts); at run time the answer's headers say it.
+    const answer = await sightings.getSightingVersionRaw({ id: created.sightingId, version: 1 });
+    const [deprecation, sunset, link] = ['Deprecation', 'Sunset', 'Link'].map((name) => answer.raw.headers.get(name) ?? '');
+    ok(/^@\d+$/.test(deprecation), `Deprecation: @<unix seconds> (RFC 9745), got ${deprecation}`);
+    ok(!Number.isNaN(Date.parse(sunset)), `Sunset: an HTTP date (RFC 8594), got ${sunset}`);
+    ok(/^<\/changelog\.md#contract-[\d.]+>; rel="deprecation"/.test(link), `Link to the changelog entry, rel="deprecation", got ${link}`);
+    strictEqual((await answer.value()).sightingMemo, `${memo} (updated)`);
+});
+await step('a sorted list: the newest ids first', async () => {
+    const ids = (await sightings.listSightings({ sort: '-sightingId', limit: 3 })).map((s) => s.sightingId);
+    deepStrictEqual(ids, [...ids].sort((a, b) => b - a));
+    ok(ids[0] >= created.sightingId, `the newest first, got ${ids}`);
+});
+await step('query by example: the memo, in the detail view and in the list view', async () => {
+    const sightingExample = { sightingMemo: `${memo} (patched)`.toUpperCase() };
+    const found = await sightings.querySightingsByExample({ sightingExample });
+    deepStrictEqual(found?.map((s) => [s.sightingId, s.sightingMemo]), [[created.sightingId, `${memo} (patched)`]]);
+    const rows = await sightings.querySightingsByExampleInListView({ sightingExample });
+    deepStrictEqual(rows, await sightings.listSightings({ sightingId: created.sightingId }));
+});
+await step('query by example: a vessel name by language, {de: "Jäger"}', async () => {
+    const found = await vessels.queryVesselsByExample({ vesselExample: { vesselName: { de: 'Jäger' } } });
+    const ids = found?.map((v) => v.vesselId) ?? [];
+    ok(ids.includes(-1) && !ids.includes(-2), `vessel -1 only of the demo vessels, got ${ids}`);
+    ok(found.every((v) => v.vesselName['de']?.toLowerCase().includes('jäger')), 'every match has Jäger in its German name');
+});
+await step('query by example: no match is a 204', async () => {
+    const response = await sightings.querySightingsByExampleRaw({ sightingExample: { sightingMemo: randomUUID() } });
+    strictEqual(response.raw.status, 204);
+});
+await step('delete', async () => {
+    const response = await sightings.deleteSightingRaw({ id: created.sightingId });
+    strictEqual(response.raw.status, 204);
+});
+await step('read after delete is a 404, a typed error', async () => {
+    const error = await failure(sightings.getSighting({ id: created.sightingId }));
+    strictEqual(error.status, 404);
+    ok(error.general.length > 0, 'the error says why');
+});
+/** The update body for a record as read: its version, memo and vessel link. */
+function update(sighting) {
+    return { version: sighting.version, sightingMemo: sighting.sightingMemo, vessel: { vesselId: sighting.vessel.vesselId } };
+}
+console.log('typescript-fetch scenario: every step passed');
