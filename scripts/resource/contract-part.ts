@@ -180,7 +180,7 @@ ${answers('        ', { ...byIdErrors, 409: 'Conflict', 412: 'PreconditionFailed
     get:
 ${tag}
       operationId: list${type}Versions
-      summary: The ${name}'s history, newest first.
+      summary: The history of a ${name}, newest first.
       description: 'One entry per create, update and delete, newest first, as every history answers \
 (docs/behaviour.md). Role \`${collection.read}\`.'
       parameters:
