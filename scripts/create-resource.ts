@@ -43,6 +43,6 @@ for (const [locale, added] of Object.entries(messagesOf(collection))) {
 // The migration is MikroORM's difference between the entities (the new one among them) and the migrated schema.
 const node = process.execPath;
 execFileSync(node, [join(root, 'scripts/create-migration.ts'), collection.name], { cwd: root, stdio: 'inherit' });
-execFileSync(node, [join(root, 'node_modules/openapi-typescript/bin/cli.js'), 'openapi.yaml', '-o', 'generated/openapi.ts'],
-  { cwd: root, stdio: 'inherit' });
+const generator = join(root, 'node_modules/openapi-typescript/bin/cli.js');
+execFileSync(node, [generator, 'openapi.yaml', '-o', 'generated/openapi.ts'], { cwd: root, stdio: 'inherit' });
 console.log(`The ${collection.name} collection is written: review the files and commit them.`);

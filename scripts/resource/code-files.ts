@@ -43,7 +43,10 @@ export function descriptorFile(collection: Collection): string {
   const type = pascal(name);
   const id = `${name}Id`;
   const columns = [id, ...fields.map((field) => field.name)].map((each) => `'r.${each}'`).join(', ');
-  const viewFields = [`${id}: Number(row.${snake(id)})`, ...fields.map((field) => `${field.name}: row.${snake(field.name)}`)];
+  const viewFields = [
+    `${id}: Number(row.${snake(id)})`,
+    ...fields.map((field) => `${field.name}: row.${snake(field.name)}`),
+  ];
   const bodyType = (field: Field) => (field.type === 'text' ? 'string' : 'number');
   return `// The ${name} collection as data for the generic CRUD machinery (written by npm run resource:create).
 import type { ResourceDescriptor } from '../crud/resource-descriptor.ts';

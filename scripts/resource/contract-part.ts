@@ -48,11 +48,13 @@ function listParameters(collection: Collection, view: 'listView' | 'detailView')
     `{ name: version, in: query, description: Equality filter., schema: ${ref('schemas', 'Version')} }`,
   ];
   const sort = `{ name: sort, in: query, allowReserved: true, description: 'Orders the list by list-view fields, \
-comma-separated, \`-\` for descending; ties by id ascending. Sortable: ${sortable.map((name) => `\`${name}\``).join(', ')}.', \
+comma-separated, \`-\` for descending; ties by id ascending. Sortable: ${sortable.map((name) => `\`${name}\``)
+    .join(', ')}.', \
 schema: { type: string, maxLength: 200, pattern: '^-?(${sortable.join('|')})(,-?(${sortable.join('|')}))*$', \
 x-message-keys: { pattern: error.sort.invalid, maxLength: error.sort.invalid } } }`;
   return [...filters, ...['limit', view, 'after'].map((name) => ref('parameters', name)), sort,
-    ...['cursor', 'countPreference'].map((name) => ref('parameters', name))].map((line) => `        - ${line}`).join('\n');
+    ...['cursor', 'countPreference'].map((name) => ref('parameters', name))]
+    .map((line) => `        - ${line}`).join('\n');
 }
 
 function paths(collection: Collection): string {
@@ -92,8 +94,8 @@ ${answers('        ', createErrors)}
 ${tag}
       operationId: list${type}sInDetailView
       summary: List ${name}s in the detail view, ordered by id.
-      description: 'The list of \`GET /${name}\` (\`list${type}s\`) with each row in the detail view; \`limit\` is at most \
-200. Role \`${collection.read}\`.'
+      description: 'The list of \`GET /${name}\` (\`list${type}s\`) with each row in the detail view; \
+\`limit\` is at most 200. Role \`${collection.read}\`.'
       parameters:
 ${listParameters(collection, 'detailView')}
       responses:
@@ -104,8 +106,8 @@ ${answers('        ', readErrors)}
 ${tag}
       operationId: create${type}ReturningRecord
       summary: Create a ${name} (role ${collection.write}), answering its detail view.
-      description: 'Stores a ${name} as \`POST /${name}\` does and answers 201 with \`Location\`, \`ETag: "0"\` and the \
-new record''s detail view. Role \`${collection.write}\`.'
+      description: 'Stores a ${name} as \`POST /${name}\` does and answers 201 with \`Location\`, \
+\`ETag: "0"\` and the new record''s detail view. Role \`${collection.write}\`.'
       parameters: [${ref('parameters', 'idempotencyKey')}]
 ${body(`${type}Create`)}
       responses:
@@ -198,7 +200,8 @@ ${answers('        ', byIdErrors)}
 ${tag}
       operationId: ${name}Events
       summary: Changes to ${name}s as they are committed (Server-Sent Events).
-      description: 'The change feed of ${name}s, as every collection''s (docs/behaviour.md). Role \`${collection.read}\`.'
+      description: 'The change feed of ${name}s, as every collection''s (docs/behaviour.md). Role \
+\`${collection.read}\`.'
       parameters: [${ref('parameters', 'lastEventId')}]
       responses:
         '200':
@@ -320,10 +323,12 @@ ${event('updated')}
     ${type}FeedEvent:
       description: 'One event of the ${name} change feed, told apart by its \`event\` field.'
       oneOf: [${['Created', 'Updated'].map((kind) => ref('schemas', `${type}${kind}Event`)).join(', ')},
-        ${['RecordDeletedEvent', 'FeedResetEvent', 'TokenExpiredEvent'].map((shared) => ref('schemas', shared)).join(', ')}]
+        ${['RecordDeletedEvent', 'FeedResetEvent', 'TokenExpiredEvent'].map((shared) => ref('schemas', shared))
+    .join(', ')}]
       discriminator:
         propertyName: event
-        mapping: { created: '#/components/schemas/${type}CreatedEvent', updated: '#/components/schemas/${type}UpdatedEvent',
+        mapping: { created: '#/components/schemas/${type}CreatedEvent',
+          updated: '#/components/schemas/${type}UpdatedEvent',
           deleted: '#/components/schemas/RecordDeletedEvent', reset: '#/components/schemas/FeedResetEvent',
           token-expired: '#/components/schemas/TokenExpiredEvent' }
 `;

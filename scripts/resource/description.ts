@@ -26,7 +26,9 @@ export class DescriptionError extends Error {}
 
 function field(argument: string): Field {
   const match = /^([a-z][A-Za-z0-9]*):(text|integer)\((-?\d+)\.\.(-?\d+)?\)$/.exec(argument);
-  if (!match) throw new DescriptionError(`"${argument}" is no field: write name:text(min..max) or name:integer(min..[max])`);
+  if (!match) {
+    throw new DescriptionError(`"${argument}" is no field: write name:text(min..max) or name:integer(min..[max])`);
+  }
   const [, name, type, min, max] = match as unknown as [string, string, Field['type'], string, string | undefined];
   if (type === 'text' && max === undefined) throw new DescriptionError(`${name}: a text needs a maximum length`);
   const bounds = { min: Number(min), max: max === undefined ? int32Max : Number(max) };
@@ -45,7 +47,9 @@ function role(value: string | undefined, option: string): Role {
 
 export function parseDescription(args: readonly string[]): Collection {
   const [name = '', ...rest] = args;
-  if (!/^[a-z]{2,30}$/.test(name)) throw new DescriptionError(`"${name}" is no collection name: 2 to 30 lower case letters`);
+  if (!/^[a-z]{2,30}$/.test(name)) {
+    throw new DescriptionError(`"${name}" is no collection name: 2 to 30 lower case letters`);
+  }
   const options: Record<string, string | undefined> = {};
   const fields: Field[] = [];
   for (let index = 0; index < rest.length; index += 1) {
@@ -61,7 +65,8 @@ export function parseDescription(args: readonly string[]): Collection {
   if (names.some((each) => ['version', `${name}Id`].includes(each))) {
     throw new DescriptionError(`version and ${name}Id are the server's fields`);
   }
-  return { name, fields, read: role(options['--read'] ?? 'reader', '--read'), write: role(options['--write'] ?? 'admin', '--write') };
+  const read = role(options['--read'] ?? 'reader', '--read');
+  return { name, fields, read, write: role(options['--write'] ?? 'admin', '--write') };
 }
 
 /** `planetName` → `PlanetName`. */

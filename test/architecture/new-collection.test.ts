@@ -60,7 +60,8 @@ describe('a collection written by npm run resource:create in a copy of the proje
     for (const part of copiedParts) await cp(join(project, part), join(root, part), { recursive: true });
     for (const shared of ['node_modules', 'web']) await symlink(join(project, shared), join(root, shared));
     const tsconfig = JSON.parse(await readFile(join(project, 'tsconfig.json'), 'utf8')) as object;
-    await writeFile(join(root, 'tsconfig.json'), JSON.stringify({ ...tsconfig, include: ['src', 'generated', 'scripts'] }));
+    const typeChecked = { ...tsconfig, include: ['src', 'generated', 'scripts'] };
+    await writeFile(join(root, 'tsconfig.json'), JSON.stringify(typeChecked));
 
     await run('npm', ['run', '--silent', 'resource:create', '--', ...description], { cwd: root });
     written = await changedFiles(root);
@@ -90,7 +91,9 @@ describe('a collection written by npm run resource:create in a copy of the proje
     const contentType = method === 'PATCH' ? 'application/merge-patch+json' : 'application/json';
     const response = await fetch(`${service!.origin}/api${path}`, {
       method,
-      headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': contentType }), ...headers },
+      headers: {
+        Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': contentType }), ...headers,
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
@@ -104,7 +107,8 @@ describe('a collection written by npm run resource:create in a copy of the proje
     return Number(created.headers.get('location')!.split('/').pop());
   }
 
-  it('when the command has run, then it wrote the contract part, entity, descriptor, messages, migration and types', () => {
+  it('when the command has run, then it wrote the contract part, entity, descriptor, messages, migration and types, '
+    + 'and nothing else', () => {
     const migration = written.find((file) => /^src\/db\/migrations\/\d+-planet\.ts$/.test(file));
     expect(migration, 'a planet migration').to.be.a('string');
     expect(written).to.deep.equal([
@@ -117,11 +121,12 @@ describe('a collection written by npm run resource:create in a copy of the proje
     const migration = await readFile(join(root, written.find((file) => file.includes('migrations/'))!), 'utf8');
     expect(migration).to.include('create table "planet" ("planet_id" bigserial primary key, '
       + '"version" int not null default 0, "planet_name" varchar(50) not null, "mass" int not null)');
-    expect(migration).to.include('create index "planet_planet_name_trgm" on "planet" using gin ("planet_name" gin_trgm_ops)');
+    expect(migration)
+      .to.include('create index "planet_planet_name_trgm" on "planet" using gin ("planet_name" gin_trgm_ops)');
   });
 
-  it('when planets are created, listed, read, updated, patched, queried by example and deleted, then each answer is the '
-    + 'generic one', async () => {
+  it('when planets are created, listed, read, updated, patched, queried by example and deleted, then each answer is '
+    + 'the generic one', async () => {
     const created = await call('admin', 'POST', '/planet/detail-view', { planetName: 'Vulcan', mass: 7 });
     const planetId = Number(created.headers.get('location')!.split('/').pop());
     expect(created).to.deep.include({ status: 201, body: { version: 0, planetId, planetName: 'Vulcan', mass: 7 } });
@@ -130,14 +135,16 @@ describe('a collection written by npm run resource:create in a copy of the proje
 
     expect(await call('viewer', 'GET', '/planet?planetName=Vulcan'))
       .to.deep.include({ status: 200, body: [{ planetId, planetName: 'Vulcan', mass: 7 }] });
-    expect((await call('viewer', 'GET', '/planet?sort=-mass&limit=1')).body).to.have.nested.property('[0].planetName', 'Romulus');
+    expect((await call('viewer', 'GET', '/planet?sort=-mass&limit=1')).body)
+      .to.have.nested.property('[0].planetName', 'Romulus');
     expect(await call('viewer', 'GET', '/planet/detail-view?mass=7'))
       .to.deep.include({ status: 200, body: [{ version: 0, planetId, planetName: 'Vulcan', mass: 7 }] });
     expect(await call('viewer', 'GET', `/planet/${planetId}`))
       .to.deep.include({ status: 200, body: { version: 0, planetId, planetName: 'Vulcan', mass: 7 } });
-    expect((await call('admin', 'PUT', `/planet/${planetId}`, { version: 0, planetName: 'New Vulcan', mass: 7 })).status)
-      .to.equal(204);
-    expect(await call('admin', 'PATCH', `/planet/${planetId}`, { mass: 8 }, { 'If-Match': '"1"', Prefer: 'return=representation' }))
+    const replacement = { version: 0, planetName: 'New Vulcan', mass: 7 };
+    expect((await call('admin', 'PUT', `/planet/${planetId}`, replacement)).status).to.equal(204);
+    const asked = { 'If-Match': '"1"', Prefer: 'return=representation' };
+    expect(await call('admin', 'PATCH', `/planet/${planetId}`, { mass: 8 }, asked))
       .to.deep.include({ status: 200, body: { version: 2, planetId, planetName: 'New Vulcan', mass: 8 } });
     expect(await call('viewer', 'POST', '/planet/qbe', { planetName: 'w vul' }))
       .to.deep.include({ status: 200, body: [{ version: 2, planetId, planetName: 'New Vulcan', mass: 8 }] });
@@ -154,8 +161,8 @@ describe('a collection written by npm run resource:create in a copy of the proje
     await call('admin', 'DELETE', `/planet/${planetId}`);
     const history = await call('admin', 'GET', `/planet/${planetId}/versions`);
     expect(history.status).to.equal(200);
-    expect((history.body as Array<{ change: string; version: number; record: unknown }>).map(({ change, version, record }) =>
-      ({ change, version, record }))).to.deep.equal([
+    const entries = history.body as Array<{ change: string; version: number; record: unknown }>;
+    expect(entries.map(({ change, version, record }) => ({ change, version, record }))).to.deep.equal([
       { change: 'deleted', version: 1, record: null },
       { change: 'updated', version: 1, record: { version: 1, planetId, planetName: 'Bajor', mass: 4 } },
       { change: 'created', version: 0, record: { version: 0, planetId, planetName: 'Bajor', mass: 3 } },
@@ -164,21 +171,27 @@ describe('a collection written by npm run resource:create in a copy of the proje
   });
 
   it('when a planet breaks the rules, then its own messages, access rules and XML root answer', async () => {
-    expect(await call('admin', 'POST', '/planet', { planetName: 'X', mass: 1 }, { 'Accept-Language': 'de' })).to.deep.include({
+    const german = { 'Accept-Language': 'de' };
+    expect(await call('admin', 'POST', '/planet', { planetName: 'X', mass: 1 }, german)).to.deep.include({
       status: 400,
-      body: { planetName: { message: 'Das Feld „planet name“ muss 2 bis 50 Zeichen haben.', key: 'planet.planetName.length' } },
+      body: {
+        planetName: { message: 'Das Feld „planet name“ muss 2 bis 50 Zeichen haben.', key: 'planet.planetName.length' },
+      },
     });
     expect(await call('admin', 'POST', '/planet', { planetName: 'Vulcan', mass: -1 })).to.deep.include({
       status: 400,
       body: { mass: { message: 'The mass must be a whole number from 0 to 2147483647.', key: 'planet.mass.range' } },
     });
     expect(await call('admin', 'POST', '/planet', { mass: 1 })).to.deep.include({
-      status: 400, body: { planetName: { message: 'The planet needs its planet name.', key: 'planet.planetName.required' } },
+      status: 400,
+      body: { planetName: { message: 'The planet needs its planet name.', key: 'planet.planetName.required' } },
     });
     expect(await call('alice', 'POST', '/planet', { planetName: 'Qo\'noS', mass: 1 }))
       .to.deep.include({ status: 403, body: { general: 'You are not allowed to do this.' } });
     const planetId = await create('Cardassia', 5);
-    expect((await call('viewer', 'GET', `/planet/${planetId}`, undefined, { Accept: 'text/xml' })).body).to.equal(`${declaration}<planet>`
-      + `<version>0</version><planetId>${planetId}</planetId><planetName>Cardassia</planetName><mass>5</mass></planet>`);
+    expect((await call('viewer', 'GET', `/planet/${planetId}`, undefined, { Accept: 'text/xml' })).body).to.equal(
+      `${declaration}<planet><version>0</version><planetId>${planetId}</planetId><planetName>Cardassia</planetName>`
+      + `<mass>5</mass></planet>`,
+    );
   });
 });
