@@ -69,7 +69,8 @@ ${tag}
       operationId: list${type}s
       x-view-operations: { detail: list${type}sInDetailView }
       summary: List ${name}s in the list view, ordered by id.
-      description: 'Every ${name} in the list view, ordered by id, as the generic list answers (docs/behaviour.md). \
+      description: 'Every ${name} in the list view, ordered by id, streamed. A query parameter naming a field is an \
+equality filter; several are AND-ed. With \`limit\` one page comes back, and \`Link: <…>; rel="next"\` names the next. \
 \`GET /${name}?view=detail\` is answered as \`list${type}sInDetailView\`. Role \`${collection.read}\`.'
       parameters:
 ${listParameters(collection, 'listView')}
@@ -183,8 +184,9 @@ ${answers('        ', { ...byIdErrors, 409: 'Conflict', 412: 'PreconditionFailed
 ${tag}
       operationId: list${type}Versions
       summary: The history of a ${name}, newest first.
-      description: 'One entry per create, update and delete, newest first, as every history answers \
-(docs/behaviour.md). Role \`${collection.read}\`.'
+      description: 'One entry per create, update and delete, newest first: the version it made, \`change\`, \
+\`changedAt\` and \`record\` (null for the delete); callers with role \`admin\` also see \`changedBy\`. Paged like \
+lists; the history outlives a delete; a record that never existed is a 404. Role \`${collection.read}\`.'
       parameters:
         - { name: version, in: query, description: 'Equality filter: only the entries of this version.', schema: \
 ${ref('schemas', 'Version')} }
@@ -200,8 +202,10 @@ ${answers('        ', byIdErrors)}
 ${tag}
       operationId: ${name}Events
       summary: Changes to ${name}s as they are committed (Server-Sent Events).
-      description: 'The change feed of ${name}s, as every collection''s (docs/behaviour.md). Role \
-\`${collection.read}\`.'
+      description: 'One event per committed change in commit order (\`created\`, \`updated\`, \`deleted\`), its \
+\`data\` the id, the version and the list view after the change; \`Last-Event-ID\` resumes after that event, an id \
+the history does not know starts with \`event: reset\`, an expired token ends it with \`event: token-expired\`. \
+Role \`${collection.read}\`.'
       parameters: [${ref('parameters', 'lastEventId')}]
       responses:
         '200':
