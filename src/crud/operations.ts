@@ -22,7 +22,10 @@ export interface OperationShape {
   view?: View;
   /** A create's: it answers the new record's detail view, whatever `Prefer` says. */
   representation?: boolean;
-  /** Bound only for the resources whose contract declares it (a query by example in the list view: sightings). */
+  /**
+   * Bound only for the resources whose contract declares it (a query by example in the list view: sightings; the
+   * deprecated version read: the collections older than its deprecation).
+   */
   optional?: boolean;
   roles(access: AccessRules): Role[];
   /** Those of its roles that reach only the caller's own records; none unless said. */
@@ -53,7 +56,11 @@ const genericOperations: ReadonlyArray<OperationShape & { kind: OperationKind; h
   { kind: 'patch', method: 'patch', below: '/{id}', roles: changeRoles, ownRecordsOnly: creatorOnly },
   { kind: 'remove', method: 'delete', below: '/{id}', roles: changeRoles, ownRecordsOnly: creatorOnly },
   { kind: 'versions', method: 'get', below: '/{id}/versions', roles: (access) => [access.read] },
-  { kind: 'version', method: 'get', below: '/{id}/versions/{version}', roles: (access) => [access.read] },
+  // Deprecated since 1.2.0: kept by the collections that had it, asked of no new one.
+  {
+    kind: 'version', method: 'get', below: '/{id}/versions/{version}', optional: true,
+    roles: (access) => [access.read],
+  },
 ];
 
 export interface BoundOperation extends ResolvedOperation {

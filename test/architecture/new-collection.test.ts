@@ -1,0 +1,197 @@
+// docs/architecture.md's "adding a collection", followed for real: in a copy of the project `npm run resource:create`
+// writes a `planet` collection, and with no hand edit after it the copy's contract lints, its code type-checks and
+// the service serves the collection's generic operations over HTTP.
+import { expect } from 'chai';
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { globSync, statSync } from 'node:fs';
+import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { promisify } from 'node:util';
+import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
+import { tokenFor, type User } from '../support/tokens.ts';
+import { declaration } from '../xml/xml-client.ts';
+
+const project = new URL('../..', import.meta.url).pathname;
+const run = promisify(execFile);
+/** What the command, the linters, the type check and the service read; node_modules and the web page are linked. */
+const copiedParts = [
+  'src', 'locales', 'keycloak', 'generated', 'docs', 'scripts/resource', 'scripts/create-resource.ts',
+  'scripts/create-migration.ts', 'openapi.yaml', 'package.json', '.spectral.yaml', '.redocly.lint-ignore.yaml',
+  'redocly-lint.yaml',
+];
+const description = ['planet', 'planetName:text(2..50)', 'mass:integer(0..)', '--read', 'reader', '--write', 'admin'];
+
+/** The copied files that the project lacks or has with other content. */
+async function changedFiles(root: string): Promise<string[]> {
+  const copied = globSync([...copiedParts.map((part) => `${part}/**`), ...copiedParts], { cwd: root })
+    .filter((file) => statSync(join(root, file)).isFile());
+  const changed = await Promise.all(copied.map(async (file) => {
+    const original = await readFile(join(project, file), 'utf8').catch(() => undefined);
+    return original === await readFile(join(root, file), 'utf8') ? [] : [file];
+  }));
+  return changed.flat().sort();
+}
+
+/** Starts the copy's `npm start` entry point; resolves with its origin once it listens. */
+function startCopy(root: string, env: Record<string, string | undefined>) {
+  const child = spawn(process.execPath, ['src/server.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise<{ origin: string; child: ChildProcess }>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the copy's service exited with ${code} before it listened`)));
+    // Its log: JSON lines; the one saying it listens names its URL.
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const { url } = (line.startsWith('{') ? JSON.parse(line) : {}) as { url?: string };
+      if (url) resolve({ origin: new URL(url).origin, child });
+    });
+  });
+}
+
+describe('a collection written by npm run resource:create in a copy of the project @pgbouncer', () => {
+  let root: string;
+  let scratch: ScratchDatabase | undefined;
+  let service: { origin: string; child: ChildProcess } | undefined;
+  let written: string[];
+
+  before(async function () {
+    // The command (two Node processes, one starting PGlite), both linters, a type check and the service.
+    this.timeout(300_000);
+    root = await mkdtemp(join(tmpdir(), 'sighting-new-collection-'));
+    for (const part of copiedParts) await cp(join(project, part), join(root, part), { recursive: true });
+    for (const shared of ['node_modules', 'web']) await symlink(join(project, shared), join(root, shared));
+    const tsconfig = JSON.parse(await readFile(join(project, 'tsconfig.json'), 'utf8')) as object;
+    const typeChecked = { ...tsconfig, include: ['src', 'generated', 'scripts'] };
+    await writeFile(join(root, 'tsconfig.json'), JSON.stringify(typeChecked));
+
+    await run('npm', ['run', '--silent', 'resource:create', '--', ...description], { cwd: root });
+    written = await changedFiles(root);
+    await run('npm', ['run', '--silent', 'lint:openapi'], { cwd: root });
+    await run(process.execPath, [join(project, 'node_modules/typescript/bin/tsc'), '-p', root]);
+
+    scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
+    // The run's own database and provider settings stay out (an empty value is an error, not "unset").
+    const own = new Set(['DATABASE_URL', 'DATABASE_DIRECT_URL', 'DATABASE_MIGRATION_URL', 'KEYCLOAK_URL', 'DATA_DIR']);
+    const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !own.has(name)));
+    service = await startCopy(root, { ...inherited, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...scratch?.env });
+  });
+
+  after(async function () {
+    this.timeout(60_000);
+    if (service?.child.exitCode === null) {
+      const exited = new Promise((resolve) => service!.child.once('exit', resolve));
+      service.child.kill('SIGTERM');
+      await exited;
+    }
+    await scratch?.drop();
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+
+  async function call(user: User, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    const token = await tokenFor(`${service!.origin}/realms/sighting`, user);
+    const contentType = method === 'PATCH' ? 'application/merge-patch+json' : 'application/json';
+    const response = await fetch(`${service!.origin}/api${path}`, {
+      method,
+      headers: {
+        Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': contentType }), ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    const json = response.headers.get('content-type')?.includes('json');
+    return { status: response.status, headers: response.headers, body: text && (json ? JSON.parse(text) : text) };
+  }
+
+  async function create(planetName: string, mass: number): Promise<number> {
+    const created = await call('admin', 'POST', '/planet', { planetName, mass });
+    expect(created.status).to.equal(201);
+    return Number(created.headers.get('location')!.split('/').pop());
+  }
+
+  it('when the command has run, then it wrote the contract part, entity, descriptor, messages, migration and types, '
+    + 'and nothing else', () => {
+    const migration = written.find((file) => /^src\/db\/migrations\/\d+-planet\.ts$/.test(file));
+    expect(migration, 'a planet migration').to.be.a('string');
+    expect(written).to.deep.equal([
+      'generated/openapi.ts', 'locales/de.json', 'locales/en.json', 'openapi.yaml', migration!,
+      'src/db/entities/planet.entity.ts', 'src/resources/planet.resource.ts',
+    ].sort());
+  });
+
+  it('when its migration is read, then it creates the planet table with the bounds of the description', async () => {
+    const migration = await readFile(join(root, written.find((file) => file.includes('migrations/'))!), 'utf8');
+    expect(migration).to.include('create table "planet" ("planet_id" bigserial primary key, '
+      + '"version" int not null default 0, "planet_name" varchar(50) not null, "mass" int not null)');
+    expect(migration)
+      .to.include('create index "planet_planet_name_trgm" on "planet" using gin ("planet_name" gin_trgm_ops)');
+  });
+
+  it('when planets are created, listed, read, updated, patched, queried by example and deleted, then each answer is '
+    + 'the generic one', async () => {
+    const created = await call('admin', 'POST', '/planet/detail-view', { planetName: 'Vulcan', mass: 7 });
+    const planetId = Number(created.headers.get('location')!.split('/').pop());
+    expect(created).to.deep.include({ status: 201, body: { version: 0, planetId, planetName: 'Vulcan', mass: 7 } });
+    expect(created.headers.get('etag')).to.equal('"0"');
+    await create('Romulus', 9);
+
+    expect(await call('viewer', 'GET', '/planet?planetName=Vulcan'))
+      .to.deep.include({ status: 200, body: [{ planetId, planetName: 'Vulcan', mass: 7 }] });
+    expect((await call('viewer', 'GET', '/planet?sort=-mass&limit=1')).body)
+      .to.have.nested.property('[0].planetName', 'Romulus');
+    expect(await call('viewer', 'GET', '/planet/detail-view?mass=7'))
+      .to.deep.include({ status: 200, body: [{ version: 0, planetId, planetName: 'Vulcan', mass: 7 }] });
+    expect(await call('viewer', 'GET', `/planet/${planetId}`))
+      .to.deep.include({ status: 200, body: { version: 0, planetId, planetName: 'Vulcan', mass: 7 } });
+    const replacement = { version: 0, planetName: 'New Vulcan', mass: 7 };
+    expect((await call('admin', 'PUT', `/planet/${planetId}`, replacement)).status).to.equal(204);
+    const asked = { 'If-Match': '"1"', Prefer: 'return=representation' };
+    expect(await call('admin', 'PATCH', `/planet/${planetId}`, { mass: 8 }, asked))
+      .to.deep.include({ status: 200, body: { version: 2, planetId, planetName: 'New Vulcan', mass: 8 } });
+    expect(await call('viewer', 'POST', '/planet/qbe', { planetName: 'w vul' }))
+      .to.deep.include({ status: 200, body: [{ version: 2, planetId, planetName: 'New Vulcan', mass: 8 }] });
+    expect((await call('viewer', 'POST', '/planet/qbe', { planetName: 'Vulcan', version: 0 })).status).to.equal(204);
+    expect((await call('admin', 'DELETE', `/planet/${planetId}`)).status).to.equal(204);
+    expect(await call('viewer', 'GET', `/planet/${planetId}`))
+      .to.deep.include({ status: 404, body: { general: 'The record does not exist.' } });
+  });
+
+  it('when a planet has been changed, then its history lists each change newest first, and the deprecated version read '
+    + 'is not offered', async () => {
+    const planetId = await create('Bajor', 3);
+    await call('admin', 'PUT', `/planet/${planetId}`, { version: 0, planetName: 'Bajor', mass: 4 });
+    await call('admin', 'DELETE', `/planet/${planetId}`);
+    const history = await call('admin', 'GET', `/planet/${planetId}/versions`);
+    expect(history.status).to.equal(200);
+    const entries = history.body as Array<{ change: string; version: number; record: unknown }>;
+    expect(entries.map(({ change, version, record }) => ({ change, version, record }))).to.deep.equal([
+      { change: 'deleted', version: 1, record: null },
+      { change: 'updated', version: 1, record: { version: 1, planetId, planetName: 'Bajor', mass: 4 } },
+      { change: 'created', version: 0, record: { version: 0, planetId, planetName: 'Bajor', mass: 3 } },
+    ]);
+    expect((await call('viewer', 'GET', `/planet/${planetId}/versions/0`)).status).to.equal(404);
+  });
+
+  it('when a planet breaks the rules, then its own messages, access rules and XML root answer', async () => {
+    const german = { 'Accept-Language': 'de' };
+    expect(await call('admin', 'POST', '/planet', { planetName: 'X', mass: 1 }, german)).to.deep.include({
+      status: 400,
+      body: {
+        planetName: { message: 'Das Feld „planet name“ muss 2 bis 50 Zeichen haben.', key: 'planet.planetName.length' },
+      },
+    });
+    expect(await call('admin', 'POST', '/planet', { planetName: 'Vulcan', mass: -1 })).to.deep.include({
+      status: 400,
+      body: { mass: { message: 'The mass must be a whole number from 0 to 2147483647.', key: 'planet.mass.range' } },
+    });
+    expect(await call('admin', 'POST', '/planet', { mass: 1 })).to.deep.include({
+      status: 400,
+      body: { planetName: { message: 'The planet needs its planet name.', key: 'planet.planetName.required' } },
+    });
+    expect(await call('alice', 'POST', '/planet', { planetName: 'Qo\'noS', mass: 1 }))
+      .to.deep.include({ status: 403, body: { general: 'You are not allowed to do this.' } });
+    const planetId = await create('Cardassia', 5);
+    expect((await call('viewer', 'GET', `/planet/${planetId}`, undefined, { Accept: 'text/xml' })).body).to.equal(
+      `${declaration}<planet><version>0</version><planetId>${planetId}</planetId><planetName>Cardassia</planetName>`
+      + `<mass>5</mass></planet>`,
+    );
+  });
+});
