@@ -24,9 +24,12 @@ function firstOperation(document: Json): { path: string; method: string; operati
 
 /** Whether `node` uses the component schema `name`, directly or through other components (an event's record). */
 function refersTo(document: Json, node: unknown, name: string, seen = new Set<string>()): boolean {
-  const refs = [...JSON.stringify(node).matchAll(/"#\/components\/(\w+)\/([^"]+)"/g)];
-  return refs.some(([, kind, ref]) => (kind === 'schemas' && ref === name) || (!seen.has(`${kind}/${ref}`)
-    && seen.add(`${kind}/${ref}`) && refersTo(document, ((document.components as Json)[kind!] as Json)[ref!], name, seen)));
+  return [...JSON.stringify(node).matchAll(/"#\/components\/(\w+)\/([^"]+)"/g)].some(([, kind, ref]) => {
+    if (kind === 'schemas' && ref === name) return true;
+    if (seen.has(`${kind}/${ref}`)) return false;
+    seen.add(`${kind}/${ref}`);
+    return refersTo(document, ((document.components as Json)[kind!] as Json)[ref!], name, seen);
+  });
 }
 
 /** Runs `npm run contract:diff`'s script on `args`; resolves with its exit code and output. */
