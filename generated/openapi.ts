@@ -648,6 +648,12 @@ export interface components {
         ChangedBy: string | null;
         /** @description The vessel's name in the request's locale, else `en`, else its first text; null when it has none. */
         LocalizedName: string | null;
+        /**
+         * @example {
+         *       "timezoneId": -1,
+         *       "timezoneName": "Africa/Abidjan"
+         *     }
+         */
         TimezoneListItem: {
             timezoneId: components["schemas"]["Id"];
             timezoneName: string;
@@ -721,6 +727,12 @@ export interface components {
         /** @description A list's rows in the list view. */
         TimezoneCollection: components["schemas"]["TimezoneListItem"][];
         TimezoneDetailCollection: components["schemas"]["TimezoneDetail"][];
+        /**
+         * @example {
+         *       "vesselId": -1,
+         *       "vesselName": "Klingon Warbird"
+         *     }
+         */
         VesselListItem: {
             vesselId: components["schemas"]["Id"];
             vesselName: components["schemas"]["LocalizedName"];
@@ -840,6 +852,17 @@ export interface components {
             version?: components["schemas"]["Version"];
             vesselName?: components["schemas"]["LocalizedName"];
         };
+        /**
+         * @example {
+         *       "sightingId": -1,
+         *       "vessel": {
+         *         "vesselId": -1,
+         *         "vesselName": "Klingon Warbird"
+         *       },
+         *       "sightingTimezone": "Europe/Berlin",
+         *       "sightingDate": "2026-11-22T21:30:00.000"
+         *     }
+         */
         SightingListItem: {
             sightingId: components["schemas"]["Id"];
             vessel: components["schemas"]["SightingVesselSummary"];
