@@ -4,13 +4,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-if ! command -v docker-compose >/dev/null; then
-  sudo=""
-  if [[ "$(id -u)" != 0 ]]; then sudo="sudo"; fi
-  export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get update -qq
-  $sudo apt-get install -y -qq --no-install-recommends docker-compose >/dev/null
-fi
+scripts/install-debian-package.sh /usr/bin/docker-compose docker-compose >/dev/null
 
 # `config` resolves and validates the file against the Compose schema; it needs no Docker daemon.
 docker-compose --file compose.yaml config --quiet
