@@ -107,9 +107,9 @@ export class ChangeFeed {
   /**
    * Registers the stream at once, whatever the feed is doing: from `after` (an event id it had) or from now. A stream
    * that resumes reads the history on its own (a few at a time, each read one statement, waiting for its client
-   * between batches) and then joins the feed's reads; one from now starts at the feed's position, or, on a feed that
-   * slept, at the newest event the run that wakes it finds. An `after` the history does not know (another database's,
-   * or one from the future) resets the stream, which then starts from now.
+   * between batches) and then joins the feed's reads; one from now starts in the feed's next run, after every event
+   * committed before it subscribed (that run places them first). An `after` the history does not know (another
+   * database's, or one from the future) resets the stream, which then starts from now.
    */
   subscribe(subscriber: Subscriber, after?: number): Subscription {
     const stream: Stream = {
@@ -133,14 +133,13 @@ export class ChangeFeed {
     };
   }
 
+  /**
+   * A stream from now starts in the next run, after what was committed before it: the feed's position may lag the
+   * commits it has not read yet, which are none of this stream's business.
+   */
   #fromNow(stream: Stream): void {
-    if (this.#asleep) {
-      stream.state = 'waking';
-      return this.wake();
-    }
-    stream.cursor = this.#position;
-    stream.state = 'live';
-    stream.start.resolve();
+    stream.state = 'waking';
+    this.wake();
   }
 
   async #catchUp(stream: Stream, after: number): Promise<void> {
@@ -195,10 +194,12 @@ export class ChangeFeed {
   /** One run: wakes a feed that slept, lets waiting streams join, then reads and delivers what is new. */
   async #run(): Promise<void> {
     try {
-      if (this.#asleep) await this.#awaken();
-      for (const stream of this.#streams) {
+      const waking = [...this.#streams].filter(({ state }) => state === 'waking');
+      // Placed first, so "now" is after every commit made before these streams subscribed, read or not.
+      const now = this.#asleep ? await this.#awaken() : waking.length ? await this.#placedNow() : this.#position;
+      for (const stream of waking) {
         if (stream.state !== 'waking') continue;
-        stream.cursor = this.#position;
+        stream.cursor = Math.max(this.#position, now);
         stream.state = 'live';
         stream.start.resolve();
       }
@@ -214,13 +215,19 @@ export class ChangeFeed {
    * Places what was committed while the feed slept and, when no stream is live to be given those events, starts from
    * the newest instead of reading through them.
    */
-  async #awaken(): Promise<void> {
+  async #awaken(): Promise<number> {
+    const newest = await this.#placedNow();
+    if (![...this.#streams].some(({ state }) => state === 'live')) this.#position = Math.max(this.#position, newest);
+    this.#asleep = false;
+    return newest;
+  }
+
+  /** Places what was committed so far and answers the newest place. */
+  async #placedNow(): Promise<number> {
     this.#unplaced = false;
     try {
       await placeCommitted(this.#orm.em);
-      const newest = await newestPlace(this.#orm);
-      if (![...this.#streams].some(({ state }) => state === 'live')) this.#position = Math.max(this.#position, newest);
-      this.#asleep = false;
+      return await newestPlace(this.#orm);
     } catch (error) {
       this.#unplaced = true;
       throw error;

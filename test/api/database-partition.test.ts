@@ -13,6 +13,7 @@ import { eventually } from '../support/condition.ts';
 import { poolConnections } from '../support/scrape.ts';
 
 const unavailable = { general: 'The database is not available; please try again later.' };
+const streamedReadsBusy = { general: 'Too many long reads are running on this instance; please try again in a moment.' };
 // Each bound 1 s. The longest path: waiting for a free connection (1 s), then a statement on it that gets no answer
 // (1 s + the client's 1 s grace) = 3 s; plus 1.5 s for a machine shared with other test runs.
 const bounds = { DB_ACQUIRE_TIMEOUT_MS: '1000', DB_CONNECT_TIMEOUT_MS: '1000', DB_STATEMENT_TIMEOUT_MS: '1000' };
@@ -86,10 +87,16 @@ describe('database partition', function () {
     await proxy.restore();
 
     console.log(`      answered after ${answers.map((a) => `${a.status}: ${Math.round(a.ms)}`).join(', ')} ms`);
-    for (const { ms, ...answer } of answers) {
-      expect(answer).to.deep.equal({ status: 503, retryAfter: '5', body: unavailable });
+    answers.forEach(({ ms, ...answer }, i) => {
+      // A list first takes a place of the streamed reads' share; the lists ahead of it hold that share while the
+      // database is silent, so on a slow machine it may be refused by the share instead: as promptly, also a 503.
+      const refusedByShare = i % requests.length === 1
+        && (answer.body as { general?: string } | undefined)?.general === streamedReadsBusy.general;
+      expect(answer).to.deep.equal(refusedByShare
+        ? { status: 503, retryAfter: '1', body: streamedReadsBusy }
+        : { status: 503, retryAfter: '5', body: unavailable });
       expect(ms).to.be.below(within);
-    }
+    });
     expect(ready.status).to.equal(503);
 
     expect(await recovered()).to.deep.include({ status: 200 });
