@@ -256,6 +256,11 @@ export class ChangeFeed {
     }
   }
 
+  /** Streams that start (from now) or join after their catch-up at the top of the next run. */
+  #hasWaiting(): boolean {
+    return [...this.#streams].some(({ state }) => state === 'waking' || state === 'joining');
+  }
+
   async #readNew(): Promise<void> {
     do {
       this.#readAgain = false;
@@ -268,6 +273,7 @@ export class ChangeFeed {
           this.#position = event.eventId;
         }
       }
-    } while (this.#readAgain);
+      // Streams waiting to start or join are let in between reads: writers that never stop would keep this loop going.
+    } while (this.#readAgain && !this.#hasWaiting());
   }
 }
