@@ -42,7 +42,7 @@ export function descriptorFile(collection: Collection): string {
   const { name, fields } = collection;
   const type = pascal(name);
   const id = `${name}Id`;
-  const columns = [id, ...fields.map((field) => field.name)].map((each) => `'r.${each}'`).join(', ');
+  const columns = [id, ...fields.map((field) => field.name)].map((each) => `'${each}'`).join(', ');
   const viewFields = [
     `${id}: Number(row.${snake(id)})`,
     ...fields.map((field) => `${field.name}: row.${snake(field.name)}`),
@@ -50,6 +50,7 @@ export function descriptorFile(collection: Collection): string {
   const bodyType = (field: Field) => (field.type === 'text' ? 'string' : 'number');
   return `// The ${name} collection as data for the generic CRUD machinery (written by npm run resource:create).
 import type { ResourceDescriptor } from '../crud/resource-descriptor.ts';
+import { rootFields } from '../crud/root-alias.ts';
 import { ${type} } from '../db/entities/${name}.entity.ts';
 
 export default {
@@ -58,7 +59,7 @@ export default {
   idProperty: '${id}',
   populate: [],
   access: { read: '${collection.read}', create: '${collection.write}', change: '${collection.write}' },
-  selectView: (qb, view) => qb.select([...view === 'list' ? [] : ['r.version'], ${columns}]),
+  selectView: (qb, view) => qb.select(rootFields(...view === 'list' ? [] : ['version'], ${columns})),
   listView: (row) => ({
 ${viewFields.map((each) => `    ${each},`).join('\n')}
   }),

@@ -5,6 +5,7 @@ import { raw, type EntityManager, type FilterQuery } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/sql';
 import type { ResourceDescriptor } from './resource-descriptor.ts';
 import { readsByCursor } from '../db/orm.ts';
+import { rootAlias } from './root-alias.ts';
 
 /** Records one slice of a count on PGlite reads: a few milliseconds of its one connection. */
 export const countSlice = 20_000;
@@ -17,15 +18,16 @@ export const countSlice = 20_000;
 export async function countMatching<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>,
   conditions: FilterQuery<E>): Promise<number> {
   const sql = em as SqlEntityManager;
-  if (readsByCursor(em)) return sql.createQueryBuilder(resource.entity, 'r').where(conditions as never).getCount();
+  const fromRoot = () => sql.createQueryBuilder(resource.entity, rootAlias);
+  if (readsByCursor(em)) return fromRoot().where(conditions as never).getCount();
   const id = resource.idProperty;
   const idColumn =
     (em.getMetadata().get(resource.entity).properties as Record<string, { fieldNames: string[] }>)[id]!.fieldNames[0]!;
   let total = 0;
   for (let after: number | undefined; ;) {
     const where = after === undefined ? conditions : { $and: [conditions, { [id]: { $gt: after } }] };
-    const slice = sql.createQueryBuilder(resource.entity,
-      'r').select(id as never).where(where as never).orderBy({ [id]: 'asc' } as never).limit(countSlice);
+    const slice = fromRoot().select(id as never).where(where as never).orderBy({ [id]: 'asc' } as never)
+      .limit(countSlice);
     const counted = await sql.createQueryBuilder(slice, 's')
       .select([raw('count(*) as "matched"'), raw(`max("s"."${idColumn}") as "last"`)])
       .execute('get', false) as { matched: number | string; last: number | string | null };

@@ -51,8 +51,9 @@ interface DescriptorFields<E extends object> {
   /** List parameters (openapi.yaml) whose entity property has another name (src/crud/list-filters.ts). */
   filterProperties?: Readonly<Record<string, string>>;
   /**
-   * Adds the columns a view reads, and their joins, to a query rooted at alias `r`: one statement per read. A list
-   * reads the columns of `listView` (the sortable fields among them), a detail those of `detailView`.
+   * Adds the columns a view reads, and their joins, to a query rooted at `rootAlias` (src/crud/root-alias.ts, whose
+   * `rootFields` and `rootColumn` name the root's fields): one statement per read. A list reads the columns of
+   * `listView` (the sortable fields among them), a detail those of `detailView`.
    */
   selectView(qb: ViewQuery, view: View): ViewQuery;
   listView(row: ViewRow, locale: Locale): WireRecord;

@@ -3,7 +3,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import type { ResourceDescriptor, View, ViewQuery, ViewRow } from './resource-descriptor.ts';
-import { viewRootAlias, viewQuery } from './view-rows.ts';
+import { viewQuery } from './view-rows.ts';
+import { rootField } from './root-alias.ts';
 import { routedRead, type ConnectionType, type ReadKind } from '../db/read-routing.ts';
 import { readsByCursor } from '../db/orm.ts';
 import { runNamed } from '../db/named-statements.ts';
@@ -205,7 +206,7 @@ async function* sortedBatches<E>(
 ): AsyncGenerator<ViewRow[]> {
   const id = keys.at(-1)!;
   const ids = (await routedRead(kind, (connectionType) => {
-    const qb = query(where, connectionType).select([`${viewRootAlias}.${id.column}`]);
+    const qb = query(where, connectionType).select([rootField(id.column)]);
     return (Number.isFinite(limit) ? qb.limit(limit) : qb).execute('all', false);
   }) as ViewRow[]).map((row) => row[id.column]);
   for (let start = 0; start < ids.length; start += batchSize.pglite) {

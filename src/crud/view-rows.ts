@@ -4,14 +4,12 @@ import type { SqlEntityManager } from '@mikro-orm/sql';
 import type { ResourceDescriptor, View, ViewQuery, ViewRow } from './resource-descriptor.ts';
 import type { ConnectionType } from '../db/read-routing.ts';
 import { namedStatement, runNamed, type NamedStatement } from '../db/named-statements.ts';
-
-/** Every query of a view is rooted at this alias; descriptors' `selectView` joins from it. */
-export const viewRootAlias = 'r';
+import { rootAlias } from './root-alias.ts';
 
 /** The view's columns (and the joins they need) for the records `where` picks; no entity is hydrated. */
 export function viewQuery<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>,
   view: View = 'detail', connectionType: ConnectionType = 'write'): ViewQuery {
-  const qb = (em as SqlEntityManager).createQueryBuilder(resource.entity, viewRootAlias,
+  const qb = (em as SqlEntityManager).createQueryBuilder(resource.entity, rootAlias,
     connectionType) as unknown as ViewQuery;
   return resource.selectView(qb, view).where(where as object);
 }

@@ -1,6 +1,7 @@
 // The sighting collection as data for the generic CRUD machinery.
 import type { ResourceDescriptor } from '../crud/resource-descriptor.ts';
 import { exampleCondition } from '../crud/query-by-example.ts';
+import { rootColumn, rootField, rootFields } from '../crud/root-alias.ts';
 import { Sighting } from '../db/entities/sighting.entity.ts';
 import { joinNames, localizedName, namesColumn } from './vessel-names.ts';
 import vesselResource from './vessel.resource.ts';
@@ -18,10 +19,10 @@ export default {
   owner: { property: 'creator', listParameter: 'mine' },
   // A list shows no memo and no versions: it reads neither, nor joins the vessel's row (its names are joined by id).
   selectView: (qb, view) => joinNames(view === 'list'
-    ? qb.select(['r.sightingId', 'r.vessel_id', 'r.sightingTimezone', 'r.sightingDate', namesColumn])
-    : qb.select(['r.version', 'r.sightingId', 'r.sightingMemo', 'r.vessel_id', 'r.sightingTimezone', 'r.sightingDate',
-      'v.version as vessel_version', namesColumn])
-      .join('r.vessel', 'v'), '"r"."vessel_id"'),
+    ? qb.select([...rootFields('sightingId', 'vessel_id', 'sightingTimezone', 'sightingDate'), namesColumn])
+    : qb.select([...rootFields('version', 'sightingId', 'sightingMemo', 'vessel_id', 'sightingTimezone',
+      'sightingDate'), 'v.version as vessel_version', namesColumn]).join(rootField('vessel'), 'v'),
+    rootColumn('vessel_id')),
   listView: (row, locale) => ({
     sightingId: Number(row.sighting_id),
     vessel: { vesselId: Number(row.vessel_id), vesselName: localizedName(row.vessel_names, locale) },

@@ -2,6 +2,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { ResourceDescriptor } from '../crud/resource-descriptor.ts';
 import { matching } from '../crud/query-by-example.ts';
+import { rootColumn, rootFields } from '../crud/root-alias.ts';
 import { Vessel } from '../db/entities/vessel.entity.ts';
 import { vesselObservers } from './vessel-observers.ts';
 import { languageMap, localizedName, replaceNames, normalizeLanguageKey, namesColumn,
@@ -13,8 +14,8 @@ export default {
   idProperty: 'vesselId',
   populate: ['translations'],
   access: { read: 'reader', create: 'admin', change: 'admin' },
-  selectView: (qb, view) => joinNames(qb.select([...view === 'list' ? [] : ['r.version'], 'r.vesselId', namesColumn]),
-    '"r"."vessel_id"'),
+  selectView: (qb, view) => joinNames(qb.select([...rootFields(...view === 'list' ? [] : ['version'], 'vesselId'),
+    namesColumn]), rootColumn('vessel_id')),
   listView: (row, locale) => ({ vesselId: Number(row.vessel_id), vesselName: localizedName(row.vessel_names, locale) }),
   detailView: (row) => ({ version: row.version, vesselId: Number(row.vessel_id),
     vesselName: languageMap(row.vessel_names) }),
