@@ -1,27 +1,21 @@
 // Starts and stops the whole service, so tests run the real thing in-process on an ephemeral port.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { MikroORM } from '@mikro-orm/core';
-import type { Express, Request, Response } from 'express';
+import type { Express } from 'express';
 import type { Config } from './config.ts';
 import { openServiceDatabase } from './service-database.ts';
-import { ReadRouting } from './db/read-routing.ts';
-import { createApp } from './app.ts';
-import { lastResort } from './http/error-handler.ts';
-import { answerClientError, answerConnect } from './http/client-errors.ts';
-import { answerStarting } from './http/starting.ts';
-import { drainable, type Drain } from './http/drain.ts';
+import type { Drain } from './http/drain.ts';
 import { startChangeFeed } from './feed/start-change-feed.ts';
 import { StreamShare } from './db/stream-share.ts';
 import { createLogger, type DestinationStream, type Logger } from './observability/logger.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
-import { managementApp, managementRouter } from './management.ts';
-import { ReplicaLag } from './db/replica-lag.ts';
-import type { DatabaseState } from './readiness.ts';
-import { expectedMigration } from './db/migration-state.ts';
+import type { ReplicaLag } from './db/replica-lag.ts';
 import { keepStatisticsFresh, type StatisticsKeeper } from './db/pglite-statistics.ts';
-import { answerStopping } from './http/stopping.ts';
+import { openPorts, type ServicePorts } from './service-ports.ts';
+import { replicaReads } from './replica-reads.ts';
+import { mountApplication } from './mount-application.ts';
 
 export interface WebServer {
   url: string;
@@ -53,131 +47,66 @@ export async function startWebServer(config: Config, options: StartOptions = {})
   const logger = createLogger(config, options.logDestination);
   const metrics = createMetrics({ poolMax: config.DB_POOL_MAX, commit: config.BUILD_COMMIT });
   const { replicaLag, readRouting } = replicaReads(config, metrics, logger);
-  const server = createServer({
-    maxHeaderSize: config.HEADER_LIMIT,
-    // A client that sends its header or its request slowly (slowloris) holds a connection only this long, then gets
-    // a 408. Node checks the bounds every `connectionsCheckingInterval` (30 s by default, which held them 40 s).
-    headersTimeout: config.HEADERS_TIMEOUT_MS,
-    requestTimeout: config.REQUEST_TIMEOUT_MS,
-    connectionsCheckingInterval: Math.min(1000, config.HEADERS_TIMEOUT_MS),
-  });
-  server.on('clientError', answerClientError);
-  server.on('connect', answerConnect);
-  // A client that half-closes after its request (shutdown(SHUT_WR)) still gets its answer; node's default aborts
-  // the request at the client's FIN, so any handler slower than that FIN would answer no one.
-  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
-  const drain = drainable(server, answerStopping);
-  // The ports open before the database: a process that waits for another's migration lock (up to
-  // MIGRATE_LOCK_TIMEOUT_MS) is alive and says it is starting. Once the application is mounted below, it answers.
-  let answer: (req: IncomingMessage, res: ServerResponse) => void =
-    answerStarting({ health: config.MANAGEMENT_PORT === undefined });
-  server.on('request', (req, res) => answer(req, res));
-  let answerManagement: (req: IncomingMessage, res: ServerResponse) => void = answerStarting({ health: true });
-  const management = config.MANAGEMENT_PORT === undefined ? undefined
-    : createServer((req, res) => answerManagement(req, res));
-  const closePorts = async () => {
-    for (const open of [server, management]) if (open?.listening) await new Promise((resolve) => open.close(resolve));
-  };
-  try {
-    await listen(server, config.PORT, config.HOST);
-    if (management) await listen(management, config.MANAGEMENT_PORT!, config.HOST);
-  } catch (error) {
-    await closePorts();
-    throw error;
-  }
+  // The ports open before the database, saying the service is starting; once the application is mounted, it answers.
+  const ports = await openPorts(config);
   const orm = await openServiceDatabase(config, { logger, readRouting, onPool: metrics.addPool,
     onConnectFailed: metrics.connectFailed, onStatement: metrics.statementTimed,
-    onAcquireWait: metrics.acquireWaited }).catch(async (error: unknown) => {
-    await closePorts();
-    throw error;
-  });
+    onAcquireWait: metrics.acquireWaited }).catch(closingFirst(ports.close));
   replicaLag.start();
   const statistics = config.DATABASE_URL ? undefined : keepStatisticsFresh(orm, logger);
+  const closeDatabase = async () => {
+    await statistics?.stop();
+    await orm.close(true);
+    await replicaLag.stop();
+  };
   // One share of the pool for every streamed read: whole lists and the feed's catch-up together.
   const streamShare = StreamShare.of(config);
   metrics.addStreamShare(streamShare);
-  const feedStarted = await startChangeFeed(orm, config, logger, streamShare).catch(async (error: unknown) => {
-    await closePorts();
-    await statistics?.stop();
-    await orm.close(true);
-    await replicaLag.stop();
-    throw error;
-  });
-  const { feed, stop: stopFeed } = feedStarted;
-  metrics.addFeed(feed);
+  const feedStarted = await startChangeFeed(orm, config, logger, streamShare).catch(closingFirst(async () => {
+    await ports.close();
+    await closeDatabase();
+  }));
+  metrics.addFeed(feedStarted.feed);
   if (config.DATABASE_URL) metrics.addFeedListener(feedStarted.listening);
-  const { port } = server.address() as AddressInfo;
-  // With PORT=0 the origin is known only now, and the embedded provider's issuer is built from it.
-  const originAt = (listening: number) => originOf(config.HOST, listening);
-  const publicUrl = config.PUBLIC_URL ? config.publicUrl : originAt(port);
-  const resolved = { ...config, PORT: port, publicUrl };
-  const web = { url: publicUrl, stopFeed, config: resolved, orm, server, drain, replicaLag, statistics, logger, metrics,
-    stopping: false } as WebServer;
-  if (management) web.management = { server: management, url: originAt((management.address() as AddressInfo).port) };
-  // Known once the application is built (the embedded provider's URL comes with it); read by readiness.
-  const realm: { keysReachable?: () => boolean } = {};
-  const state = {
-    stopping: () => web.stopping,
-    realmKeysReachable: () => realm.keysReachable?.() ?? false,
-    feedListening: feedStarted.listening,
-    observed: (db: DatabaseState) => metrics.databaseObserved(db.database === 'UP', db.applied === undefined
-      ? undefined : { expected: expectedMigration, current: db.migrations === 'UP', applied: db.applied }),
-  };
-  const closeAll = async () => {
-    // A service that cannot start leaves nothing open behind it.
-    await stopFeed();
-    await closePorts();
-    await statistics?.stop();
-    await orm.close(true);
-    await replicaLag.stop();
-  };
-  const app = await createApp(resolved, orm, { logger, metrics, readRouting, state, feed, drain,
-    streamShare }).catch(async (error: unknown) => {
-    await closeAll();
-    throw error;
-  });
-  realm.keysReachable = app.locals.realmKeysReachable as () => boolean;
-  if (management) answerManagement = managementApp(managementRouter(resolved, orm, metrics, state));
-  // The app's last handler answers every error; should even that fail, express's final handler must not answer.
-  answer = (req, res) => app(req as Request, res as Response, (error?: unknown) => lastResort(res, error));
-  web.app = app;
+  const web: WebServer = { ...addresses(config, ports), stopFeed: feedStarted.stop, orm, server: ports.server,
+    drain: ports.drain, replicaLag, statistics, logger, metrics, stopping: false };
+  web.app = await mountApplication(ports, { config: web.config, orm, logger, metrics, readRouting,
+    feed: feedStarted.feed, feedListening: feedStarted.listening, drain: ports.drain, streamShare,
+    stopping: () => web.stopping }).catch(closingFirst(async () => {
+    await feedStarted.stop();
+    await ports.close();
+    await closeDatabase();
+  }));
   // The realm's keys before the first request is let in (health/ready included), so no valid token is refused.
-  await (app.locals.prefetchRealmKeys as () => Promise<void>)().catch((error: unknown) => {
+  await (web.app.locals.prefetchRealmKeys as () => Promise<void>)().catch((error: unknown) => {
     logger.warn({ err: error }, 'the realm\'s signing keys could not be fetched yet; the first token will fetch them');
   });
   return web;
 }
 
-/** Where reads go (primary or a replica) and how far each replica is behind, both counted in the metrics. */
-function replicaReads(config: Config, metrics: Metrics,
-  logger: Logger): { replicaLag: ReplicaLag; readRouting: ReadRouting } {
-  const replicaLag = new ReplicaLag({
-    urls: config.DATABASE_REPLICA_URLS, intervalMs: 1000, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
-      measured: metrics.replicaLag,
-  });
-  const readRouting = new ReadRouting(config.DATABASE_REPLICA_URLS.length, config.REPLICA_RETRY_MS, {
-    routed: metrics.readRouted,
-    replicaFailed: (error) => {
-      metrics.replicaFailed();
-      logger.warn({ err: error }, `a read replica failed; reads go to the primary for ${config.REPLICA_RETRY_MS} ms`);
-    },
-    replicaAcquireTimedOut: () => metrics.acquireTimedOut('replica'),
-    replicasBehind: () => replicaLag.anyBehind(config.DB_REPLICA_MAX_LAG_MS),
-  });
-  return { replicaLag, readRouting };
+/** A rejection handler that first closes what the start opened so far: a failed start leaves nothing open. */
+function closingFirst(close: () => Promise<void>): (error: unknown) => Promise<never> {
+  return async (error) => {
+    await close();
+    throw error;
+  };
+}
+
+/** The service's URLs once its ports listen: with PORT=0 the port is known only now. */
+function addresses(config: Config, ports: ServicePorts): Pick<WebServer, 'url' | 'config' | 'management'> {
+  const originAt = (server: Server) => originOf(config.HOST, (server.address() as AddressInfo).port);
+  const { port } = ports.server.address() as AddressInfo;
+  // The embedded provider's issuer is built from the public URL.
+  const publicUrl = config.PUBLIC_URL ? config.publicUrl : originAt(ports.server);
+  const { management } = ports;
+  return { url: publicUrl, config: { ...config, PORT: port, publicUrl },
+    ...management && { management: { server: management, url: originAt(management) } } };
 }
 
 /** The origin a listener on `host` and `port` is reached at: a wildcard address is reached as localhost. */
 function originOf(host: string, port: number): string {
   const reached = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
   return `http://${reached.includes(':') ? `[${reached}]` : reached}:${port}`;
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, host, () => {
-    server.off('error', reject);
-    resolve();
-  }));
 }
 
 /**

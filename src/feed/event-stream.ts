@@ -113,7 +113,7 @@ export function eventStreams({ feed, drain, slots, keepAliveMs, delivered }: Eve
         end();
       });
       res.once('close', end);
-      // A client that closes its connection has gone: connections may be half-open (src/web-server.ts), so its FIN
+      // A client that closes its connection has gone: connections may be half-open (src/service-ports.ts), so its FIN
       // alone does not close the answer, and an idle stream would notice only when a keep-alive write failed.
       req.socket.once('end', end);
       const subscription = feed.subscribe({

@@ -30,7 +30,7 @@ export async function errorHandler(error: unknown, req: Request, res: Response, 
 
 /**
  * The answer when nothing else can be trusted: a fixed English JSON body, no stack, no HTML, no path. Also
- * replaces express's final handler (see web-server.ts), so it is the only thing that answers after the app.
+ * replaces express's final handler (see mount-application.ts), so it is the only thing that answers after the app.
  */
 export function lastResort(res: ServerResponse, error?: unknown): void {
   console.error('the error handler failed', error);
