@@ -12,6 +12,8 @@ import { responseWrites } from '../http/bounded-writes.ts';
 import type { ChangeFeed } from './change-feed.ts';
 import type { ChangeEvent } from './change-events.ts';
 import type { StreamSlots } from './stream-slots.ts';
+import type { Subscription } from './feed-stream.ts';
+import { streamLifetime, type StreamLifetime } from './stream-lifetime.ts';
 
 export interface EventStreamSettings {
   feed: ChangeFeed;
@@ -22,8 +24,6 @@ export interface EventStreamSettings {
   delivered(): void;
 }
 
-/** A stream whose client reads slower than changes come is ended; it reconnects with Last-Event-ID and catches up. */
-const maxBuffered = 1024 * 1024;
 /** setTimeout's longest wait; a later expiry is waited for in steps. */
 const longestTimer = 2 ** 31 - 1;
 
@@ -63,78 +63,79 @@ function eventTexts(resource: AnyResource): (event: ChangeEvent, locale: Locale)
   };
 }
 
+/** Each resource's `GET /{resource}/events` handler: one stream per request, holding a slot until it ends. */
 export function eventStreams({ feed, drain, slots, keepAliveMs, delivered }: EventStreamSettings) {
   return (resource: AnyResource) => {
     const textOf = eventTexts(resource);
     return async (req: Request, res: Response): Promise<void> => {
       const principal = res.locals.principal as Principal;
       const locale = requestLocale(req);
-      const filters =
-        Object.fromEntries(feedFilters(resource).filter(([name]) => req.query[name] !== undefined).map(([name]) =>
-        [name, req.query[name]]));
+      const filters = requestedFilters(resource, req);
       const after = lastEventId(req);
       const writes = responseWrites(res);
-      // Taken last before the release below is in place: nothing in between can fail and keep the slot.
-      const freeSlot = slots.take(principal.subject);
-      if (freeSlot === 'instance-full') throw new ServiceUnavailable('error.feedFull', {}, { 'Retry-After': '5' });
-      if (freeSlot === 'caller-full') throw new TooManyRequests('error.feedCallerFull', {}, { 'Retry-After': '5' });
-      let released = false;
-      /** Lets go of everything the stream holds: its slot, its subscription, its timers. */
-      const release = () => {
-        if (released) return false;
-        released = true;
-        freeSlot();
-        subscription.unsubscribe();
-        clearInterval(keepAlive);
-        forgetExpiry();
-        forgetDrain();
-        req.socket.off('end', end);
-        return true;
-      };
-      const end = () => {
-        if (release()) res.end();
-      };
-      const write = (text: string) => {
-        if (released) return;
-        writes.write(text);
-        if (res.writableLength > maxBuffered) end();
-      };
-
+      // Taken last before the stream holds it: nothing in between can fail and keep the slot.
+      const stream = streamLifetime(req, res, writes, takeSlot(slots, principal.subject));
       // Sent with the first event, or once started: until then a failure (the database is down) is still a 503.
       res.status(200).set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store',
         'X-Accel-Buffering': 'no' });
-      // Only once the stream has begun: until then an error can still be answered.
-      const keepAlive = setInterval(() => { if (res.headersSent) write(': keep-alive\n\n'); }, keepAliveMs);
-      // On shutdown the stream ends cleanly; the client reconnects (to another instance) with Last-Event-ID.
-      const forgetDrain = drain.onStop(end);
-      // A token is good until it expires, and so is the stream it opened: the client reconnects with a fresh one.
-      const forgetExpiry = at(principal.expiresAt, () => {
-        write('event: token-expired\ndata: {}\n\n');
-        end();
-      });
-      res.once('close', end);
-      // A client that closes its connection has gone: connections may be half-open (src/service-ports.ts), so its FIN
-      // alone does not close the answer, and an idle stream would notice only when a keep-alive write failed.
-      req.socket.once('end', end);
+      holdTimers(stream, res, { drain, keepAliveMs, expiresAt: principal.expiresAt });
       const subscription = feed.subscribe({
         resource,
         filters,
         send: (event) => {
-          if (released) return;
-          write(textOf(event, locale));
+          if (stream.released) return;
+          stream.write(textOf(event, locale));
           delivered();
         },
-        reset: () => write('event: reset\ndata: {}\n\n'),
+        reset: () => stream.write('event: reset\ndata: {}\n\n'),
         drained: () => writes.drained(),
-        end,
+        end: stream.end,
       }, after === 'unknown' ? Number.MAX_SAFE_INTEGER : after);
-      try {
-        await subscription.started;
-      } catch (error) {
-        if (!res.headersSent && release()) throw error;
-        return end();
-      }
-      if (!released && !res.headersSent) res.flushHeaders();
+      stream.hold(subscription.unsubscribe);
+      await awaitStart(stream, res, subscription);
     };
   };
+}
+
+/** The list parameters of the feed's filters that the request gives, with their values. */
+function requestedFilters(resource: AnyResource, req: Request): Record<string, unknown> {
+  return Object.fromEntries(feedFilters(resource).filter(([name]) => req.query[name] !== undefined)
+    .map(([name]) => [name, req.query[name]]));
+}
+
+/** A slot for a stream of `caller`'s: the function returned frees it. A full instance or caller is refused. */
+function takeSlot(slots: StreamSlots, caller: string): () => void {
+  const freeSlot = slots.take(caller);
+  if (freeSlot === 'instance-full') throw new ServiceUnavailable('error.feedFull', {}, { 'Retry-After': '5' });
+  if (freeSlot === 'caller-full') throw new TooManyRequests('error.feedCallerFull', {}, { 'Retry-After': '5' });
+  return freeSlot;
+}
+
+/** The stream's keep-alive, and its ends on shutdown and when its token expires. */
+function holdTimers(stream: StreamLifetime, res: Response,
+  { drain, keepAliveMs, expiresAt }: { drain: Drain; keepAliveMs: number; expiresAt: number }): void {
+  // Only once the stream has begun: until then an error can still be answered.
+  const keepAlive = setInterval(() => { if (res.headersSent) stream.write(': keep-alive\n\n'); }, keepAliveMs);
+  stream.hold(() => clearInterval(keepAlive));
+  // A token is good until it expires, and so is the stream it opened: the client reconnects with a fresh one.
+  stream.hold(at(expiresAt, () => {
+    stream.write('event: token-expired\ndata: {}\n\n');
+    stream.end();
+  }));
+  // On shutdown the stream ends cleanly; the client reconnects (to another instance) with Last-Event-ID.
+  stream.hold(drain.onStop(stream.end));
+}
+
+/**
+ * Waits for the stream's place in the feed, then sends the headers if no event has. A start that fails before any
+ * header left is thrown, to be answered as an error; after, the stream just ends.
+ */
+async function awaitStart(stream: StreamLifetime, res: Response, subscription: Subscription): Promise<void> {
+  try {
+    await subscription.started;
+  } catch (error) {
+    if (!res.headersSent && stream.release()) throw error;
+    return stream.end();
+  }
+  if (!stream.released && !res.headersSent) res.flushHeaders();
 }
