@@ -9,7 +9,8 @@ if (layers.length < 2) throw new Error('docs/architecture.md has no "## Layers" 
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // A folder is everything under it; `config.ts` is that one file; `app` is every other file directly in src/.
-const pathOf = (name) => (name === 'app' ? '^src/(?!config\\.ts$)[^/]+$' : name.endsWith('/') ? `^src/${escape(name)}` : `^src/${escape(name)}$`);
+const pathOf = (name) => (name === 'app' ? '^src/(?!config\\.ts$)[^/]+$'
+  : name.endsWith('/') ? `^src/${escape(name)}` : `^src/${escape(name)}$`);
 
 export default {
   forbidden: [

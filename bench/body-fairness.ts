@@ -28,14 +28,16 @@ if (serverUrl) {
   await admin.end();
 }
 const databaseUrl = scratch ? Object.assign(new URL(serverUrl!), { pathname: `/${scratch}` }).toString() : undefined;
-const service = await startServer('service', 'src/server.ts', { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, DEMO_DATA: 'true' }, '0-1');
+const service = await startServer('service', 'src/server.ts',
+  { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, DEMO_DATA: 'true' }, '0-1');
 const authorization = `Bearer ${await passwordToken(`${service.url}/realms/sighting`, 'alice')}`;
 const agent = new Agent({ keepAlive: true, maxSockets: clients + 1 });
 
 function send(method: string, path: string, payload?: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const sent = request(`${service.url}${path}`, {
-      method, agent, headers: { Authorization: authorization, ...(payload && { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }) },
+      method, agent, headers: { Authorization: authorization,
+        ...(payload && { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }) },
     }, (response) => response.resume().on('end', () => resolve(response.statusCode ?? 0)));
     sent.on('error', reject).end(payload);
   });
@@ -56,12 +58,14 @@ async function reads(until: number): Promise<number[]> {
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 const summary = (durations: number[]) => {
   const sorted = [...durations].sort((a, b) => a - b);
-  return `p50 ${percentile(sorted, 0.5).toFixed(1)} ms, p99 ${percentile(sorted, 0.99).toFixed(1)} ms, max ${sorted.at(-1)!.toFixed(1)} ms (${sorted.length} reads)`;
+  return `p50 ${percentile(sorted, 0.5).toFixed(1)} ms, p99 ${percentile(sorted, 0.99).toFixed(1)} ms, ` +
+    `max ${sorted.at(-1)!.toFixed(1)} ms (${sorted.length} reads)`;
 };
 
 try {
   const database = databaseUrl ? 'PostgreSQL' : 'PGlite';
-  console.log(`${database}, ${clients} clients posting ${(Buffer.byteLength(body) / 1024).toFixed(1)} KB bodies (${kind}), ${durationMs / 1000} s`);
+  console.log(`${database}, ${clients} clients posting ${(Buffer.byteLength(body) / 1024).toFixed(1)} KB bodies ` +
+    `(${kind}), ${durationMs / 1000} s`);
   console.log(`GET by id alone:        ${summary(await reads(performance.now() + Math.min(durationMs, 3000)))}`);
   let posts = 0;
   const statuses = new Map<number, number>();
@@ -76,7 +80,8 @@ try {
   const underLoad = await reads(until);
   await posting;
   console.log(`GET by id under posts:  ${summary(underLoad)}`);
-  console.log(`posts: ${(posts / (durationMs / 1000)).toFixed(0)}/s, statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
+  console.log(`posts: ${(posts / (durationMs / 1000)).toFixed(0)}/s, ` +
+    `statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
 } finally {
   agent.destroy();
   await service.stop();

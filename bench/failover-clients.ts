@@ -26,7 +26,8 @@ export async function writer(api: string, token: string, running: () => boolean,
 }
 
 /** What the subscriber received: each created record's id, and when each event arrived. */
-export interface Feed { created: Set<number>; arrivals: number[]; reconnects: number; lastEventId?: string; opened?: boolean }
+export interface Feed { created: Set<number>; arrivals: number[]; reconnects: number;
+  lastEventId?: string; opened?: boolean }
 
 /**
  * Follows `/sighting/events` until `running()` is false; when the stream ends or fails it opens a new one (after
@@ -38,7 +39,8 @@ export async function subscriber(api: string, token: string, running: () => bool
   while (running()) {
     try {
       const response = await fetch(`${api}/sighting/events`, {
-        headers: { Accept: 'text/event-stream', Authorization: `Bearer ${token}`, ...(feed.lastEventId && { 'Last-Event-ID': feed.lastEventId }) },
+        headers: { Accept: 'text/event-stream', Authorization: `Bearer ${token}`,
+          ...(feed.lastEventId && { 'Last-Event-ID': feed.lastEventId }) },
         signal: stop.signal,
       });
       if (response.status !== 200) throw new Error(`events: ${response.status}`);

@@ -16,7 +16,8 @@ const warmUpMs = 5000;
 const leaderBoundMs = 60_000;
 const afterRecoveryMs = 5000;
 
-const isPrimary = (node: Node) => fetch(`${node.rest}/primary`, { signal: AbortSignal.timeout(1000) }).then((r) => r.status === 200, () => false);
+const isPrimary = (node: Node) =>
+  fetch(`${node.rest}/primary`, { signal: AbortSignal.timeout(1000) }).then((r) => r.status === 200, () => false);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 // Each instance's embedded provider signs its own tokens: each client gets its token from the instance it calls.
@@ -29,7 +30,8 @@ let following = true;
 const following$ = subscriber(`${services[0]}/api`, tokens[0]!, () => following, feed);
 while (!feed.opened) await delay(20);
 const load = [
-  ...Array.from({ length: writers }, (_, i) => writer(`${services[i % services.length]}/api`, tokens[i % services.length]!, () => running, writes)),
+  ...Array.from({ length: writers },
+    (_, i) => writer(`${services[i % services.length]}/api`, tokens[i % services.length]!, () => running, writes)),
   following$,
 ];
 /** How long the subscriber may take, once the writers stopped, to receive every acknowledged create. */
@@ -47,7 +49,8 @@ try {
   const killedAt = performance.now();
   process.kill(patroniPid, 'SIGKILL');
   process.kill(postmasterPid, 'SIGKILL');
-  console.log(`failover: ${before} creates acknowledged by ${writers} writers in ${seconds(warmUpMs)}; killed ${leader.name} (Patroni ${patroniPid}, postgres ${postmasterPid})`);
+  console.log(`failover: ${before} creates acknowledged by ${writers} writers in ${seconds(warmUpMs)}; ` +
+    `killed ${leader.name} (Patroni ${patroniPid}, postgres ${postmasterPid})`);
 
   const others = nodes.filter((node) => node !== leader);
   let newLeaderAt: number | undefined;
@@ -69,27 +72,42 @@ try {
   const firstFailure = Math.min(...failures.map((w) => w.answeredAt));
   // A create sent after the first failure and acknowledged: the service writes again (answers to creates sent before
   // the kill may still arrive after the first failure).
-  const firstSuccessAfterFailure = Math.min(...writes.filter((w) => w.status === 201 && w.sentAt > firstFailure).map((w) => w.answeredAt));
-  const byStatus = Object.entries(Object.groupBy(failures, (w) => String(w.status))).map(([status, list]) => `${list!.length}× ${status}`).join(', ');
+  const firstSuccessAfterFailure =
+    Math.min(...writes.filter((w) => w.status === 201 && w.sentAt > firstFailure).map((w) => w.answeredAt));
+  const byStatus = Object.entries(Object.groupBy(failures, (w) => String(w.status)))
+    .map(([status, list]) => `${list!.length}× ${status}`).join(', ');
 
   // Every acknowledged id, read back from the new primary (through HAProxy, which now routes to it).
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
-  const found = new Set((await client.query<{ id: string }>('select sighting_id::text as id from sighting where sighting_id = any($1::bigint[])', [acknowledged])).rows.map((row) => Number(row.id)));
+  const found = new Set((await client.query<{ id: string }>('select sighting_id::text as id from sighting ' +
+    'where sighting_id = any($1::bigint[])', [acknowledged])).rows.map((row) => Number(row.id)));
   await client.end();
   const lost = acknowledged.filter((id) => !found.has(id));
 
-  for (const until = performance.now() + catchUpMs; acknowledged.some((id) => !feed.created.has(id)) && performance.now() < until;) await delay(100);
+  for (const until = performance.now() + catchUpMs;
+    acknowledged.some((id) => !feed.created.has(id)) && performance.now() < until;) await delay(100);
   following = false;
   await Promise.all(load);
   const nextEvent = feed.arrivals.find((at) => at > newLeaderAt!);
   const missed = writes.filter((w) => w.status === 201 && !feed.created.has(w.id!));
-  const missedWhen = missed.length ? ` (acknowledged ${missed.map((w) => seconds(w.answeredAt - killedAt)).slice(0, 5).join(', ')}… from the kill)` : '';
+  const missedWhen = missed.length
+    ? ` (acknowledged ${missed.map((w) => seconds(w.answeredAt - killedAt)).slice(0, 5).join(', ')}… from the kill)`
+    : '';
 
-  console.log(`failover: new leader ${seconds(newLeaderAt - killedAt)} after the kill; first create acknowledged again ${seconds(firstSuccess.answeredAt - killedAt)} after it`);
-  console.log(`error window: ${failures.length ? `${seconds(firstSuccessAfterFailure - firstFailure)} (first failed create ${seconds(firstFailure - killedAt)} after the kill, first successful one after it; ${byStatus})` : 'none (no create failed)'}`);
-  console.log(`acknowledged writes lost: ${lost.length} of ${acknowledged.length}${lost.length ? ` (ids ${lost.slice(0, 10).join(', ')}…)` : ''}`);
-  console.log(`change feed: ${nextEvent === undefined ? 'no event after the new leader' : `next event delivered ${seconds(nextEvent - newLeaderAt)} after the new leader`}; ${feed.reconnects} resume(s) with Last-Event-ID; acknowledged creates missed by the subscriber: ${missed.length}${missedWhen}`);
+  console.log(`failover: new leader ${seconds(newLeaderAt - killedAt)} after the kill; ` +
+    `first create acknowledged again ${seconds(firstSuccess.answeredAt - killedAt)} after it`);
+  const errorWindow = failures.length
+    ? `${seconds(firstSuccessAfterFailure - firstFailure)} (first failed create ${seconds(firstFailure - killedAt)} ` +
+      `after the kill, first successful one after it; ${byStatus})`
+    : 'none (no create failed)';
+  console.log(`error window: ${errorWindow}`);
+  console.log(`acknowledged writes lost: ${lost.length} ` +
+    `of ${acknowledged.length}${lost.length ? ` (ids ${lost.slice(0, 10).join(', ')}…)` : ''}`);
+  const nextDelivery = nextEvent === undefined
+    ? 'no event after the new leader' : `next event delivered ${seconds(nextEvent - newLeaderAt)} after the new leader`;
+  console.log(`change feed: ${nextDelivery}; ${feed.reconnects} resume(s) with Last-Event-ID; ` +
+    `acknowledged creates missed by the subscriber: ${missed.length}${missedWhen}`);
   failed = lost.length > 0 || nextEvent === undefined;
 } catch (error) {
   console.error(`failover: ${(error as Error).message}`);

@@ -7,7 +7,10 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 export type Row = Record<string, unknown>;
 
 export interface FloorDb {
-  /** With a `name`, the statement is prepared once per connection on PostgreSQL, as the service sends its read by id and its writes. */
+  /**
+   * With a `name`, the statement is prepared once per connection on PostgreSQL, as the service sends its read by id and
+   * its writes.
+   */
   query(sql: string, params: unknown[], name?: string): Promise<Row[]>;
   /**
    * Rows of `batchSql` (`params`, then the last id read and the batch size) in chunks: on PostgreSQL the first chunk
@@ -26,10 +29,13 @@ const parsers = { 20: (v: string) => Number(v), 1114: (v: string) => v };
 export async function openFloorDb(env: NodeJS.ProcessEnv): Promise<FloorDb> {
   if (env.DATABASE_URL) {
     const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: Number(env.DB_POOL_MAX ?? 10) });
-    const types = { getTypeParser: (oid: number, format?: string) => parsers[oid as 20] ?? pg.types.getTypeParser(oid, format as 'text') };
+    const types = { getTypeParser: (oid: number, format?: string) =>
+      parsers[oid as 20] ?? pg.types.getTypeParser(oid, format as 'text') };
     return {
-      // FLOOR_UNNAMED=true: bound but unnamed, parsed and planned each time (the floor before the service named its statements).
-      query: async (sql, params, name) => (await pool.query({ name: env.FLOOR_UNNAMED === 'true' ? undefined : name, text: sql, values: params, types })).rows,
+      // FLOOR_UNNAMED=true: bound but unnamed, parsed and planned each time (the floor before the service named its
+      // statements).
+      query: async (sql, params, name) => (await pool.query({ name: env.FLOOR_UNNAMED === 'true' ? undefined : name,
+        text: sql, values: params, types })).rows,
       async *chunks(batchSql, params, size, name) {
         const first = (await pool.query({ name, text: batchSql, values: [...params, firstId, size], types })).rows;
         if (first.length > 0) yield first;

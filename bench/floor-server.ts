@@ -24,10 +24,12 @@ async function caller(req: IncomingMessage): Promise<{ sub: string; username: st
   if (!token) return undefined;
   let claims = verified.get(token);
   if (!claims) {
-    claims = (await jwtVerify(token, jwks, { issuer: env.ISSUER, audience: env.AUDIENCE }).catch(() => undefined))?.payload;
+    claims =
+      (await jwtVerify(token, jwks, { issuer: env.ISSUER, audience: env.AUDIENCE }).catch(() => undefined))?.payload;
     if (claims) verified.set(token, claims, claims.exp);
   }
-  return claims?.sub === undefined ? undefined : { sub: claims.sub, username: (claims.preferred_username as string | undefined) ?? claims.sub };
+  return claims?.sub === undefined ? undefined
+    : { sub: claims.sub, username: (claims.preferred_username as string | undefined) ?? claims.sub };
 }
 
 const name = (names: unknown) => {
@@ -35,7 +37,8 @@ const name = (names: unknown) => {
   return (pairs.find(([key]) => key.toLowerCase().replace(/_/g, '-').split('-')[0] === 'en') ?? pairs[0])?.[1] ?? null;
 };
 // Vessels do not change while the benchmark runs: their versions and English names are held in memory.
-const vessels = new Map((await db.query(sql.vesselsSql, [])).map((v) => [v.vessel_id as number, { version: v.version, name: name(v.names) }]));
+const vessels = new Map((await db.query(sql.vesselsSql, [])).map((v) =>
+  [v.vessel_id as number, { version: v.version, name: name(v.names) }]));
 const vessel = (id: unknown) => vessels.get(id as number) ?? { version: null, name: null };
 const detail = (r: Row) => JSON.stringify({
   version: r.version, sightingId: r.sighting_id, sightingMemo: r.sighting_memo,
@@ -50,7 +53,8 @@ const historyEntry = (e: Row) => {
     record: r && {
       version: r.version, sightingId: r.sighting_id, sightingMemo: r.sighting_memo,
       // The entry holds the view row as the service's view query read it: the names as their JSON text.
-      vessel: { version: r.vessel_version, vesselId: r.vessel_id, vesselName: name(typeof r.vessel_names === 'string' ? JSON.parse(r.vessel_names) : r.vessel_names) },
+      vessel: { version: r.vessel_version, vesselId: r.vessel_id,
+        vesselName: name(typeof r.vessel_names === 'string' ? JSON.parse(r.vessel_names) : r.vessel_names) },
       sightingTimezone: r.sighting_timezone, sightingDate: localDateTimeText(r.sighting_date),
     },
   });
@@ -65,7 +69,8 @@ const listItem = (r: Row) => JSON.stringify(listRecord(r));
 // (no history, no other instance to hear of it; the event id is the record's id, having no feed position).
 const feedStreams = new Set<ServerResponse>();
 function announceCreated(row: Row): void {
-  const event = `id: ${row.sighting_id}\nevent: created\ndata: ${JSON.stringify({ id: row.sighting_id, version: row.version, record: listRecord(row) })}\n\n`;
+  const event = `id: ${row.sighting_id}\nevent: created\n` +
+    `data: ${JSON.stringify({ id: row.sighting_id, version: row.version, record: listRecord(row) })}\n\n`;
   for (const stream of feedStreams) stream.write(event);
 }
 
@@ -76,7 +81,8 @@ async function body(req: IncomingMessage): Promise<Record<string, unknown>> {
 }
 
 /** Writes the rows as a JSON array in chunks of about 64 KiB, waiting for the socket to drain. */
-async function streamList(res: ServerResponse, chunks: AsyncGenerator<Row[]>, view: (r: Row) => string, emptyStatus: number) {
+async function streamList(res: ServerResponse, chunks: AsyncGenerator<Row[]>, view: (r: Row) => string,
+  emptyStatus: number) {
   let out = '';
   let first = true;
   for await (const rows of chunks) {
@@ -90,7 +96,8 @@ async function streamList(res: ServerResponse, chunks: AsyncGenerator<Row[]>, vi
       out = '';
     }
   }
-  if (first) return void res.writeHead(emptyStatus, emptyStatus === 200 ? { 'Content-Type': 'application/json; charset=utf-8' } : {}).end(emptyStatus === 200 ? '[]' : undefined);
+  if (first) return void res.writeHead(emptyStatus, emptyStatus === 200
+    ? { 'Content-Type': 'application/json; charset=utf-8' } : {}).end(emptyStatus === 200 ? '[]' : undefined);
   res.end(`${out}]`);
 }
 
@@ -121,23 +128,27 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (req.method === 'GET' && id) {
     const [row] = await db.query(sql.readSql, [Number(id)], 'read');
     if (!row) return void res.writeHead(404).end();
-    return void res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', ETag: `"${row.version}"` }).end(detail(row));
+    return void res.writeHead(200,
+      { 'Content-Type': 'application/json; charset=utf-8', ETag: `"${row.version}"` }).end(detail(row));
   }
   const historyOf = /^\/api\/sighting\/(-?\d+)\/versions$/.exec(url.pathname)?.[1];
   if (req.method === 'GET' && historyOf) {
     const entries = await db.query(sql.historySql, [Number(historyOf), Number(url.searchParams.get('limit') ?? 1000)]);
-    return void res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' }).end(`[${entries.map(historyEntry).join(',')}]`);
+    return void res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' })
+      .end(`[${entries.map(historyEntry).join(',')}]`);
   }
   if (req.method === 'PATCH' && id) {
     const stated = Number(/^"(-?\d+)"$/.exec(req.headers['if-match'] ?? '')?.[1]);
-    const [row] = await db.query(sql.patchMemoSql, [(await body(req)).sightingMemo, Number(id), stated, who.username], 'patch');
+    const [row] =
+      await db.query(sql.patchMemoSql, [(await body(req)).sightingMemo, Number(id), stated, who.username], 'patch');
     if (!row) return void res.writeHead(409).end();
     announceCommit();
     return void res.writeHead(204, { ETag: `"${row.version}"` }).end();
   }
   if (req.method === 'PUT' && id) {
     const b = await body(req);
-    const [row] = await db.query(sql.putSql, [b.sightingMemo, (b.vessel as { vesselId: number }).vesselId, b.sightingTimezone ?? null, b.sightingDate ?? null, Number(id), b.version, who.username], 'put');
+    const [row] = await db.query(sql.putSql, [b.sightingMemo, (b.vessel as { vesselId: number }).vesselId,
+      b.sightingTimezone ?? null, b.sightingDate ?? null, Number(id), b.version, who.username], 'put');
     if (!row) return void res.writeHead(409).end();
     announceCommit();
     return void res.writeHead(204, { ETag: `"${row.version}"` }).end();
@@ -146,22 +157,27 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     // A page, as the service answers it: one row more than asked, and the next page's link while there is one.
     const limit = Number(url.searchParams.get('limit'));
     const rows = await db.query(sql.listPageSql, [limit + 1], 'page');
-    const link = rows.length > limit ? { Link: `</api/sighting?limit=${limit}&after=${rows[limit - 1]!.sighting_id}>; rel="next"` } : {};
-    return void res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', ...link }).end(`[${rows.slice(0, limit).map(listItem).join(',')}]`);
+    const link = rows.length > limit
+      ? { Link: `</api/sighting?limit=${limit}&after=${rows[limit - 1]!.sighting_id}>; rel="next"` } : {};
+    return void res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', ...link })
+      .end(`[${rows.slice(0, limit).map(listItem).join(',')}]`);
   }
   if (req.method === 'GET' && url.pathname === '/api/sighting') {
     return streamList(res, db.chunks(sql.listBatchSql, [], chunkSize, 'list'), listItem, 200);
   }
   if (req.method === 'POST' && url.pathname === '/api/sighting') {
     const b = await body(req);
-    const fields = { vessel_id: (b.vessel as { vesselId: number }).vesselId, sighting_timezone: b.sightingTimezone ?? null, sighting_date: b.sightingDate ?? null };
-    const [row] = await db.query(sql.createSql, [b.sightingMemo, fields.vessel_id, fields.sighting_timezone, fields.sighting_date, who.sub, who.username], 'create');
+    const fields = { vessel_id: (b.vessel as { vesselId: number }).vesselId,
+      sighting_timezone: b.sightingTimezone ?? null, sighting_date: b.sightingDate ?? null };
+    const [row] = await db.query(sql.createSql, [b.sightingMemo, fields.vessel_id, fields.sighting_timezone,
+      fields.sighting_date, who.sub, who.username], 'create');
     announceCommit();
     res.writeHead(201, { Location: `/api/sighting/${row!.sighting_id}`, ETag: `"${row!.version}"` }).end();
     return announceCreated({ ...row, ...fields });
   }
   if (req.method === 'GET' && url.pathname === '/api/sighting/events') {
-    res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store' }).flushHeaders();
+    res.writeHead(200,
+      { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store' }).flushHeaders();
     feedStreams.add(res);
     return void res.once('close', () => feedStreams.delete(res));
   }

@@ -4,46 +4,70 @@
 // in the UPDATE's WHERE clause and raised only when a value changes; the server NOTIFYs after the commit, as the
 // service does. The service's own SQL (the vessel's join and names on reads) is what the ratio then shows the cost of.
 
-const columns = `select "version", "sighting_id", "sighting_memo", "vessel_id", "sighting_timezone", "sighting_date" from "sighting"`;
+const columns = `select "version", "sighting_id", "sighting_memo", "vessel_id", "sighting_timezone", "sighting_date" `
+  + `from "sighting"`;
 
 /** Every vessel with its version and names, read once at start. */
-export const vesselsSql = `select "v"."vessel_id", "v"."version", (select json_agg(json_build_array("n"."language_key", "n"."text") `
-  + `order by "n"."translation_id") from "vessel_name" as "n" where "n"."vessel_id" = "v"."vessel_id") as "names" from "vessel" as "v"`;
+export const vesselsSql = `select "v"."vessel_id", "v"."version", `
+  + `(select json_agg(json_build_array("n"."language_key", "n"."text") order by "n"."translation_id") `
+  + `from "vessel_name" as "n" where "n"."vessel_id" = "v"."vessel_id") as "names" from "vessel" as "v"`;
 
 export const readSql = `${columns} where "sighting_id" = $1`;
 
 const entryColumns = `"collection", "record_id", "version", "change", "changed_at", "changed_by", "scope", "row"`;
 
-/** The entry's record: the detail view row of the written row `s`, its vessel's version and names as the service's view reads them. */
-const entryRow = `(select to_jsonb("v") from (select "s"."version", "s"."sighting_id", "s"."sighting_memo", "s"."vessel_id", "s"."sighting_timezone", `
-  + `"s"."sighting_date", "vv"."version" as "vessel_version", (select json_agg(json_build_array("n"."language_key", "n"."text") order by "n"."translation_id")::text `
-  + `from "vessel_name" as "n" where "n"."vessel_id" = "s"."vessel_id") as "vessel_names" from "vessel" as "vv" where "vv"."vessel_id" = "s"."vessel_id") as "v")`;
+/**
+ * The entry's record: the detail view row of the written row `s`, its vessel's version and names as the service's view
+ * reads them.
+ */
+const entryRow = `(select to_jsonb("v") from (select "s"."version", "s"."sighting_id", "s"."sighting_memo", `
+  + `"s"."vessel_id", "s"."sighting_timezone", "s"."sighting_date", "vv"."version" as "vessel_version", `
+  + `(select json_agg(json_build_array("n"."language_key", "n"."text") order by "n"."translation_id")::text `
+  + `from "vessel_name" as "n" where "n"."vessel_id" = "s"."vessel_id") as "vessel_names" `
+  + `from "vessel" as "vv" where "vv"."vessel_id" = "s"."vessel_id") as "v")`;
 
 /** An update's entry, where the version rose: $author the entry's author, $stated the version stated. */
-const updatedEntry = (author: string, stated: string, scope: string) => `"e" as (insert into "record_change" (${entryColumns}) `
-  + `select 'sighting', "s"."sighting_id", "s"."version", 'updated', clock_timestamp(), ${author}, ${scope}, ${entryRow} from "s" where "s"."version" <> ${stated})`;
+const updatedEntry = (author: string, stated: string, scope: string) =>
+  `"e" as (insert into "record_change" (${entryColumns}) `
+  + `select 'sighting', "s"."sighting_id", "s"."version", 'updated', clock_timestamp(), ${author}, ${scope}, `
+  + `${entryRow} from "s" where "s"."version" <> ${stated})`;
 
-/** A merge patch of the memo alone where the version is $3 (If-Match), with its entry: RETURNING the version (new only if the memo changed). */
+/**
+ * A merge patch of the memo alone where the version is $3 (If-Match), with its entry: RETURNING the version (new only
+ * if the memo changed).
+ */
 export const patchMemoSql = `with "s" as (update "sighting" set "sighting_memo" = $1::varchar, `
-  + `"version" = "version" + ("sighting_memo" is distinct from $1::varchar)::int where "sighting_id" = $2 and "version" = $3 returning *), `
-  + `${updatedEntry('$4', '$3', `jsonb_build_object('vesselId', jsonb_build_array("s"."vessel_id"))`)} select "version" from "s"`;
+  + `"version" = "version" + ("sighting_memo" is distinct from $1::varchar)::int `
+  + `where "sighting_id" = $2 and "version" = $3 returning *), `
+  + `${updatedEntry('$4', '$3', `jsonb_build_object('vesselId', jsonb_build_array("s"."vessel_id"))`)} `
+  + `select "version" from "s"`;
 
-/** A replacement where the version is $6, with its entry (the vessel before and after as its scope): RETURNING the version. */
-export const putSql = `with "s" as (update "sighting" as "t" set "sighting_memo" = $1, "vessel_id" = $2, "sighting_timezone" = $3, "sighting_date" = $4, `
+/**
+ * A replacement where the version is $6, with its entry (the vessel before and after as its scope): RETURNING the
+ * version.
+ */
+export const putSql = `with "s" as (update "sighting" as "t" `
+  + `set "sighting_memo" = $1, "vessel_id" = $2, "sighting_timezone" = $3, "sighting_date" = $4, `
   + `"version" = "t"."version" + (("t"."sighting_memo", "t"."vessel_id", "t"."sighting_timezone", "t"."sighting_date") `
   + `is distinct from ($1::varchar, $2::bigint, $3::varchar, $4::timestamp))::int from "sighting" as "o" `
-  + `where "t"."sighting_id" = $5 and "t"."version" = $6 and "o"."sighting_id" = "t"."sighting_id" returning "t".*, "o"."vessel_id" as "old_vessel_id"), `
-  + `${updatedEntry('$7', '$6', `jsonb_build_object('vesselId', case when "s"."old_vessel_id" = "s"."vessel_id" then jsonb_build_array("s"."vessel_id") `
-    + `else jsonb_build_array("s"."old_vessel_id", "s"."vessel_id") end)`)} select "version" from "s"`;
+  + `where "t"."sighting_id" = $5 and "t"."version" = $6 and "o"."sighting_id" = "t"."sighting_id" `
+  + `returning "t".*, "o"."vessel_id" as "old_vessel_id"), `
+  + `${updatedEntry('$7', '$6', `jsonb_build_object('vesselId', case when "s"."old_vessel_id" = "s"."vessel_id" `
+    + `then jsonb_build_array("s"."vessel_id") else jsonb_build_array("s"."old_vessel_id", "s"."vessel_id") end)`)} `
+  + `select "version" from "s"`;
 
 /** A page of one record's history, newest first: $1 the id, $2 the page size. */
-export const historySql = `select "version", "change", "row", to_char("changed_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "changed_at" `
+export const historySql = `select "version", "change", "row", `
+  + `to_char("changed_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "changed_at" `
   + `from "record_change" where "collection" = 'sighting' and "record_id" = $1 order by "event_id" desc limit $2`;
 
 /** A create and its entry: `with s as (insert … returning *) insert into record_change … select … from s`. */
-export const createSql = `with "s" as (insert into "sighting" ("sighting_memo", "vessel_id", "sighting_timezone", "sighting_date", "creator") `
-  + `values ($1, $2, $3, $4, $5) returning *), "e" as (insert into "record_change" (${entryColumns}) select 'sighting', "s"."sighting_id", "s"."version", `
-  + `'created', clock_timestamp(), $6, jsonb_build_object('vesselId', jsonb_build_array("s"."vessel_id")), ${entryRow} from "s") select "sighting_id", "version" from "s"`;
+export const createSql = `with "s" as (insert into "sighting" `
+  + `("sighting_memo", "vessel_id", "sighting_timezone", "sighting_date", "creator") `
+  + `values ($1, $2, $3, $4, $5) returning *), `
+  + `"e" as (insert into "record_change" (${entryColumns}) select 'sighting', "s"."sighting_id", "s"."version", `
+  + `'created', clock_timestamp(), $6, jsonb_build_object('vesselId', jsonb_build_array("s"."vessel_id")), `
+  + `${entryRow} from "s") select "sighting_id", "version" from "s"`;
 
 /** A page of the list, one row more than asked (it tells whether there is a next): $1 the rows to read. */
 export const listPageSql = `${columns} order by "sighting_id" asc limit $1`;
@@ -52,4 +76,5 @@ export const listBatchSql = `${columns} where "sighting_id" > $1 order by "sight
 
 /** Query by example on the memo: $1 the `%…%` pattern. */
 export const qbeSql = `${columns} where "sighting_memo" ilike $1 order by "sighting_id" asc`;
-export const qbeBatchSql = `${columns} where "sighting_memo" ilike $1 and "sighting_id" > $2 order by "sighting_id" asc limit $3`;
+export const qbeBatchSql =
+  `${columns} where "sighting_memo" ilike $1 and "sighting_id" > $2 order by "sighting_id" asc limit $3`;

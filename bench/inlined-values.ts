@@ -32,17 +32,20 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-async function cost(backendPid: number, call: (i: number) => Promise<unknown>): Promise<{ server: number; client: number; wall: number }> {
+async function cost(backendPid: number,
+  call: (i: number) => Promise<unknown>): Promise<{ server: number; client: number; wall: number }> {
   for (let i = 0; i < 200; i++) await call(i);
   const [server, own, started] = [cpuMs(backendPid), process.cpuUsage(), performance.now()];
   for (let i = 0; i < times; i++) await call(i);
   const used = process.cpuUsage(own);
-  return { server: (cpuMs(backendPid) - server) / times, client: (used.user + used.system) / 1000 / times, wall: (performance.now() - started) / times };
+  return { server: (cpuMs(backendPid) - server) / times, client: (used.user + used.system) / 1000 / times,
+    wall: (performance.now() - started) / times };
 }
 
 try {
   const em = orm.em.fork() as SqlEntityManager;
-  const data = { ...sighting.values({ sightingMemo: 'inlined or bound', vessel: { vesselId: -1 }, sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-22T21:30' }), creator: 'bench' };
+  const data = { ...sighting.values({ sightingMemo: 'inlined or bound', vessel: { vesselId: -1 },
+    sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-22T21:30' }), creator: 'bench' };
   const { columns, values } = rowValues(em, sighting, data);
   const statement = insertStatement(em, sighting, columns);
   const { sql, text: numbered } = statement;
@@ -52,20 +55,26 @@ try {
   const kysely = em.getKysely();
   const results = {
     'MikroORM execute (values inlined)': await cost(ormPid, (i) => em.execute(sql, params(i))),
-    'MikroORM getKysely (bound, unnamed)': await cost(ormPid, (i) => kysely.executeQuery(CompiledQuery.raw(numbered, params(i)))),
+    'MikroORM getKysely (bound, unnamed)': await cost(ormPid,
+      (i) => kysely.executeQuery(CompiledQuery.raw(numbered, params(i)))),
     'named, as the service sends it (runNamed)': await cost(ormPid, (i) => runNamed(em, statement, params(i))),
-    'pg named prepared statement (plain pg)': await cost(clientPid, (i) => client.query({ name: 'create-sighting', text: numbered, values: params(i) })),
+    'pg named prepared statement (plain pg)': await cost(clientPid,
+      (i) => client.query({ name: 'create-sighting', text: numbered, values: params(i) })),
   };
-  console.log(`create statement (${sql.length} characters with placeholders), ${times} times each, one backend; CPU ms per statement`);
-  console.log(`${'sent as'.padEnd(38)} ${'backend CPU'.padStart(12)} ${'client CPU'.padStart(11)} ${'wall'.padStart(8)}`);
+  console.log(`create statement (${sql.length} characters with placeholders), ${times} times each, one backend; ` +
+    `CPU ms per statement`);
+  console.log(
+    `${'sent as'.padEnd(38)} ${'backend CPU'.padStart(12)} ${'client CPU'.padStart(11)} ${'wall'.padStart(8)}`);
   for (const [name, { server, client: own, wall }] of Object.entries(results)) {
-    console.log(`${name.padEnd(38)} ${server.toFixed(3).padStart(12)} ${own.toFixed(3).padStart(11)} ${wall.toFixed(3).padStart(8)}`);
+    console.log(`${name.padEnd(38)} ${server.toFixed(3).padStart(12)} ${own.toFixed(3).padStart(11)} ` +
+      `${wall.toFixed(3).padStart(8)}`);
   }
   // PostgreSQL's own figure for the plan alone (EXPLAIN's Planning Time, the statement rolled back).
   await client.query('begin');
   const plan = await client.query(`explain (analyze, summary) ${em.getPlatform().formatQuery(sql, params(0))}`);
   await client.query('rollback');
-  console.log(plan.rows.map((row: Record<string, string>) => Object.values(row)[0] ?? '').filter((line) => /Planning|Execution/.test(line)).join('\n'));
+  console.log(plan.rows.map((row: Record<string, string>) => Object.values(row)[0] ?? '')
+    .filter((line) => /Planning|Execution/.test(line)).join('\n'));
 } finally {
   await client.end();
   await orm.close(true);

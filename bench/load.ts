@@ -26,21 +26,29 @@ export interface LoadResult {
   databaseCpuPerRequestMs: number;
 }
 
-export async function load(server: ServerProcess, request: LoadRequest, headers: Record<string, string>, seconds: number, core: string): Promise<LoadResult> {
+export async function load(server: ServerProcess, request: LoadRequest, headers: Record<string, string>,
+  seconds: number, core: string): Promise<LoadResult> {
   const args = request.method === 'PATCH' || request.method === 'PUT'
     // A write states the version it changes: one after the other on each record, each with the ETag of the last.
-    ? ['-c', core, process.execPath, sequentialWrites, request.method, `${server.url}${request.path}`, String(request.connections), String(seconds), JSON.stringify({ ...headers, ...request.headers }), request.body ?? '{}']
+    ? ['-c', core, process.execPath, sequentialWrites, request.method, `${server.url}${request.path}`,
+      String(request.connections), String(seconds), JSON.stringify({ ...headers, ...request.headers }),
+      request.body ?? '{}']
     : autocannonArgs(server, request, headers, seconds, core);
   const [cpuBefore, databaseBefore] = [cpuMs(server.child.pid!), postgresCpuMs()];
   const { stdout } = await promisify(execFile)('taskset', args, { maxBuffer: 1 << 24 });
   const [cpu, database] = [cpuMs(server.child.pid!) - cpuBefore, postgresCpuMs() - databaseBefore];
-  const result = JSON.parse(stdout) as { '2xx': number; non2xx: number; errors: number; duration: number; latency: { p50: number; p99: number } };
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${server.name} ${request.method} ${request.path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { reqPerSec: result['2xx'] / result.duration, p50: result.latency.p50, p99: result.latency.p99, cpuPerRequestMs: cpu / Math.max(1, result['2xx']), databaseCpuPerRequestMs: database / Math.max(1, result['2xx']) };
+  const result = JSON.parse(stdout) as { '2xx': number; non2xx: number; errors: number; duration: number;
+    latency: { p50: number; p99: number } };
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(
+    `${server.name} ${request.method} ${request.path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { reqPerSec: result['2xx'] / result.duration, p50: result.latency.p50, p99: result.latency.p99,
+    cpuPerRequestMs: cpu / Math.max(1, result['2xx']), databaseCpuPerRequestMs: database / Math.max(1, result['2xx']) };
 }
 
-function autocannonArgs(server: ServerProcess, request: LoadRequest, headers: Record<string, string>, seconds: number, core: string): string[] {
-  const args = ['-c', core, process.execPath, autocannon, '--json', '-d', String(seconds), '-c', String(request.connections), '-m', request.method];
+function autocannonArgs(server: ServerProcess, request: LoadRequest, headers: Record<string, string>, seconds: number,
+  core: string): string[] {
+  const args = ['-c', core, process.execPath, autocannon, '--json', '-d', String(seconds), '-c',
+    String(request.connections), '-m', request.method];
   for (const [name, value] of Object.entries({ ...headers, ...request.headers })) args.push('-H', `${name}=${value}`);
   if (request.body) args.push('-b', request.body);
   // autocannon replaces each `[<id>]` with a fresh random id: a request that changes something every time.
@@ -52,7 +60,8 @@ function autocannonArgs(server: ServerProcess, request: LoadRequest, headers: Re
 /** The per-figure median of rounds of one server (each figure's own middle value). */
 export function median(results: LoadResult[]): LoadResult {
   const mid = (pick: (r: LoadResult) => number) => percentile(results.map(pick), 0.5);
-  return { reqPerSec: mid((r) => r.reqPerSec), p50: mid((r) => r.p50), p99: mid((r) => r.p99), cpuPerRequestMs: mid((r) => r.cpuPerRequestMs), databaseCpuPerRequestMs: mid((r) => r.databaseCpuPerRequestMs) };
+  return { reqPerSec: mid((r) => r.reqPerSec), p50: mid((r) => r.p50), p99: mid((r) => r.p99),
+    cpuPerRequestMs: mid((r) => r.cpuPerRequestMs), databaseCpuPerRequestMs: mid((r) => r.databaseCpuPerRequestMs) };
 }
 
 export function percentile(values: number[], q: number): number {

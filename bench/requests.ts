@@ -40,11 +40,13 @@ export async function wholeList(server: ServerProcess, headers: Record<string, s
   clearInterval(sampler);
   const sorted = probes.sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-  return { seconds, bytes, sha256: hash.digest('hex'), rssBefore, rssPeak, probe: { count: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? NaN } };
+  return { seconds, bytes, sha256: hash.digest('hex'), rssBefore, rssPeak,
+    probe: { count: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? NaN } };
 }
 
 /** Sends `count` requests one after the other; their latencies in milliseconds. */
-export async function latencies(server: ServerProcess, path: string, body: string | undefined, headers: Record<string, string>, count: number): Promise<number[]> {
+export async function latencies(server: ServerProcess, path: string, body: string | undefined,
+  headers: Record<string, string>, count: number): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < count; i++) {
     const started = performance.now();

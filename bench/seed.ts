@@ -20,7 +20,8 @@ export interface BenchDatabase {
 
 // Memos of a few words, a hex tail that makes most trigrams distinct, a rare word (1 row in 100 000) and a common
 // one (1 in 30). Rows alternate between the two demo vessels.
-const seedSql = (rows: number) => `insert into sighting (sighting_memo, vessel_id, sighting_timezone, sighting_date, creator)
+const seedSql = (rows: number) =>
+  `insert into sighting (sighting_memo, vessel_id, sighting_timezone, sighting_date, creator)
   select (array['bright','faint','fast','slow','silent','blinking','distant'])[1 + g % 7] || ' '
       || (array['cruiser','shuttle','freighter','probe','warbird','scout'])[1 + (g * 7) % 6] || ' near '
       || substr(md5(g::text), 1, 10)
@@ -33,7 +34,8 @@ const seedSql = (rows: number) => `insert into sighting (sighting_memo, vessel_i
 export async function prepareDatabase(rows: number, patterns: string[]): Promise<BenchDatabase> {
   const scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
   const dir = scratch ? undefined : mkdtempSync(join(tmpdir(), 'sighting-bench-'));
-  const config = loadConfig({ DATABASE_URL: scratch?.url, DATA_DIR: dir && join(dir, 'service'), DEMO_DATA: 'true', LOG_LEVEL: 'warn',
+  const config = loadConfig({ DATABASE_URL: scratch?.url, DATA_DIR: dir && join(dir, 'service'),
+    DEMO_DATA: 'true', LOG_LEVEL: 'warn',
     // Seeding a million rows and building their trigram index takes longer than a request's statement may.
     DB_STATEMENT_TIMEOUT_MS: '600000' });
   const orm = await openServiceDatabase(config, { logger: createLogger(config), readRouting: new ReadRouting(0, 0) });

@@ -1,12 +1,14 @@
 // Writes that state their version, one after the other on each record: a PATCH with If-Match of the last ETag, or a
-// PUT with the last ETag's version in its body (a write must state its version, docs/behaviour.md#update), which autocannon
-// cannot follow. CONNECTIONS loops run side by side, loop n on the record URL-TEMPLATE names with `{n}` replaced by n.
+// PUT with the last ETag's version in its body (a write must state its version, docs/behaviour.md#update), which
+// autocannon cannot follow. CONNECTIONS loops run side by side, loop n on the record URL-TEMPLATE names with `{n}`
+// replaced by n.
 // Prints autocannon's JSON figures.
 // Run by bench/load.ts: node bench/sequential-writes.ts METHOD URL-TEMPLATE CONNECTIONS SECONDS HEADERS-JSON BODY
 // (each '[<id>]' in BODY made unique each time).
 import { percentile } from './load.ts';
 
-const [method = 'PATCH', template = '', connections = '1', seconds = '10', headersJson = '{}', body = '{}'] = process.argv.slice(2);
+const [method = 'PATCH', template = '', connections = '1', seconds = '10', headersJson = '{}', body = '{}'] =
+  process.argv.slice(2);
 const headers = JSON.parse(headersJson) as Record<string, string>;
 const times: number[] = [];
 let ok = 0;
@@ -21,7 +23,8 @@ async function loop(n: number): Promise<void> {
     const sent = performance.now();
     const response = method === 'PATCH'
       ? await fetch(url, { method, headers: { ...headers, 'If-Match': etag }, body: text })
-      : await fetch(url, { method, headers, body: JSON.stringify({ ...JSON.parse(text) as object, version: Number(JSON.parse(etag)) }) });
+      : await fetch(url, { method, headers,
+        body: JSON.stringify({ ...JSON.parse(text) as object, version: Number(JSON.parse(etag)) }) });
     await response.arrayBuffer();
     times.push(performance.now() - sent);
     if (response.ok) ok += 1;
@@ -31,4 +34,5 @@ async function loop(n: number): Promise<void> {
 }
 
 await Promise.all(Array.from({ length: Number(connections) }, (_, n) => loop(n + 1)));
-console.log(JSON.stringify({ '2xx': ok, non2xx, errors: 0, duration: (performance.now() - started) / 1000, latency: { p50: percentile(times, 0.5), p99: percentile(times, 0.99) } }));
+console.log(JSON.stringify({ '2xx': ok, non2xx, errors: 0, duration: (performance.now() - started) / 1000,
+  latency: { p50: percentile(times, 0.5), p99: percentile(times, 0.99) } }));

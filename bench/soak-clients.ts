@@ -52,7 +52,8 @@ export class SoakClients {
   async #headers(server: ServerProcess, user: User): Promise<Headers> {
     const key = `${server.url} ${user}`;
     let entry = this.#tokens.get(key);
-    if (!entry || Date.now() - entry.fetchedAt > tokenLifeMs) this.#tokens.set(key, entry = { token: this.#settings.token(server, user), fetchedAt: Date.now() });
+    if (!entry || Date.now() - entry.fetchedAt > tokenLifeMs)
+      this.#tokens.set(key, entry = { token: this.#settings.token(server, user), fetchedAt: Date.now() });
     return { Authorization: `Bearer ${await entry.token}` };
   }
 
@@ -69,13 +70,15 @@ export class SoakClients {
       this.#write(ends),
       this.#probe(ends),
       this.#leave(ends, leavers),
-      ...Array.from({ length: this.#settings.subscribers }, (_, i) => this.#subscribe(ends, subscribingUsers[i % subscribingUsers.length]!)),
+      ...Array.from({ length: this.#settings.subscribers },
+        (_, i) => this.#subscribe(ends, subscribingUsers[i % subscribingUsers.length]!)),
     ]);
   }
 
   /** The minute's figures since the last call. */
   minute(): MinuteFigures {
-    const figures = { readP99: this.#reads.length ? percentile(this.#reads, 0.99) : 0, deliveryP99: this.#deliveries.length ? percentile(this.#deliveries, 0.99) : 0, ...this.#counts };
+    const figures = { readP99: this.#reads.length ? percentile(this.#reads, 0.99) : 0,
+      deliveryP99: this.#deliveries.length ? percentile(this.#deliveries, 0.99) : 0, ...this.#counts };
     this.#reads = [];
     this.#deliveries = [];
     this.#counts = { requests: 0, status503: 0, status429: 0, other5xx: 0 };
@@ -91,7 +94,8 @@ export class SoakClients {
         const server = this.#servers[i % this.#servers.length]!;
         const create = (async () => {
           const response = await fetch(`${server.url}/api/sighting`, {
-            method: 'POST', headers: { ...await this.#headers(server, writingUsers[i % writingUsers.length]!), 'Content-Type': 'application/json' },
+            method: 'POST', headers: { ...await this.#headers(server, writingUsers[i % writingUsers.length]!),
+              'Content-Type': 'application/json' },
             body: JSON.stringify({ sightingMemo: `soak ${i}`, vessel: { vesselId: -1 } }),
           });
           this.#count(response.status);
@@ -122,7 +126,10 @@ export class SoakClients {
     }
   }
 
-  /** Lists dropped after 64 KiB twice a second; a list never read every five seconds, dropped by the client after a minute. */
+  /**
+   * Lists dropped after 64 KiB twice a second; a list never read every five seconds, dropped by the client after a
+   * minute.
+   */
   async #leave(ends: number, { abort, neverRead }: Leavers): Promise<void> {
     const sockets = new Set<Socket>();
     for (let tick = 0; Date.now() < ends; tick++) {
@@ -145,11 +152,13 @@ export class SoakClients {
     while (Date.now() < ends) {
       const server = pick(this.#servers);
       const leave = new AbortController();
-      const timer = setTimeout(() => leave.abort(), Math.min(5000 + Math.random() * 15_000, Math.max(0, ends - Date.now())));
+      const timer =
+        setTimeout(() => leave.abort(), Math.min(5000 + Math.random() * 15_000, Math.max(0, ends - Date.now())));
       const openedAt = performance.timeOrigin + performance.now();
       try {
         const response = await fetch(`${server.url}/api/sighting/events`, {
-          headers: { ...await this.#headers(server, user), Accept: 'text/event-stream', ...(last && { 'Last-Event-ID': last }) }, signal: leave.signal,
+          headers: { ...await this.#headers(server, user), Accept: 'text/event-stream',
+            ...(last && { 'Last-Event-ID': last }) }, signal: leave.signal,
         });
         this.#count(response.status);
         if (response.status === 200 && response.body) {
@@ -172,13 +181,17 @@ export class SoakClients {
     }
   }
 
-  /** Notes an event's delivery (only one created since the stream opened: a resumed stream's backlog is no delay); its id. */
+  /**
+   * Notes an event's delivery (only one created since the stream opened: a resumed stream's backlog is no delay); its
+   * id.
+   */
   #received(block: string, openedAt: number): string | undefined {
     const id = /^id: (\d+)$/m.exec(block)?.[1];
     const data = /^data: (.*)$/m.exec(block)?.[1];
     if (/^event: created$/m.test(block) && data) {
       const answeredAt = this.#answeredAt.get((JSON.parse(data) as { id: number }).id);
-      if (answeredAt !== undefined && answeredAt >= openedAt) this.#deliveries.push(Math.max(0, performance.timeOrigin + performance.now() - answeredAt));
+      if (answeredAt !== undefined && answeredAt >= openedAt)
+        this.#deliveries.push(Math.max(0, performance.timeOrigin + performance.now() - answeredAt));
     }
     return id;
   }

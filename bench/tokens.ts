@@ -2,7 +2,8 @@
 // passwords are their names).
 export async function passwordToken(realmUrl: string, user: string): Promise<string> {
   const response = await fetch(`${realmUrl}/protocol/openid-connect/token`, {
-    method: 'POST', body: new URLSearchParams({ grant_type: 'password', client_id: 'sighting-cli', username: user, password: user }),
+    method: 'POST',
+    body: new URLSearchParams({ grant_type: 'password', client_id: 'sighting-cli', username: user, password: user }),
   });
   if (!response.ok) throw new Error(`${realmUrl}: no token for ${user} (${response.status})`);
   return ((await response.json()) as { access_token: string }).access_token;

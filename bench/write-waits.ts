@@ -15,12 +15,16 @@ const [serverCore, loadCore] = ['0', '1'];
 execFileSync('taskset', ['-cp', loadCore, String(process.pid)], { stdio: 'ignore' });
 const db = await prepareDatabase(Number(process.env.BENCH_ROWS ?? 1_000_000), []);
 const common = { PORT: '0', HOST: '127.0.0.1', DB_POOL_MAX: '10' };
-const service = await startServer('service', 'src/server.ts', { ...common, ...db.serviceEnv, DEMO_DATA: 'false' }, serverCore);
+const service =
+  await startServer('service', 'src/server.ts', { ...common, ...db.serviceEnv, DEMO_DATA: 'false' }, serverCore);
 const issuer = `${service.url}/realms/sighting`;
-const floor = await startServer('floor', 'bench/floor-server.ts', { ...common, ...db.floorEnv, ISSUER: issuer, AUDIENCE: 'sighting-api' }, serverCore);
+const floor = await startServer('floor', 'bench/floor-server.ts',
+  { ...common, ...db.floorEnv, ISSUER: issuer, AUDIENCE: 'sighting-api' }, serverCore);
 const headers = { Authorization: `Bearer ${await passwordToken(issuer, 'alice')}`, 'Content-Type': 'application/json' };
-const body = JSON.stringify({ sightingMemo: 'benchmark', vessel: { vesselId: -1 }, sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-22T21:30' });
-const request: LoadRequest = { method: 'POST', path: '/api/sighting', body, connections: Number(process.env.BENCH_CONNECTIONS ?? 16) };
+const body = JSON.stringify({ sightingMemo: 'benchmark', vessel: { vesselId: -1 }, sightingTimezone: 'Europe/Berlin',
+  sightingDate: '2026-11-22T21:30' });
+const request: LoadRequest =
+  { method: 'POST', path: '/api/sighting', body, connections: Number(process.env.BENCH_CONNECTIONS ?? 16) };
 const url = db.serviceEnv.DATABASE_URL!;
 const sampler = new pg.Client({ connectionString: url });
 await sampler.connect();
@@ -32,8 +36,10 @@ async function waitsWhile(done: Promise<unknown>): Promise<Map<string, number>> 
   const stop = () => { running = false; };
   done.then(stop, stop);
   while (running) {
-    const { rows } = await sampler.query<{ state: string }>(`select coalesce(wait_event_type, '-') || ':' || coalesce(wait_event, 'cpu') || ':' || state as state
-      from pg_stat_activity where datname = current_database() and backend_type = 'client backend' and pid <> pg_backend_pid()
+    const { rows } = await sampler.query<{ state: string }>(
+      `select coalesce(wait_event_type, '-') || ':' || coalesce(wait_event, 'cpu') || ':' || state as state
+      from pg_stat_activity where datname = current_database() and backend_type = 'client backend'
+      and pid <> pg_backend_pid()
       and application_name <> 'sighting-registry listen'`);
     for (const { state } of rows) seen.set(state, (seen.get(state) ?? 0) + 1);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -47,8 +53,10 @@ try {
       const loading = load(server, request, headers, Number(process.env.BENCH_DURATION ?? 5), loadCore);
       const seen = await waitsWhile(loading);
       const result = await loading;
-      const states = [...seen].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([state, count]) => `${state} ${count}`).join(', ');
-      console.log(`${server.name.padEnd(8)} ${result.reqPerSec.toFixed(0).padStart(5)} req/s, CPU ms/req ${result.cpuPerRequestMs.toFixed(3)}, `
+      const states =
+        [...seen].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([state, count]) => `${state} ${count}`).join(', ');
+      console.log(`${server.name.padEnd(8)} ${result.reqPerSec.toFixed(0).padStart(5)} req/s, `
+        + `CPU ms/req ${result.cpuPerRequestMs.toFixed(3)}, `
         + `PostgreSQL ${result.databaseCpuPerRequestMs.toFixed(3)}; ${states}`);
     }
   }

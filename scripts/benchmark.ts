@@ -3,7 +3,8 @@
 // per request per operation; the floor's writes keep their history entries, as the service's do. On PostgreSQL the
 // writes are measured against a second floor as well, one that sends its statements unnamed.
 // Run: `npm run bench` (PGlite) or `DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test npm run bench`.
-// Settings: BENCH_ROWS (1000000), BENCH_DURATION seconds per round (10), BENCH_ROUNDS (3), DB_POOL_MAX (10), BENCH_ONLY.
+// Settings: BENCH_ROWS (1000000), BENCH_DURATION seconds per round (10), BENCH_ROUNDS (3), DB_POOL_MAX (10),
+// BENCH_ONLY.
 import { execFileSync } from 'node:child_process';
 import { prepareDatabase } from '../bench/seed.ts';
 import { startServer, type ServerProcess } from '../bench/processes.ts';
@@ -24,7 +25,10 @@ const patterns = { rare: 'needle', common: 'comet' };
 const tokens = new Map<string, { token: string; at: number }>();
 // Sighting -1 is demo data: an administrator may change it, alice (who makes every other request) may not.
 const patcher = 'admin';
-const patchMemo: LoadRequest = { method: 'PATCH', path: '/api/sighting/-1', body: JSON.stringify({ sightingMemo: 'patched [<id>]' }), headers: { 'Content-Type': 'application/merge-patch+json' }, connections: 1 };
+const patchMemo: LoadRequest = {
+  method: 'PATCH', path: '/api/sighting/-1', body: JSON.stringify({ sightingMemo: 'patched [<id>]' }),
+  headers: { 'Content-Type': 'application/merge-patch+json' }, connections: 1,
+};
 const history = '/api/sighting/-1/versions?limit=50';
 const page = '/api/sighting?limit=50';
 // This process (and the list downloads it makes) runs beside the load generator, away from the servers.
@@ -32,17 +36,21 @@ execFileSync('taskset', ['-cp', loadCore, String(process.pid)], { stdio: 'ignore
 
 const db = await prepareDatabase(rows, Object.values(patterns));
 const common = { PORT: '0', HOST: '127.0.0.1', DB_POOL_MAX: poolMax, KEYCLOAK_URL: process.env.KEYCLOAK_URL };
-const service = await startServer('service', 'src/server.ts', { ...common, ...db.serviceEnv, DEMO_DATA: 'false' }, serverCore);
-const issuerOf = (server: ServerProcess) => `${process.env.KEYCLOAK_URL?.replace(/\/$/, '') ?? server.url}/realms/sighting`;
+const service =
+  await startServer('service', 'src/server.ts', { ...common, ...db.serviceEnv, DEMO_DATA: 'false' }, serverCore);
+const issuerOf = (server: ServerProcess) =>
+  `${process.env.KEYCLOAK_URL?.replace(/\/$/, '') ?? server.url}/realms/sighting`;
 const issuer = issuerOf(service);
 // The floor reads lists in the service's chunk (cursor) or batch (keyset) size.
 const listChunk = String(process.env.DATABASE_URL ? batchSize.postgresql : batchSize.pglite);
-const floor = await startServer('floor', 'bench/floor-server.ts', { ...common, ...db.floorEnv, ISSUER: issuer, AUDIENCE: 'sighting-api', LIST_CHUNK: listChunk }, serverCore);
+const floor = await startServer('floor', 'bench/floor-server.ts',
+  { ...common, ...db.floorEnv, ISSUER: issuer, AUDIENCE: 'sighting-api', LIST_CHUNK: listChunk }, serverCore);
 const servers = [service, floor];
 // On PostgreSQL the writes are also measured against the floor sending its statements unnamed, parsed and planned each
 // time: the floor issue 33 set the service's write targets against, before the service named its statements.
 const unnamedFloor = process.env.DATABASE_URL
-  ? await startServer('floor, unnamed', 'bench/floor-server.ts', { ...common, ...db.floorEnv, ISSUER: issuer, AUDIENCE: 'sighting-api', LIST_CHUNK: listChunk, FLOOR_UNNAMED: 'true' }, serverCore)
+  ? await startServer('floor, unnamed', 'bench/floor-server.ts', { ...common, ...db.floorEnv, ISSUER: issuer,
+    AUDIENCE: 'sighting-api', LIST_CHUNK: listChunk, FLOOR_UNNAMED: 'true' }, serverCore)
   : undefined;
 
 try {
@@ -53,40 +61,51 @@ try {
   for (let i = 0; i < 50; i++) {
     for (const server of process.env.DATABASE_URL ? [service] : servers) {
       const response = await fetch(`${server.url}${patchMemo.path}`, {
-        method: 'PATCH', headers: { ...await headersFor(issuer, patcher), ...patchMemo.headers, 'If-Match': versionOf.get(server)! }, body: JSON.stringify({ sightingMemo: `patched ${i}` }) });
-      if (!response.ok) throw new Error(`${server.name}: warm-up PATCH answered ${response.status}: ${await response.text()}`);
+        method: 'PATCH', headers: { ...await headersFor(issuer, patcher), ...patchMemo.headers,
+          'If-Match': versionOf.get(server)! }, body: JSON.stringify({ sightingMemo: `patched ${i}` }) });
+      if (!response.ok)
+        throw new Error(`${server.name}: warm-up PATCH answered ${response.status}: ${await response.text()}`);
       versionOf.set(server, response.headers.get('etag')!);
     }
   }
   await sameAnswers(await headersFor(issuer));
-  console.log(`backend ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${rows} rows, ${rounds} rounds of ${seconds} s, pool ${poolMax}, node ${process.version}\n`);
+  console.log(`backend ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${rows} rows, ${rounds} rounds `
+    + `of ${seconds} s, pool ${poolMax}, node ${process.version}\n`);
   // On PostgreSQL also the database's CPU per request: both cores run the server and the database, so a ratio moves
   // with the sum of the two, not with the server's share alone.
-  console.log(`${'operation'.padEnd(30)} ${'service req/s'.padStart(14)} ${'floor req/s'.padStart(12)}  ratio   p50 ms svc/floor   p99 ms svc/floor   CPU ms/req svc/floor`
+  console.log(`${'operation'.padEnd(30)} ${'service req/s'.padStart(14)} ${'floor req/s'.padStart(12)}  ratio   p50 ms `
+    + `svc/floor   p99 ms svc/floor   CPU ms/req svc/floor`
     + (process.env.DATABASE_URL ? '   PostgreSQL CPU ms/req svc/floor' : ''));
-  const create = JSON.stringify({ sightingMemo: 'benchmark', vessel: { vesselId: -1 }, sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-22T21:30' });
-  const replacement = JSON.stringify({ sightingMemo: 'replaced [<id>]', vessel: { vesselId: -2 }, sightingTimezone: 'Asia/Tokyo', sightingDate: '2026-11-22T21:30' });
+  const create = JSON.stringify({ sightingMemo: 'benchmark', vessel: { vesselId: -1 },
+    sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-22T21:30' });
+  const replacement = JSON.stringify({ sightingMemo: 'replaced [<id>]', vessel: { vesselId: -2 },
+    sightingTimezone: 'Asia/Tokyo', sightingDate: '2026-11-22T21:30' });
   const operations: [string, LoadRequest, string?][] = [
     ['GET /sighting/-1 c16', { method: 'GET', path: '/api/sighting/-1', connections: 16 }],
     ['GET /sighting/-1 c64', { method: 'GET', path: '/api/sighting/-1', connections: 64 }],
     // A page of the list: one statement, named on both (the floor's least SQL for it).
     ['GET /sighting?limit=50 c16', { method: 'GET', path: page, connections: 16 }],
     ['POST /sighting c16', { method: 'POST', path: '/api/sighting', body: create, connections: 16 }],
-    // History and PATCH after the create, each against its own least SQL; the history before the PATCH rounds lengthen it.
-    ...process.env.DATABASE_URL ? [['GET /sighting/-1/versions c16', { method: 'GET', path: history, connections: 16 }] as [string, LoadRequest]] : [],
+    // History and PATCH after the create, each against its own least SQL; the history before the PATCH rounds lengthen
+    // it.
+    ...process.env.DATABASE_URL ? [['GET /sighting/-1/versions c16',
+      { method: 'GET', path: history, connections: 16 }] as [string, LoadRequest]] : [],
     // Replacements stating their version, 16 at once, each connection on a seeded sighting of its own (1 to 16), as an
     // administrator (the seeded ones are not alice's); the floor's is the conditional UPDATE with its entry.
-    ['PUT /sighting/{n} c16', { method: 'PUT', path: '/api/sighting/{n}', body: replacement, connections: 16 }, patcher],
+    ['PUT /sighting/{n} c16',
+      { method: 'PUT', path: '/api/sighting/{n}', body: replacement, connections: 16 }, patcher],
     // One connection: PATCHes of one record at once would conflict (409/412), which is not the cost measured here.
     ['PATCH /sighting/-1 c1', patchMemo, patcher],
-    ['POST /sighting/qbe rare c4', { method: 'POST', path: '/api/sighting/qbe', body: JSON.stringify({ sightingMemo: patterns.rare }), connections: 4 }],
+    ['POST /sighting/qbe rare c4', { method: 'POST', path: '/api/sighting/qbe',
+      body: JSON.stringify({ sightingMemo: patterns.rare }), connections: 4 }],
   ];
   for (const [name, request, user] of operations.filter(([name]) => only.test(name))) {
     const loaded = [...servers, ...unnamedFloor && isWrite(request) ? [unnamedFloor] : []];
     const results = new Map<ServerProcess, LoadResult[]>(loaded.map((s) => [s, []]));
     for (let round = 0; round < rounds; round++) {
       // In turn, then in the reverse order: no server always runs first on a warmer (or busier) machine.
-      for (const server of round % 2 ? [...loaded].reverse() : loaded) results.get(server)!.push(await load(server, request, await headersFor(issuer, user), seconds, loadCore));
+      for (const server of round % 2 ? [...loaded].reverse() : loaded)
+        results.get(server)!.push(await load(server, request, await headersFor(issuer, user), seconds, loadCore));
     }
     const [s, f, u] = loaded.map((server) => median(results.get(server)!));
     console.log(comparison(name, s!, f!));
@@ -100,10 +119,12 @@ try {
     const body = JSON.stringify({ sightingMemo: pattern });
     const times = new Map<ServerProcess, number[]>(servers.map((s) => [s, []]));
     for (let round = 0; round < (label === 'rare' ? 20 : 5); round++) {
-      for (const server of round % 2 ? [floor, service] : [service, floor]) times.get(server)!.push(...await latencies(server, '/api/sighting/qbe', body, await headersFor(issuer), 1));
+      for (const server of round % 2 ? [floor, service] : [service, floor])
+        times.get(server)!.push(...await latencies(server, '/api/sighting/qbe', body, await headersFor(issuer), 1));
     }
     const [s, f] = servers.map((server) => percentile(times.get(server)!, 0.5));
-    console.log(`qbe ${label} '${pattern}' sequential p50: service ${s!.toFixed(1)} ms, floor ${f!.toFixed(1)} ms, ratio ${(s! / f!).toFixed(2)}×`);
+    console.log(`qbe ${label} '${pattern}' sequential p50: service ${s!.toFixed(1)} ms, floor ${f!.toFixed(1)} ms, `
+      + `ratio ${(s! / f!).toFixed(2)}×`);
   }
 
   console.log('');
@@ -113,24 +134,31 @@ try {
   // On PGlite each server has its own copy of the data, and the creates above went to each copy in different numbers.
   const same = sl!.sha256 === fl!.sha256;
   if (!same && process.env.DATABASE_URL) throw new Error('the two lists differ');
-  console.log(`whole list: service ${sl!.seconds.toFixed(2)} s, floor ${fl!.seconds.toFixed(2)} s, ratio ${(sl!.seconds / fl!.seconds).toFixed(2)}×; `
-    + `${(sl!.bytes / 1e6).toFixed(1)} MB / ${(fl!.bytes / 1e6).toFixed(1)} MB (${same ? 'identical' : 'each copy holds its own creates'})`);
-  console.log(`  RSS before → peak: service ${mb(sl!.rssBefore)} → ${mb(sl!.rssPeak)} MB (+${mb(sl!.rssPeak - sl!.rssBefore)}), `
+  console.log(`whole list: service ${sl!.seconds.toFixed(2)} s, floor ${fl!.seconds.toFixed(2)} s, `
+    + `ratio ${(sl!.seconds / fl!.seconds).toFixed(2)}×; `
+    + `${(sl!.bytes / 1e6).toFixed(1)} MB / ${(fl!.bytes / 1e6).toFixed(1)} MB `
+    + `(${same ? 'identical' : 'each copy holds its own creates'})`);
+  console.log(`  RSS before → peak: service ${mb(sl!.rssBefore)} → ${mb(sl!.rssPeak)} MB `
+    + `(+${mb(sl!.rssPeak - sl!.rssBefore)}), `
     + `floor ${mb(fl!.rssBefore)} → ${mb(fl!.rssPeak)} MB (+${mb(fl!.rssPeak - fl!.rssBefore)})`);
-  console.log(`  GET /sighting/-1 while the list streams: service p50 ${sl!.probe.p50.toFixed(0)} ms, p99 ${sl!.probe.p99.toFixed(0)} ms, max ${sl!.probe.max.toFixed(0)} ms `
+  console.log(`  GET /sighting/-1 while the list streams: service p50 ${sl!.probe.p50.toFixed(0)} ms, `
+    + `p99 ${sl!.probe.p99.toFixed(0)} ms, max ${sl!.probe.max.toFixed(0)} ms `
     + `(${sl!.probe.count} probes); floor p99 ${fl!.probe.p99.toFixed(0)} ms`);
 
   // The service's whole list in XML beside the same list in JSON, one after the other (BENCH_ROWS=100000: 100k rows).
   const formats = { json: [] as ListResult[], xml: [] as ListResult[] };
   for (let round = 0; round < rounds; round++) {
     for (const format of round % 2 ? ['xml', 'json'] as const : ['json', 'xml'] as const) {
-      formats[format].push(await wholeList(service, { ...await headersFor(issuer), Accept: format === 'xml' ? 'text/xml' : 'application/json' }));
+      formats[format].push(await wholeList(service,
+        { ...await headersFor(issuer), Accept: format === 'xml' ? 'text/xml' : 'application/json' }));
     }
   }
   const middle = (runs: ListResult[]) => [...runs].sort((a, b) => a.seconds - b.seconds)[Math.floor(runs.length / 2)]!;
   const [json, xml] = [middle(formats.json), middle(formats.xml)];
-  console.log(`whole list XML / JSON (service, median of ${rounds}): ${xml!.seconds.toFixed(2)} s / ${json!.seconds.toFixed(2)} s, ratio `
-    + `${(xml!.seconds / json!.seconds).toFixed(2)}×; ${(xml!.bytes / 1e6).toFixed(1)} MB / ${(json!.bytes / 1e6).toFixed(1)} MB`);
+  console.log(`whole list XML / JSON (service, `
+    + `median of ${rounds}): ${xml!.seconds.toFixed(2)} s / ${json!.seconds.toFixed(2)} s, ratio `
+    + `${(xml!.seconds / json!.seconds).toFixed(2)}×; ${(xml!.bytes / 1e6).toFixed(1)} MB `
+    + `/ ${(json!.bytes / 1e6).toFixed(1)} MB`);
 
   console.log('\nquery plans (EXPLAIN ANALYZE, taken after seeding):');
   for (const [pattern, plan] of Object.entries(db.plans)) console.log(`-- '${pattern}'\n${plan}`);
@@ -145,7 +173,8 @@ try {
  */
 async function compareWithPglite([name, request]: [string, LoadRequest, string?]): Promise<void> {
   // Left out, not empty: an empty setting is refused at start.
-  const pglite = await startServer('service on PGlite', 'src/server.ts', { ...common, DATABASE_URL: undefined, DATA_DIR: undefined }, serverCore);
+  const pglite = await startServer('service on PGlite', 'src/server.ts',
+    { ...common, DATABASE_URL: undefined, DATA_DIR: undefined }, serverCore);
   try {
     const runs: { pglite: LoadResult[]; postgresql: LoadResult[] } = { pglite: [], postgresql: [] };
     for (let round = 0; round < rounds; round++) {
@@ -155,11 +184,14 @@ async function compareWithPglite([name, request]: [string, LoadRequest, string?]
       }
     }
     const [onPglite, onPostgres] = [median(runs.pglite), median(runs.postgresql)];
-    console.log(`${`${name}, service on PGlite`.padEnd(30)} ${onPglite.reqPerSec.toFixed(0).padStart(14)} ${'(PostgreSQL)'.padStart(12)} `
-      + `${onPostgres.reqPerSec.toFixed(0)}: ratio ${(onPglite.reqPerSec / onPostgres.reqPerSec).toFixed(2)}×; CPU ms/req ${pair(onPglite.cpuPerRequestMs, onPostgres.cpuPerRequestMs, 2)}`);
+    console.log(`${`${name}, service on PGlite`.padEnd(30)} ${onPglite.reqPerSec.toFixed(0).padStart(14)} `
+      + `${'(PostgreSQL)'.padStart(12)} `
+      + `${onPostgres.reqPerSec.toFixed(0)}: ratio ${(onPglite.reqPerSec / onPostgres.reqPerSec).toFixed(2)}×; `
+      + `CPU ms/req ${pair(onPglite.cpuPerRequestMs, onPostgres.cpuPerRequestMs, 2)}`);
     // On PGlite the database's own work runs on the service's core: its cost per statement bounds the ratio above.
     const selectOne = await selectOneCpuMs(process.env.DATABASE_URL!);
-    console.log(`${''.padEnd(30)} 'select 1' costs its caller ${selectOne.pglite.toFixed(3)} ms CPU on PGlite, ${selectOne.postgresql.toFixed(3)} ms over pg`);
+    console.log(`${''.padEnd(30)} 'select 1' costs its caller ${selectOne.pglite.toFixed(3)} ms CPU on `
+      + `PGlite, ${selectOne.postgresql.toFixed(3)} ms over pg`);
   } finally {
     await pglite.stop();
   }
@@ -168,24 +200,29 @@ async function compareWithPglite([name, request]: [string, LoadRequest, string?]
 /** Request headers with a token of alice's, fetched anew every minute: a run outlasts a token (5 minutes). */
 async function headersFor(realm: string, user = 'alice'): Promise<Record<string, string>> {
   let entry = tokens.get(`${realm} ${user}`);
-  if (!entry || Date.now() - entry.at > 60_000) tokens.set(`${realm} ${user}`, entry = { token: await passwordToken(realm, user), at: Date.now() });
+  if (!entry || Date.now() - entry.at > 60_000)
+    tokens.set(`${realm} ${user}`, entry = { token: await passwordToken(realm, user), at: Date.now() });
   return { Authorization: `Bearer ${entry.token}`, 'Content-Type': 'application/json' };
 }
 
 /** The floor is only a floor if it does the same work: both must answer the same bytes. */
 async function sameAnswers(headers: Record<string, string>): Promise<void> {
-  const paths: [string, string | undefined][] = [['/api/sighting/-1', undefined], [page, undefined], ['/api/sighting/qbe', JSON.stringify({ sightingMemo: patterns.rare })]];
+  const paths: [string, string | undefined][] = [['/api/sighting/-1', undefined], [page, undefined],
+    ['/api/sighting/qbe', JSON.stringify({ sightingMemo: patterns.rare })]];
   if (process.env.DATABASE_URL) paths.push([history, undefined]);
   for (const [path, body] of paths) {
-    const [a, b] = await Promise.all(servers.map(async (s) => (await fetch(`${s.url}${path}`, { method: body ? 'POST' : 'GET', headers, body })).text()));
+    const [a, b] = await Promise.all(servers.map(async (s) =>
+      (await fetch(`${s.url}${path}`, { method: body ? 'POST' : 'GET', headers, body })).text()));
     if (a !== b) throw new Error(`service and floor answer ${path} differently:\n${a}\n${b}`);
   }
 }
 
 /** One line of the table: the service's figures against a floor's (the service's req/s left out on a second line). */
 function comparison(label: string, s: LoadResult, f: LoadResult, serviceRate = true): string {
-  return `${label.padEnd(30)} ${(serviceRate ? s.reqPerSec.toFixed(0) : '').padStart(14)} ${f.reqPerSec.toFixed(0).padStart(12)}  ${(s.reqPerSec / f.reqPerSec).toFixed(2)}×   `
-    + `${pair(s.p50, f.p50).padEnd(18)} ${pair(s.p99, f.p99).padEnd(18)} ${pair(s.cpuPerRequestMs, f.cpuPerRequestMs, 2).padEnd(20)}`
+  return `${label.padEnd(30)} ${(serviceRate ? s.reqPerSec.toFixed(0) : '').padStart(14)} `
+    + `${f.reqPerSec.toFixed(0).padStart(12)}  ${(s.reqPerSec / f.reqPerSec).toFixed(2)}×   `
+    + `${pair(s.p50, f.p50).padEnd(18)} ${pair(s.p99, f.p99).padEnd(18)} `
+    + `${pair(s.cpuPerRequestMs, f.cpuPerRequestMs, 2).padEnd(20)}`
     + (process.env.DATABASE_URL ? `   ${pair(s.databaseCpuPerRequestMs, f.databaseCpuPerRequestMs, 2)}` : '');
 }
 

@@ -35,11 +35,13 @@ if (process.argv.includes('--force') || Math.max(...inputs.map((input) => newest
  * (src/http/precompressed-files.ts) instead of compressing on every request.
  */
 async function precompress(dir: string): Promise<void> {
-  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => /\.(?:html|js|css|svg|json)$/.test(name));
+  const files =
+    readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => /\.(?:html|js|css|svg|json)$/.test(name));
   await Promise.all(files.map(async (name) => {
     const content = await readFile(join(dir, name));
     const [br, gz] = await Promise.all([
-      promisify(brotliCompress)(content, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: content.length } }),
+      promisify(brotliCompress)(content, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_SIZE_HINT]: content.length } }),
       promisify(gzip)(content, { level: constants.Z_BEST_COMPRESSION }),
     ]);
     await Promise.all([writeFile(join(dir, `${name}.br`), br), writeFile(join(dir, `${name}.gz`), gz)]);

@@ -11,36 +11,45 @@ import { createScratchDatabase } from '../test/support/scratch-database.ts';
 import { passwordToken } from '../bench/tokens.ts';
 
 const base = process.env.BASE_CHECKOUT;
-if (!base || !process.env.DATABASE_URL) throw new Error('set BASE_CHECKOUT (the other checkout) and DATABASE_URL (where scratch databases are made)');
+if (!base || !process.env.DATABASE_URL)
+  throw new Error('set BASE_CHECKOUT (the other checkout) and DATABASE_URL (where scratch databases are made)');
 const seconds = Number(process.env.BENCH_DURATION ?? 10);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
 
-const databases = [await createScratchDatabase(process.env.DATABASE_URL), await createScratchDatabase(process.env.DATABASE_URL)];
+const databases =
+  [await createScratchDatabase(process.env.DATABASE_URL), await createScratchDatabase(process.env.DATABASE_URL)];
 const common = { PORT: '0', HOST: '127.0.0.1', DEMO_DATA: 'true', RATE_LIMIT_PER_MINUTE: '100000000' };
 // Each build runs from its own folder, with its own node_modules, on the node this checkout pins.
-const other = await startServer('base', join(base, 'src/server.ts'), { ...common, DATABASE_URL: databases[0]!.url }, '0');
+const other =
+  await startServer('base', join(base, 'src/server.ts'), { ...common, DATABASE_URL: databases[0]!.url }, '0');
 const current = await startServer('this', 'src/server.ts', { ...common, DATABASE_URL: databases[1]!.url }, '0');
 const servers = [other, current];
-const create = JSON.stringify({ sightingMemo: 'compared', vessel: { vesselId: -1 }, sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-25T10:00' });
+const create = JSON.stringify({ sightingMemo: 'compared', vessel: { vesselId: -1 }, sightingTimezone: 'Europe/Berlin',
+  sightingDate: '2026-11-25T10:00' });
 const operations: [string, LoadRequest][] = [
   ['GET /sighting/-1 c16', { method: 'GET', path: '/api/sighting/-1', connections: 16 }],
   ['POST /sighting c16', { method: 'POST', path: '/api/sighting', body: create, connections: 16 }],
 ];
 
 try {
-  const tokens = new Map(await Promise.all(servers.map(async (server) => [server, await passwordToken(`${server.url}/realms/sighting`, 'alice')] as const)));
-  console.log(`base ${base} against this checkout, PostgreSQL, ${rounds} rounds of ${seconds} s, node ${process.version}\n`);
-  console.log(`${'operation'.padEnd(24)} ${'base req/s'.padStart(11)} ${'this req/s'.padStart(11)}  ratio   CPU ms/req base/this`);
+  const tokens = new Map(await Promise.all(servers.map(async (server) =>
+    [server, await passwordToken(`${server.url}/realms/sighting`, 'alice')] as const)));
+  console.log(`base ${base} against this checkout, PostgreSQL, ${rounds} rounds of ${seconds} s, `
+    + `node ${process.version}\n`);
+  console.log(`${'operation'.padEnd(24)} ${'base req/s'.padStart(11)} ${'this req/s'.padStart(11)}  ratio   CPU `
+    + `ms/req base/this`);
   for (const [name, request] of operations) {
     const results = new Map<ServerProcess, LoadResult[]>(servers.map((server) => [server, []]));
     for (let round = 0; round < rounds; round++) {
       for (const server of round % 2 ? [current, other] : [other, current]) {
-        results.get(server)!.push(await load(server, request, { Authorization: `Bearer ${tokens.get(server)}`, 'Content-Type': 'application/json' }, seconds, '1'));
+        results.get(server)!.push(await load(server, request,
+          { Authorization: `Bearer ${tokens.get(server)}`, 'Content-Type': 'application/json' }, seconds, '1'));
       }
     }
     const [b, t] = servers.map((server) => median(results.get(server)!));
-    console.log(`${name.padEnd(24)} ${b!.reqPerSec.toFixed(0).padStart(11)} ${t!.reqPerSec.toFixed(0).padStart(11)}  ${(t!.reqPerSec / b!.reqPerSec).toFixed(2)}×   `
+    console.log(`${name.padEnd(24)} ${b!.reqPerSec.toFixed(0).padStart(11)} ${t!.reqPerSec.toFixed(0).padStart(11)}  `
+      + `${(t!.reqPerSec / b!.reqPerSec).toFixed(2)}×   `
       + `${b!.cpuPerRequestMs.toFixed(2)} / ${t!.cpuPerRequestMs.toFixed(2)}`);
   }
 } finally {

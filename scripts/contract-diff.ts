@@ -1,6 +1,6 @@
 // The contract's breaking-change gate: `npm run contract:diff -- <git-ref>` compares openapi.yaml with the one at
-// <git-ref> (default: the current version's release, see contract-diff/baseline.ts), prints the changelog and exits 1 on a
-// breaking change unless info.version's major number was raised. `--old <file> [--new <file>]` compares files.
+// <git-ref> (default: the current version's release, see contract-diff/baseline.ts), prints the changelog and exits 1
+// on a breaking change unless info.version's major number was raised. `--old <file> [--new <file>]` compares files.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -8,7 +8,8 @@ import { diffContracts, gateVerdict, scratchFile } from './contract-diff/diff.ts
 import { releaseBaseline } from './contract-diff/baseline.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { old: { type: 'string' }, new: { type: 'string' } } });
+const { values, positionals } =
+  parseArgs({ allowPositionals: true, options: { old: { type: 'string' }, new: { type: 'string' } } });
 
 const newFile = values.new ?? `${root}openapi.yaml`;
 let oldFile = values.old;
@@ -19,7 +20,8 @@ if (!oldFile) {
     process.exit(0);
   }
   console.log(`contract:diff: openapi.yaml against ${baseline.how}`);
-  const text = execFileSync('git', ['show', `${baseline.ref}:openapi.yaml`], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const text = execFileSync('git', ['show', `${baseline.ref}:openapi.yaml`],
+    { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   oldFile = scratchFile('baseline-openapi.yaml', text);
 }
 const diff = diffContracts(oldFile, newFile);

@@ -17,7 +17,8 @@ const rounds = Number(process.env.COUNT_ROUNDS ?? 2);
 execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
 
 const db = await prepareDatabase(rows, []);
-const service = await startServer('service', 'src/server.ts', { PORT: '0', HOST: '127.0.0.1', ...db.serviceEnv, DEMO_DATA: 'false', RATE_LIMIT_PER_MINUTE: '10000000' }, '0');
+const service = await startServer('service', 'src/server.ts',
+  { PORT: '0', HOST: '127.0.0.1', ...db.serviceEnv, DEMO_DATA: 'false', RATE_LIMIT_PER_MINUTE: '10000000' }, '0');
 try {
   const headers = { Authorization: `Bearer ${await passwordToken(`${service.url}/realms/sighting`, 'alice')}` };
   /** Reads by id one after the other for the round's length; their latencies. */
@@ -36,17 +37,24 @@ try {
   const alone: number[] = [];
   const beside: number[] = [];
   const counted: number[] = [];
-  console.log(`read by id beside ${clients} counting clients, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${rows} rows, ${rounds} rounds of ${seconds} s, node ${process.version}\n`);
+  console.log(`read by id beside ${clients} counting ` +
+    `clients, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${rows} rows, ${rounds} rounds of ${seconds} s, ` +
+    `node ${process.version}\n`);
   for (let round = 0; round < rounds; round++) {
     alone.push(...await reads());
-    const [times, counting] = await Promise.all([reads(), load(service, { method: 'GET', path: '/api/sighting?limit=50', headers: { Prefer: 'count=exact' }, connections: clients }, headers, seconds, '1')]);
+    const [times, counting] = await Promise.all([reads(), load(service, { method: 'GET', path: '/api/sighting?limit=50',
+      headers: { Prefer: 'count=exact' }, connections: clients }, headers, seconds, '1')]);
     beside.push(...times);
     counted.push(counting.reqPerSec);
   }
-  const line = (name: string, times: number[]) => console.log(`${name.padEnd(28)} p50 ${percentile(times, 0.5).toFixed(1)} ms, p99 ${percentile(times, 0.99).toFixed(1)} ms, max ${percentile(times, 1).toFixed(1)} ms (${times.length} reads)`);
+  const line = (name: string, times: number[]) =>
+    console.log(`${name.padEnd(28)} p50 ${percentile(times, 0.5).toFixed(1)} ms, ` +
+      `p99 ${percentile(times, 0.99).toFixed(1)} ms, max ${percentile(times, 1).toFixed(1)} ms ` +
+        `(${times.length} reads)`);
   line('GET /sighting/-1 alone', alone);
   line(`GET /sighting/-1 beside ${clients}`, beside);
-  console.log(`counting clients: ${percentile(counted, 0.5).toFixed(1)} counted pages/s; ratio of p99 beside / alone ${(percentile(beside, 0.99) / percentile(alone, 0.99)).toFixed(1)}×`);
+  console.log(`counting clients: ${percentile(counted, 0.5).toFixed(1)} counted pages/s; ` +
+    `ratio of p99 beside / alone ${(percentile(beside, 0.99) / percentile(alone, 0.99)).toFixed(1)}×`);
 } finally {
   await service.stop();
   await db.drop();

@@ -23,7 +23,8 @@ try {
   } else {
     // MikroORM's template, with the module header our files have.
     const path = join(orm.config.get('migrations').path!, fileName);
-    await writeFile(path, `// ${name}: generated from the entities by npm run migration:create.\n${await readFile(path, 'utf8')}`);
+    await writeFile(path,
+      `// ${name}: generated from the entities by npm run migration:create.\n${await readFile(path, 'utf8')}`);
     console.log(`${path}: ${diff.up.length} statements; review it and commit it with the entity.`);
   }
 } finally {

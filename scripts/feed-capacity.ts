@@ -16,19 +16,23 @@ import { streamChurn } from '../bench/stream-churn.ts';
 const streams = Number(process.env.FEED_STREAMS ?? 1000);
 const creates = Number(process.env.FEED_CREATES ?? 30);
 const settleSeconds = Number(process.env.FEED_SETTLE_SECONDS ?? 60);
-const [churnClients, churnSeconds] = [Number(process.env.FEED_CHURN_CLIENTS ?? 80), Number(process.env.FEED_CHURN_SECONDS ?? 10)];
+const [churnClients, churnSeconds] =
+  [Number(process.env.FEED_CHURN_CLIENTS ?? 80), Number(process.env.FEED_CHURN_SECONDS ?? 10)];
 execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
 
 const db = await prepareDatabase(0, []);
 const common = { PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '1000000' };
-const service = await startServer('service', 'src/server.ts', { ...common, ...db.serviceEnv, DEMO_DATA: 'false', EVENTS_MAX_SUBSCRIBERS: String(streams), EVENTS_MAX_SUBSCRIBERS_PER_CALLER: String(streams) }, '0');
+const service = await startServer('service', 'src/server.ts', { ...common, ...db.serviceEnv, DEMO_DATA: 'false',
+  EVENTS_MAX_SUBSCRIBERS: String(streams), EVENTS_MAX_SUBSCRIBERS_PER_CALLER: String(streams) }, '0');
 const issuer = `${service.url}/realms/sighting`;
-const floor = await startServer('floor', 'bench/floor-server.ts', { ...common, ...db.floorEnv, ISSUER: issuer, AUDIENCE: 'sighting-api' }, '0');
+const floor = await startServer('floor', 'bench/floor-server.ts',
+  { ...common, ...db.floorEnv, ISSUER: issuer, AUDIENCE: 'sighting-api' }, '0');
 const servers = [service, floor];
 const token = await passwordToken(issuer, 'alice');
 const open = new Map<ServerProcess, ClientRequest[]>(servers.map((server) => [server, []]));
 /** Per server and record id: how many streams have read its `created` event, and when the last of them did. */
-const seen = new Map<ServerProcess, Map<number, { streams: number; lastAt: number }>>(servers.map((server) => [server, new Map()]));
+const seen = new Map<ServerProcess, Map<number, { streams: number; lastAt: number }>>(servers.map((server) =>
+  [server, new Map()]));
 
 try {
   console.log(`change feed, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, node ${process.version}\n`);
@@ -39,20 +43,26 @@ try {
     await Promise.all(Array.from({ length: streams }, () => subscribe(server)));
     const after = await settledRss(server);
     perStream.set(server, (after - before) / streams / 1024);
-    console.log(`${server.name.padEnd(7)} ${streams} open streams: RSS ${mib(before)} → ${mib(after)} MiB, ${perStream.get(server)!.toFixed(1)} KiB per stream`);
+    console.log(`${server.name.padEnd(7)} ${streams} open streams: `
+      + `RSS ${mib(before)} → ${mib(after)} MiB, ${perStream.get(server)!.toFixed(1)} KiB per stream`);
   }
-  console.log(`memory per stream, service / bare node:http (the floor): ${(perStream.get(service)! / perStream.get(floor)!).toFixed(2)}×`);
+  console.log(`memory per stream, service / bare node:http `
+    + `(the floor): ${(perStream.get(service)! / perStream.get(floor)!).toFixed(2)}×`);
 
   const delivery = new Map<ServerProcess, number[]>(servers.map((server) => [server, []]));
   for (let i = 0; i < creates; i++) {
     // A/B, then B/A: neither server always goes first.
-    for (const server of i % 2 ? [floor, service] : [service, floor]) delivery.get(server)!.push(await deliver(server, i));
+    for (const server of i % 2 ? [floor, service] : [service, floor])
+      delivery.get(server)!.push(await deliver(server, i));
   }
-  const at = (times: number[], q: number) => [...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor(q * times.length))]!;
-  console.log(`\na create reaching all ${streams} streams (${creates} creates per server, one at a time), from sending it:`);
+  const at = (times: number[], q: number) =>
+    [...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor(q * times.length))]!;
+  console.log(`\na create reaching all ${streams} streams (${creates} creates per server, one at a time), `
+    + `from sending it:`);
   for (const server of servers) {
     const times = delivery.get(server)!;
-    console.log(`${server.name.padEnd(7)} p50 ${at(times, 0.5).toFixed(0)} ms, p90 ${at(times, 0.9).toFixed(0)} ms, p99 ${at(times, 0.99).toFixed(0)} ms, max ${at(times, 1).toFixed(0)} ms`);
+    console.log(`${server.name.padEnd(7)} p50 ${at(times, 0.5).toFixed(0)} ms, p90 ${at(times, 0.9).toFixed(0)} ms, `
+      + `p99 ${at(times, 0.99).toFixed(0)} ms, max ${at(times, 1).toFixed(0)} ms`);
   }
   const ratio = (q: number) => (at(delivery.get(service)!, q) / at(delivery.get(floor)!, q)).toFixed(2);
   console.log(`ratio service / floor: p50 ${ratio(0.5)}×, p99 ${ratio(0.99)}×`);
@@ -64,19 +74,23 @@ try {
     for (const stream of open.get(server)!.splice(0)) stream.destroy();
     for (let waited = 0; waited < settleSeconds; waited += 10) {
       const after = await settledRss(server);
-      console.log(`${server.name.padEnd(7)} +${waited + 10} s: RSS ${mib(peak)} → ${mib(after)} MiB${server === service ? `; ${await heapOf(server)}` : ''}`);
+      console.log(`${server.name.padEnd(7)} +${waited + 10} s: `
+        + `RSS ${mib(peak)} → ${mib(after)} MiB${server === service ? `; ${await heapOf(server)}` : ''}`);
     }
   }
 
   // Opens under churn: more clients than the cap, connecting and leaving; against the same clients below the cap.
-  const capped = await startServer('service, cap 50', 'src/server.ts', { ...common, ...db.serviceEnv, DEMO_DATA: 'true', EVENTS_MAX_SUBSCRIBERS: '50', EVENTS_MAX_SUBSCRIBERS_PER_CALLER: '100' }, '0');
+  const capped = await startServer('service, cap 50', 'src/server.ts', { ...common, ...db.serviceEnv, DEMO_DATA: 'true',
+    EVENTS_MAX_SUBSCRIBERS: '50', EVENTS_MAX_SUBSCRIBERS_PER_CALLER: '100' }, '0');
   try {
     const cappedToken = await passwordToken(`${capped.url}/realms/sighting`, 'alice');
-    console.log(`\nopens under churn (cap 50, each stream held 0.1–1 s, a create every 50 ms, ${churnSeconds} s each), time to headers of admitted opens:`);
+    console.log(`\nopens under churn (cap 50, each stream held 0.1–1 s, a create every 50 ms, ${churnSeconds} s each), `
+      + `time to headers of admitted opens:`);
     for (const resume of [false, true]) {
       for (const clients of [churnClients, 40]) {
         const churn = await streamChurn(capped, cappedToken, clients, churnSeconds, resume);
-        console.log(`${String(clients).padStart(3)} clients${resume ? ', resuming with Last-Event-ID' : ''}: p50 ${churn.p50.toFixed(0)} ms, p90 ${churn.p90.toFixed(0)} ms, `
+        console.log(`${String(clients).padStart(3)} clients${resume ? ', resuming with Last-Event-ID' : ''}: `
+          + `p50 ${churn.p50.toFixed(0)} ms, p90 ${churn.p90.toFixed(0)} ms, `
           + `p99 ${churn.p99.toFixed(0)} ms; ${churn.opened} opened, ${churn.refused} refused (503)`);
       }
     }
@@ -117,7 +131,8 @@ async function settledRss(server: ServerProcess): Promise<number> {
 function subscribe(server: ServerProcess): Promise<void> {
   const counts = seen.get(server)!;
   return new Promise((resolve, reject) => {
-    const req = request(`${server.url}/api/sighting/events`, { headers: { Authorization: `Bearer ${token}`, Accept: 'text/event-stream' }, agent: false }, (res) => {
+    const req = request(`${server.url}/api/sighting/events`,
+      { headers: { Authorization: `Bearer ${token}`, Accept: 'text/event-stream' }, agent: false }, (res) => {
       if (res.statusCode !== 200) return reject(new Error(`${server.name}: stream answered ${res.statusCode}`));
       resolve();
       let buffer = '';
@@ -146,7 +161,8 @@ function subscribe(server: ServerProcess): Promise<void> {
 async function heapOf(server: ServerProcess): Promise<string> {
   const text = await (await fetch(`${server.url}/metrics`)).text();
   const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
-  return `V8 heap ${mib(value('nodejs_heap_size_total_bytes'))} MiB reserved, ${mib(value('nodejs_heap_size_used_bytes'))} used; `
+  return `V8 heap ${mib(value('nodejs_heap_size_total_bytes'))} MiB `
+    + `reserved, ${mib(value('nodejs_heap_size_used_bytes'))} used; `
     + `outside it (buffers) ${mib(value('nodejs_external_memory_bytes'))} MiB`;
 }
 

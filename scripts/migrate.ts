@@ -11,7 +11,8 @@ try {
   const logger = createLogger(config);
   const orm = await openServiceDatabase(config, { logger, readRouting: new ReadRouting(0, 0) });
   const executed = await orm.migrator.getExecuted();
-  logger.info({ migrations: executed.map((migration) => migration.name) }, `the database is migrated: ${executed.length} migrations applied in all`);
+  logger.info({ migrations: executed.map((migration) => migration.name) },
+    `the database is migrated: ${executed.length} migrations applied in all`);
   await orm.close();
   logger.flush();
 } catch (error) {

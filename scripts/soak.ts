@@ -28,17 +28,23 @@ const backends = process.env.DATABASE_URL ? new pg.Client({ connectionString: db
 let failed = false;
 try {
   for (let i = 0; i < instances; i++) {
-    servers.push(await startServer(`instance ${i + 1}`, 'src/server.ts', { PORT: '0', HOST: '127.0.0.1', ...db.serviceEnv, MIGRATE_AT_START: 'false' }, '0'));
+    servers.push(await startServer(`instance ${i + 1}`, 'src/server.ts',
+      { PORT: '0', HOST: '127.0.0.1', ...db.serviceEnv, MIGRATE_AT_START: 'false' }, '0'));
   }
   await backends?.connect();
-  const clients = new SoakClients(servers, { writesPerSecond, subscribers, token: (server, user) => passwordToken(`${server.url}/realms/sighting`, user) });
-  console.log(`soak: ${minutes} min, ${instances} instance(s) on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${writesPerSecond} creates/s, ${subscribers} subscribers that come and go, ${rows} sightings, node ${process.version}\n`);
-  console.log('min  pool used  backends  streams  RSS MiB (per instance)  read-by-id p99 ms  delivery p99 ms  requests  503  429  other 5xx');
+  const clients = new SoakClients(servers,
+    { writesPerSecond, subscribers, token: (server, user) => passwordToken(`${server.url}/realms/sighting`, user) });
+  console.log(`soak: ${minutes} min, ${instances} instance(s) ` +
+    `on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${writesPerSecond} creates/s, ${subscribers} ` +
+    `subscribers that come and go, ${rows} sightings, node ${process.version}\n`);
+  console.log('min  pool used  backends  streams  RSS MiB ' +
+    '(per instance)  read-by-id p99 ms  delivery p99 ms  requests  503  429  other 5xx');
 
   const minutely: Array<{ rss: number; readP99: number; deliveryP99: number; backends: number }> = [];
   const ends = Date.now() + minutes * 60_000;
   const load = clients.run(ends, {
-    // A list read for 64 KiB and dropped, twice a second; a list never read, every five seconds (dropped after a minute).
+    // A list read for 64 KiB and dropped, twice a second; a list never read, every five seconds (dropped after a
+    // minute).
     abort: (server, headers) => readPartAndLeave(server.url, { path: '/api/sighting', headers }, 65_536),
     neverRead: (server, headers) => neverRead(server.url, { path: '/api/sighting', headers }),
   });
@@ -48,15 +54,23 @@ try {
     const held = await Promise.all(servers.map((server) => heldBy(server)));
     const backendCount = await countBackends();
     const rss = servers.map((server) => rssBytes(server.child.pid!) / 2 ** 20);
-    minutely.push({ rss: Math.max(...rss), readP99: figures.readP99, deliveryP99: figures.deliveryP99, backends: backendCount });
-    console.log(`${String(minute).padStart(3)}  ${String(sum(held.map(({ pool }) => pool))).padStart(9)}  ${String(backendCount).padStart(8)}  ${String(sum(held.map(({ streams }) => streams))).padStart(7)}  ${rss.map((mib) => mib.toFixed(0)).join(' / ').padStart(22)}  ${figures.readP99.toFixed(0).padStart(17)}  ${figures.deliveryP99.toFixed(0).padStart(15)}  ${String(figures.requests).padStart(8)}  ${String(figures.status503).padStart(3)}  ${String(figures.status429).padStart(3)}  ${String(figures.other5xx).padStart(9)}`);
+    minutely.push({ rss: Math.max(...rss), readP99: figures.readP99, deliveryP99: figures.deliveryP99,
+      backends: backendCount });
+    console.log(`${String(minute).padStart(3)}  ${String(sum(held.map(({ pool }) => pool))).padStart(9)}  ` +
+      `${String(backendCount).padStart(8)}  ${String(sum(held.map(({ streams }) => streams))).padStart(7)}  ` +
+      `${rss.map((mib) => mib.toFixed(0)).join(' / ').padStart(22)}  ${figures.readP99.toFixed(0).padStart(17)}  ` +
+      `${figures.deliveryP99.toFixed(0).padStart(15)}  ${String(figures.requests).padStart(8)}  ` +
+      `${String(figures.status503).padStart(3)}  ${String(figures.status429).padStart(3)}  ` +
+      `${String(figures.other5xx).padStart(9)}`);
     if (figures.other5xx > 0) failed = true;
   }
   await load;
 
   // Once every client has gone, nothing may stay held.
   const settled = await settle();
-  console.log(`\nafter the load: ${settled ? 'every instance settled (no stream, no pool connection in use, no request in flight)' : 'NOT SETTLED'}`);
+  const outcome = settled
+    ? 'every instance settled (no stream, no pool connection in use, no request in flight)' : 'NOT SETTLED';
+  console.log(`\nafter the load: ${outcome}`);
   failed ||= !settled;
   for (const problem of growth(minutely)) {
     console.log(`grows: ${problem}`);
@@ -83,7 +97,8 @@ async function heldBy(server: ServerProcess): Promise<{ pool: number; streams: n
 
 async function countBackends(): Promise<number> {
   if (!backends) return 0;
-  const { rows: [row] } = await backends.query('select count(*)::int as "count" from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+  const { rows: [row] } = await backends.query('select count(*)::int as "count" from pg_stat_activity ' +
+    'where datname = current_database() and pid <> pg_backend_pid()');
   return (row as { count: number }).count;
 }
 
@@ -105,7 +120,8 @@ function growth(figures: Array<{ rss: number; readP99: number; deliveryP99: numb
   const late = figures.slice(-third);
   const middle = (pick: (f: typeof figures[number]) => number, part: typeof figures) => percentile(part.map(pick), 0.5);
   const checks: Array<[string, (f: typeof figures[number]) => number, number]> = [
-    ['RSS (MiB)', (f) => f.rss, 64], ['read-by-id p99 (ms)', (f) => f.readP99, 250], ['delivery p99 (ms)', (f) => f.deliveryP99, 250], ['backends', (f) => f.backends, 4],
+    ['RSS (MiB)', (f) => f.rss, 64], ['read-by-id p99 (ms)', (f) => f.readP99, 250],
+    ['delivery p99 (ms)', (f) => f.deliveryP99, 250], ['backends', (f) => f.backends, 4],
   ];
   return checks.filter(([, pick, slack]) => middle(pick, late) > 1.5 * middle(pick, early) + slack)
     .map(([name, pick]) => `${name}: ${middle(pick, early).toFixed(0)} early, ${middle(pick, late).toFixed(0)} late`);

@@ -20,25 +20,30 @@ const lighthouseRuns = Number(process.env.WEB_BENCH_LIGHTHOUSE_RUNS ?? 3);
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const debuggingPort = 9300 + Math.floor(Math.random() * 500);
 
-const web = await startWebServer(loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', DEMO_DATA: 'true', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000' }));
+const web = await startWebServer(loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', DEMO_DATA: 'true',
+  LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000' }));
 const profile = await mkdtemp(join(tmpdir(), 'web-bench-'));
 // Chromium with a debugging port: Playwright signs in and fills the database, Lighthouse (through Puppeteer) then
 // measures in that same signed-in tab.
 const browser = await chromium.launchPersistentContext(profile, {
   executablePath: chromiumPath, headless: true, viewport: { width: 1100, height: 900 },
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', `--remote-debugging-port=${debuggingPort}`],
+  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', `--remote-debugging-port=${debuggingPort}`],
 });
 
 try {
   const page = browser.pages()[0] ?? await browser.newPage();
   await signIn(page, 'alice');
   const vesselId = await vesselWithSightings(page, sightings);
-  console.log(`web page, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, Chromium ${browser.browser()?.version()}, node ${process.version}\n`);
+  console.log(`web page, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ` +
+    `Chromium ${browser.browser()?.version()}, node ${process.version}\n`);
 
   const times: number[] = [];
   for (let run = 0; run < runs; run++) times.push(await firstPageMs(page, vesselId));
   times.sort((a, b) => a - b);
-  console.log(`vessel with ${sightings} sightings, route change to first page shown (${runs} runs): median ${times[Math.floor(runs / 2)]!.toFixed(0)} ms, min ${times[0]!.toFixed(0)}, max ${times.at(-1)!.toFixed(0)}`);
+  console.log(`vessel with ${sightings} sightings, route change to first page shown ` +
+    `(${runs} runs): median ${times[Math.floor(runs / 2)]!.toFixed(0)} ms, min ${times[0]!.toFixed(0)}, ` +
+    `max ${times.at(-1)!.toFixed(0)}`);
 
   // The tab keeps its session storage (the tokens) across navigations: leave the page, then let Lighthouse load it
   // afresh, as a person opening the page signed in: the landing screen, alice's own 2,000 sightings.
@@ -56,7 +61,8 @@ try {
   const signedOutTab = await firstVisit.newPage();
   await lighthouse('the signed-out page of a first visit', signedOutTab, false, async () => {
     await signedOutTab.waitForSelector('main .welcome');
-    return `signed out, the welcome screen on screen${signedOutTab.url().includes('code=') ? ' (after a sign-in round trip)' : ''}`;
+    const roundTrip = signedOutTab.url().includes('code=') ? ' (after a sign-in round trip)' : '';
+    return `signed out, the welcome screen on screen${roundTrip}`;
   });
   await firstVisit.close();
   await puppeteerBrowser.disconnect();
@@ -70,11 +76,13 @@ try {
  * Lighthouse `lighthouseRuns` times on `tab` at the page's address: the median of each category and every audit
  * below 0.9 in the median performance run. `shown` says what the tab showed once measured.
  */
-async function lighthouse(what: string, tab: LighthouseTab, keepStorage: boolean, shown: () => Promise<string>): Promise<void> {
+async function lighthouse(what: string, tab: LighthouseTab, keepStorage: boolean,
+  shown: () => Promise<string>): Promise<void> {
   const results: NonNullable<Awaited<ReturnType<typeof navigation>>>['lhr'][] = [];
   for (let run = 0; run < lighthouseRuns; run++) {
     const result = await navigation(tab, `${web.url}/`, {
-      flags: { disableStorageReset: keepStorage, logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'] },
+      flags: { disableStorageReset: keepStorage, logLevel: 'error',
+        onlyCategories: ['performance', 'accessibility', 'best-practices'] },
     });
     results.push(result!.lhr);
   }
@@ -85,13 +93,16 @@ async function lighthouse(what: string, tab: LighthouseTab, keepStorage: boolean
     const scores = results.map((lhr) => Math.round((lhr.categories[id]!.score ?? 0) * 100));
     return `${title} ${median(scores)} (${scores.join(', ')})`;
   });
-  console.log(`Lighthouse ${results[0]!.lighthouseVersion} (mobile) on ${what}, median of ${lighthouseRuns}: ${figures.join(', ')}`);
+  console.log(`Lighthouse ${results[0]!.lighthouseVersion} (mobile) on ${what}, ` +
+    `median of ${lighthouseRuns}: ${figures.join(', ')}`);
   const performanceScores = results.map((lhr) => lhr.categories.performance!.score ?? 0);
   const typical = results[performanceScores.indexOf(median(performanceScores))]!;
   for (const audit of Object.values(typical.audits).filter((a) => a.score !== null && a.score < 0.9
     && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'notApplicable')) {
-    const items = (audit.details as { items?: { url?: string }[] } | undefined)?.items?.map((item) => item.url).filter(Boolean) ?? [];
-    console.log(`  below 0.9: ${audit.id} (${audit.score}) ${audit.displayValue ?? ''}${items.length ? ` — ${items.join(', ')}` : ''}`);
+    const items = (audit.details as { items?: { url?: string }[] } | undefined)?.items?.map((item) => item.url)
+      .filter(Boolean) ?? [];
+    console.log(`  below 0.9: ${audit.id} ` +
+      `(${audit.score}) ${audit.displayValue ?? ''}${items.length ? ` — ${items.join(', ')}` : ''}`);
   }
 }
 
@@ -109,20 +120,23 @@ async function vesselWithSightings(page: Page, count: number): Promise<number> {
   const token = await page.evaluate<string>('JSON.parse(sessionStorage.getItem("sighting.tokens")).access');
   const admin = await passwordToken('admin');
   const post = (path: string, body: unknown, bearer: string) => fetch(`${web.url}/api${path}`, {
-    method: 'POST', headers: { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+    method: 'POST', headers: { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
   });
   const created = await post('/vessel', { vesselName: { en: `Benchmark ${Date.now()}` } }, admin);
   const vesselId = Number(created.headers.get('Location')!.split('/').pop());
   for (let done = 0; done < count; done += 50) {
     await Promise.all(Array.from({ length: Math.min(50, count - done) }, (_, i) =>
-      post('/sighting', { sightingMemo: `sighting ${done + i}`, vessel: { vesselId }, sightingDate: '2026-11-25T10:00' }, token)));
+      post('/sighting',
+        { sightingMemo: `sighting ${done + i}`, vessel: { vesselId }, sightingDate: '2026-11-25T10:00' }, token)));
   }
   return vesselId;
 }
 
 async function passwordToken(user: string): Promise<string> {
   const answer = await fetch(`${web.url}/realms/sighting/protocol/openid-connect/token`, {
-    method: 'POST', body: new URLSearchParams({ grant_type: 'password', client_id: 'sighting-cli', username: user, password: user }),
+    method: 'POST',
+    body: new URLSearchParams({ grant_type: 'password', client_id: 'sighting-cli', username: user, password: user }),
   });
   return (await answer.json() as { access_token: string }).access_token;
 }
@@ -134,7 +148,8 @@ async function firstPageMs(page: Page, vesselId: number): Promise<number> {
   return page.evaluate<number>(`new Promise((resolve) => {
     const start = performance.now();
     const observer = new MutationObserver(() => {
-      if (document.querySelectorAll('table.sightings tbody tr').length >= 50 && document.querySelector('[data-testid="vessel-summary"]')) {
+      if (document.querySelectorAll('table.sightings tbody tr').length >= 50
+        && document.querySelector('[data-testid="vessel-summary"]')) {
         observer.disconnect();
         resolve(performance.now() - start);
       }

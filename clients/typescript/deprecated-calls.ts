@@ -1,10 +1,12 @@
-// A consumer's code that still calls the operations the contract deprecates, beside their successors. Never run: test/clients/
-// sdk-deprecations.test.ts installs the npm package beside it and asks the TypeScript compiler (its language service,
-// what an editor strikes through and eslint's @typescript-eslint/no-deprecated reports) which uses are deprecated.
+// A consumer's code that still calls the operations the contract deprecates, beside their successors. Never run:
+// test/clients/sdk-deprecations.test.ts installs the npm package beside it and asks the TypeScript compiler (its
+// language service, what an editor strikes through and eslint's @typescript-eslint/no-deprecated reports) which uses
+// are deprecated.
 import { Configuration, SightingApi, TimezoneApi, VesselApi } from 'sighting-client';
 
 const configuration = new Configuration({ basePath: 'http://localhost:8080/api' });
-const [timezones, vessels, sightings] = [new TimezoneApi(configuration), new VesselApi(configuration), new SightingApi(configuration)];
+const [timezones, vessels, sightings] =
+  [new TimezoneApi(configuration), new VesselApi(configuration), new SightingApi(configuration)];
 
 export const deprecated = [
   // Deprecated since 1.2.0: one version of a record.

@@ -1,5 +1,6 @@
 // The client scenario with the generated typescript-fetch SDK: every step against the running service, failing loudly.
-// Usage (clients/consume.sh typescript installs the package and runs it): node scenario.js <api base URL> <token endpoint URL>
+// Usage (clients/consume.sh typescript installs the package and runs it):
+// node scenario.js <api base URL> <token endpoint URL>
 import { randomUUID } from 'node:crypto';
 import { deepStrictEqual, ok, strictEqual } from 'node:assert/strict';
 import {
@@ -36,7 +37,8 @@ async function step(name: string, run: () => Promise<void>): Promise<void> {
   try {
     await run();
   } catch (error) {
-    const answer = error instanceof ResponseError ? `: HTTP ${error.response.status} ${await error.response.text().catch(() => '')}` : '';
+    const answer = error instanceof ResponseError
+      ? `: HTTP ${error.response.status} ${await error.response.text().catch(() => '')}` : '';
     console.error(`  FAILED  ${name}${answer}`);
     throw error;
   }
@@ -56,11 +58,13 @@ await step('list rows in the list view: typed list items', async () => {
   // The list view: the name in the request's locale as one text (the detail view has the language map).
   // (null for a vessel without names, which other clients may have made).
   ok(rows.every((v) => v.vesselName === null || typeof v.vesselName === 'string'), JSON.stringify(rows.slice(0, 2)));
-  ok(rows.filter((v) => v.vesselId < 0).every((v) => typeof v.vesselName === 'string'), JSON.stringify(rows.slice(0, 2)));
+  ok(rows.filter((v) => v.vesselId < 0).every((v) => typeof v.vesselName === 'string'),
+    JSON.stringify(rows.slice(0, 2)));
   const [row] = await sightings.listSightings({ sightingId: -1 });
   const detail = await sightings.getSighting({ id: -1 });
   const { sightingId, vessel: { vesselId, vesselName }, sightingTimezone, sightingDate } = detail;
-  deepStrictEqual(row, { sightingId, vessel: { vesselId, vesselName }, sightingTimezone, sightingDate } satisfies SightingListItem);
+  deepStrictEqual(row,
+    { sightingId, vessel: { vesselId, vesselName }, sightingTimezone, sightingDate } satisfies SightingListItem);
 });
 await step('list rows in the detail view: typed detail rows', async () => {
   const rows: VesselDetail[] = await vessels.listVesselsInDetailView({ vesselId: -1 });
@@ -72,21 +76,26 @@ await step('list rows in the detail view: typed detail rows', async () => {
 await step('a read with its ETag and API-Version headers', async () => {
   const answer = await sightings.getSightingRaw({ id: -1 });
   const sighting = await answer.value();
-  deepStrictEqual({ id: sighting.sightingId, memo: sighting.sightingMemo, vessel: sighting.vessel.vesselId }, { id: -1, memo: 'unheimlich!', vessel: -1 });
+  deepStrictEqual({ id: sighting.sightingId, memo: sighting.sightingMemo, vessel: sighting.vessel.vesselId },
+    { id: -1, memo: 'unheimlich!', vessel: -1 });
   strictEqual(answer.raw.headers.get('ETag'), `"${sighting.version}"`);
-  ok(/^2\.\d+\.\d+$/.test(answer.raw.headers.get('API-Version') ?? ''), `API-Version 2.x.y, got ${answer.raw.headers.get('API-Version')}`);
+  ok(/^2\.\d+\.\d+$/.test(answer.raw.headers.get('API-Version') ?? ''),
+    `API-Version 2.x.y, got ${answer.raw.headers.get('API-Version')}`);
 });
 await step('the default create: no throw, the new record\'s Location', async () => {
-  const sightingCreate = { sightingMemo: memo, vessel: { vesselId: -1 }, sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-22T21:30' };
+  const sightingCreate = { sightingMemo: memo, vessel: { vesselId: -1 }, sightingTimezone: 'Europe/Berlin',
+    sightingDate: '2026-11-22T21:30' };
   // The plain call returns normally (the 201 declares no body): the record is stored once, nothing to retry.
-  strictEqual(await sightings.createSighting({ sightingCreate: { ...sightingCreate, sightingMemo: `${memo} (plain)` } }), undefined);
+  strictEqual(await sightings.createSighting({ sightingCreate: { ...sightingCreate,
+    sightingMemo: `${memo} (plain)` } }), undefined);
   const answer = await sightings.createSightingRaw({ sightingCreate });
   const location = answer.raw.headers.get('Location') ?? '';
   const id = Number(location.slice(location.lastIndexOf('/') + 1));
   deepStrictEqual([answer.raw.status, await answer.raw.text(), answer.raw.headers.get('ETag')], [201, '', '"0"']);
   ok(id > 0, `a new positive id in Location, got ${location}`);
   created = await sightings.getSighting({ id });
-  deepStrictEqual([created.sightingId, created.version, created.sightingMemo, created.sightingDate], [id, 0, memo, '2026-11-22T21:30:00.000']);
+  deepStrictEqual([created.sightingId, created.version, created.sightingMemo, created.sightingDate],
+    [id, 0, memo, '2026-11-22T21:30:00.000']);
 });
 await step('create returning the record: the typed detail view', async () => {
   const answer: SightingDetail = await sightings.createSightingReturningRecord({
@@ -99,7 +108,8 @@ await step('read it back', async () => {
   deepStrictEqual(await sightings.getSighting({ id: created.sightingId }), created);
 });
 await step('update with the version read', async () => {
-  await sightings.updateSighting({ id: created.sightingId, sightingUpdate: { ...update(created), sightingMemo: `${memo} (updated)` } });
+  await sightings.updateSighting({ id: created.sightingId,
+    sightingUpdate: { ...update(created), sightingMemo: `${memo} (updated)` } });
   const read = await sightings.getSighting({ id: created.sightingId });
   deepStrictEqual([read.version, read.sightingMemo], [1, `${memo} (updated)`]);
 });
@@ -110,7 +120,8 @@ await step('a stale update is a 409, a typed error', async () => {
 });
 await step('patch the memo (JSON Merge Patch) with If-Match: the other fields stay', async () => {
   const patched = await sightings.patchSighting({
-    id: created.sightingId, ifMatch: '"1"', prefer: 'return=representation', sightingPatch: { sightingMemo: `${memo} (patched)` },
+    id: created.sightingId, ifMatch: '"1"', prefer: 'return=representation',
+    sightingPatch: { sightingMemo: `${memo} (patched)` },
   });
   deepStrictEqual([patched?.version, patched?.sightingMemo, patched?.vessel.vesselId], [2, `${memo} (patched)`, -1]);
 });
@@ -119,17 +130,22 @@ await step('the history lists every version, newest first, each record as it was
   deepStrictEqual(versions.map((v) => [v.version, v.change]), [[2, 'updated'], [1, 'updated'], [0, 'created']]);
   strictEqual(versions[2]?.record?.sightingMemo, memo);
 });
-await step('one version: the history filtered by version (the successor of the deprecated getSightingVersion)', async () => {
+await step('one version: the history filtered by version (the successor of the deprecated getSightingVersion)',
+  async () => {
   const versions = await sightings.listSightingVersions({ id: created.sightingId, version: 1 });
-  deepStrictEqual(versions.map((v) => [v.version, v.change, v.record?.sightingMemo]), [[1, 'updated', `${memo} (updated)`]]);
+  deepStrictEqual(versions.map((v) => [v.version, v.change, v.record?.sightingMemo]),
+    [[1, 'updated', `${memo} (updated)`]]);
 });
 await step('a deprecated call: its Deprecation header', async () => {
-  // The compiler marks the call deprecated (test/clients/sdk-deprecations.test.ts); at run time the answer's headers say it.
+  // The compiler marks the call deprecated (test/clients/sdk-deprecations.test.ts); at run time the answer's headers
+  // say it.
   const answer = await sightings.getSightingVersionRaw({ id: created.sightingId, version: 1 });
-  const [deprecation, sunset, link] = ['Deprecation', 'Sunset', 'Link'].map((name) => answer.raw.headers.get(name) ?? '');
+  const [deprecation, sunset, link] =
+    ['Deprecation', 'Sunset', 'Link'].map((name) => answer.raw.headers.get(name) ?? '');
   ok(/^@\d+$/.test(deprecation!), `Deprecation: @<unix seconds> (RFC 9745), got ${deprecation}`);
   ok(!Number.isNaN(Date.parse(sunset!)), `Sunset: an HTTP date (RFC 8594), got ${sunset}`);
-  ok(/^<\/changelog\.md#contract-[\d.]+>; rel="deprecation"/.test(link!), `Link to the changelog entry, rel="deprecation", got ${link}`);
+  ok(/^<\/changelog\.md#contract-[\d.]+>; rel="deprecation"/.test(link!),
+    `Link to the changelog entry, rel="deprecation", got ${link}`);
   strictEqual((await answer.value()).sightingMemo, `${memo} (updated)`);
 });
 await step('a sorted list: the newest ids first', async () => {
@@ -141,14 +157,16 @@ await step('query by example: the memo, in the detail view and in the list view'
   const sightingExample = { sightingMemo: `${memo} (patched)`.toUpperCase() };
   const found: SightingDetail[] | null | undefined = await sightings.querySightingsByExample({ sightingExample });
   deepStrictEqual(found?.map((s) => [s.sightingId, s.sightingMemo]), [[created.sightingId, `${memo} (patched)`]]);
-  const rows: SightingListItem[] | null | undefined = await sightings.querySightingsByExampleInListView({ sightingExample });
+  const rows: SightingListItem[] | null | undefined =
+    await sightings.querySightingsByExampleInListView({ sightingExample });
   deepStrictEqual(rows, await sightings.listSightings({ sightingId: created.sightingId }));
 });
 await step('query by example: a vessel name by language, {de: "Jäger"}', async () => {
   const found = await vessels.queryVesselsByExample({ vesselExample: { vesselName: { de: 'Jäger' } } });
   const ids = found?.map((v) => v.vesselId) ?? [];
   ok(ids.includes(-1) && !ids.includes(-2), `vessel -1 only of the demo vessels, got ${ids}`);
-  ok(found!.every((v) => v.vesselName['de']?.toLowerCase().includes('jäger')), 'every match has Jäger in its German name');
+  ok(found!.every((v) => v.vesselName['de']?.toLowerCase().includes('jäger')),
+    'every match has Jäger in its German name');
 });
 await step('query by example: no match is a 204', async () => {
   const response = await sightings.querySightingsByExampleRaw({ sightingExample: { sightingMemo: randomUUID() } });
@@ -166,6 +184,7 @@ await step('read after delete is a 404, a typed error', async () => {
 
 /** The update body for a record as read: its version, memo and vessel link. */
 function update(sighting: SightingDetail) {
-  return { version: sighting.version, sightingMemo: sighting.sightingMemo, vessel: { vesselId: sighting.vessel.vesselId } };
+  return { version: sighting.version, sightingMemo: sighting.sightingMemo,
+    vessel: { vesselId: sighting.vessel.vesselId } };
 }
 console.log('typescript-fetch scenario: every step passed');

@@ -18,10 +18,12 @@ describe('change feed under concurrent writers', () => {
    * Reads up to the sentinel in pieces of `piece` events, dropping each stream after its piece and resuming with the
    * last id it kept: events read beyond the piece are dropped on purpose, the resumed stream must deliver them again.
    */
-  async function resumingReader(vesselId: number, after: string, piece: number): Promise<Array<{ eventId: number; recordId: number }>> {
+  async function resumingReader(vesselId: number, after: string,
+    piece: number): Promise<Array<{ eventId: number; recordId: number }>> {
     const kept: StreamEvent[] = [];
     for (let last = after; !kept.some(isSentinel); last = kept.at(-1)!.id!) {
-      const stream = await openEventStream(service, `/sighting/events?vesselId=${vesselId}`, { headers: { 'Last-Event-ID': last } });
+      const stream =
+        await openEventStream(service, `/sighting/events?vesselId=${vesselId}`, { headers: { 'Last-Event-ID': last } });
       await stream.until(({ events }) => events.length >= piece || events.some(isSentinel));
       stream.close();
       const sentinel = stream.events.findIndex(isSentinel);
@@ -30,7 +32,8 @@ describe('change feed under concurrent writers', () => {
     return kept.slice(0, -1).map((event) => ({ eventId: Number(event.id), recordId: dataOf(event).id }));
   }
 
-  it(`when ${writers} writers create at once while readers keep resuming, then every reader gets each change once, in growing id order`, async function () {
+  it(`when ${writers} writers create at once while readers keep resuming, ` +
+    `then every reader gets each change once, in growing id order`, async function () {
     this.timeout(120_000);
     const vesselId = await createVessel(service);
     const live = await openEventStream(service, `/sighting/events?vesselId=${vesselId}`);
@@ -39,15 +42,19 @@ describe('change feed under concurrent writers', () => {
       await live.until(({ events }) => events.length === 1);
       const marker = live.events[0]!.id!;
       const write = async () => {
-        const ids = await Promise.all(Array.from({ length: writers }, (_, i) => createSighting(service, buildSighting({ vessel: { vesselId } }), i % 2 ? 'alice' : 'bob')));
+        const ids = await Promise.all(Array.from({ length: writers },
+          (_, i) => createSighting(service, buildSighting({ vessel: { vesselId } }), i % 2 ? 'alice' : 'bob')));
         await createSighting(service, buildSighting({ vessel: { vesselId }, sightingTimezone: sentinelZone }));
         return ids;
       };
-      const [created, ...readers] = await Promise.all([write(), resumingReader(vesselId, marker, 7), resumingReader(vesselId, marker, 13), resumingReader(vesselId, marker, 50)]);
+      const [created, ...readers] = await Promise.all([write(), resumingReader(vesselId, marker, 7),
+        resumingReader(vesselId, marker, 13), resumingReader(vesselId, marker, 50)]);
       await live.until(({ events }) => events.some(isSentinel));
-      const everyone = [...readers, live.events.slice(1, -1).map((event) => ({ eventId: Number(event.id), recordId: dataOf(event).id }))];
+      const everyone = [...readers,
+        live.events.slice(1, -1).map((event) => ({ eventId: Number(event.id), recordId: dataOf(event).id }))];
       for (const events of everyone) {
-        expect(events.map(({ recordId }) => recordId).sort((a, b) => a - b)).to.deep.equal([...created].sort((a, b) => a - b));
+        expect(events.map(({ recordId }) => recordId).sort((a, b) => a - b))
+          .to.deep.equal([...created].sort((a, b) => a - b));
         const ids = events.map(({ eventId }) => eventId);
         expect(ids.every((id, i) => i === 0 || id > ids[i - 1]!), 'event ids grow').to.equal(true);
       }

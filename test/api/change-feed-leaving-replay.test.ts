@@ -36,16 +36,19 @@ describe(`change feed: a replaying subscriber that leaves (${backend})`, functio
   const streams = async () => (await samples(service.url, 'change_feed_streams')).get('') ?? 0;
   /** Statements of the feed's catch-up: the history of one collection after an event id. */
   const catchUpReads = (from: number) => log.lines.slice(from)
-    .filter(({ msg }) => typeof msg === 'string' && msg.includes('from "record_change"') && msg.includes('"collection" ='));
+    .filter(({ msg }) => typeof msg === 'string' && msg.includes('from "record_change"')
+      && msg.includes('"collection" ='));
 
-  it('when it leaves while its catch-up read waits for a place, then its slot and the gauge are free and its read never runs', async () => {
+  it('when it leaves while its catch-up read waits for a place, ' +
+    'then its slot and the gauge are free and its read never runs', async () => {
     const sockets: Socket[] = [];
     try {
       const list = neverRead(service.url, { path: '/api/sighting', headers });
       sockets.push(list);
       await eventually(() => share().held === 1);
       const before = log.lines.length;
-      const subscriber = neverRead(service.url, { path: '/api/sighting/events', headers: { ...headers, Accept: 'text/event-stream', 'Last-Event-ID': '0' } });
+      const subscriber = neverRead(service.url,
+        { path: '/api/sighting/events', headers: { ...headers, Accept: 'text/event-stream', 'Last-Event-ID': '0' } });
       sockets.push(subscriber);
       await eventually(async () => await streams() === 1);
       subscriber.destroy();
@@ -69,7 +72,8 @@ describe(`change feed: a replaying subscriber that leaves (${backend})`, functio
     }
   });
 
-  it('when a replaying subscriber is let in, then its catch-up read runs (the statements counted are the right ones)', async () => {
+  it('when a replaying subscriber is let in, ' +
+    'then its catch-up read runs (the statements counted are the right ones)', async () => {
     const before = log.lines.length;
     const stream = await openEventStream(service, '/sighting/events', { headers: { 'Last-Event-ID': '0' } });
     try {

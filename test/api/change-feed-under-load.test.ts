@@ -1,5 +1,6 @@
-// The change feed under production load (docs/behaviour.md#streams-and-clients-that-leave): subscribers that leave hold nothing, opening and resuming do
-// not wait for writers, the stream bounds are exact, and a stream ends when its token does.
+// The change feed under production load (docs/behaviour.md#streams-and-clients-that-leave): subscribers that leave hold
+// nothing, opening and resuming do not wait for writers, the stream bounds are exact, and a stream ends when its token
+// does.
 import { expect } from 'chai';
 import { backend, startService, type TestService } from '../support/service.ts';
 import { tokenFor } from '../support/tokens.ts';
@@ -14,15 +15,18 @@ import { startTestRealm, type TestRealm } from '../support/forged-tokens.ts';
 /** Streams this instance holds, as its metrics say. */
 const streamsOf = async (service: TestService) => (await samples(service.url, 'change_feed_streams')).get('') ?? 0;
 const poolInUse = async (service: TestService) => (await poolConnections(service.url)).used;
-const delivered = async (service: TestService) => (await samples(service.url, 'change_feed_events_delivered_total')).get('') ?? 0;
+const delivered = async (service: TestService) =>
+  (await samples(service.url, 'change_feed_events_delivered_total')).get('') ?? 0;
 
 /** Creates sightings from `count` writers, each one after the other, until `stop` says so. */
 function writers(service: TestService, count: number, stop: () => boolean): Promise<number> {
   const write = async () => {
-    const headers = { Authorization: `Bearer ${await tokenFor(service.realm, 'alice')}`, 'Content-Type': 'application/json' };
+    const headers =
+      { Authorization: `Bearer ${await tokenFor(service.realm, 'alice')}`, 'Content-Type': 'application/json' };
     let made = 0;
     while (!stop()) {
-      const response = await fetch(`${service.api}/sighting`, { method: 'POST', headers, body: JSON.stringify(buildSighting()) });
+      const response =
+        await fetch(`${service.api}/sighting`, { method: 'POST', headers, body: JSON.stringify(buildSighting()) });
       expect(response.status).to.equal(201);
       made += 1;
     }
@@ -49,19 +53,24 @@ describe(`change feed under load (${backend}) @pgbouncer`, function () {
     });
     after(async () => { await service?.stop(); });
 
-    it(`when 30 subscribers replaying ${entries} events leave after their first bytes, then no stream remains, the pool is free, and nothing more is sent them`, async () => {
-      const headers = { Accept: 'text/event-stream', Authorization: `Bearer ${await tokenFor(service.realm, 'alice')}`, 'Last-Event-ID': '0' };
+    it(`when 30 subscribers replaying ${entries} events leave after their first bytes, ` +
+      `then no stream remains, the pool is free, and nothing more is sent them`, async () => {
+      const headers = { Accept: 'text/event-stream', Authorization: `Bearer ${await tokenFor(service.realm, 'alice')}`,
+        'Last-Event-ID': '0' };
       // Each reads the first bytes and closes; the history would take each of them some 40 reads to replay.
-      await Promise.all(Array.from({ length: 30 }, () => readPartAndLeave(service.url, { path: '/api/sighting/events', headers }, 1)));
+      await Promise.all(Array.from({ length: 30 },
+        () => readPartAndLeave(service.url, { path: '/api/sighting/events', headers }, 1)));
       const sentAtDeparture = await delivered(service);
       await eventually(async () => await streamsOf(service) === 0);
       await eventually(async () => await poolInUse(service) === 0);
-      expect((await fetch(`${service.api}/sighting/-1`, { headers: { Authorization: headers.Authorization } })).status).to.equal(200);
+      expect((await fetch(`${service.api}/sighting/-1`, { headers: { Authorization: headers.Authorization } })).status)
+        .to.equal(200);
       // A read already under way for a stream may still be sent (a batch of 500 at most), nothing after it.
       expect(await delivered(service) - sentAtDeparture).to.be.at.most(30 * 500);
     });
 
-    it('when 20 writers create all the time, then 8 new and 8 resumed streams each get their first event while the writers still write', async () => {
+    it('when 20 writers create all the time, ' +
+      'then 8 new and 8 resumed streams each get their first event while the writers still write', async () => {
       let done = false;
       let writing = true;
       const written = writers(service, 20, () => done).finally(() => { writing = false; });
@@ -72,12 +81,14 @@ describe(`change feed under load (${backend}) @pgbouncer`, function () {
         const started: boolean[] = [];
         const opened = await openAll([
           ...Array.from({ length: 8 }, () => openEventStream(service, '/sighting/events')),
-          ...Array.from({ length: 8 }, () => openEventStream(service, '/sighting/events', { headers: { 'Last-Event-ID': resumeAfter } })),
+          ...Array.from({ length: 8 },
+            () => openEventStream(service, '/sighting/events', { headers: { 'Last-Event-ID': resumeAfter } })),
         ]);
         // The writers stop once every stream has had an event, or after some thousands of creates.
         const cap = setInterval(() => { if (marker.events.length > 3000) done = true; }, 50);
         try {
-          await Promise.all(opened.map((stream) => stream.until(({ events }) => events.length > 0).then(() => { started.push(writing); })));
+          await Promise.all(opened.map((stream) =>
+            stream.until(({ events }) => events.length > 0).then(() => { started.push(writing); })));
         } finally {
           clearInterval(cap);
           done = true;
@@ -104,28 +115,36 @@ describe(`change feed under load (${backend}) @pgbouncer`, function () {
     before(async () => {
       // A realm whose key the test holds, so a token can expire within the test.
       realm = await startTestRealm();
-      service = await startService({ KEYCLOAK_URL: realm.url, EVENTS_MAX_SUBSCRIBERS: '50', EVENTS_MAX_SUBSCRIBERS_PER_CALLER: '100', EVENTS_KEEPALIVE_MS: '15000' });
+      service = await startService({ KEYCLOAK_URL: realm.url, EVENTS_MAX_SUBSCRIBERS: '50',
+        EVENTS_MAX_SUBSCRIBERS_PER_CALLER: '100', EVENTS_KEEPALIVE_MS: '15000' });
     });
     after(async () => {
       await service?.stop();
       await realm?.close();
     });
 
-    const tokenOf = (sub: string, lifeSeconds = 300) => realm.token({ sub, exp: Math.floor(Date.now() / 1000) + lifeSeconds });
-    const open = async (sub: string, lifeSeconds?: number) => openEventStream(service, '/sighting/events', { token: await tokenOf(sub, lifeSeconds) });
+    const tokenOf = (sub: string, lifeSeconds = 300) =>
+      realm.token({ sub, exp: Math.floor(Date.now() / 1000) + lifeSeconds });
+    const open = async (sub: string, lifeSeconds?: number) =>
+      openEventStream(service, '/sighting/events', { token: await tokenOf(sub, lifeSeconds) });
 
-    it('when 60 streams open at once under writes at a bound of 50 with 1 open, then 49 get 200 and 11 get 503 with Retry-After', async () => {
+    it('when 60 streams open at once under writes at a bound of 50 with 1 open, ' +
+      'then 49 get 200 and 11 get 503 with Retry-After', async () => {
       const first = await open('bounded-first');
       let done = false;
-      const headers = { Authorization: `Bearer ${await tokenOf('bounded-writer')}`, 'Content-Type': 'application/json' };
+      const headers =
+        { Authorization: `Bearer ${await tokenOf('bounded-writer')}`, 'Content-Type': 'application/json' };
       const writes = Promise.all(Array.from({ length: 4 }, async () => {
-        while (!done) await fetch(`${service.api}/sighting`, { method: 'POST', headers, body: JSON.stringify(buildSighting()) });
+        while (!done)
+          await fetch(`${service.api}/sighting`, { method: 'POST', headers, body: JSON.stringify(buildSighting()) });
       }));
       try {
         const opened = await openAll(Array.from({ length: 60 }, (_, i) => open(`bounded-${i}`)));
         const statuses = opened.map(({ response }) => response.status);
-        expect({ ok: statuses.filter((status) => status === 200).length, full: statuses.filter((status) => status === 503).length }).to.deep.equal({ ok: 49, full: 11 });
-        expect(opened.filter(({ response }) => response.status === 503).map(({ response }) => response.headers.get('retry-after'))).to.deep.equal(Array(11).fill('5'));
+        expect({ ok: statuses.filter((status) => status === 200).length,
+          full: statuses.filter((status) => status === 503).length }).to.deep.equal({ ok: 49, full: 11 });
+        expect(opened.filter(({ response }) => response.status === 503)
+          .map(({ response }) => response.headers.get('retry-after'))).to.deep.equal(Array(11).fill('5'));
         closeAll(opened);
       } finally {
         done = true;
@@ -135,15 +154,20 @@ describe(`change feed under load (${backend}) @pgbouncer`, function () {
       await eventually(async () => await streamsOf(service) === 0);
     });
 
-    it('when one caller opens more streams than EVENTS_MAX_SUBSCRIBERS_PER_CALLER allows, then 429 with Retry-After, and others still open', async () => {
+    it('when one caller opens more streams than EVENTS_MAX_SUBSCRIBERS_PER_CALLER allows, ' +
+      'then 429 with Retry-After, and others still open', async () => {
       const limited = await startService({ EVENTS_MAX_SUBSCRIBERS_PER_CALLER: '3' });
       try {
-        const mine = await openAll(Array.from({ length: 3 }, () => openEventStream(limited, '/sighting/events', { user: 'bob' })));
-        const fourth = await openEventStream(limited, '/sighting/events', { user: 'bob', headers: { 'Accept-Language': 'en' } });
+        const mine =
+          await openAll(Array.from({ length: 3 }, () => openEventStream(limited, '/sighting/events', { user: 'bob' })));
+        const fourth =
+          await openEventStream(limited, '/sighting/events', { user: 'bob', headers: { 'Accept-Language': 'en' } });
         const other = await openEventStream(limited, '/sighting/events', { user: 'alice' });
-        expect([...mine.map(({ response }) => response.status), fourth.response.status, other.response.status]).to.deep.equal([200, 200, 200, 429, 200]);
+        expect([...mine.map(({ response }) => response.status), fourth.response.status, other.response.status])
+          .to.deep.equal([200, 200, 200, 429, 200]);
         expect(fourth.response.headers.get('retry-after')).to.equal('5');
-        expect(await fourth.response.json()).to.deep.equal({ general: 'You have as many change streams open here as one caller may; close one, or try again in a moment.' });
+        expect(await fourth.response.json()).to.deep.equal({ general:
+          'You have as many change streams open here as one caller may; close one, or try again in a moment.' });
         // A stream closed frees its caller's slot too.
         mine[0]!.close();
         await eventually(async () => await streamsOf(limited) === 3);
@@ -155,7 +179,8 @@ describe(`change feed under load (${backend}) @pgbouncer`, function () {
       }
     });
 
-    it('when a client closes its stream, then its slot is free before any keep-alive could have told (EVENTS_KEEPALIVE_MS 15 s)', async function () {
+    it('when a client closes its stream, ' +
+      'then its slot is free before any keep-alive could have told (EVENTS_KEEPALIVE_MS 15 s)', async function () {
       // Freed only by a failed keep-alive write, it would take 15 s: the test's own bound is below that.
       this.timeout(10_000);
       const stream = await open('closing');

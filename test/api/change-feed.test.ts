@@ -10,7 +10,8 @@ describe('change feed @pgbouncer', () => {
   let service: TestService;
   before(async () => { service = await sharedService(); });
 
-  it('when a sighting is created, updated and deleted, then a subscriber gets the three events in order with growing ids and the list view', async () => {
+  it('when a sighting is created, updated and deleted, ' +
+    'then a subscriber gets the three events in order with growing ids and the list view', async () => {
     const vesselId = await createVessel(service);
     const stream = await openEventStream(service, `/sighting/events?vesselId=${vesselId}`);
     try {
@@ -19,7 +20,8 @@ describe('change feed @pgbouncer', () => {
       const body = buildSighting({ vessel: { vesselId } });
       const id = await createSighting(service, body);
       const api = await apiClient(service);
-      await api.PUT('/sighting/{id}', { params: { path: { id } }, body: { ...body, version: 0, sightingMemo: unique('changed'), sightingTimezone: 'UTC' } });
+      await api.PUT('/sighting/{id}', { params: { path: { id } },
+        body: { ...body, version: 0, sightingMemo: unique('changed'), sightingTimezone: 'UTC' } });
       await api.DELETE('/sighting/{id}', { params: { path: { id } } });
       const delivered = async () => (await samples(service.url, 'change_feed_events_delivered_total')).get('') ?? 0;
       await stream.until(({ events }) => events.length >= 3);
@@ -28,20 +30,25 @@ describe('change feed @pgbouncer', () => {
       const ids = stream.events.map((event) => Number(event.id));
       expect(ids).to.deep.equal([...ids].sort((a, b) => a - b));
       expect(new Set(ids).size).to.equal(3);
-      expect(dataOf(stream.events[1]!)).to.deep.equal({ id, version: 1, record: { sightingId: id, vessel: { vesselId, vesselName: (await api.GET('/vessel/{id}', { params: { path: { id: vesselId } } })).data!.vesselName.en }, sightingTimezone: 'UTC', sightingDate: null } });
+      const vesselName = (await api.GET('/vessel/{id}', { params: { path: { id: vesselId } } })).data!.vesselName.en;
+      expect(dataOf(stream.events[1]!)).to.deep.equal({ id, version: 1,
+        record: { sightingId: id, vessel: { vesselId, vesselName }, sightingTimezone: 'UTC', sightingDate: null } });
       expect(dataOf(stream.events[2]!)).to.deep.equal({ id, version: 1, record: null });
     } finally {
       stream.close();
     }
   });
 
-  it('when a sighting moves to another vessel, then subscribers of both vessels get the update, and others none', async () => {
+  it('when a sighting moves to another vessel, ' +
+    'then subscribers of both vessels get the update, and others none', async () => {
     const [from, to, other] = [await createVessel(service), await createVessel(service), await createVessel(service)];
-    const streams = await Promise.all([from, to, other].map((vesselId) => openEventStream(service, `/sighting/events?vesselId=${vesselId}`)));
+    const streams = await Promise.all([from, to, other].map((vesselId) =>
+      openEventStream(service, `/sighting/events?vesselId=${vesselId}`)));
     try {
       const body = buildSighting({ vessel: { vesselId: from } });
       const id = await createSighting(service, body);
-      await (await apiClient(service)).PUT('/sighting/{id}', { params: { path: { id } }, body: { ...body, version: 0, vessel: { vesselId: to } } });
+      await (await apiClient(service)).PUT('/sighting/{id}',
+        { params: { path: { id } }, body: { ...body, version: 0, vessel: { vesselId: to } } });
       // A later change of the unrelated vessel's own sighting marks the end: everything before it has been delivered.
       await createSighting(service, buildSighting({ vessel: { vesselId: other } }));
       await Promise.all(streams.map((stream, i) => stream.until(({ events }) => events.length >= [2, 1, 1][i]!)));
@@ -53,14 +60,16 @@ describe('change feed @pgbouncer', () => {
     }
   });
 
-  it('when a subscriber reconnects with Last-Event-ID, then it gets every later event once, and an unknown id starts with reset', async () => {
+  it('when a subscriber reconnects with Last-Event-ID, ' +
+    'then it gets every later event once, and an unknown id starts with reset', async () => {
     const vesselId = await createVessel(service);
     const first = await openEventStream(service, `/sighting/events?vesselId=${vesselId}`);
     const made = [await createSighting(service, buildSighting({ vessel: { vesselId } }))];
     await first.until(({ events }) => events.length === 1);
     first.close();
     for (let i = 0; i < 3; i += 1) made.push(await createSighting(service, buildSighting({ vessel: { vesselId } })));
-    const resumed = await openEventStream(service, `/sighting/events?vesselId=${vesselId}`, { headers: { 'Last-Event-ID': first.events[0]!.id! } });
+    const resumed = await openEventStream(service, `/sighting/events?vesselId=${vesselId}`,
+      { headers: { 'Last-Event-ID': first.events[0]!.id! } });
     try {
       await resumed.until(({ events }) => events.length >= 3);
       made.push(await createSighting(service, buildSighting({ vessel: { vesselId } })));
@@ -69,7 +78,8 @@ describe('change feed @pgbouncer', () => {
     } finally {
       resumed.close();
     }
-    const unknown = await openEventStream(service, '/sighting/events', { headers: { 'Last-Event-ID': '9007199254740000' } });
+    const unknown =
+      await openEventStream(service, '/sighting/events', { headers: { 'Last-Event-ID': '9007199254740000' } });
     try {
       await unknown.until(({ events }) => events.length >= 1);
       expect(unknown.events[0]).to.deep.equal({ event: 'reset', data: '{}' });
@@ -79,8 +89,10 @@ describe('change feed @pgbouncer', () => {
   });
 
   it('when the caller accepts only JSON, or has no token, then 406 and 401', async () => {
-    expect((await rawRequest(service, 'GET', '/sighting/events', { headers: { Accept: 'application/json' } })).status).to.equal(406);
-    expect((await rawRequest(service, 'GET', '/sighting/events', { user: null, headers: { Accept: 'text/event-stream' } })).status).to.equal(401);
+    expect((await rawRequest(service, 'GET', '/sighting/events', { headers: { Accept: 'application/json' } })).status)
+      .to.equal(406);
+    expect((await rawRequest(service, 'GET', '/sighting/events',
+      { user: null, headers: { Accept: 'text/event-stream' } })).status).to.equal(401);
   });
 
   describe('an instance of its own', () => {
@@ -88,7 +100,8 @@ describe('change feed @pgbouncer', () => {
     before(async () => { own = await startService({ EVENTS_MAX_SUBSCRIBERS: '1', EVENTS_KEEPALIVE_MS: '200' }); });
     after(async () => { await own?.stop(); });
 
-    it('when the instance holds its most streams, then the next is 503 with Retry-After; a quiet stream gets keep-alive comments; a stop ends it', async () => {
+    it('when the instance holds its most streams, ' +
+      'then the next is 503 with Retry-After; a quiet stream gets keep-alive comments; a stop ends it', async () => {
       const stream = await openEventStream(own, '/timezone/events');
       expect((await samples(own.url, 'change_feed_streams')).get('')).to.equal(1);
       const refused = await rawRequest(own, 'GET', '/timezone/events', { headers: { Accept: 'text/event-stream' } });

@@ -24,12 +24,14 @@ describe('compression', () => {
     return new Promise((resolve, reject) => {
       request(url, { headers: { Authorization: `Bearer ${token}`, ...headers } }, (res) => {
         const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+          .on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
       }).on('error', reject).end();
     });
   }
 
-  it('when a list over 1 KB is asked with br or gzip accepted, then it comes in the coding preferred, with Vary, and decodes to the same JSON', async () => {
+  it('when a list over 1 KB is asked with br or gzip accepted, ' +
+    'then it comes in the coding preferred, with Vary, and decodes to the same JSON', async () => {
     const token = await tokenFor(service.realm, 'alice');
     const plain = await get(`/sighting?vesselId=${vesselId}`, { token, 'Accept-Encoding': 'identity' });
     expect(plain.headers['content-encoding']).to.equal(undefined);
@@ -53,13 +55,15 @@ describe('compression', () => {
     expect(JSON.parse(small.body.toString())).to.include({ vesselId });
   });
 
-  it('when the change feed is opened accepting gzip and br, then it is not compressed and each event arrives as it happens', async () => {
+  it('when the change feed is opened accepting gzip and br, ' +
+    'then it is not compressed and each event arrives as it happens', async () => {
     const token = await tokenFor(service.realm, 'alice');
     const controller = new AbortController();
     const url = new URL(`${service.api}/sighting/events?vesselId=${vesselId}`);
     let received = '';
     const opened = new Promise<Record<string, string | string[] | undefined>>((resolve, reject) => {
-      request(url, { signal: controller.signal, headers: { Accept: 'text/event-stream', 'Accept-Encoding': 'gzip, br', Authorization: `Bearer ${token}` } }, (res) => {
+      request(url, { signal: controller.signal, headers: { Accept: 'text/event-stream', 'Accept-Encoding': 'gzip, br',
+        Authorization: `Bearer ${token}` } }, (res) => {
         res.setEncoding('utf8').on('data', (chunk: string) => { received += chunk; }).on('error', () => undefined);
         resolve(res.headers);
       }).on('error', (error) => { if (!controller.signal.aborted) reject(error); }).end();
@@ -69,7 +73,8 @@ describe('compression', () => {
       expect(headers['content-type']).to.equal('text/event-stream; charset=utf-8');
       expect(headers['content-encoding']).to.equal(undefined);
       const id = await createSighting(service, buildSighting({ vessel: { vesselId } }));
-      // A buffering compressor would hold the one small event back: the stream stays open, so only a flushed event arrives.
+      // A buffering compressor would hold the one small event back: the stream stays open, so only a flushed event
+      // arrives.
       while (!received.includes('event: created')) await new Promise((resolve) => setImmediate(resolve));
       expect(received).to.include(`"id":${id}`);
     } finally {

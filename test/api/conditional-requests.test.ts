@@ -20,7 +20,8 @@ describe('conditional requests', () => {
     expect(response.headers.get('ETag')).to.equal('"1"');
     const expected = {
       version: 1, sightingId: id, sightingMemo: body.sightingMemo,
-      vessel: { version: 0, vesselId: -1, vesselName: 'Klingon Warbird' }, sightingTimezone: 'Europe/Paris', sightingDate: null,
+      vessel: { version: 0, vesselId: -1, vesselName: 'Klingon Warbird' },
+      sightingTimezone: 'Europe/Paris', sightingDate: null,
     };
     return { api, id, path: { id }, expected };
   }
@@ -39,7 +40,8 @@ describe('conditional requests', () => {
     it('when If-None-Match names the current tag, then 304 with no body', async () => {
       const { api, path } = await sightingAtVersion1();
 
-      const { response } = await api.GET('/sighting/{id}', { params: { path, header: { 'If-None-Match': '"1"' } }, parseAs: 'text' });
+      const { response } =
+        await api.GET('/sighting/{id}', { params: { path, header: { 'If-None-Match': '"1"' } }, parseAs: 'text' });
 
       expect(response.status).to.equal(304);
       expect(response.headers.get('ETag')).to.equal('"1"');
@@ -50,7 +52,8 @@ describe('conditional requests', () => {
       const { api, path } = await sightingAtVersion1();
 
       for (const tag of ['"0", "1"', 'W/"1"', '*']) {
-        const { response } = await api.GET('/sighting/{id}', { params: { path, header: { 'If-None-Match': tag } }, parseAs: 'text' });
+        const { response } =
+          await api.GET('/sighting/{id}', { params: { path, header: { 'If-None-Match': tag } }, parseAs: 'text' });
         expect(response.status, tag).to.equal(304);
       }
     });
@@ -58,7 +61,8 @@ describe('conditional requests', () => {
     it('when If-None-Match names an old tag, then 200 with the record', async () => {
       const { api, path, expected } = await sightingAtVersion1();
 
-      const { response, data } = await api.GET('/sighting/{id}', { params: { path, header: { 'If-None-Match': '"0"' } } });
+      const { response, data } =
+        await api.GET('/sighting/{id}', { params: { path, header: { 'If-None-Match': '"0"' } } });
 
       expect(response.status).to.equal(200);
       expect(response.headers.get('ETag')).to.equal('"1"');
@@ -69,7 +73,8 @@ describe('conditional requests', () => {
       const api = await apiClient(service);
       const id = await createVessel(service);
 
-      const { response } = await api.GET('/vessel/{id}', { params: { path: { id }, header: { 'If-None-Match': '"0"' } }, parseAs: 'text' });
+      const { response } = await api.GET('/vessel/{id}',
+        { params: { path: { id }, header: { 'If-None-Match': '"0"' } }, parseAs: 'text' });
 
       expect(response.status).to.equal(304);
     });
@@ -79,7 +84,8 @@ describe('conditional requests', () => {
     it('when If-Match names another version, then 412 and nothing is written', async () => {
       const { api, path, expected } = await sightingAtVersion1();
 
-      const { response, error } = await api.PUT('/sighting/{id}', { params: { path, header: { 'If-Match': '"0"' } }, body: { ...buildSighting(), version: 1 } });
+      const { response, error } = await api.PUT('/sighting/{id}',
+        { params: { path, header: { 'If-Match': '"0"' } }, body: { ...buildSighting(), version: 1 } });
 
       expect(response.status).to.equal(412);
       expect(error).to.deep.equal(preconditionFailed);
@@ -90,7 +96,8 @@ describe('conditional requests', () => {
       const { path } = await sightingAtVersion1();
       const api = await apiClient(service, { headers: { 'Accept-Language': 'de' } });
 
-      const { response, error } = await api.PUT('/sighting/{id}', { params: { path, header: { 'If-Match': '"7"' } }, body: { ...buildSighting(), version: 1 } });
+      const { response, error } = await api.PUT('/sighting/{id}',
+        { params: { path, header: { 'If-Match': '"7"' } }, body: { ...buildSighting(), version: 1 } });
 
       expect(response.status).to.equal(412);
       expect(error).to.deep.equal({ general: 'Der Datensatz entspricht nicht der If-Match-Bedingung.' });
@@ -101,13 +108,15 @@ describe('conditional requests', () => {
         const { api, id, path } = await sightingAtVersion1();
         const body = buildSighting({ sightingMemo: unique('matched') });
 
-        const { response } = await api.PUT('/sighting/{id}', { params: { path, header: { 'If-Match': ifMatch } }, body: { ...body, version: 1 } });
+        const { response } = await api.PUT('/sighting/{id}',
+          { params: { path, header: { 'If-Match': ifMatch } }, body: { ...body, version: 1 } });
 
         expect(response.status).to.equal(204);
         expect(response.headers.get('ETag')).to.equal('"2"');
         expect((await api.GET('/sighting/{id}', { params: { path } })).data).to.deep.equal({
           version: 2, sightingId: id, sightingMemo: body.sightingMemo,
-          vessel: { version: 0, vesselId: -1, vesselName: 'Klingon Warbird' }, sightingTimezone: null, sightingDate: null,
+          vessel: { version: 0, vesselId: -1, vesselName: 'Klingon Warbird' },
+          sightingTimezone: null, sightingDate: null,
         });
       });
     }
@@ -115,7 +124,8 @@ describe('conditional requests', () => {
     it('when If-Match is a weak tag, then it does not match (strong comparison) and the answer is 412', async () => {
       const { api, path, expected } = await sightingAtVersion1();
 
-      const { response, error } = await api.PUT('/sighting/{id}', { params: { path, header: { 'If-Match': 'W/"1"' } }, body: { ...buildSighting(), version: 1 } });
+      const { response, error } = await api.PUT('/sighting/{id}',
+        { params: { path, header: { 'If-Match': 'W/"1"' } }, body: { ...buildSighting(), version: 1 } });
 
       expect(response.status).to.equal(412);
       expect(error).to.deep.equal(preconditionFailed);
@@ -127,7 +137,8 @@ describe('conditional requests', () => {
     it('when If-Match names another version, then 412 and the record stays', async () => {
       const { api, path, expected } = await sightingAtVersion1();
 
-      const { response, error } = await api.DELETE('/sighting/{id}', { params: { path, header: { 'If-Match': '"0"' } } });
+      const { response, error } =
+        await api.DELETE('/sighting/{id}', { params: { path, header: { 'If-Match': '"0"' } } });
 
       expect(response.status).to.equal(412);
       expect(error).to.deep.equal(preconditionFailed);
@@ -151,7 +162,8 @@ describe('conditional requests', () => {
       const api = await apiClient(service, { user: 'admin' });
       const id = await createVessel(service);
 
-      const { response, error } = await api.DELETE('/vessel/{id}', { params: { path: { id }, header: { 'If-Match': '"5"' } } });
+      const { response, error } =
+        await api.DELETE('/vessel/{id}', { params: { path: { id }, header: { 'If-Match': '"5"' } } });
 
       expect(response.status).to.equal(412);
       expect(error).to.deep.equal(preconditionFailed);

@@ -13,11 +13,13 @@ function listOf(response: Response, name: string): string[] {
 function preflight(service: TestService, origin: string, path = '/sighting/-1'): Promise<Response> {
   return fetch(`${service.api}${path}`, {
     method: 'OPTIONS',
-    headers: { Origin: origin, 'Access-Control-Request-Method': 'PATCH', 'Access-Control-Request-Headers': 'authorization, content-type, if-match' },
+    headers: { Origin: origin, 'Access-Control-Request-Method': 'PATCH',
+      'Access-Control-Request-Headers': 'authorization, content-type, if-match' },
   });
 }
 
-const corsHeaders = ['access-control-allow-origin', 'access-control-expose-headers', 'access-control-allow-methods', 'access-control-allow-headers', 'access-control-max-age'];
+const corsHeaders = ['access-control-allow-origin', 'access-control-expose-headers', 'access-control-allow-methods',
+  'access-control-allow-headers', 'access-control-max-age'];
 
 describe('cross-origin calls (CORS_ORIGINS)', () => {
   const allowed = 'https://app.example.org';
@@ -28,40 +30,48 @@ describe('cross-origin calls (CORS_ORIGINS)', () => {
     before(async () => { service = await startService({ CORS_ORIGINS: `${allowed}, http://localhost:5173`, RATE_LIMIT_PER_MINUTE: '1000' }); });
     after(async () => { await service?.stop(); });
 
-    it('when a page of an allowed origin calls with a token, then the answer allows that origin and exposes the headers a client reads', async () => {
+    it('when a page of an allowed origin calls with a token, ' +
+      'then the answer allows that origin and exposes the headers a client reads', async () => {
       const response = await rawRequest(service, 'GET', '/sighting/-1', { headers: { Origin: allowed } });
       expect(response.status).to.equal(200);
       expect(response.headers.get('access-control-allow-origin')).to.equal(allowed);
       expect(listOf(response, 'vary')).to.include('origin');
       expect(listOf(response, 'access-control-expose-headers')).to.include.members(
-        ['etag', 'location', 'link', 'ratelimit', 'ratelimit-policy', 'retry-after', 'x-total-count', 'preference-applied']);
+        ['etag', 'location', 'link', 'ratelimit', 'ratelimit-policy', 'retry-after', 'x-total-count',
+          'preference-applied']);
       // Exposed because the page reads them: they are sent.
       expect(response.headers.get('etag')).to.equal('"0"');
       expect(response.headers.get('ratelimit')).to.match(/^"per-caller";r=\d+;t=\d+$/);
     });
 
-    it('when a page of an allowed origin calls without a token, then the 401 is readable by it, WWW-Authenticate included', async () => {
+    it('when a page of an allowed origin calls without a token, ' +
+      'then the 401 is readable by it, WWW-Authenticate included', async () => {
       const response = await rawRequest(service, 'GET', '/sighting/-1', { user: null, headers: { Origin: allowed } });
       expect(response.status).to.equal(401);
       expect(response.headers.get('access-control-allow-origin')).to.equal(allowed);
       expect(listOf(response, 'access-control-expose-headers')).to.include('www-authenticate');
     });
 
-    it('when the browser sends a preflight without a token, then 204 naming the methods of that path and the headers the API takes', async () => {
+    it('when the browser sends a preflight without a token, ' +
+      'then 204 naming the methods of that path and the headers the API takes', async () => {
       const response = await preflight(service, allowed);
       expect(response.status).to.equal(204);
       expect(response.headers.get('access-control-allow-origin')).to.equal(allowed);
       expect(listOf(response, 'vary')).to.include('origin');
-      expect(listOf(response, 'access-control-allow-methods')).to.have.members(['get', 'head', 'put', 'patch', 'delete', 'options']);
+      expect(listOf(response, 'access-control-allow-methods'))
+        .to.have.members(['get', 'head', 'put', 'patch', 'delete', 'options']);
       // Another path, other methods: what the contract has there (a query by example is a POST only).
-      expect(listOf(await preflight(service, allowed, '/sighting/qbe'), 'access-control-allow-methods')).to.have.members(['post', 'options']);
+      expect(listOf(await preflight(service, allowed, '/sighting/qbe'), 'access-control-allow-methods'))
+        .to.have.members(['post', 'options']);
       expect(listOf(response, 'access-control-allow-headers')).to.include.members(
-        ['authorization', 'content-type', 'if-match', 'if-none-match', 'prefer', 'idempotency-key', 'accept-language', 'last-event-id']);
+        ['authorization', 'content-type', 'if-match', 'if-none-match', 'prefer', 'idempotency-key',
+          'accept-language', 'last-event-id']);
       expect(response.headers.get('access-control-max-age')).to.equal('600');
       expect(await response.text()).to.equal('');
     });
 
-    it('when a preflight names a path that is not the contract\'s, then it is not answered with CORS approval', async () => {
+    it('when a preflight names a path that is not the contract\'s, ' +
+      'then it is not answered with CORS approval', async () => {
       const response = await preflight(service, allowed, '/nowhere');
       expect(response.status).to.not.equal(204);
       expect(response.headers.get('access-control-allow-methods')).to.equal(null);
@@ -78,7 +88,8 @@ describe('cross-origin calls (CORS_ORIGINS)', () => {
       for (const name of corsHeaders) expect(refusedPreflight.headers.get(name), name).to.equal(null);
     });
 
-    it('when an origin differs from an allowed one only in scheme or port, then it is refused too (exact match)', async () => {
+    it('when an origin differs from an allowed one only in scheme or port, ' +
+      'then it is refused too (exact match)', async () => {
       for (const origin of ['http://app.example.org', 'https://app.example.org:8443', 'https://app.example.org.evil.example']) {
         const response = await rawRequest(service, 'GET', '/sighting/-1', { headers: { Origin: origin } });
         expect(response.headers.get('access-control-allow-origin'), origin).to.equal(null);
@@ -86,7 +97,8 @@ describe('cross-origin calls (CORS_ORIGINS)', () => {
     });
   });
 
-  it('when CORS_ORIGINS holds a wildcard, a path or anything but exact origins, then the configuration is refused naming it', () => {
+  it('when CORS_ORIGINS holds a wildcard, a path or anything but exact origins, ' +
+    'then the configuration is refused naming it', () => {
     for (const origins of ['*', 'null', 'https://app.example.org/', 'https://app.example.org/page', 'https://App.example.org', 'https://app.example.org:443']) {
       expect(() => loadConfig({ CORS_ORIGINS: origins }), origins).to.throw(InvalidConfiguration, 'CORS_ORIGINS: ');
     }

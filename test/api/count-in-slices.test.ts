@@ -18,13 +18,15 @@ describe(`counts over many records (${backend})`, function () {
   });
   after(async () => { await service?.stop(); });
 
-  it('when a filter matches more records than a slice holds, then X-Total-Count is exact and the page is the first one', async () => {
+  it('when a filter matches more records than a slice holds, ' +
+    'then X-Total-Count is exact and the page is the first one', async () => {
     const headers = { Authorization: `Bearer ${await tokenFor(service.realm, 'alice')}`, Prefer: 'count=exact' };
     const [counted, everything] = await Promise.all([
       fetch(`${service.api}/sighting?sightingMemo=counted&limit=2`, { headers }),
       fetch(`${service.api}/sighting?limit=1`, { headers }),
     ]);
-    expect([counted.status, counted.headers.get('x-total-count'), counted.headers.get('preference-applied')]).to.deep.equal([200, String(matching), 'count=exact']);
+    expect([counted.status, counted.headers.get('x-total-count'), counted.headers.get('preference-applied')])
+      .to.deep.equal([200, String(matching), 'count=exact']);
     expect((await counted.json() as unknown[]).length).to.equal(2);
     // With the demo data's sighting and the records no filter matched.
     expect(everything.headers.get('x-total-count')).to.equal(String(records + 1));

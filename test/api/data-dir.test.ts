@@ -14,9 +14,11 @@ describe('PGlite data folder', () => {
   beforeEach(async () => { dataDir = await mkdtemp(join(tmpdir(), 'sighting-data-')); });
   afterEach(async () => { await rm(dataDir, { recursive: true, force: true }); });
 
-  it('when the service restarts on the same DATA_DIR, then a vessel created before is still there beside the demo data', async () => {
+  it('when the service restarts on the same DATA_DIR, ' +
+    'then a vessel created before is still there beside the demo data', async () => {
     const first = await startService({ DATA_DIR: dataDir });
-    const created = await (await apiClient(first, { user: 'admin' })).POST('/vessel', { body: { vesselName: { en: 'Persistent' } } });
+    const created =
+      await (await apiClient(first, { user: 'admin' })).POST('/vessel', { body: { vesselName: { en: 'Persistent' } } });
     await first.stop();
     expect(created.response.status).to.equal(201);
     const id = Number(created.response.headers.get('Location')!.split('/').pop());

@@ -23,7 +23,8 @@ describe('database down', function () {
     viaProxy.hostname = '127.0.0.1';
     viaProxy.port = String(proxy.port);
     service = await startService({ DATABASE_URL: viaProxy.toString() });
-    // Tokens come from the service's embedded provider (or Keycloak), which needs no database; fetch them up front anyway.
+    // Tokens come from the service's embedded provider (or Keycloak), which needs no database; fetch them up front
+    // anyway.
     await tokenFor(service.realm, 'alice');
   });
 
@@ -36,10 +37,12 @@ describe('database down', function () {
 
   async function answer(path: string) {
     const response = await rawRequest(service, 'GET', path);
-    return { status: response.status, retryAfter: response.headers.get('Retry-After'), body: await response.json() as unknown };
+    return { status: response.status, retryAfter: response.headers.get('Retry-After'),
+      body: await response.json() as unknown };
   }
 
-  it('when the database connection is cut, then reads are 503 with a general message, readiness is 503, and after it is back the service answers again', async () => {
+  it('when the database connection is cut, then reads are 503 with a general message, readiness is 503, ' +
+    'and after it is back the service answers again', async () => {
     expect((await answer('/sighting/-1')).status).to.equal(200);
 
     await proxy.cut();
@@ -48,7 +51,8 @@ describe('database down', function () {
       expect(await answer('/sighting/-1')).to.deep.equal({ status: 503, retryAfter: '5', body: unavailable });
       const ready = await fetch(`${service.url}/health/ready`);
       expect(ready.status).to.equal(503);
-      expect(await ready.json()).to.deep.include({ status: 'DOWN' }).and.to.have.nested.property('components.database', 'DOWN');
+      expect(await ready.json()).to.deep.include({ status: 'DOWN' })
+        .and.to.have.nested.property('components.database', 'DOWN');
     } finally {
       await proxy.restore();
     }

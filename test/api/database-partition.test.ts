@@ -1,4 +1,5 @@
-// A network partition to PostgreSQL (bytes stop, nothing is refused) is a 503 with Retry-After within the configured bounds.
+// A network partition to PostgreSQL (bytes stop, nothing is refused) is a 503 with Retry-After within the configured
+// bounds.
 import { expect } from 'chai';
 import { backend, startService, type TestService } from '../support/service.ts';
 import { rawRequest } from '../support/api-client.ts';
@@ -13,7 +14,8 @@ import { eventually } from '../support/condition.ts';
 import { poolConnections } from '../support/scrape.ts';
 
 const unavailable = { general: 'The database is not available; please try again later.' };
-const streamedReadsBusy = { general: 'Too many long reads are running on this instance; please try again in a moment.' };
+const streamedReadsBusy =
+  { general: 'Too many long reads are running on this instance; please try again in a moment.' };
 // Each bound 1 s. The longest path: waiting for a free connection (1 s), then a statement on it that gets no answer
 // (1 s + the client's 1 s grace) = 3 s; plus 1.5 s for a machine shared with other test runs.
 const bounds = { DB_ACQUIRE_TIMEOUT_MS: '1000', DB_CONNECT_TIMEOUT_MS: '1000', DB_STATEMENT_TIMEOUT_MS: '1000' };
@@ -46,9 +48,11 @@ describe('database partition', function () {
 
   async function timed(method: string, path: string, body?: unknown, user: User = 'alice') {
     const started = performance.now();
-    const response = await rawRequest(service, method, path, body === undefined ? { user } : { user, body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
+    const response = await rawRequest(service, method, path, body === undefined ? { user }
+      : { user, body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
     const text = await response.text();
-    return { status: response.status, retryAfter: response.headers.get('Retry-After'), body: text ? JSON.parse(text) as unknown : undefined, ms: performance.now() - started };
+    return { status: response.status, retryAfter: response.headers.get('Retry-After'),
+      body: text ? JSON.parse(text) as unknown : undefined, ms: performance.now() - started };
   }
 
   type PoolState = Awaited<ReturnType<typeof poolConnections>>;
@@ -75,13 +79,15 @@ describe('database partition', function () {
     return last;
   }
 
-  it(`when the network to PostgreSQL is partitioned, then reads, lists and creates, 12 at once, are each 503 with Retry-After within ${within} ms, and the service recovers`, async () => {
+  it(`when the network to PostgreSQL is partitioned, then reads, lists and creates, 12 at once, ` +
+    `are each 503 with Retry-After within ${within} ms, and the service recovers`, async () => {
     // Warm the pool: several open connections that will go silent, and some requests that must open new ones.
     await Promise.all(Array.from({ length: 4 }, () => timed('GET', '/sighting/-1')));
 
     proxy.partition();
     // A vessel's create is a transaction (the vessel and its names): its BEGIN meets the partition.
-    const requests = [() => timed('GET', '/sighting/-1'), () => timed('GET', '/sighting'), () => timed('POST', '/sighting', buildSighting()), () => timed('POST', '/vessel', buildVessel(), 'admin')];
+    const requests = [() => timed('GET', '/sighting/-1'), () => timed('GET', '/sighting'),
+      () => timed('POST', '/sighting', buildSighting()), () => timed('POST', '/vessel', buildVessel(), 'admin')];
     const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => requests[i % requests.length]!()));
     const ready = await fetch(`${service.url}/health/ready`);
     await proxy.restore();
@@ -104,17 +110,20 @@ describe('database partition', function () {
     expect(await quietPool()).to.deep.include({ used: 0, waiting: 0 });
   });
 
-  it('when the network to PostgreSQL is partitioned while a long list streams, then the answer is cut within the bound instead of hanging, and the service recovers', async () => {
+  it('when the network to PostgreSQL is partitioned while a long list streams, ' +
+    'then the answer is cut within the bound instead of hanging, and the service recovers', async () => {
     // Enough rows that the list needs many cursor fetches, and more bytes than the sockets buffer.
     const db = new pg.Client({ connectionString: scratch.url });
     await db.connect();
-    await db.query(`insert into sighting (sighting_memo, vessel_id, creator) select 'streamed ' || g, -1, 'bulk' from generate_series(1, 50000) g`);
+    await db.query('insert into sighting (sighting_memo, vessel_id, creator) ' +
+      `select 'streamed ' || g, -1, 'bulk' from generate_series(1, 50000) g`);
     await db.end();
     const token = await tokenFor(service.realm, 'alice');
     // The list's answer as the service (in this process) writes it.
     const answer = once(service.web.server, 'request').then(([, res]) => res as ServerResponse);
     // Uncompressed: compressed, the whole list would fit the sockets' buffers and be read before the partition.
-    const response = await fetch(`${service.api}/sighting`, { headers: { Authorization: `Bearer ${token}`, 'Accept-Encoding': 'identity' } });
+    const response = await fetch(`${service.api}/sighting`,
+      { headers: { Authorization: `Bearer ${token}`, 'Accept-Encoding': 'identity' } });
     expect(response.status).to.equal(200);
     const reader = response.body!.getReader();
     await reader.read();
@@ -139,7 +148,8 @@ describe('database partition', function () {
     expect(await recovered()).to.deep.include({ status: 200 });
   });
 
-  it('when a statement gets no answer, then its connection is closed at once, not handed out again with the answer still owed', async () => {
+  it('when a statement gets no answer, ' +
+    'then its connection is closed at once, not handed out again with the answer still owed', async () => {
     expect(await recovered()).to.deep.include({ status: 200 });
     // The read takes an idle connection of its own.
     const before = await quietPool();

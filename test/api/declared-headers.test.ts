@@ -106,7 +106,8 @@ describe('declared headers, over a walk of every operation in openapi.yaml', fun
       const has = (name: string) => parameters.some((p) => p.name.toLowerCase() === name.toLowerCase());
       const preference = (parameters.find((p) => p.name === 'Prefer') as { example?: string } | undefined)?.example;
       const success = Object.keys(operation.responses!).find((status) => status.startsWith('2'))!;
-      const successContent = (referencedNode(operation.responses![success]) as { content?: Record<string, unknown> }).content;
+      const successContent =
+        (referencedNode(operation.responses![success]) as { content?: Record<string, unknown> }).content;
       const accept = Object.keys(successContent ?? { 'application/json': {} })[0]!;
       const body = exampleBody(operation);
       const shared = template.includes('{id}') ? await created(resource, authorization) : '';

@@ -17,7 +17,8 @@ describe('deep bodies', () => {
 
   for (const [name, body] of [['objects 10,000 deep', deepObject(10_000)], ['arrays 30,000 deep', deepArray(30_000)],
     ['objects 33 deep', deepObject(32)]] as const) {
-    for (const [method, path] of [['POST', '/sighting'], ['POST', '/sighting/qbe'], ['POST', '/vessel/qbe'], ['PUT', '/vessel/1'],
+    for (const [method, path] of [['POST', '/sighting'], ['POST', '/sighting/qbe'], ['POST', '/vessel/qbe'],
+      ['PUT', '/vessel/1'],
       ['PATCH', '/sighting/1']] as const) {
       it(`when JSON of ${name} goes to ${method} ${path}, then it is a 400 on body`, async () => {
         const type = method === 'PATCH' ? 'application/merge-patch+json' : 'application/json';

@@ -76,26 +76,32 @@ describe('delete @pgbouncer', () => {
   }
 
   describe('a vessel that sightings reference', () => {
-    it('when admin deletes it, then 409 and neither the vessel nor the sighting is deleted; once the sighting is gone, it can be deleted', async () => {
+    it('when admin deletes it, then 409 and neither the vessel nor the sighting is deleted; ' +
+      'once the sighting is gone, it can be deleted', async () => {
       const admin = await apiClient(service, { user: 'admin' });
       const alice = await apiClient(service);
       const vesselName = { en: unique('Enterprise'), de: unique('Unternehmen') };
       const vesselId = await createVessel(service, { vesselName });
-      const sighting = buildSighting({ vessel: { vesselId }, sightingTimezone: 'UTC', sightingDate: '2026-11-22T21:30:00.000' });
+      const sighting =
+        buildSighting({ vessel: { vesselId }, sightingTimezone: 'UTC', sightingDate: '2026-11-22T21:30:00.000' });
       const sightingId = await createSighting(service, sighting);
 
       const { response, error } = await admin.DELETE('/vessel/{id}', { params: { path: { id: vesselId } } });
 
       expect(response.status).to.equal(409);
       expect(error).to.deep.equal({ general: entityInUse.en });
-      expect((await admin.GET('/vessel/{id}', { params: { path: { id: vesselId } } })).data).to.deep.equal({ version: 0, vesselId, vesselName });
+      expect((await admin.GET('/vessel/{id}', { params: { path: { id: vesselId } } })).data)
+        .to.deep.equal({ version: 0, vesselId, vesselName });
       expect((await alice.GET('/sighting/{id}', { params: { path: { id: sightingId } } })).data).to.deep.equal({
         version: 0, sightingId, sightingMemo: sighting.sightingMemo,
-        vessel: { version: 0, vesselId, vesselName: vesselName.en }, sightingTimezone: 'UTC', sightingDate: '2026-11-22T21:30:00.000',
+        vessel: { version: 0, vesselId, vesselName: vesselName.en }, sightingTimezone: 'UTC',
+        sightingDate: '2026-11-22T21:30:00.000',
       });
 
-      expect((await alice.DELETE('/sighting/{id}', { params: { path: { id: sightingId } } })).response.status).to.equal(204);
-      expect((await admin.DELETE('/vessel/{id}', { params: { path: { id: vesselId } } })).response.status).to.equal(204);
+      expect((await alice.DELETE('/sighting/{id}', { params: { path: { id: sightingId } } })).response.status)
+        .to.equal(204);
+      expect((await admin.DELETE('/vessel/{id}', { params: { path: { id: vesselId } } })).response.status)
+        .to.equal(204);
       expect((await admin.GET('/vessel/{id}', { params: { path: { id: vesselId } } })).response.status).to.equal(404);
     });
 

@@ -1,4 +1,5 @@
-// A long-lived answer (a stream of events) registered with the drain ends cleanly when the server stops, not at the timeout.
+// A long-lived answer (a stream of events) registered with the drain ends cleanly when the server stops, not at the
+// timeout.
 import { expect } from 'chai';
 import { createServer, request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,7 +8,8 @@ import { drainable } from '../../src/http/drain.ts';
 import { answerStopping } from '../../src/http/stopping.ts';
 
 describe('drain: long-lived answers', () => {
-  it('when the server stops while a stream is open, then the stream gets its last words and ends, and nothing is cut', async () => {
+  it('when the server stops while a stream is open, ' +
+    'then the stream gets its last words and ends, and nothing is cut', async () => {
     const server = createServer();
     const drain = drainable(server, answerStopping);
     server.on('request', (_req, res) => {
@@ -24,6 +26,7 @@ describe('drain: long-lived answers', () => {
     await new Promise((resolve) => response.once('data', resolve));
 
     const [result] = await Promise.all([drain.stop(60_000), once(response, 'end')]);
-    expect({ result, text }).to.deep.equal({ result: { cut: 0 }, text: ': open\n\n: closing, reconnect elsewhere\n\n' });
+    expect({ result, text })
+      .to.deep.equal({ result: { cut: 0 }, text: ': open\n\n: closing, reconnect elsewhere\n\n' });
   });
 });

@@ -10,7 +10,8 @@ describe('health and documents', () => {
   before(async () => { service = await sharedService(); });
 
   const get = (path: string) => fetch(`${service.url}${path}`);
-  const mediaTypeOf = (asset: string): RegExp => ({ css: /^text\/css/, js: /javascript/, png: /^image\/png/ })[asset.split('.').pop()!] ?? /^$/;
+  const mediaTypeOf = (asset: string): RegExp =>
+    ({ css: /^text\/css/, js: /javascript/, png: /^image\/png/ })[asset.split('.').pop()!] ?? /^$/;
 
   describe('health', () => {
     it('when /health/live is asked without a token, then 200 UP', async () => {
@@ -25,28 +26,33 @@ describe('health and documents', () => {
       const response = await get('/health/ready');
 
       expect(response.status).to.equal(200);
-      expect(await response.json()).to.deep.equal({ status: 'UP', components: { database: 'UP', migrations: 'UP', identityProvider: 'UP', changeFeed: 'UP' } });
+      expect(await response.json()).to.deep.equal({ status: 'UP',
+        components: { database: 'UP', migrations: 'UP', identityProvider: 'UP', changeFeed: 'UP' } });
     });
   });
 
   describe('the contract', () => {
-    it('when /openapi.yaml is fetched without a token, then it is the contract: OpenAPI 3.1.0 with every path of openapi.yaml', async () => {
+    it('when /openapi.yaml is fetched without a token, ' +
+      'then it is the contract: OpenAPI 3.1.0 with every path of openapi.yaml', async () => {
       const response = await get('/openapi.yaml');
 
       expect(response.status).to.equal(200);
       expect(response.headers.get('content-type')).to.match(/^application\/yaml/);
-      const served = parse(await response.text()) as { openapi: string; paths: Record<string, unknown>; info: { title: string } };
+      const served =
+        parse(await response.text()) as { openapi: string; paths: Record<string, unknown>; info: { title: string } };
       expect(served.openapi).to.equal('3.1.0');
       expect(served.info.title).to.equal('Sighting registry');
       // Every collection a descriptor defines has its three paths, whatever the collections are.
-      expect(served.paths).to.include.keys(resources.flatMap(({ name }) => [`/${name}`, `/${name}/qbe`, `/${name}/{id}`]));
+      expect(served.paths)
+        .to.include.keys(resources.flatMap(({ name }) => [`/${name}`, `/${name}/qbe`, `/${name}/{id}`]));
       const file = parse(readFileSync(new URL('../../openapi.yaml', import.meta.url), 'utf8')) as { paths: unknown };
       expect(served.paths).to.deep.equal(file.paths);
     });
 
     it('when /openapi.yaml is served, then its OAuth URLs point at the realm this service trusts', async () => {
       const served = parse(await (await get('/openapi.yaml')).text()) as {
-        components: { securitySchemes: { oauth2: { flows: { password: { tokenUrl: string }; authorizationCode: { authorizationUrl: string } } } } };
+        components: { securitySchemes: { oauth2: { flows: { password: { tokenUrl: string };
+          authorizationCode: { authorizationUrl: string } } } } };
       };
 
       const { flows } = served.components.securitySchemes.oauth2;
@@ -56,7 +62,8 @@ describe('health and documents', () => {
   });
 
   describe('Swagger UI', () => {
-    it('when /docs is opened without a token, then an HTML page with Swagger UI comes back, and every script, style and icon it references is served', async () => {
+    it('when /docs is opened without a token, then an HTML page with Swagger UI comes back, and every script, ' +
+      'style and icon it references is served', async () => {
       const response = await get('/docs');
 
       expect(response.status).to.equal(200);
@@ -65,7 +72,8 @@ describe('health and documents', () => {
       expect(page).to.include('swagger-ui');
       const assets = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
       const fingerprinted = /^\/docs\/assets\/[\w-]{12}\/(swagger-ui\.css|swagger-ui-bundle\.js|docs-init\.js|docs-contrast\.css|favicon-32x32\.png)$/;
-      expect(assets.map((asset) => fingerprinted.exec(asset)?.[1])).to.have.members(['swagger-ui.css', 'swagger-ui-bundle.js', 'docs-init.js', 'docs-contrast.css', 'favicon-32x32.png']);
+      expect(assets.map((asset) => fingerprinted.exec(asset)?.[1])).to.have.members(['swagger-ui.css',
+        'swagger-ui-bundle.js', 'docs-init.js', 'docs-contrast.css', 'favicon-32x32.png']);
       expect(response.headers.get('cache-control')).to.equal('no-cache');
       for (const asset of assets) {
         const served = await get(asset);

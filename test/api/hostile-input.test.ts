@@ -9,7 +9,8 @@ import { tokenFor } from '../support/tokens.ts';
 import { openApiDocument, type Operation, type Schema } from '../../src/contract/document.ts';
 import { parametersOf } from '../../src/contract/parameters.ts';
 import { referencedNode } from '../../src/contract/references.ts';
-import { deepJson, deepXml, foreignBytes, hostileHeader, hostileKey, hostileQueryValue, hostileSegment, hostileValue, prototypeNames } from '../support/hostile-arbitraries.ts';
+import { deepJson, deepXml, foreignBytes, hostileHeader, hostileKey, hostileQueryValue, hostileSegment, hostileValue,
+  prototypeNames } from '../support/hostile-arbitraries.ts';
 
 const seed = Number(process.env.HOSTILE_SEED ?? 45);
 const requests = Number(process.env.HOSTILE_REQUESTS ?? 2000);
@@ -22,12 +23,15 @@ const operations: ContractOperation[] = Object.entries(openApiDocument.paths).fl
     .map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })));
 const runsEach = Math.max(10, Math.ceil(requests / operations.length));
 
-interface Sent { path: string; query: Array<[string, string]>; headers: Record<string, string>; body?: string | Uint8Array; type?: string }
+interface Sent { path: string; query: Array<[string,
+  string]>; headers: Record<string, string>; body?: string | Uint8Array; type?: string }
 
 /** Each collection's create example in openapi.yaml: a body that gets past the schema, for one field to be mutated. */
 function createExample(resource: string): Record<string, unknown> {
-  const content = openApiDocument.paths[`/${resource}`]!.post!.requestBody!.content!['application/json']! as { example?: Record<string, unknown>; schema?: Schema };
-  return (content.example ?? (content.schema && referencedNode<Schema>(content.schema).example)) as Record<string, unknown>;
+  const content = openApiDocument.paths[`/${resource}`]!.post!.requestBody!.content!['application/json']! as
+    { example?: Record<string, unknown>; schema?: Schema };
+  return (content.example
+    ?? (content.schema && referencedNode<Schema>(content.schema).example)) as Record<string, unknown>;
 }
 
 const xml = new Builder({ headless: true });
@@ -46,22 +50,30 @@ function requestFor({ path, operation }: ContractOperation, ownId: number): fc.A
   const parameters = parametersOf(operation);
   const declaredQuery = parameters.filter((p) => p.in === 'query').map((p) => p.name);
   const declaredHeaders = parameters.filter((p) => p.in === 'header').map((p) => p.name);
-  const segment = fc.oneof({ weight: 3, arbitrary: fc.constant(String(ownId)) }, { weight: 1, arbitrary: hostileSegment });
+  const segment =
+    fc.oneof({ weight: 3, arbitrary: fc.constant(String(ownId)) }, { weight: 1, arbitrary: hostileSegment });
   const version = fc.oneof(fc.constantFrom('0', '1'), hostileSegment);
-  const query = fc.array(fc.tuple(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...declaredQuery, 'x') }, { weight: 1, arbitrary: fc.constantFrom(...prototypeNames) }),
+  const query = fc.array(fc.tuple(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...declaredQuery, 'x') },
+    { weight: 1, arbitrary: fc.constantFrom(...prototypeNames) }),
     hostileQueryValue), { maxLength: declaredQuery.length ? 3 : 1 });
-  const headers = fc.dictionary(fc.constantFrom(...declaredHeaders, 'Accept', 'Accept-Language'), hostileHeader, { maxKeys: 2 });
+  const headers =
+    fc.dictionary(fc.constantFrom(...declaredHeaders, 'Accept', 'Accept-Language'), hostileHeader, { maxKeys: 2 });
   const content = Object.keys(operation.requestBody?.content ?? {});
   const body = content.length === 0 ? fc.constant(undefined) : fc.oneof(
     { weight: 4, arbitrary: fc.tuple(fc.constantFrom(...content), fc.oneof(
-      { weight: 3, arbitrary: fc.tuple(hostileKey, hostileValue).map(([key, value]) => ({ ...createExample(resource), version: 0, [key]: value })) },
+      { weight: 3, arbitrary: fc.tuple(hostileKey, hostileValue)
+        .map(([key, value]) => ({ ...createExample(resource), version: 0, [key]: value })) },
       { weight: 2, arbitrary: hostileValue },
       { weight: 1, arbitrary: fc.dictionary(hostileKey, hostileValue, { minKeys: 50, maxKeys: 400 }) },
-    )).map(([type, value]) => ({ type, body: type.includes('xml') ? xmlOf(resource, value) : JSON.stringify(value) })) },
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...content), deepJson, deepXml).map(([type, json, xmlText]) => ({ type, body: type.includes('xml') ? xmlText(resource) : json })) },
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...content, 'text/plain', 'application/json; charset=latin1'), foreignBytes).map(([type, bytes]) => ({ type, body: bytes })) },
+    )).map(([type, value]) =>
+      ({ type, body: type.includes('xml') ? xmlOf(resource, value) : JSON.stringify(value) })) },
+    { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...content), deepJson, deepXml)
+      .map(([type, json, xmlText]) => ({ type, body: type.includes('xml') ? xmlText(resource) : json })) },
+    { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...content, 'text/plain', 'application/json; charset=latin1'),
+      foreignBytes).map(([type, bytes]) => ({ type, body: bytes })) },
   );
-  return fc.record({ id: segment, version, query, headers, body }).map(({ id, version: v, query: q, headers: h, body: b }) => ({
+  return fc.record({ id: segment, version, query, headers, body })
+    .map(({ id, version: v, query: q, headers: h, body: b }) => ({
     path: path.replace('{id}', id).replace('{version}', v), query: q, headers: h, ...b,
   }));
 }
@@ -77,7 +89,8 @@ describe('hostile input, generated from openapi.yaml', function () {
     authorization = `Bearer ${await tokenFor(service.realm, 'admin')}`;
     // Records of this suite's own to change and delete: the demo records other tests read stay as they are.
     for (const resource of ['timezone', 'vessel', 'sighting']) {
-      const created = await rawRequest(service, 'POST', `/${resource}`, { user: 'admin', body: JSON.stringify(createExample(resource)), headers: { 'Content-Type': 'application/json' } });
+      const created = await rawRequest(service, 'POST', `/${resource}`, { user: 'admin',
+        body: JSON.stringify(createExample(resource)), headers: { 'Content-Type': 'application/json' } });
       expect(created.status, `a ${resource} from its create example`).to.equal(201);
       own[resource] = Number(created.headers.get('Location')!.split('/').at(-1));
     }
@@ -86,10 +99,12 @@ describe('hostile input, generated from openapi.yaml', function () {
   async function send(method: string, sent: Sent, stream: boolean): Promise<{ status: number; text: string }> {
     const url = `${service.api}${sent.path}${sent.query.length ? `?${new URLSearchParams(sent.query)}` : ''}`;
     const init = {
-      method, headers: { Authorization: authorization, ...sent.headers, ...(sent.type && { 'Content-Type': sent.type }) },
+      method,
+      headers: { Authorization: authorization, ...sent.headers, ...(sent.type && { 'Content-Type': sent.type }) },
       body: sent.body, signal: AbortSignal.timeout(hangMs),
     } as RequestInit;
-    // A change feed never ends: its status is the answer, then it is left. Everything else is checked against the contract.
+    // A change feed never ends: its status is the answer, then it is left. Everything else is checked against the
+    // contract.
     const response = stream ? await fetch(url, init) : await contractCheckedFetch(service)(url, init);
     const text = stream ? (await response.body?.cancel(), '') : await response.text();
     return { status: response.status, text };
@@ -105,7 +120,8 @@ describe('hostile input, generated from openapi.yaml', function () {
         try {
           answer = await send(method, sent, stream);
         } catch (error) {
-          throw new Error(`${method} ${sent.path}: no answer within ${hangMs} ms or a broken one: ${String(error)} ${String((error as Error).cause)}`);
+          throw new Error(`${method} ${sent.path}: ` +
+            `no answer within ${hangMs} ms or a broken one: ${String(error)} ${String((error as Error).cause)}`);
         }
         expect(answer.status, `${method} ${sent.path} → ${answer.text.slice(0, 300)}`).to.be.below(500);
       }), { seed: seed + index, numRuns: runsEach, endOnFailure: true });

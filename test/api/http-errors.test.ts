@@ -32,7 +32,8 @@ describe('HTTP errors', () => {
     it('when the request asks for German, then the malformed-body message is German', async () => {
       const answer = await send('POST', '/sighting', { headers: { ...json, 'Accept-Language': 'de' }, body: '{oops' });
 
-      expect(answer).to.deep.include({ status: 400, body: { body: { message: 'Der Rumpf der Anfrage ist nicht wohlgeformt.', key: 'error.malformedBody' } } });
+      expect(answer).to.deep.include({ status: 400,
+        body: { body: { message: 'Der Rumpf der Anfrage ist nicht wohlgeformt.', key: 'error.malformedBody' } } });
     });
 
     it('when the body is empty with Content-Type JSON, then 400 on the required fields, not 500', async () => {
@@ -47,7 +48,8 @@ describe('HTTP errors', () => {
 
     it('when the body is a JSON array instead of an object, then 400 with the malformed-body message', async () => {
       for (const path of ['/sighting', '/sighting/qbe']) {
-        const answer = await send('POST', path, { headers: json, body: '[{"sightingMemo": "ok", "vessel": {"vesselId": -1}}]' });
+        const answer =
+          await send('POST', path, { headers: json, body: '[{"sightingMemo": "ok", "vessel": {"vesselId": -1}}]' });
         expect(answer, path).to.deep.include({ status: 400, body: malformedBody });
       }
     });
@@ -66,16 +68,19 @@ describe('HTTP errors', () => {
     });
 
     it('when an id is a number too large for JSON to carry exactly, then 400 on that field', async () => {
-      const answer = await send('POST', '/sighting', { headers: json, body: '{"sightingMemo": "ok", "vessel": {"vesselId": 123456789012345678901234567890}}' });
+      const answer = await send('POST', '/sighting',
+        { headers: json, body: '{"sightingMemo": "ok", "vessel": {"vesselId": 123456789012345678901234567890}}' });
 
       expect(answer).to.deep.include({ status: 400 });
       expect(answer.body).to.deep.equal({
-        'vessel.vesselId': { message: 'An id must lie between -9007199254740991 and 9007199254740991.', key: 'error.id.range' },
+        'vessel.vesselId': { message: 'An id must lie between -9007199254740991 and 9007199254740991.',
+          key: 'error.id.range' },
       });
     });
 
     it('when a number overflows to infinity, then 400 on that field, not 500', async () => {
-      const answer = await send('POST', '/sighting/qbe', { headers: json, body: '{"version": 1e400, "vessel": {"vesselId": -1e400}}' });
+      const answer = await send('POST', '/sighting/qbe',
+        { headers: json, body: '{"version": 1e400, "vessel": {"vesselId": -1e400}}' });
 
       expect(answer).to.deep.include({ status: 400 });
       expect(answer.body).to.deep.equal({
@@ -87,9 +92,11 @@ describe('HTTP errors', () => {
 
   describe('fields', () => {
     it('when the body has a field the resource does not have, then 400 on that field', async () => {
-      const answer = await send('POST', '/sighting', { headers: json, body: JSON.stringify({ sightingMemo: 'ok', vessel: { vesselId: -1 }, colour: 'red' }) });
+      const answer = await send('POST', '/sighting',
+        { headers: json, body: JSON.stringify({ sightingMemo: 'ok', vessel: { vesselId: -1 }, colour: 'red' }) });
 
-      expect(answer).to.deep.include({ status: 400, body: { colour: { message: 'This field is unknown.', key: 'error.field.unknown' } } });
+      expect(answer).to.deep.include({ status: 400,
+        body: { colour: { message: 'This field is unknown.', key: 'error.field.unknown' } } });
     });
   });
 
@@ -99,26 +106,33 @@ describe('HTTP errors', () => {
 
       const answer = await send('POST', '/sighting', { headers: json, body });
 
-      expect(answer).to.deep.include({ status: 413, mediaType: 'application/json', body: { general: 'The request body is too large.' } });
+      expect(answer).to.deep.include({ status: 413, mediaType: 'application/json',
+        body: { general: 'The request body is too large.' } });
     });
 
     it('when the body is text/plain, then 415 with a general message', async () => {
-      const answer = await send('POST', '/sighting', { headers: { 'Content-Type': 'text/plain' }, body: 'sightingMemo=ok' });
+      const answer =
+        await send('POST', '/sighting', { headers: { 'Content-Type': 'text/plain' }, body: 'sightingMemo=ok' });
 
-      expect(answer).to.deep.include({ status: 415, mediaType: 'application/json', body: { general: 'The request body must be application/json or text/xml.' } });
+      expect(answer).to.deep.include({ status: 415, mediaType: 'application/json',
+        body: { general: 'The request body must be application/json or text/xml.' } });
     });
 
-    it('when the body is multipart/form-data, then 415 with a general message (no operation takes a form)', async () => {
+    it('when the body is multipart/form-data, ' +
+      'then 415 with a general message (no operation takes a form)', async () => {
       const body = '--b\r\nContent-Disposition: form-data; name="sightingMemo"\r\n\r\nok\r\n--b--\r\n';
-      const answer = await send('POST', '/sighting', { headers: { 'Content-Type': 'multipart/form-data; boundary=b' }, body });
+      const answer =
+        await send('POST', '/sighting', { headers: { 'Content-Type': 'multipart/form-data; boundary=b' }, body });
 
-      expect(answer).to.deep.include({ status: 415, mediaType: 'application/json', body: { general: 'The request body must be application/json or text/xml.' } });
+      expect(answer).to.deep.include({ status: 415, mediaType: 'application/json',
+        body: { general: 'The request body must be application/json or text/xml.' } });
     });
 
     it('when Accept allows only image/png, then 406 with a JSON body', async () => {
       const answer = await send('GET', '/sighting/-1', { headers: { Accept: 'image/png' } });
 
-      expect(answer).to.deep.include({ status: 406, mediaType: 'application/json', body: { general: 'The response can be sent as application/json or text/xml only.' } });
+      expect(answer).to.deep.include({ status: 406, mediaType: 'application/json',
+        body: { general: 'The response can be sent as application/json or text/xml only.' } });
     });
 
     it('when Accept is */*, then the answer is JSON', async () => {
@@ -134,14 +148,17 @@ describe('HTTP errors', () => {
     it('when the method is not one the path has, then 405 with an Allow header', async () => {
       const answer = await send('POST', '/sighting/-1', { headers: json, body: '{}' });
 
-      expect(answer).to.deep.include({ status: 405, mediaType: 'application/json', body: { general: 'This method is not allowed here.' } });
-      expect(answer.headers.get('Allow')?.split(/,\s*/).sort()).to.deep.equal(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'PUT']);
+      expect(answer).to.deep.include({ status: 405, mediaType: 'application/json',
+        body: { general: 'This method is not allowed here.' } });
+      expect(answer.headers.get('Allow')?.split(/,\s*/).sort())
+        .to.deep.equal(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'PUT']);
     });
 
     it('when the path names no collection, then 404 with a general message', async () => {
       const answer = await send('GET', '/nothing');
 
-      expect(answer).to.deep.include({ status: 404, mediaType: 'application/json', body: { general: 'There is nothing at this address.' } });
+      expect(answer).to.deep.include({ status: 404, mediaType: 'application/json',
+        body: { general: 'There is nothing at this address.' } });
     });
   });
 });

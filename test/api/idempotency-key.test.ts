@@ -13,10 +13,12 @@ describe('Idempotency-Key', () => {
 
   async function create(on: TestService, body: unknown, key?: string, user: User = 'alice', resource = 'sighting') {
     const response = await rawRequest(on, 'POST', `/${resource}`, {
-      user, body: JSON.stringify(body), headers: { 'Content-Type': 'application/json', ...(key !== undefined && { 'Idempotency-Key': key }) },
+      user, body: JSON.stringify(body),
+      headers: { 'Content-Type': 'application/json', ...(key !== undefined && { 'Idempotency-Key': key }) },
     });
     const text = await response.text();
-    return { status: response.status, location: response.headers.get('location'), etag: response.headers.get('etag'), body: text ? JSON.parse(text) as unknown : undefined };
+    return { status: response.status, location: response.headers.get('location'), etag: response.headers.get('etag'),
+      body: text ? JSON.parse(text) as unknown : undefined };
   }
 
   async function stored(on: TestService, memo: string): Promise<number> {
@@ -24,7 +26,8 @@ describe('Idempotency-Key', () => {
     return (await response.json() as unknown[]).length;
   }
 
-  it('when a create is sent three times with one key and body, then every answer is the first one and one record is stored', async () => {
+  it('when a create is sent three times with one key and body, ' +
+    'then every answer is the first one and one record is stored', async () => {
     const sighting = buildSighting();
     const key = `"${randomUUID()}"`;
     const first = await create(service, sighting, key);
@@ -40,7 +43,8 @@ describe('Idempotency-Key', () => {
     expect((await create(service, sighting, key)).status).to.equal(201);
     const other = buildSighting();
     expect(await create(service, other, key)).to.deep.equal({
-      status: 422, location: null, etag: null, body: { general: 'This Idempotency-Key was already used with another request.' },
+      status: 422, location: null, etag: null,
+      body: { general: 'This Idempotency-Key was already used with another request.' },
     });
     expect(await stored(service, other.sightingMemo)).to.equal(0);
   });
@@ -61,7 +65,8 @@ describe('Idempotency-Key', () => {
     expect(await stored(service, sighting.sightingMemo)).to.equal(2);
   });
 
-  it('when 6 retries with one key race each other, then one record is stored and each answer is that 201 or a 409 to retry', async () => {
+  it('when 6 retries with one key race each other, ' +
+    'then one record is stored and each answer is that 201 or a 409 to retry', async () => {
     const sighting = buildSighting();
     const key = randomUUID();
     const answers = await Promise.all(Array.from({ length: 6 }, () => create(service, sighting, key)));
@@ -69,7 +74,8 @@ describe('Idempotency-Key', () => {
     expect(created.length).to.be.above(0);
     expect(new Set(created.map((a) => a.location)).size).to.equal(1);
     for (const answer of answers.filter((a) => a.status !== 201)) {
-      expect(answer).to.deep.equal({ status: 409, location: null, etag: null, body: { general: 'A request with this Idempotency-Key is still being processed; retry later.' } });
+      expect(answer).to.deep.equal({ status: 409, location: null, etag: null,
+        body: { general: 'A request with this Idempotency-Key is still being processed; retry later.' } });
     }
     expect(await stored(service, sighting.sightingMemo)).to.equal(1);
   });
@@ -84,7 +90,8 @@ describe('Idempotency-Key', () => {
   it('when the key is empty or longer than 255 characters, then 400 on the header', async () => {
     for (const key of ['x'.repeat(256), 'with space']) {
       const { status, body } = await create(service, buildSighting(), key);
-      expect({ status, fields: Object.keys(body as object) }).to.deep.equal({ status: 400, fields: ['idempotency-key'] });
+      expect({ status, fields: Object.keys(body as object) })
+        .to.deep.equal({ status: 400, fields: ['idempotency-key'] });
     }
   });
 
@@ -117,7 +124,8 @@ describe('Idempotency-Key', () => {
     // Started on the shared service's database, so stop() drops nothing.
     after(async () => { await other?.stop(); });
 
-    it('when a create is retried on another instance with its key, then that instance answers the first answer', async () => {
+    it('when a create is retried on another instance with its key, ' +
+      'then that instance answers the first answer', async () => {
       const sighting = buildSighting();
       const key = randomUUID();
       const first = await create(service, sighting, key);

@@ -4,18 +4,22 @@ import { sharedService, type TestService } from '../support/service.ts';
 import { rawRequest } from '../support/api-client.ts';
 import { buildSighting, createSighting } from '../support/fixtures.ts';
 
-const invalid = { 'if-match': { key: 'error.ifMatch.invalid', message: 'If-Match must be * alone or a comma-separated list of entity tags such as "3".' } };
+const invalid = { 'if-match': { key: 'error.ifMatch.invalid',
+  message: 'If-Match must be * alone or a comma-separated list of entity tags such as "3".' } };
 
 describe('If-Match syntax', () => {
   let service: TestService;
   before(async () => { service = await sharedService(); });
 
   const put = (id: number, ifMatch: string, version = 0) => rawRequest(service, 'PUT', `/sighting/${id}`, {
-    body: JSON.stringify({ ...buildSighting(), version }), headers: { 'Content-Type': 'application/json', 'If-Match': ifMatch },
+    body: JSON.stringify({ ...buildSighting(), version }),
+    headers: { 'Content-Type': 'application/json', 'If-Match': ifMatch },
   });
-  const versionOf = async (id: number) => ((await (await rawRequest(service, 'GET', `/sighting/${id}`)).json()) as { version: number }).version;
+  const versionOf = async (id: number) =>
+    ((await (await rawRequest(service, 'GET', `/sighting/${id}`)).json()) as { version: number }).version;
 
-  for (const junk of ['"0", *', '*, "0"', '* *', '0', '"0', 'W/0', 'w/"0"', '"0" "1"', '"0";"1"', '**', 'W/ "0"', '"a"b"']) {
+  for (const junk of ['"0", *', '*, "0"', '* *', '0', '"0', 'W/0', 'w/"0"', '"0" "1"', '"0";"1"', '**',
+    'W/ "0"', '"a"b"']) {
     it(`when If-Match is ${junk}, then 400 on if-match and nothing is written`, async () => {
       const id = await createSighting(service);
       const response = await put(id, junk);
@@ -37,7 +41,8 @@ describe('If-Match syntax', () => {
   it('when a merge patch carries an invalid If-Match, then 400 on if-match, not 428', async () => {
     const id = await createSighting(service);
     const response = await rawRequest(service, 'PATCH', `/sighting/${id}`, {
-      body: '{"sightingMemo":"patched"}', headers: { 'Content-Type': 'application/merge-patch+json', 'If-Match': '"0", *' },
+      body: '{"sightingMemo":"patched"}',
+      headers: { 'Content-Type': 'application/merge-patch+json', 'If-Match': '"0", *' },
     });
     expect({ status: response.status, body: await response.json() }).to.deep.equal({ status: 400, body: invalid });
   });

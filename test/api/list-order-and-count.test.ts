@@ -1,4 +1,5 @@
-// Lists ordered by `sort` (nulls last, ties by id) and paged by an opaque cursor; `Prefer: count=exact` counts the matches.
+// Lists ordered by `sort` (nulls last, ties by id) and paged by an opaque cursor; `Prefer: count=exact` counts the
+// matches.
 import { expect } from 'chai';
 import { sharedService, type TestService } from '../support/service.ts';
 import { rawRequest } from '../support/api-client.ts';
@@ -10,15 +11,18 @@ describe('list order and count', () => {
   let service: TestService;
   let vesselId: number;
   const ids: number[] = [];
-  const dates = ['2026-01-03T10:00:00.000', null, '2026-01-01T10:00:00.000', '2026-01-03T10:00:00.000', null, '2026-01-02T10:00:00.000'];
+  const dates = ['2026-01-03T10:00:00.000', null, '2026-01-01T10:00:00.000', '2026-01-03T10:00:00.000', null,
+    '2026-01-02T10:00:00.000'];
   before(async () => {
     service = await sharedService();
     vesselId = await createVessel(service);
-    for (const sightingDate of dates) ids.push(await createSighting(service, buildSighting({ vessel: { vesselId }, sightingDate })));
+    for (const sightingDate of dates)
+      ids.push(await createSighting(service, buildSighting({ vessel: { vesselId }, sightingDate })));
   });
 
   /** Follows `Link: rel="next"` from `path`, gathering every page. */
-  async function allPages(path: string, headers: Record<string, string> = {}): Promise<{ items: Item[]; pages: number; totals: Array<string | null> }> {
+  async function allPages(path: string,
+    headers: Record<string, string> = {}): Promise<{ items: Item[]; pages: number; totals: Array<string | null> }> {
     const items: Item[] = [];
     const totals: Array<string | null> = [];
     let pages = 0;
@@ -33,7 +37,8 @@ describe('list order and count', () => {
     return { items, pages, totals };
   }
 
-  it('when sorted by date descending, then newest first, ties by id, nulls last, and paging by cursor gives each once', async () => {
+  it('when sorted by date descending, ' +
+    'then newest first, ties by id, nulls last, and paging by cursor gives each once', async () => {
     const expected = [ids[0], ids[3], ids[5], ids[2], ids[1], ids[4]];
     const whole = await allPages(`/sighting?vesselId=${vesselId}&sort=-sightingDate`);
     expect(whole.items.map((item) => item.sightingId)).to.deep.equal(expected);
@@ -48,7 +53,8 @@ describe('list order and count', () => {
   });
 
   it('when Prefer: count=exact is sent, then X-Total-Count counts every match on every page', async () => {
-    const { totals } = await allPages(`/sighting?vesselId=${vesselId}&sort=-sightingDate&limit=4`, { Prefer: 'count=exact' });
+    const { totals } =
+      await allPages(`/sighting?vesselId=${vesselId}&sort=-sightingDate&limit=4`, { Prefer: 'count=exact' });
     expect(totals).to.deep.equal(['6', '6']);
     const plain = await rawRequest(service, 'GET', `/sighting?vesselId=${vesselId}&limit=1`);
     expect(plain.headers.get('x-total-count')).to.equal(null);
@@ -58,7 +64,8 @@ describe('list order and count', () => {
     const unknown = await rawRequest(service, 'GET', '/sighting?sort=creator');
     expect(unknown.status).to.equal(400);
     expect(await unknown.json()).to.have.keys('sort');
-    for (const cursor of ['bm90IGpzb24', Buffer.from('["x", 1]').toString('base64url'), Buffer.from('["2026-13-45T00:00", 1]').toString('base64url'), 'a'.repeat(3000)]) {
+    for (const cursor of ['bm90IGpzb24', Buffer.from('["x", 1]').toString('base64url'),
+      Buffer.from('["2026-13-45T00:00", 1]').toString('base64url'), 'a'.repeat(3000)]) {
       const made = await rawRequest(service, 'GET', `/sighting?sort=-sightingDate&cursor=${cursor}`);
       expect(made.status, cursor).to.equal(400);
       expect(await made.json()).to.have.keys('cursor');

@@ -33,6 +33,7 @@ describe('a long list streaming', function () {
     expect(bytes).to.be.greaterThan(30000 * 60);
     // The list of 30 000 records is still streaming when the read has its answer. No bound on the read's time: a
     // loaded machine makes any figure a guess (the benchmark prints the real one: GET while the list streams).
-    expect(readAt, `read took ${(readAt - started).toFixed(0)} ms, the list ended ${(listAt - readAt).toFixed(0)} ms after it`).to.be.lessThan(listAt);
+    expect(readAt, `read took ${(readAt - started).toFixed(0)} ms, ` +
+      `the list ended ${(listAt - readAt).toFixed(0)} ms after it`).to.be.lessThan(listAt);
   });
 });

@@ -60,7 +60,8 @@ describe('localization', () => {
   });
 
   it('when a message has a {max} parameter, then it is replaced in both languages', async () => {
-    for (const [language, text] of [['en', 'The memo must have at most 4000 characters.'], ['de', 'Das Memo darf höchstens 4000 Zeichen haben.']] as const) {
+    for (const [language, text] of [['en', 'The memo must have at most 4000 characters.'],
+      ['de', 'Das Memo darf höchstens 4000 Zeichen haben.']] as const) {
       const api = await apiClient(service, { headers: { 'Accept-Language': language } });
       const { error } = await api.POST('/sighting', { body: buildSighting({ sightingMemo: 'y'.repeat(4001) }) });
       expect(error).to.deep.equal({ sightingMemo: { message: text, key: 'sighting.memo.maxLength' } });
@@ -78,10 +79,12 @@ describe('localization', () => {
 
   it('when several fields fail in de, then every message is in de', async () => {
     const api = await apiClient(service, { headers: { 'Accept-Language': 'de' } });
-    const { error } = await api.POST('/sighting', { body: { sightingMemo: 'x', vessel: { vesselId: -1 }, sightingId: 1 as never } });
+    const { error } =
+      await api.POST('/sighting', { body: { sightingMemo: 'x', vessel: { vesselId: -1 }, sightingId: 1 as never } });
     expect(error).to.deep.equal({
       sightingMemo: { message: 'Das Memo muss mindestens 2 Zeichen haben.', key: 'sighting.memo.minLength' },
-      sightingId: { message: 'Dieses Feld wird vom Server erzeugt und darf nicht gesendet werden.', key: 'error.field.serverGenerated' },
+      sightingId: { message: 'Dieses Feld wird vom Server erzeugt und darf nicht gesendet werden.',
+        key: 'error.field.serverGenerated' },
     });
   });
 
@@ -95,7 +98,8 @@ describe('localization', () => {
     expect(message('de', 'sighting.memo.minLength', { min: 2 })).to.equal('Das Memo muss mindestens 2 Zeichen haben.');
   });
 
-  it('when every key of en is looked up in de, then de has its own text for each (no silent English fallback)', async () => {
+  it('when every key of en is looked up in de, ' +
+    'then de has its own text for each (no silent English fallback)', async () => {
     const en = (await import('../../locales/en.json', { with: { type: 'json' } })).default as Record<string, string>;
     const de = (await import('../../locales/de.json', { with: { type: 'json' } })).default as Record<string, string>;
     expect(Object.keys(de).sort()).to.deep.equal(Object.keys(en).sort());

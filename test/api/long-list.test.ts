@@ -16,11 +16,14 @@ describe('a list that streams for longer than the statement bound @pgbouncer', f
   });
   after(async () => { await service?.stop(); });
 
-  it('when the client reads a long list slowly, taking longer than DB_STATEMENT_TIMEOUT_MS, then every record arrives and the session\'s bound is as it was', async () => {
-    const boundNow = async () => (await service.web.orm.em.fork().getConnection().execute('show statement_timeout'))[0] as unknown;
+  it('when the client reads a long list slowly, taking longer than DB_STATEMENT_TIMEOUT_MS, ' +
+    'then every record arrives and the session\'s bound is as it was', async () => {
+    const boundNow = async () =>
+      (await service.web.orm.em.fork().getConnection().execute('show statement_timeout'))[0] as unknown;
     const before = backend === 'postgresql' ? await boundNow() : undefined;
     // Uncompressed: compressed, the list would fit the sockets' buffers and leave the cursor before the pauses below.
-    const headers = { Authorization: `Bearer ${await tokenFor(service.realm, 'alice')}`, 'Accept-Encoding': 'identity' };
+    const headers =
+      { Authorization: `Bearer ${await tokenFor(service.realm, 'alice')}`, 'Accept-Encoding': 'identity' };
     const response = await fetch(`${service.api}/sighting`, { headers });
     expect(response.status).to.equal(200);
     const started = performance.now();
@@ -36,11 +39,15 @@ describe('a list that streams for longer than the statement bound @pgbouncer', f
     const seconds = (performance.now() - started) / 1000;
 
     const list = JSON.parse(text) as { sightingId: number }[];
-    expect({ records: list.length, overTheBounds: seconds > 2 }).to.deep.equal({ records: records + 1, overTheBounds: true });
+    expect({ records: list.length, overTheBounds: seconds > 2 })
+      .to.deep.equal({ records: records + 1, overTheBounds: true });
     // The connection the list used went back to the pool as it was: its transaction's `set local` ended with it
     // (PGlite has no such bound).
-    if (backend === 'postgresql') expect(await boundNow()).to.deep.equal(before).and.to.have.property('statement_timeout');
-    // Straight to the server (no direct URL beside DATABASE_URL), each session starts bounded at DB_STATEMENT_TIMEOUT_MS.
-    if (backend === 'postgresql' && !process.env.DATABASE_DIRECT_URL) expect(before).to.deep.equal({ statement_timeout: '1s' });
+    if (backend === 'postgresql')
+      expect(await boundNow()).to.deep.equal(before).and.to.have.property('statement_timeout');
+    // Straight to the server (no direct URL beside DATABASE_URL), each session starts bounded at
+    // DB_STATEMENT_TIMEOUT_MS.
+    if (backend === 'postgresql' && !process.env.DATABASE_DIRECT_URL)
+      expect(before).to.deep.equal({ statement_timeout: '1s' });
   });
 });

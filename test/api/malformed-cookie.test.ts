@@ -10,17 +10,20 @@ describe('malformed locale cookie', () => {
   before(async () => { service = await sharedService(); });
 
   async function answer(response: Response) {
-    return { status: response.status, type: response.headers.get('content-type'), body: await response.json() as unknown };
+    return { status: response.status, type: response.headers.get('content-type'),
+      body: await response.json() as unknown };
   }
 
   for (const cookie of badCookies) {
     it(`when the cookie is "${cookie}" on a read, then the record is answered`, async () => {
-      const { status, type } = await answer(await rawRequest(service, 'GET', '/sighting/-1', { headers: { Cookie: cookie } }));
+      const { status, type } =
+        await answer(await rawRequest(service, 'GET', '/sighting/-1', { headers: { Cookie: cookie } }));
       expect({ status, type }).to.deep.equal({ status: 200, type: 'application/json; charset=utf-8' });
     });
 
     it(`when the cookie is "${cookie}" without a token, then it is the English 401`, async () => {
-      expect(await answer(await rawRequest(service, 'GET', '/sighting/-1', { user: null, headers: { Cookie: cookie } }))).to.deep.equal({
+      expect(await answer(await rawRequest(service, 'GET', '/sighting/-1',
+        { user: null, headers: { Cookie: cookie } }))).to.deep.equal({
         status: 401, type: 'application/json; charset=utf-8', body: { general: 'A valid access token is required.' },
       });
     });
@@ -34,7 +37,9 @@ describe('malformed locale cookie', () => {
   }
 
   it('when a malformed cookie comes with Accept-Language de, then the language falls back to the header', async () => {
-    const response = await rawRequest(service, 'GET', '/sighting/0', { headers: { Cookie: 'i18next=%E0%A4%A', 'Accept-Language': 'de' } });
-    expect(await answer(response)).to.deep.equal({ status: 404, type: 'application/json; charset=utf-8', body: { general: 'Der Datensatz existiert nicht.' } });
+    const response = await rawRequest(service, 'GET', '/sighting/0',
+      { headers: { Cookie: 'i18next=%E0%A4%A', 'Accept-Language': 'de' } });
+    expect(await answer(response)).to.deep.equal({ status: 404, type: 'application/json; charset=utf-8',
+      body: { general: 'Der Datensatz existiert nicht.' } });
   });
 });

@@ -13,7 +13,8 @@ describe('oversized requests', () => {
 
   for (const size of [20_000, 100_000, 1_000_000]) {
     it(`when a request carries ${size} bytes of headers, then 431 with API-Version, closed cleanly`, async () => {
-      const answer = await rawHttp(service.url, `GET /api/sighting/-1 HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(size)}\r\n\r\n`);
+      const answer =
+        await rawHttp(service.url, `GET /api/sighting/-1 HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(size)}\r\n\r\n`);
       // No request id could be read: the answer names one of its own.
       expect(answer.headers['x-request-id']).to.match(uuid);
       expect({ ...answer, headers: { ...answer.headers, 'x-request-id': undefined } }).to.deep.equal({
@@ -37,9 +38,11 @@ describe('oversized requests', () => {
     });
   });
 
-  it('when a body has 3000 unknown fields, then 100 are listed and _more counts the other 2900 (and the 2 missing ones)', async () => {
+  it('when a body has 3000 unknown fields, ' +
+    'then 100 are listed and _more counts the other 2900 (and the 2 missing ones)', async () => {
     const body = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`field${i}`, i]));
-    const response = await rawRequest(service, 'POST', '/sighting', { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await rawRequest(service, 'POST', '/sighting',
+      { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
     const answer = await response.json() as Record<string, { message: string; key: string }>;
     const entries = Object.keys(answer);
     expect({ status: response.status, count: entries.length, last: answer._more }).to.deep.equal({
@@ -50,8 +53,10 @@ describe('oversized requests', () => {
 
   it('when a body has 100 problems or fewer, then there is no _more entry', async () => {
     const body = Object.fromEntries(Array.from({ length: 98 }, (_, i) => [`field${i}`, i]));
-    const response = await rawRequest(service, 'POST', '/sighting', { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await rawRequest(service, 'POST', '/sighting',
+      { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
     const answer = await response.json() as Record<string, unknown>;
-    expect({ status: response.status, count: Object.keys(answer).length, more: answer._more }).to.deep.equal({ status: 400, count: 100, more: undefined });
+    expect({ status: response.status, count: Object.keys(answer).length, more: answer._more })
+      .to.deep.equal({ status: 400, count: 100, more: undefined });
   });
 });

@@ -12,7 +12,8 @@ describe('prototype-named keys', () => {
   const json = { 'Content-Type': 'application/json' };
   const call = (method: string, path: string, body?: string, headers: Record<string, string> = json) =>
     rawRequest(service, method, path, { user: 'admin', body, headers });
-  const names = async (path: string) => ((await (await call('GET', path)).json()) as { vesselName: Record<string, string> }).vesselName;
+  const names = async (path: string) =>
+    ((await (await call('GET', path)).json()) as { vesselName: Record<string, string> }).vesselName;
 
   async function create(vesselName: string): Promise<string> {
     const created = await call('POST', '/vessel', `{"vesselName":${vesselName}}`);
@@ -39,11 +40,13 @@ describe('prototype-named keys', () => {
     expect(await names(path)).to.deep.equal(JSON.parse('{"en":"base","__proto__":"q","toString":"t"}'));
   });
 
-  it('when an example names prototype-named language keys or fields, then they are matched or refused, never inherited', async () => {
+  it('when an example names prototype-named language keys or fields, ' +
+    'then they are matched or refused, never inherited', async () => {
     const path = await create('{"en":"base","valueOf":"findme-valueof"}');
     const found = await call('POST', '/vessel/qbe', '{"vesselName":{"valueOf":"findme-valueof"}}');
     expect(found.status).to.equal(200);
-    expect(((await found.json()) as Array<{ vesselId: number }>).map(({ vesselId }) => `/vessel/${vesselId}`)).to.deep.equal([path]);
+    expect(((await found.json()) as Array<{ vesselId: number }>).map(({ vesselId }) => `/vessel/${vesselId}`))
+      .to.deep.equal([path]);
     for (const field of prototypeNames) {
       const refused = await call('POST', '/sighting/qbe', `{"${field}":"x"}`);
       expect(refused.status, field).to.equal(400);

@@ -16,7 +16,8 @@ describe('rate limiting', () => {
   before(async () => { service = await startService({ RATE_LIMIT_PER_MINUTE: '3' }); });
   after(async () => { await service?.stop(); });
 
-  it('when a caller sends more requests in a minute than the limit, then the ones beyond are 429 with Retry-After, and another caller is still served', async () => {
+  it('when a caller sends more requests in a minute than the limit, ' +
+    'then the ones beyond are 429 with Retry-After, and another caller is still served', async () => {
     const alice = [];
     for (let i = 0; i < 4; i += 1) alice.push(await rawRequest(service, 'GET', '/sighting/-1'));
     const policy = '"per-caller";q=3;w=60';
@@ -35,11 +36,14 @@ describe('rate limiting', () => {
   });
 
   it('when the limited caller asks in German and for XML, then the 429 says so in German XML', async () => {
-    const response = await rawRequest(service, 'GET', '/sighting/-1', { user: 'viewer', headers: { Accept: 'text/xml', 'Accept-Language': 'de' } });
+    const response = await rawRequest(service, 'GET', '/sighting/-1',
+      { user: 'viewer', headers: { Accept: 'text/xml', 'Accept-Language': 'de' } });
     for (let i = 0; i < 3; i += 1) await rawRequest(service, 'GET', '/sighting/-1', { user: 'viewer' });
-    const refused = await rawRequest(service, 'GET', '/sighting/-1', { user: 'viewer', headers: { Accept: 'text/xml', 'Accept-Language': 'de' } });
+    const refused = await rawRequest(service, 'GET', '/sighting/-1',
+      { user: 'viewer', headers: { Accept: 'text/xml', 'Accept-Language': 'de' } });
     expect([response.status, refused.status]).to.deep.equal([200, 429]);
-    expect(await refused.text()).to.include('<general>Zu viele Anfragen; bitte gleich noch einmal versuchen.</general>');
+    expect(await refused.text())
+      .to.include('<general>Zu viele Anfragen; bitte gleich noch einmal versuchen.</general>');
   });
 
   it('when RATE_LIMIT_PER_MINUTE is not set, then answers carry no rate-limit headers', async () => {

@@ -24,7 +24,8 @@ describe('readiness within a bound', function () {
     viaProxy.hostname = '127.0.0.1';
     viaProxy.port = String(proxy.port);
     const minute = '60000';
-    service = await startService({ DATABASE_URL: viaProxy.toString(), DB_POOL_MAX: '2', DB_ACQUIRE_TIMEOUT_MS: minute, DB_CONNECT_TIMEOUT_MS: minute, DB_STATEMENT_TIMEOUT_MS: minute });
+    service = await startService({ DATABASE_URL: viaProxy.toString(), DB_POOL_MAX: '2', DB_ACQUIRE_TIMEOUT_MS: minute,
+      DB_CONNECT_TIMEOUT_MS: minute, DB_STATEMENT_TIMEOUT_MS: minute });
   });
 
   after(async () => {
@@ -34,7 +35,8 @@ describe('readiness within a bound', function () {
     await scratch?.drop();
   });
 
-  it('when the network to PostgreSQL is partitioned, then 10 probes at once are each answered 503 DOWN within the probe\'s bound, and 200 once it is back', async () => {
+  it('when the network to PostgreSQL is partitioned, then 10 probes at once are each answered 503 DOWN within the ' +
+    'probe\'s bound, and 200 once it is back', async () => {
     // No probe before: there is no last answer to stand in for a late one.
     proxy.partition();
     try {
@@ -42,7 +44,8 @@ describe('readiness within a bound', function () {
         const response = await fetch(`${service.url}/health/ready`);
         return { status: response.status, body: await response.json() as unknown };
       }));
-      expect(probes.map(({ status, body }) => ({ status, body: { status: (body as Ready).status, database: (body as Ready).components.database } })))
+      expect(probes.map(({ status, body }) =>
+        ({ status, body: { status: (body as Ready).status, database: (body as Ready).components.database } })))
         .to.deep.equal(Array(10).fill({ status: 503, body: { status: 'DOWN', database: 'DOWN' } }));
     } finally {
       await proxy.restore();

@@ -19,7 +19,8 @@ function fetchContract(service: TestService, host?: string, path = '/openapi.yam
     const url = new URL(`http://127.0.0.1:${port}${path}`);
     request(url, { headers: host ? { Host: host } : {} }, (response) => {
       let text = '';
-      response.setEncoding('utf8').on('data', (chunk: string) => { text += chunk; }).on('end', () => resolve(parse(text) as Served));
+      response.setEncoding('utf8').on('data', (chunk: string) => { text += chunk; })
+        .on('end', () => resolve(parse(text) as Served));
     }).on('error', reject).end();
   });
 }
@@ -27,7 +28,8 @@ function fetchContract(service: TestService, host?: string, path = '/openapi.yam
 const flowsAt = (realm: string, implicit: boolean) => {
   const endpoint = (name: string) => `${realm}/protocol/openid-connect/${name}`;
   return {
-    authorizationCode: { authorizationUrl: endpoint('auth'), tokenUrl: endpoint('token'), refreshUrl: endpoint('token'), scopes: {} },
+    authorizationCode: { authorizationUrl: endpoint('auth'), tokenUrl: endpoint('token'),
+      refreshUrl: endpoint('token'), scopes: {} },
     ...(implicit && { implicit: { authorizationUrl: endpoint('auth'), scopes: {} } }),
     password: { tokenUrl: endpoint('token'), refreshUrl: endpoint('token'), scopes: {} },
     clientCredentials: { tokenUrl: endpoint('token'), scopes: {} },
@@ -39,8 +41,10 @@ describe('the served contract', () => {
     let service: TestService;
     before(async () => { service = await sharedService(); });
 
-    it('when /openapi.yaml is fetched, then servers names the origin it was fetched from plus the base path', async () => {
-      expect((await fetchContract(service)).servers).to.deep.equal([{ url: `${service.api}`, 'x-internal': false, description: 'This service.' }]);
+    it('when /openapi.yaml is fetched, ' +
+      'then servers names the origin it was fetched from plus the base path', async () => {
+      expect((await fetchContract(service)).servers)
+        .to.deep.equal([{ url: `${service.api}`, 'x-internal': false, description: 'This service.' }]);
     });
 
     it('when it is fetched under another host name, then servers names that one', async () => {
@@ -61,7 +65,8 @@ describe('the served contract', () => {
       }
     });
 
-    it('when its OAuth 2.0 flows are read, then they are the embedded provider\'s at PUBLIC_URL: authorization code, password, client credentials, no implicit', async () => {
+    it('when its OAuth 2.0 flows are read, then they are the embedded provider\'s at PUBLIC_URL: authorization code, ' +
+      'password, client credentials, no implicit', async () => {
       expect((await fetchContract(service)).components.securitySchemes.oauth2.flows).to.deep.equal(flowsAt('http://sightings.example:9000/realms/sighting', false));
     });
 

@@ -16,7 +16,8 @@ function openRequest(url: string, head: string): { socket: Socket; answer: Promi
   const socket = connect(Number(port), hostname);
   const chunks: Buffer[] = [];
   socket.on('data', (chunk) => chunks.push(chunk));
-  const answer = new Promise<string>((resolve) => socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8'))));
+  const answer =
+    new Promise<string>((resolve) => socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8'))));
   socket.on('error', () => undefined);
   socket.write(head);
   return { socket, answer };
@@ -43,11 +44,13 @@ describe('shutdown: the instance is stopping', () => {
 
   const inFlight = async () => (await samples(service.url, 'http_requests_in_flight')).get('') ?? 0;
 
-  it('when a request is still in flight (its body half-sent) as the stop\'s time runs out, then 503 with Retry-After and the stopping message, in the client\'s language', async () => {
+  it('when a request is still in flight (its body half-sent) as the stop\'s time runs out, '
+    + 'then 503 with Retry-After and the stopping message, in the client\'s language', async () => {
     service = await startService({ SHUTDOWN_TIMEOUT_MS: '300' });
     const token = await tokenFor(service.realm, 'alice');
     const { answer } = openRequest(service.url, `POST ${new URL(service.api).pathname}/sighting HTTP/1.1\r\nHost: x\r\n`
-      + `Authorization: Bearer ${token}\r\nContent-Type: application/json\r\nAccept-Language: de\r\nContent-Length: 100\r\n\r\n{"sighting`);
+      + `Authorization: Bearer ${token}\r\nContent-Type: application/json\r\nAccept-Language: de\r\nContent-Length: `
+      + `100\r\n\r\n{"sighting`);
     // This scrape is one request in flight; the half-sent one the other.
     await eventually(async () => (await inFlight()) >= 2);
     stopped = stopWebServer(service.web);
@@ -58,7 +61,8 @@ describe('shutdown: the instance is stopping', () => {
     expect(await stopped).to.deep.equal({ cut: 0 });
   });
 
-  it('when the database ends a list\'s statement while the instance stops, then 503 with the stopping message, not "the database is not available"', async function () {
+  it('when the database ends a list\'s statement while the instance stops, '
+    + 'then 503 with the stopping message, not "the database is not available"', async function () {
     if (backend !== 'postgresql') this.skip();
     service = await startService({ SHUTDOWN_TIMEOUT_MS: '10000' });
     const token = await tokenFor(service.realm, 'alice');
@@ -70,13 +74,16 @@ describe('shutdown: the instance is stopping', () => {
       await locker.query('begin; lock table sighting in access exclusive mode');
       const list = fetch(`${service.api}/sighting`, { headers: { Authorization: `Bearer ${token}` } });
       const waiting = await eventually(async () => (await locker.query<{ pid: number }>(
-        `select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`)).rows[0]);
+        'select pid from pg_stat_activity where datname = current_database() '
+          + `and wait_event_type = 'Lock' and pid <> pg_backend_pid()`)).rows[0]);
       stopped = stopWebServer(service.web);
       // What an operator's restart of the database, or a failover, does to the statement meanwhile: 57P01.
       await locker.query('select pg_terminate_backend($1)', [waiting.pid]);
       const response = await list;
-      expect({ status: response.status, retryAfter: response.headers.get('Retry-After'), body: await response.json() }).to.deep.equal({
-        status: 503, retryAfter: '1', body: { general: 'This instance is stopping; please try again, another one will answer.' },
+      expect({ status: response.status, retryAfter: response.headers.get('Retry-After'), body: await response.json() })
+        .to.deep.equal({
+        status: 503, retryAfter: '1',
+        body: { general: 'This instance is stopping; please try again, another one will answer.' },
       });
     } finally {
       await locker.query('rollback').catch(() => undefined);

@@ -7,7 +7,8 @@ import { buildSighting } from '../support/fixtures.ts';
 import { stopWebServer } from '../../src/web-server.ts';
 import { eventually } from '../support/condition.ts';
 
-interface Outcome { status?: number; connection?: string; afterStop: boolean; endedAfterStop?: boolean; error?: string; reusedIdle?: boolean }
+interface Outcome { status?: number; connection?: string; afterStop: boolean; endedAfterStop?: boolean; error?: string;
+  reusedIdle?: boolean }
 
 describe('shutdown under load', () => {
   let service: TestService;
@@ -18,7 +19,8 @@ describe('shutdown under load', () => {
     await service.stop();
   });
 
-  it('when the server is stopped while 8 keep-alive clients read and create, then no request is reset, every later answer says Connection: close, and none is cut', async () => {
+  it('when the server is stopped while 8 keep-alive clients read and create, ' +
+    'then no request is reset, every later answer says Connection: close, and none is cut', async () => {
     const token = await tokenFor(service.realm, 'alice');
     const agent = new Agent({ keepAlive: true, maxSockets: 8 });
     let stopAt: number | undefined = undefined;
@@ -33,7 +35,8 @@ describe('shutdown under load', () => {
         method: post ? 'POST' : 'GET', agent,
         headers: { Authorization: `Bearer ${token}`, ...(post && { 'Content-Type': 'application/json' }) },
       }, (response: IncomingMessage) => {
-        response.resume().on('end', () => resolve({ status: response.statusCode, connection: response.headers.connection, afterStop, endedAfterStop: stopAt !== undefined }));
+        response.resume().on('end', () => resolve({ status: response.statusCode,
+          connection: response.headers.connection, afterStop, endedAfterStop: stopAt !== undefined }));
       });
       sent.on('error', (error: NodeJS.ErrnoException) => resolve({
         error: error.code ?? error.message, afterStop,

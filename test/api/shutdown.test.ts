@@ -17,15 +17,19 @@ describe('graceful shutdown', () => {
   });
 
   after(async () => {
-    // The test stops the web server itself; stop() then closes what is left (on PostgreSQL it drops the scratch database).
+    // The test stops the web server itself; stop() then closes what is left (on PostgreSQL it drops the scratch
+    // database).
     await stopped;
     await service.stop();
   });
 
-  it('when the server is stopped while a request is in flight, then that request completes with 200 and a new connection is refused', async () => {
+  it('when the server is stopped while a request is in flight, ' +
+    'then that request completes with 200 and a new connection is refused', async () => {
     const token = await tokenFor(service.realm, 'alice');
-    // Warm up: the token check has fetched the realm's keys, so the held request needs nothing from the stopping server.
-    expect((await fetch(`${service.api}/sighting/-1`, { headers: { Authorization: `Bearer ${token}` } })).status).to.equal(200);
+    // Warm up: the token check has fetched the realm's keys, so the held request needs nothing from the stopping
+    // server.
+    expect((await fetch(`${service.api}/sighting/-1`, { headers: { Authorization: `Bearer ${token}` } })).status)
+      .to.equal(200);
 
     // Holds a query by example open: headers and half the body now, the rest after the server is told to stop.
     const body = JSON.stringify({ sightingMemo: 'unheimlich' });
@@ -33,12 +37,14 @@ describe('graceful shutdown', () => {
     const held = request(url, {
       method: 'POST',
       agent: false,
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json',
+        'Content-Length': Buffer.byteLength(body) },
     });
     const answered = new Promise<{ response: IncomingMessage; text: string }>((resolve, reject) => {
       held.on('response', (response) => {
         let text = '';
-        response.setEncoding('utf8').on('data', (chunk: string) => { text += chunk; }).on('end', () => resolve({ response, text }));
+        response.setEncoding('utf8').on('data', (chunk: string) => { text += chunk; })
+          .on('end', () => resolve({ response, text }));
       }).on('error', reject);
     });
     // In flight once the server has read its headers (the service runs in this process).
@@ -49,14 +55,16 @@ describe('graceful shutdown', () => {
     stopped = stopWebServer(service.web);
     await eventually(() => !service.web.server.listening, { within: 10_000, what: 'the listener closed' });
 
-    const refused = await fetch(`${service.api}/sighting/-1`, { headers: { Authorization: `Bearer ${token}` } }).then(() => 'answered', (error: Error & { cause?: { code?: string } }) => error.cause?.code);
+    const refused = await fetch(`${service.api}/sighting/-1`, { headers: { Authorization: `Bearer ${token}` } })
+      .then(() => 'answered', (error: Error & { cause?: { code?: string } }) => error.cause?.code);
     expect(refused).to.equal('ECONNREFUSED');
 
     held.end(body.slice(10));
     const { response, text } = await answered;
     expect(response.statusCode).to.equal(200);
     const found = JSON.parse(text) as unknown;
-    expect(contractProblems({ method: 'POST', path: '/sighting/qbe', status: 200, headers: new Headers(response.headers as Record<string, string>), body: found }, 'json')).to.deep.equal([]);
+    expect(contractProblems({ method: 'POST', path: '/sighting/qbe', status: 200,
+      headers: new Headers(response.headers as Record<string, string>), body: found }, 'json')).to.deep.equal([]);
     expect(found).to.deep.equal([{
       version: 0, sightingId: -1, sightingMemo: 'unheimlich!',
       vessel: { version: 0, vesselId: -1, vesselName: 'Klingon Warbird' }, sightingTimezone: null, sightingDate: null,

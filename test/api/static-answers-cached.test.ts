@@ -16,12 +16,14 @@ describe('static answers: compressed and cacheable', () => {
     return new Promise((resolve, reject) => {
       request(new URL(`${service.url}${path}`), { method, headers }, (res) => {
         const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+          .on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
       }).on('error', reject).end();
     });
   }
 
-  it('when /openapi.yaml is asked with br accepted, then it comes as br with an ETag, no-cache and Vary, and decodes to the plain text', async () => {
+  it('when /openapi.yaml is asked with br accepted, ' +
+    'then it comes as br with an ETag, no-cache and Vary, and decodes to the plain text', async () => {
     const plain = await send('GET', '/openapi.yaml');
     expect(plain.headers['content-encoding']).to.equal(undefined);
     expect(plain.headers['content-type']).to.match(/^application\/yaml/);
@@ -41,7 +43,8 @@ describe('static answers: compressed and cacheable', () => {
     expect(gunzipSync(gzip.body).equals(plain.body)).to.equal(true);
   });
 
-  it('when /openapi.yaml is asked by HEAD with br accepted (curl -I), then its headers say br and the ETag', async () => {
+  it('when /openapi.yaml is asked by HEAD with br accepted (curl -I), ' +
+    'then its headers say br and the ETag', async () => {
     const head = await send('HEAD', '/openapi.yaml', { 'Accept-Encoding': 'br' });
 
     expect(head.status).to.equal(200);
@@ -51,7 +54,8 @@ describe('static answers: compressed and cacheable', () => {
   });
 
   for (const path of ['/openapi.yaml', '/docs', '/docs/docs-init.js', '/web-config.json', '/changelog.md']) {
-    it(`when ${path} is asked again with its ETag in If-None-Match, then 304 with no body; another tag gets 200`, async () => {
+    it(`when ${path} is asked again with its ETag in If-None-Match, ` +
+      `then 304 with no body; another tag gets 200`, async () => {
       const first = await send('GET', path, { 'Accept-Encoding': 'br' });
       expect(first.status).to.equal(200);
       const etag = String(first.headers.etag);

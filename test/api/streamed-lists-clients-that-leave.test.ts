@@ -1,5 +1,6 @@
-// A streamed list holds nothing once its client has gone or stopped reading (docs/behaviour.md#streams-and-clients-that-leave): its cursor is closed, its
-// connection back in the pool, and a read by id is answered right after any number of such clients.
+// A streamed list holds nothing once its client has gone or stopped reading
+// (docs/behaviour.md#streams-and-clients-that-leave): its cursor is closed, its connection back in the pool, and a read
+// by id is answered right after any number of such clients.
 import { expect } from 'chai';
 import type { Socket } from 'node:net';
 import { backend, startService, type TestService } from '../support/service.ts';
@@ -30,7 +31,8 @@ describe(`streamed lists and clients that leave (${backend}) @pgbouncer`, functi
   // Compressed: the compressor between the answer and the socket keeps the back-pressure (src/http/compression.ts).
   // Sorted by a field: on PGlite its ids are read in that order first, then its rows (src/crud/row-stream.ts).
   const sortedList: () => Call = () => ({ path: '/api/sighting?sort=-sightingDate', headers });
-  const queryByExample: () => Call = () => ({ method: 'POST', path: '/api/sighting/qbe', headers: { ...headers, 'Content-Type': 'application/json', 'Accept-Encoding': 'gzip' }, body: '{}' });
+  const queryByExample: () => Call = () => ({ method: 'POST', path: '/api/sighting/qbe',
+    headers: { ...headers, 'Content-Type': 'application/json', 'Accept-Encoding': 'gzip' }, body: '{}' });
 
   /** Connections of the primary's pool in use now (PostgreSQL; PGlite has no pool). */
   const poolInUse = async () => (await poolConnections(service.url)).used;
@@ -41,7 +43,8 @@ describe(`streamed lists and clients that leave (${backend}) @pgbouncer`, functi
     expect(response.status).to.equal(200);
   }
 
-  it('when 12 clients close a list, 4 a sorted list and 12 a query by example after 64 KiB, then the pool is free and a read by id is answered', async () => {
+  it('when 12 clients close a list, 4 a sorted list and 12 a query by example after 64 KiB, ' +
+    'then the pool is free and a read by id is answered', async () => {
     // One after the other: with three connections, the fourth would find none if any were still held.
     for (let i = 0; i < 12; i++) await readPartAndLeave(service.url, list(), 65_536);
     for (let i = 0; i < 4; i++) await readPartAndLeave(service.url, sortedList(), 65_536);
@@ -52,12 +55,14 @@ describe(`streamed lists and clients that leave (${backend}) @pgbouncer`, functi
 
   // PGlite reads in this process, one statement at a time: two such clients already keep it busy for seconds.
   const stoppers = backend === 'postgresql' ? 6 : 1;
-  it(`when ${2 * stoppers} clients stop reading a list or a query by example, then each is cut off after STREAM_WRITE_TIMEOUT_MS, the pool is free and a read by id is answered`, async () => {
+  it(`when ${2 * stoppers} clients stop reading a list or a query by example, ` +
+    `then each is cut off after STREAM_WRITE_TIMEOUT_MS, the pool is free and a read by id is answered`, async () => {
     // The scrape is a request in flight itself.
     const quiet = await inFlight();
     const sockets: Socket[] = [];
     try {
-      for (let i = 0; i < stoppers; i++) sockets.push(neverRead(service.url, list()), neverRead(service.url, queryByExample()));
+      for (let i = 0; i < stoppers; i++)
+        sockets.push(neverRead(service.url, list()), neverRead(service.url, queryByExample()));
       await eventually(async () => await inFlight() > quiet);
       // Every one of them ended: nothing is answered any more, and nothing is held.
       await eventually(async () => await inFlight() === quiet);

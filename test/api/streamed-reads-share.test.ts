@@ -22,7 +22,8 @@ describe(`streamed reads within the pool's share (${backend})`, function () {
   let total: number;
   before(async () => {
     // Four connections, two of them for streamed reads; a stalled client is never cut off during the test.
-    service = await startService({ DB_POOL_MAX: '4', STREAM_WRITE_TIMEOUT_MS: '600000', STREAM_IDLE_RELEASE_MS: '300' });
+    service =
+      await startService({ DB_POOL_MAX: '4', STREAM_WRITE_TIMEOUT_MS: '600000', STREAM_IDLE_RELEASE_MS: '300' });
     headers = { Authorization: `Bearer ${await tokenFor(service.realm, 'alice')}` };
     // The inserted rows and the demo records.
     total = records + (await (await fetch(`${service.api}/sighting`, { headers })).json() as unknown[]).length;
@@ -33,7 +34,8 @@ describe(`streamed reads within the pool's share (${backend})`, function () {
 
   const readById = async () => (await fetch(`${service.api}/sighting/-1`, { headers })).status;
 
-  it('when 50 clients read whole lists at once, then reads by id are answered and each list is whole or a 503 with Retry-After', async () => {
+  it('when 50 clients read whole lists at once, ' +
+    'then reads by id are answered and each list is whole or a 503 with Retry-After', async () => {
     let listing = true;
     const probes: number[] = [];
     const probing = (async () => {
@@ -53,12 +55,14 @@ describe(`streamed reads within the pool's share (${backend})`, function () {
     for (const { status, retryAfter, body } of lists.filter((list) => list.status !== 200)) {
       expect(status).to.equal(503);
       expect(retryAfter).to.equal('1');
-      expect(body).to.deep.equal({ general: 'Auf dieser Instanz laufen zu viele lange Lesevorgänge; bitte gleich noch einmal versuchen.' });
+      expect(body).to.deep.equal(
+        { general: 'Auf dieser Instanz laufen zu viele lange Lesevorgänge; bitte gleich noch einmal versuchen.' });
     }
     await eventually(() => shareOf(service).held === 0);
   });
 
-  it('when 10 clients never read a whole list, then their places and connections are given back before they are cut off, and reads are answered', async () => {
+  it('when 10 clients never read a whole list, ' +
+    'then their places and connections are given back before they are cut off, and reads are answered', async () => {
     const inFlight = async () => (await samples(service.url, 'http_requests_in_flight')).get('') ?? 0;
     const quiet = await inFlight();
     const sockets: Socket[] = [];
@@ -96,22 +100,26 @@ describe(`streamed reads within the pool's share (${backend})`, function () {
           void eventually(async () => shareOf(service).held === 0
             && (backend === 'pglite' || (await poolConnections(service.url)).used === 0)).then(() => response.resume());
         });
-        response.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString()) as Array<{ sightingId: number }>));
+        response.on('end',
+          () => resolve(JSON.parse(Buffer.concat(chunks).toString()) as Array<{ sightingId: number }>));
         response.on('error', reject);
       }).on('error', reject);
     });
   }
 
-  it('when a client pauses a whole list until its place is given back, then reads on, then it gets every row once, in order', async () => {
+  it('when a client pauses a whole list until its place is given back, then reads on, ' +
+    'then it gets every row once, in order', async () => {
     const rows = await readWithPause('/api/sighting');
     expect(rows.length).to.equal(total);
     const ids = rows.map(({ sightingId }) => sightingId);
     expect(ids.every((id, at) => at === 0 || id > ids[at - 1]!)).to.equal(true);
   });
 
-  it('when a client pauses a list sorted by a field the same way, then it gets every row once, in that order', async () => {
+  it('when a client pauses a list sorted by a field the same way, ' +
+    'then it gets every row once, in that order', async () => {
     const rows = await readWithPause('/api/sighting?sort=-sightingDate');
-    const expected = await (await fetch(`${service.api}/sighting?sort=-sightingDate`, { headers })).json() as Array<{ sightingId: number }>;
+    const expected = await (await fetch(`${service.api}/sighting?sort=-sightingDate`,
+      { headers })).json() as Array<{ sightingId: number }>;
     expect(rows.map(({ sightingId }) => sightingId)).to.deep.equal(expected.map(({ sightingId }) => sightingId));
     expect(new Set(rows.map(({ sightingId }) => sightingId)).size).to.equal(total);
   });

@@ -78,13 +78,15 @@ describe('vessel names (translations)', () => {
     expect(readBack!.version).to.equal(1);
   });
 
-  it('when the names changed, then an update carrying the version from before is a 409 and the names stay', async () => {
+  it('when the names changed, ' +
+    'then an update carrying the version from before is a 409 and the names stay', async () => {
     const api = await apiClient(service, { user: 'admin' });
     const names = { en: unique('Voyager') };
     const next = { en: unique('Voyager II') };
     const { id, readBack } = await replaceNames(names, next);
 
-    const { response } = await api.PUT('/vessel/{id}', { params: { path: { id } }, body: { version: 0, vesselName: { en: unique('Voyager III') } } });
+    const { response } = await api.PUT('/vessel/{id}',
+      { params: { path: { id } }, body: { version: 0, vesselName: { en: unique('Voyager III') } } });
 
     expect(response.status).to.equal(409);
     expect((await api.GET('/vessel/{id}', { params: { path: { id } } })).data).to.deep.equal(readBack);
@@ -100,14 +102,17 @@ describe('vessel names (translations)', () => {
     expect(data).to.deep.equal([{ vesselId: id, vesselName: names.de }]);
   });
 
-  const tooMany = { vesselName: { message: 'A vessel has at most 50 names, one per language.', key: 'vessel.name.tooMany' } };
+  const tooMany =
+    { vesselName: { message: 'A vessel has at most 50 names, one per language.', key: 'vessel.name.tooMany' } };
   for (const count of [51, 3000]) {
-    it(`when a vessel is created with ${count} names, then it is one 400 on vesselName and nothing is written`, async () => {
+    it(`when a vessel is created with ${count} names, ` +
+      `then it is one 400 on vesselName and nothing is written`, async () => {
       const api = await apiClient(service, { user: 'admin' });
       // Short texts, so even 3000 of them stay under the 64 kB body limit.
       const vesselName = Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, 'n']));
       const { response, error } = await api.POST('/vessel', { body: { vesselName } });
-      expect({ status: response.status, error, location: response.headers.get('Location') }).to.deep.equal({ status: 400, error: tooMany, location: null });
+      expect({ status: response.status, error, location: response.headers.get('Location') })
+        .to.deep.equal({ status: 400, error: tooMany, location: null });
     });
   }
 

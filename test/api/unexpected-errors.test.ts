@@ -19,11 +19,14 @@ describe('unexpected errors', () => {
     log = captureLog();
     const logger = createLogger(loadConfig({}), log);
     const app = express().use(requestLog(logger, '/api')).get('/boom', negotiate, () => {
-      const cause = Object.assign(new Error('the parser broke'), { code: 'E_PARSER', detail: 'Key (memo)=(private memo) exists' });
-      throw Object.assign(new Error('select "secret" from "sighting" where 1 = 1', { cause }), { stack: 'Error: at /work/src/secret.ts:1:1' });
+      const cause =
+        Object.assign(new Error('the parser broke'), { code: 'E_PARSER', detail: 'Key (memo)=(private memo) exists' });
+      throw Object.assign(new Error('select "secret" from "sighting" where 1 = 1', { cause }),
+        { stack: 'Error: at /work/src/secret.ts:1:1' });
     }).get('/worse', negotiate, () => {
       // An error whose every property throws: mapping it fails inside the error handler itself.
-      throw new Proxy(new Error('x'), { get: () => { throw new Error('at /work/src/handler.ts:9:9'); }, getPrototypeOf: () => { throw new Error('no'); } });
+      throw new Proxy(new Error('x'), { get: () => { throw new Error('at /work/src/handler.ts:9:9'); },
+        getPrototypeOf: () => { throw new Error('no'); } });
     }).use(errorHandler);
     const server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
@@ -33,24 +36,29 @@ describe('unexpected errors', () => {
   after(() => close());
   beforeEach(() => { log.lines.length = 0; });
 
-  it('when a handler throws an unknown error, then the answer is 500 {general: error.unknown} and the error is logged, not shown', async () => {
+  it('when a handler throws an unknown error, ' +
+    'then the answer is 500 {general: error.unknown} and the error is logged, not shown', async () => {
     const response = await fetch(`${base}/boom`, { headers: { Authorization: 'Bearer aaa.bbb.ccc' } });
     const text = await response.text();
-    expect({ status: response.status, body: JSON.parse(text) }).to.deep.equal({ status: 500, body: { general: 'An unexpected error occurred.' } });
+    expect({ status: response.status, body: JSON.parse(text) })
+      .to.deep.equal({ status: 500, body: { general: 'An unexpected error occurred.' } });
     expect(text).to.not.match(/select|secret|stack|\.ts/);
     const [line, ...more] = log.lines;
     expect(more).to.deep.equal([]);
     expect(line).to.deep.include({ level: 50, msg: 'request failed', method: 'GET', route: '/boom', status: 500 });
     // The log has the error and its cause; never the token, nor the data a driver error carries.
     expect(line!.err).to.deep.include({ type: 'Error', message: 'select "secret" from "sighting" where 1 = 1' });
-    expect((line!.err as { cause?: unknown }).cause).to.deep.include({ type: 'Error', message: 'the parser broke', code: 'E_PARSER' });
+    expect((line!.err as { cause?: unknown }).cause)
+      .to.deep.include({ type: 'Error', message: 'the parser broke', code: 'E_PARSER' });
     expect(log.text()).to.not.match(/aaa\.bbb\.ccc|private memo/);
   });
 
-  it('when the error handler itself fails, then the answer is still the JSON 500 with no stack, HTML or path', async () => {
+  it('when the error handler itself fails, ' +
+    'then the answer is still the JSON 500 with no stack, HTML or path', async () => {
     const response = await fetch(`${base}/worse`);
     const text = await response.text();
-    expect({ status: response.status, type: response.headers.get('content-type'), body: JSON.parse(text) }).to.deep.equal({
+    expect({ status: response.status, type: response.headers.get('content-type'), body: JSON.parse(text) })
+      .to.deep.equal({
       status: 500, type: 'application/json; charset=utf-8', body: { general: 'An unexpected error occurred.' },
     });
     expect(text).to.not.match(/<|at |\.ts|\/work/);
@@ -59,6 +67,7 @@ describe('unexpected errors', () => {
   it('when the client reads German XML, then the 500 is German XML too', async () => {
     const response = await fetch(`${base}/boom`, { headers: { Accept: 'text/xml', 'Accept-Language': 'de' } });
     expect(response.status).to.equal(500);
-    expect(await response.text()).to.equal('<?xml version="1.0" encoding="UTF-8"?><errors><general>Ein unerwarteter Fehler ist aufgetreten.</general></errors>');
+    expect(await response.text()).to.equal('<?xml version="1.0" encoding="UTF-8"?><errors>' +
+      '<general>Ein unerwarteter Fehler ist aufgetreten.</general></errors>');
   });
 });

@@ -18,16 +18,19 @@ describe('views', () => {
       const { data, response } = await api.GET('/vessel/{id}', { params: { path: { id: -1 } } });
       expect(response.status).to.equal(200);
       expect(response.headers.get('etag')).to.equal('"0"');
-      expect(data).to.deep.equal({ version: 0, vesselId: -1, vesselName: { en: 'Klingon Warbird', de: 'Klingonischer Jäger' } });
+      expect(data)
+        .to.deep.equal({ version: 0, vesselId: -1, vesselName: { en: 'Klingon Warbird', de: 'Klingonischer Jäger' } });
     });
 
     it('when vessel −2 is read, then it is the Space Shuttle at version 0', async () => {
       const api = await apiClient(fresh);
       const { data } = await api.GET('/vessel/{id}', { params: { path: { id: -2 } } });
-      expect(data).to.deep.equal({ version: 0, vesselId: -2, vesselName: { en: 'Space Shuttle', de: 'Space Shuttle' } });
+      expect(data)
+        .to.deep.equal({ version: 0, vesselId: -2, vesselName: { en: 'Space Shuttle', de: 'Space Shuttle' } });
     });
 
-    it('when sighting −1 is read, then it is the demo sighting of vessel −1 with its vessel as one string', async () => {
+    it('when sighting −1 is read, ' +
+      'then it is the demo sighting of vessel −1 with its vessel as one string', async () => {
       const api = await apiClient(fresh);
       const { data, response } = await api.GET('/sighting/{id}', { params: { path: { id: -1 } } });
       expect(response.status).to.equal(200);
@@ -38,18 +41,22 @@ describe('views', () => {
       });
     });
 
-    it('when the vessels and sightings are listed, then exactly the demo records come back in the list view, by id', async () => {
+    it('when the vessels and sightings are listed, ' +
+      'then exactly the demo records come back in the list view, by id', async () => {
       const api = await apiClient(fresh);
       const vessels = await api.GET('/vessel');
       expect(vessels.response.status).to.equal(200);
-      expect(vessels.data).to.deep.equal([{ vesselId: -2, vesselName: 'Space Shuttle' }, { vesselId: -1, vesselName: 'Klingon Warbird' }]);
+      expect(vessels.data).to.deep.equal([{ vesselId: -2, vesselName: 'Space Shuttle' },
+        { vesselId: -1, vesselName: 'Klingon Warbird' }]);
       const sightings = await api.GET('/sighting');
-      expect(sightings.data).to.deep.equal([{ sightingId: -1, vessel: { vesselId: -1, vesselName: 'Klingon Warbird' }, sightingTimezone: null, sightingDate: null }]);
+      expect(sightings.data).to.deep.equal([{ sightingId: -1, vessel: { vesselId: -1, vesselName: 'Klingon Warbird' },
+        sightingTimezone: null, sightingDate: null }]);
     });
   });
 
   describe('timezone', () => {
-    it('when Europe/Berlin is looked up by name, then the list view has exactly its negative seeded id and name', async () => {
+    it('when Europe/Berlin is looked up by name, ' +
+      'then the list view has exactly its negative seeded id and name', async () => {
       const api = await apiClient(service);
       const { data, response } = await api.GET('/timezone', { params: { query: { timezoneName: 'Europe/Berlin' } } });
       expect(response.status).to.equal(200);
@@ -73,14 +80,16 @@ describe('views', () => {
       const { data } = await api.GET('/timezone');
       const seeded = data!.filter((zone) => zone.timezoneId < 0);
       expect(seeded.length).to.be.above(300);
-      expect(seeded.map((zone) => zone.timezoneName)).to.include.members(['Europe/Berlin', 'America/New_York', 'Africa/Abidjan']);
+      expect(seeded.map((zone) => zone.timezoneName))
+        .to.include.members(['Europe/Berlin', 'America/New_York', 'Africa/Abidjan']);
       const ids = data!.map((zone) => zone.timezoneId);
       expect(ids).to.deep.equal([...ids].sort((a, b) => a - b));
     });
   });
 
   describe('vessel and sighting', () => {
-    it('when a vessel is listed, then its name is one string in the locale; its detail view has the language map', async () => {
+    it('when a vessel is listed, ' +
+      'then its name is one string in the locale; its detail view has the language map', async () => {
       const vesselId = await createVessel(service, { vesselName: { en: 'Enterprise', de: 'Unternehmen' } });
       const api = await apiClient(service);
       const list = await api.GET('/vessel', { params: { query: { vesselId } } });
@@ -89,20 +98,24 @@ describe('views', () => {
       expect(detail.data).to.deep.equal({ version: 0, vesselId, vesselName: { en: 'Enterprise', de: 'Unternehmen' } });
     });
 
-    it('when a sighting is listed, then the list view has no version and no memo; the detail view has both', async () => {
+    it('when a sighting is listed, ' +
+      'then the list view has no version and no memo; the detail view has both', async () => {
       const vesselId = await createVessel(service, { vesselName: { en: 'Voyager', de: 'Reisender' } });
-      const body = buildSighting({ vessel: { vesselId }, sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-22T21:30:00.000' });
+      const body = buildSighting({ vessel: { vesselId }, sightingTimezone: 'Europe/Berlin',
+        sightingDate: '2026-11-22T21:30:00.000' });
       const sightingId = await createSighting(service, body);
       const api = await apiClient(service);
       const list = await api.GET('/sighting', { params: { query: { sightingId } } });
       expect(list.response.status).to.equal(200);
       expect(list.data).to.deep.equal([
-        { sightingId, vessel: { vesselId, vesselName: 'Voyager' }, sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-22T21:30:00.000' },
+        { sightingId, vessel: { vesselId, vesselName: 'Voyager' }, sightingTimezone: 'Europe/Berlin',
+          sightingDate: '2026-11-22T21:30:00.000' },
       ]);
       const detail = await api.GET('/sighting/{id}', { params: { path: { id: sightingId } } });
       expect(detail.data).to.deep.equal({
         version: 0, sightingId, sightingMemo: body.sightingMemo,
-        vessel: { version: 0, vesselId, vesselName: 'Voyager' }, sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-22T21:30:00.000',
+        vessel: { version: 0, vesselId, vesselName: 'Voyager' }, sightingTimezone: 'Europe/Berlin',
+        sightingDate: '2026-11-22T21:30:00.000',
       });
     });
   });
@@ -120,15 +133,18 @@ describe('views', () => {
     }
 
     it('when the locale is de and there is a de text, then the de text is shown', async () => {
-      expect(await shownNames({ en: 'Bird of Prey', de: 'Bird-of-Prey (de)' }, 'de')).to.deep.equal(Array(3).fill('Bird-of-Prey (de)'));
+      expect(await shownNames({ en: 'Bird of Prey', de: 'Bird-of-Prey (de)' }, 'de'))
+        .to.deep.equal(Array(3).fill('Bird-of-Prey (de)'));
     });
 
     it('when there is no text in the locale, then the en text is shown', async () => {
-      expect(await shownNames({ fr: 'Oiseau de proie', en: 'Bird of Prey' }, 'de')).to.deep.equal(Array(3).fill('Bird of Prey'));
+      expect(await shownNames({ fr: 'Oiseau de proie', en: 'Bird of Prey' }, 'de'))
+        .to.deep.equal(Array(3).fill('Bird of Prey'));
     });
 
     it('when there is neither the locale nor en, then the text of the first key is shown', async () => {
-      expect(await shownNames({ fr: 'Oiseau de proie', it: 'Uccello da preda' })).to.deep.equal(Array(3).fill('Oiseau de proie'));
+      expect(await shownNames({ fr: 'Oiseau de proie', it: 'Uccello da preda' }))
+        .to.deep.equal(Array(3).fill('Oiseau de proie'));
     });
 
     it('when the vessel has no texts at all, then the name is null', async () => {
@@ -136,8 +152,10 @@ describe('views', () => {
     });
 
     it('when only a regional key such as de_AT or de-CH matches the locale de, then its text is shown', async () => {
-      expect(await shownNames({ en: 'Shuttle', de_AT: 'Raumfähre (AT)' }, 'de')).to.deep.equal(Array(3).fill('Raumfähre (AT)'));
-      expect(await shownNames({ en: 'Shuttle', 'de-CH': 'Raumfähre (CH)' }, 'de-CH')).to.deep.equal(Array(3).fill('Raumfähre (CH)'));
+      expect(await shownNames({ en: 'Shuttle', de_AT: 'Raumfähre (AT)' }, 'de'))
+        .to.deep.equal(Array(3).fill('Raumfähre (AT)'));
+      expect(await shownNames({ en: 'Shuttle', 'de-CH': 'Raumfähre (CH)' }, 'de-CH'))
+        .to.deep.equal(Array(3).fill('Raumfähre (CH)'));
     });
 
     it('when the en text is stored under en_US, then it is the en fallback', async () => {

@@ -24,7 +24,8 @@ describe(`statements per write (${backend})`, () => {
     const counts: Counts = {};
     for (const [labels, value] of await samples(service.url, 'db_statement_duration_seconds_count')) {
       const operation = /operation="([a-z]+)"/.exec(labels)![1]!;
-      // Told to the other instances afterwards, off the request's path, one for a burst of commits (src/feed/commit-announcer.ts).
+      // Told to the other instances afterwards, off the request's path, one for a burst of commits
+      // (src/feed/commit-announcer.ts).
       if (operation === 'notify') continue;
       counts[operation] = (counts[operation] ?? 0) + value;
     }
@@ -36,21 +37,26 @@ describe(`statements per write (${backend})`, () => {
    * with one UPDATE each time (src/feed/sequencer.ts), which none of these writes sends: a window it ran in is
    * measured again, with a fresh `prepare`.
    */
-  async function statementsOf<T>(prepare: () => Promise<T>, act: (prepared: T) => Promise<Response>): Promise<{ status: number; statements: Counts }> {
+  async function statementsOf<T>(prepare: () => Promise<T>,
+    act: (prepared: T) => Promise<Response>): Promise<{ status: number; statements: Counts }> {
     for (;;) {
       const prepared = await prepare();
       const before = await statementCounts();
       const response = await act(prepared);
       await response.arrayBuffer();
       const after = await statementCounts();
-      const statements = Object.fromEntries(Object.entries(after).map(([operation, count]) => [operation, count - (before[operation] ?? 0)]).filter(([, count]) => count !== 0));
+      const statements = Object.fromEntries(Object.entries(after)
+        .map(([operation, count]) => [operation, count - (before[operation] ?? 0)]).filter(([, count]) => count !== 0));
       if (!statements.update) return { status: response.status, statements };
     }
   }
 
-  const request = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}, user: User = 'alice') =>
-    rawRequest(service, method, path, { user, body: body === undefined ? undefined : JSON.stringify(body), headers: { 'Content-Type': 'application/json', ...headers } });
-  const replacement = { sightingMemo: 'replaced in one statement', vessel: { vesselId: -2 }, sightingTimezone: 'Asia/Tokyo', sightingDate: '2026-11-26T10:00' };
+  const request = (method: string, path: string, body?: unknown, headers: Record<string, string> = {},
+    user: User = 'alice') =>
+    rawRequest(service, method, path, { user, body: body === undefined ? undefined : JSON.stringify(body),
+      headers: { 'Content-Type': 'application/json', ...headers } });
+  const replacement = { sightingMemo: 'replaced in one statement', vessel: { vesselId: -2 },
+    sightingTimezone: 'Asia/Tokyo', sightingDate: '2026-11-26T10:00' };
   const noPreparation = async () => undefined;
 
   it('when a sighting is created, then the service sends one statement', async () => {
@@ -58,41 +64,50 @@ describe(`statements per write (${backend})`, () => {
     expect(created).to.deep.equal({ status: 201, statements: { with: 1 } });
   });
 
-  it('when a sighting is replaced stating its version, then one statement; with a stale version, that statement and one read that tells 409', async () => {
+  it('when a sighting is replaced stating its version, ' +
+    'then one statement; with a stale version, that statement and one read that tells 409', async () => {
     const id = await createSighting(service);
     const version = { value: 0 };
     expect(await statementsOf(noPreparation, async () => {
-      const response = await request('PUT', `/sighting/${id}`, { ...replacement, sightingMemo: `replaced ${version.value}`, version: version.value });
+      const response = await request('PUT', `/sighting/${id}`,
+        { ...replacement, sightingMemo: `replaced ${version.value}`, version: version.value });
       version.value += 1;
       return response;
     })).to.deep.equal({ status: 204, statements: { with: 1 } });
-    expect(await statementsOf(noPreparation, () => request('PUT', `/sighting/${id}`, { ...replacement, version: 0 }))).to.deep.equal({ status: 409, statements: { with: 1, select: 1 } });
+    expect(await statementsOf(noPreparation, () => request('PUT', `/sighting/${id}`, { ...replacement, version: 0 })))
+      .to.deep.equal({ status: 409, statements: { with: 1, select: 1 } });
   });
 
   it('when a sighting is patched, then one read (the record to merge into) and one statement', async () => {
     const id = await createSighting(service);
     const etag = async () => (await request('GET', `/sighting/${id}`)).headers.get('ETag')!;
-    const patched = await statementsOf(etag, (tag) => request('PATCH', `/sighting/${id}`, { sightingMemo: `patched ${tag}` }, { 'Content-Type': 'application/merge-patch+json', 'If-Match': tag }));
+    const patched = await statementsOf(etag, (tag) => request('PATCH', `/sighting/${id}`,
+      { sightingMemo: `patched ${tag}` }, { 'Content-Type': 'application/merge-patch+json', 'If-Match': tag }));
     expect(patched).to.deep.equal({ status: 204, statements: { select: 1, with: 1 } });
   });
 
-  it('when a sighting is deleted, then one statement; an id that names no record, that statement and one read that tells 404', async () => {
+  it('when a sighting is deleted, ' +
+    'then one statement; an id that names no record, that statement and one read that tells 404', async () => {
     const deleted = await statementsOf(() => createSighting(service), (id) => request('DELETE', `/sighting/${id}`));
     expect(deleted).to.deep.equal({ status: 204, statements: { with: 1 } });
-    expect(await statementsOf(noPreparation, () => request('DELETE', '/sighting/9007199254740000'))).to.deep.equal({ status: 404, statements: { with: 1, select: 1 } });
+    expect(await statementsOf(noPreparation, () => request('DELETE', '/sighting/9007199254740000')))
+      .to.deep.equal({ status: 404, statements: { with: 1, select: 1 } });
   });
 
   it('when a time zone is created, replaced and deleted by an admin, then one statement each', async () => {
-    const create = () => request('POST', '/timezone', { timezoneName: `Mars/${Date.now()}-${Math.random()}` }, {}, 'admin');
+    const create = () =>
+      request('POST', '/timezone', { timezoneName: `Mars/${Date.now()}-${Math.random()}` }, {}, 'admin');
     expect(await statementsOf(noPreparation, create)).to.deep.equal({ status: 201, statements: { with: 1 } });
     const id = idFromLocation((await create()).headers.get('Location'));
     const version = { value: 0 };
     expect(await statementsOf(noPreparation, async () => {
-      const response = await request('PUT', `/timezone/${id}`, { timezoneName: `Mars/${id}-${version.value}`, version: version.value }, {}, 'admin');
+      const response = await request('PUT', `/timezone/${id}`,
+        { timezoneName: `Mars/${id}-${version.value}`, version: version.value }, {}, 'admin');
       version.value += 1;
       return response;
     })).to.deep.equal({ status: 204, statements: { with: 1 } });
-    const deleted = await statementsOf(async () => idFromLocation((await create()).headers.get('Location')), (created) => request('DELETE', `/timezone/${created}`, undefined, {}, 'admin'));
+    const deleted = await statementsOf(async () => idFromLocation((await create()).headers.get('Location')),
+      (created) => request('DELETE', `/timezone/${created}`, undefined, {}, 'admin'));
     expect(deleted).to.deep.equal({ status: 204, statements: { with: 1 } });
   });
 });

@@ -58,7 +58,8 @@ function linksIn(path: string): Citation[] {
   readFileSync(join(root, path), 'utf8').split('\n').forEach((line, index) => {
     for (const match of line.matchAll(/\]\((?!https?:)([\w./-]*\.md)?#([\w.-]+)\)/g)) {
       const page = match[1] === undefined ? path : join(folder, match[1]);
-      if (page.startsWith('docs/') || page === path) found.push({ where: `${path}:${index + 1}`, page, anchor: match[2] });
+      if (page.startsWith('docs/') || page === path)
+        found.push({ where: `${path}:${index + 1}`, page, anchor: match[2] });
     }
   });
   return found;
@@ -76,7 +77,8 @@ function unresolved(citations: Citation[]): string[] {
 
 describe('references in the code and the docs', () => {
   it('when a heading is written, then its anchor is the one GitHub gives it', () => {
-    expect(['Prefer: return=representation', 'The gate: `npm run contract:diff`', 'Versions, changes and partial updates']
+    expect(['Prefer: return=representation', 'The gate: `npm run contract:diff`',
+      'Versions, changes and partial updates']
       .map(anchorOf)).to.deep.equal(['prefer-returnrepresentation', 'the-gate-npm-run-contractdiff',
       'versions-changes-and-partial-updates']);
   });

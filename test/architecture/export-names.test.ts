@@ -14,7 +14,8 @@ function exportedNames(path: string): string[] {
   const names: string[] = [];
   for (const statement of source.statements) {
     if (ts.isExportDeclaration(statement)) {
-      if (statement.moduleSpecifier === undefined && statement.exportClause && ts.isNamedExports(statement.exportClause)) {
+      if (statement.moduleSpecifier === undefined && statement.exportClause
+        && ts.isNamedExports(statement.exportClause)) {
         names.push(...statement.exportClause.elements.map((element) => element.name.text));
       }
       continue;

@@ -29,7 +29,8 @@ function installedVersion(name: string): string {
 }
 
 describe('workarounds of library internals: what they rely on', () => {
-  it('when pg is not the version src/db/bounded-waits.ts was checked against, then this fails (its query_timeout leaves the connection in use)', () => {
+  it('when pg is not the version src/db/bounded-waits.ts was checked against, '
+    + 'then this fails (its query_timeout leaves the connection in use)', () => {
     // A pg.Client subclass bounds each statement and tears its socket down: pg's own query_timeout fails the statement
     // but keeps the connection, the late answer still owed (brianc/node-postgres#3399). Re-check both, then this.
     expect(installedVersion('pg')).to.equal('8.23.1');
@@ -40,16 +41,20 @@ describe('workarounds of library internals: what they rely on', () => {
     expect(client).to.be.instanceOf(pg.Client);
   });
 
-  it('when pg\'s Client no longer keeps the session\'s cancel key as processID and secretKey, then this fails (src/db/bounded-waits.ts sends it, src/db/pooler-probe.ts reads it)', () => {
+  it('when pg\'s Client no longer keeps the session\'s cancel key as processID and secretKey, '
+    + 'then this fails (src/db/bounded-waits.ts sends it, src/db/pooler-probe.ts reads it)', () => {
     // pg's own Client#cancel sends them; its types do not declare them. Behind PgBouncer the service's cancel request
     // (src/db/cancel-request.ts) is the only way a statement it gave up on ends on a server without a bound of its own.
     const client = new pg.Client();
-    expect({ processID: Object.hasOwn(client, 'processID'), secretKey: Object.hasOwn(client, 'secretKey') }).to.deep.equal({ processID: true, secretKey: true });
+    expect({ processID: Object.hasOwn(client, 'processID'), secretKey: Object.hasOwn(client, 'secretKey') })
+      .to.deep.equal({ processID: true, secretKey: true });
     expect((client as unknown as { cancel: unknown }).cancel).to.be.a('function');
   });
 
-  it('when pg-cursor is not the version src/db/bounded-cursor.ts was checked against, or its cursor has no read, close and submit, then this fails', () => {
-    // Each read and the close of a cursor are bounded by replacing them on the cursor object (pg-cursor has no timeout).
+  it('when pg-cursor is not the version src/db/bounded-cursor.ts was checked against, or its cursor has no read, '
+    + 'close and submit, then this fails', () => {
+    // Each read and the close of a cursor are bounded by replacing them on the cursor object (pg-cursor has no
+    // timeout).
     expect(installedVersion('pg-cursor')).to.equal('2.22.0');
     const cursor = new Cursor('select 1');
     expect(isCursor(cursor)).to.equal(true);
@@ -57,21 +62,26 @@ describe('workarounds of library internals: what they rely on', () => {
     expect(cursor.close).to.be.a('function');
   });
 
-  it('when node\'s HTTP server no longer has httpAllowHalfOpen (off by default), then this fails (src/web-server.ts sets it)', () => {
+  it('when node\'s HTTP server no longer has httpAllowHalfOpen (off by default), '
+    + 'then this fails (src/web-server.ts sets it)', () => {
     // No public option of http.createServer does it in Node 24: net's allowHalfOpen is always on below the HTTP layer.
     const server = new HttpServer();
     expect(Object.hasOwn(server, 'httpAllowHalfOpen')).to.equal(true);
     expect((server as HttpServer & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen).to.equal(false);
   });
 
-  it('when http\'s close no longer differs from net\'s, then this fails (src/http/drain.ts closes the listener only, with net\'s)', () => {
-    // Since Node 19 http.Server#close also ends idle connections (nodejs/node#41578); the drain ends them itself, later.
+  it('when http\'s close no longer differs from net\'s, '
+    + 'then this fails (src/http/drain.ts closes the listener only, with net\'s)', () => {
+    // Since Node 19 http.Server#close also ends idle connections (nodejs/node#41578); the drain ends them itself,
+    // later.
     expect(HttpServer.prototype.close).to.not.equal(NetServer.prototype.close);
     expect(new HttpServer()).to.be.instanceOf(NetServer);
   });
 
-  it('when node\'s url.parse no longer checks its caller only until it has warned, then this fails (src/validation/url-parse-warned.ts spends the warning)', () => {
-    // Node 24's lib/url.js: `if (!urlParseWarned && !isInsideNodeModules(…))`; the stack is looked at only before the warning.
+  it('when node\'s url.parse no longer checks its caller only until it has warned, '
+    + 'then this fails (src/validation/url-parse-warned.ts spends the warning)', () => {
+    // Node 24's lib/url.js: `if (!urlParseWarned && !isInsideNodeModules(…))`; the stack is looked at only before the
+    // warning.
     expect(parse.toString()).to.match(/if \(!urlParseWarned && !isInsideNodeModules\(/);
   });
 

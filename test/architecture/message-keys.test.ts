@@ -44,17 +44,20 @@ describe('message keys', () => {
   });
 
   it('when a common refusal is made, then its factory gives a 4xx or 5xx with a key en and de have a text for', () => {
-    const made = Object.entries(refusals).map(([name, factory]) => [name, (factory as (arg?: string) => AppError)()] as const);
+    const made =
+      Object.entries(refusals).map(([name, factory]) => [name, (factory as (arg?: string) => AppError)()] as const);
     expect(made.length).to.be.greaterThan(10);
     for (const [name, error] of made) {
       expect(error, name).to.be.instanceOf(AppError);
       expect(error.status, name).to.be.within(400, 599);
-      expect([Object.hasOwn(en, error.key), Object.hasOwn(de, error.key)], `${name}: ${error.key}`).to.deep.equal([true, true]);
+      expect([Object.hasOwn(en, error.key), Object.hasOwn(de, error.key)], `${name}: ${error.key}`)
+        .to.deep.equal([true, true]);
     }
     expect(refusals.methodNotAllowed('GET, HEAD').headers).to.deep.equal({ Allow: 'GET, HEAD' });
   });
 
-  it('when src/ refuses with a key a factory makes, then it calls that factory instead of making the error itself', () => {
+  it('when src/ refuses with a key a factory makes, ' +
+    'then it calls that factory instead of making the error itself', () => {
     const keys = Object.values(refusals).map((factory) => (factory as (arg?: string) => AppError)().key);
     const madeTwice = readdirSync(join(root, 'src'), { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))

@@ -47,20 +47,24 @@ describe('one resolution per request', () => {
     countCompiles();
   });
 
-  const call = async (method: string, path: string, body?: unknown, token: string | null = admin, type = 'application/json') => {
+  const call = async (method: string, path: string, body?: unknown, token: string | null = admin,
+    type = 'application/json') => {
     Object.assign(counts, { routesTried: 0, triedInVain: 0, compiles: 0 });
     const response = await fetch(`${service.api}${path}`, {
       method,
-      headers: { ...(token && { Authorization: `Bearer ${token}` }), ...(body !== undefined && { 'Content-Type': type }) },
+      headers: { ...(token && { Authorization: `Bearer ${token}` }),
+        ...(body !== undefined && { 'Content-Type': type }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     await response.arrayBuffer();
     return { status: response.status, allow: response.headers.get('allow'), ...counts };
   };
 
-  it('when each kind of operation is asked for, then no route is tried, no layer in vain, and no path is compiled', async () => {
+  it('when each kind of operation is asked for, ' +
+    'then no route is tried, no layer in vain, and no path is compiled', async () => {
     const created = await fetch(`${service.api}/vessel`, {
-      method: 'POST', headers: { Authorization: `Bearer ${admin}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ vesselName: { en: 'Resolved once' } }),
+      method: 'POST', headers: { Authorization: `Bearer ${admin}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ vesselName: { en: 'Resolved once' } }),
     });
     const id = created.headers.get('location')!.split('/').pop();
     const asked: Array<[string, string, unknown, number, string?]> = [
@@ -77,19 +81,25 @@ describe('one resolution per request', () => {
       ['GET', '/nothing', undefined, 404],
     ];
     for (const [method, path, body, status, type] of asked) {
-      expect(await call(method, path, body, admin, type), `${method} ${path}`).to.deep.include({ status, routesTried: 0, triedInVain: 0, compiles: 0 });
+      expect(await call(method, path, body, admin, type), `${method} ${path}`)
+        .to.deep.include({ status, routesTried: 0, triedInVain: 0, compiles: 0 });
     }
   });
 
-  it('when a path of the contract is asked with a method it does not have, then 405 with exactly its methods in Allow', async () => {
+  it('when a path of the contract is asked with a method it does not have, ' +
+    'then 405 with exactly its methods in Allow', async () => {
     expect(await call('GET', '/sighting/qbe')).to.deep.include({ status: 405, allow: 'POST, OPTIONS' });
     expect(await call('POST', '/sighting/-1/versions')).to.deep.include({ status: 405, allow: 'GET, HEAD, OPTIONS' });
   });
 
-  it('when OPTIONS is asked of a path of the contract, then 200 with that Allow, without a token; elsewhere a token first, then 404', async () => {
-    expect(await call('OPTIONS', '/sighting/qbe', undefined, null)).to.deep.include({ status: 200, allow: 'POST, OPTIONS', compiles: 0 });
-    expect(await call('OPTIONS', '/sighting/-1', undefined, null)).to.deep.include({ status: 200, allow: 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS' });
-    expect(await call('OPTIONS', '/sighting', undefined, null)).to.deep.include({ status: 200, allow: 'GET, POST, HEAD, OPTIONS' });
+  it('when OPTIONS is asked of a path of the contract, ' +
+    'then 200 with that Allow, without a token; elsewhere a token first, then 404', async () => {
+    expect(await call('OPTIONS', '/sighting/qbe', undefined, null))
+      .to.deep.include({ status: 200, allow: 'POST, OPTIONS', compiles: 0 });
+    expect(await call('OPTIONS', '/sighting/-1', undefined, null))
+      .to.deep.include({ status: 200, allow: 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS' });
+    expect(await call('OPTIONS', '/sighting', undefined, null))
+      .to.deep.include({ status: 200, allow: 'GET, POST, HEAD, OPTIONS' });
     expect(await call('OPTIONS', '/nothing', undefined, null)).to.deep.include({ status: 401 });
     expect(await call('OPTIONS', '/nothing')).to.deep.include({ status: 404 });
   });

@@ -6,7 +6,8 @@ import { tokenFor } from '../support/tokens.ts';
 import { contractProblems } from '../support/contract.ts';
 import { rawHttp } from '../support/raw-http.ts';
 
-const INVALID = { status: 401, challenge: 'Bearer realm="sighting", error="invalid_token"', body: { general: 'The access token is invalid or has expired.' } };
+const INVALID = { status: 401, challenge: 'Bearer realm="sighting", error="invalid_token"',
+  body: { general: 'The access token is invalid or has expired.' } };
 
 /** The signature segment re-encoded as padded standard base64 (`+`, `/`, `=`), the same bytes in another alphabet. */
 function standardBase64Signature(token: string): string {
@@ -23,8 +24,10 @@ describe('bearer token syntax', () => {
   });
 
   async function readWith(authorization: string) {
-    const response = await rawRequest(service, 'GET', '/sighting/-1', { user: null, headers: { Authorization: authorization } });
-    return { status: response.status, challenge: response.headers.get('www-authenticate'), body: await response.json() as unknown };
+    const response =
+      await rawRequest(service, 'GET', '/sighting/-1', { user: null, headers: { Authorization: authorization } });
+    return { status: response.status, challenge: response.headers.get('www-authenticate'),
+      body: await response.json() as unknown };
   }
 
   it('when the genuine token is sent, then it is accepted (the alterations below are what is refused)', async () => {
@@ -52,11 +55,14 @@ describe('bearer token syntax', () => {
   it('when two Authorization headers carry the genuine token, then 400 invalid_request (RFC 6750 §2)', async () => {
     // Raw bytes: fetch would fold the two headers into one comma-separated line.
     const path = `${new URL(service.api).pathname}/sighting/-1`;
-    const response = await rawHttp(service.url, `GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`);
+    const response = await rawHttp(service.url, `GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: ` +
+      `Bearer ${token}\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`);
     const body = JSON.parse(response.body) as unknown;
     expect({ status: response.status, challenge: response.headers['www-authenticate'], body }).to.deep.equal({
-      status: 400, challenge: 'Bearer realm="sighting", error="invalid_request"', body: { Authorization: { message: 'Send one Authorization header only.', key: 'error.authorization.repeated' } },
+      status: 400, challenge: 'Bearer realm="sighting", error="invalid_request"',
+      body: { Authorization: { message: 'Send one Authorization header only.', key: 'error.authorization.repeated' } },
     });
-    expect(contractProblems({ method: 'GET', path: '/sighting/-1', status: 400, headers: new Headers(response.headers), body }, 'json')).to.deep.equal([]);
+    expect(contractProblems({ method: 'GET', path: '/sighting/-1', status: 400, headers: new Headers(response.headers),
+      body }, 'json')).to.deep.equal([]);
   });
 });

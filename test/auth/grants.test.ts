@@ -1,4 +1,5 @@
-// Drives every OAuth 2.0 grant the sighting realm offers, headless over HTTP, and checks the tokens the API will rely on.
+// Drives every OAuth 2.0 grant the sighting realm offers, headless over HTTP, and checks the tokens the API will rely
+// on.
 import { createHash, randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { authServer } from '../support/auth-server.ts';
@@ -56,7 +57,8 @@ function attribute(tag: string, name: string): string | undefined {
 }
 
 /** Fills the first POST form of a login page: hidden fields kept, the password field and the one text field filled. */
-function loginForm(html: string, pageUrl: string, username: string, password: string): { action: string; body: URLSearchParams } {
+function loginForm(html: string, pageUrl: string, username: string,
+  password: string): { action: string; body: URLSearchParams } {
   const form = /<form\b[^>]*>[\s\S]*?<\/form>/gi;
   for (const [markup] of html.matchAll(form)) {
     const openTag = /^<form\b[^>]*>/i.exec(markup)?.[0] ?? '';
@@ -80,10 +82,12 @@ function loginForm(html: string, pageUrl: string, username: string, password: st
  * Logs in through the authorization endpoint like a browser would, forwarding cookies by hand,
  * and returns the URL the provider finally redirects to at REDIRECT_URI.
  */
-async function authorize(discovery: Discovery, params: Record<string, string>, username: string, password: string): Promise<URL> {
+async function authorize(discovery: Discovery, params: Record<string, string>, username: string,
+  password: string): Promise<URL> {
   const jar = new CookieJar();
   const authUrl = new URL(discovery.authorization_endpoint);
-  for (const [key, value] of Object.entries({ redirect_uri: REDIRECT_URI, ...params })) authUrl.searchParams.set(key, value);
+  for (const [key, value] of Object.entries({ redirect_uri: REDIRECT_URI, ...params }))
+    authUrl.searchParams.set(key, value);
 
   const page = await fetch(authUrl, { redirect: 'manual' });
   jar.store(page);
@@ -101,7 +105,8 @@ async function authorize(discovery: Discovery, params: Record<string, string>, u
     jar.store(response);
     const location = response.headers.get('location');
     if (response.status < 300 || response.status >= 400 || !location) {
-      throw new Error(`expected a redirect from ${current}, got ${response.status}:\n${(await response.text()).slice(0, 500)}`);
+      throw new Error(`expected a redirect from ${current}, ` +
+        `got ${response.status}:\n${(await response.text()).slice(0, 500)}`);
     }
     const next = new URL(location, current);
     if (next.href.startsWith(REDIRECT_URI)) return next;
@@ -116,7 +121,8 @@ function pkcePair(): { verifier: string; challenge: string } {
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 }
 
-async function postToken(discovery: Discovery, form: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
+async function postToken(discovery: Discovery, form: Record<string, string>,
+  headers: Record<string, string> = {}): Promise<Response> {
   return fetch(discovery.token_endpoint, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
@@ -130,9 +136,11 @@ async function expectTokenResponse(response: Response, withRefreshToken: boolean
   expect(response.status, JSON.stringify(body)).to.equal(200);
   // §5.1's example says application/json;charset=UTF-8; Keycloak 26 sends bare application/json, which
   // RFC 8259 makes UTF-8 anyway, so the media type is required and a charset, if any, must be UTF-8.
-  const [mediaType, ...parameters] = (response.headers.get('content-type') ?? '').replace(/\s+/g, '').toLowerCase().split(';');
+  const [mediaType, ...parameters] =
+    (response.headers.get('content-type') ?? '').replace(/\s+/g, '').toLowerCase().split(';');
   expect(mediaType).to.equal('application/json');
-  for (const parameter of parameters.filter((p) => p.startsWith('charset='))) expect(parameter).to.equal('charset=utf-8');
+  for (const parameter of parameters.filter((p) => p.startsWith('charset=')))
+    expect(parameter).to.equal('charset=utf-8');
   expect(response.headers.get('cache-control')).to.equal('no-store');
   expect(response.headers.get('pragma')).to.equal('no-cache');
   expectTokenFields(body, withRefreshToken);
@@ -143,7 +151,8 @@ function expectTokenFields(body: Record<string, unknown>, withRefreshToken: bool
   expect(body['access_token']).to.be.a('string').and.not.equal('');
   expect(String(body['token_type']).toLowerCase()).to.equal('bearer');
   // JSON carries a number; the implicit flow's fragment can only carry its decimal text.
-  const expiresIn = typeof body['expires_in'] === 'string' && /^\d+$/.test(body['expires_in']) ? Number(body['expires_in']) : body['expires_in'];
+  const expiresIn = typeof body['expires_in'] === 'string' && /^\d+$/.test(body['expires_in'])
+    ? Number(body['expires_in']) : body['expires_in'];
   expect(expiresIn).to.be.a('number').above(0);
   if (withRefreshToken) expect(body['refresh_token']).to.be.a('string').and.not.equal('');
   else expect(body).not.to.have.property('refresh_token');
@@ -159,7 +168,8 @@ function claimsOf(accessToken: unknown): AccessClaims {
 }
 
 /** Asserts the claims the API checks; `roles` must all be present and `absentRoles` must not. */
-function expectApiClaims(token: unknown, issuer: string, client: string, roles: string[], absentRoles: string[] = []): void {
+function expectApiClaims(token: unknown, issuer: string, client: string, roles: string[],
+  absentRoles: string[] = []): void {
   const claims = claimsOf(token);
   expect(claims.iss).to.equal(issuer);
   expect([claims.aud ?? []].flat()).to.include('sighting-api');
@@ -199,7 +209,8 @@ describe('OAuth 2.0 grants of the sighting realm', function () {
       const state = randomBytes(16).toString('base64url');
       const redirect = await authorize(
         discovery,
-        { client_id: 'sighting-web', response_type: 'code', scope: 'openid', state, code_challenge: challenge, code_challenge_method: 'S256' },
+        { client_id: 'sighting-web', response_type: 'code', scope: 'openid', state, code_challenge: challenge,
+          code_challenge_method: 'S256' },
         'bob',
         'bob',
       );
@@ -209,7 +220,8 @@ describe('OAuth 2.0 grants of the sighting realm', function () {
       return code ?? '';
     }
 
-    it('when bob logs in and the code is exchanged with its verifier, then the token carries his roles', async function () {
+    it('when bob logs in and the code is exchanged with its verifier, ' +
+      'then the token carries his roles', async function () {
       const { verifier, challenge } = pkcePair();
       const code = await codeFor(challenge);
       const response = await postToken(discovery, {
@@ -223,7 +235,8 @@ describe('OAuth 2.0 grants of the sighting realm', function () {
       expectApiClaims(body['access_token'], server.issuer, 'sighting-web', ['reader', 'writer'], ['admin']);
     });
 
-    it('when the code is exchanged with a wrong verifier, then the token endpoint answers 400 invalid_grant', async function () {
+    it('when the code is exchanged with a wrong verifier, ' +
+      'then the token endpoint answers 400 invalid_grant', async function () {
       const { challenge } = pkcePair();
       const code = await codeFor(challenge);
       const response = await postToken(discovery, {
@@ -239,11 +252,13 @@ describe('OAuth 2.0 grants of the sighting realm', function () {
   });
 
   describe('implicit (sighting-legacy)', function () {
-    it('when bob logs in with response_type=token, then the access token arrives in the redirect fragment', async function () {
+    it('when bob logs in with response_type=token, ' +
+      'then the access token arrives in the redirect fragment', async function () {
       // Only Keycloak offers the deprecated implicit flow; the embedded provider deliberately does not.
       if (server.kind === 'embedded') this.skip();
       const state = randomBytes(16).toString('base64url');
-      const redirect = await authorize(discovery, { client_id: 'sighting-legacy', response_type: 'token', scope: 'openid', state }, 'bob', 'bob');
+      const redirect = await authorize(discovery,
+        { client_id: 'sighting-legacy', response_type: 'token', scope: 'openid', state }, 'bob', 'bob');
       expect(redirect.search, 'nothing in the query').to.equal('');
       const fragment = Object.fromEntries(new URLSearchParams(redirect.hash.slice(1)));
       expect(fragment['state']).to.equal(state);
@@ -276,10 +291,12 @@ describe('OAuth 2.0 grants of the sighting realm', function () {
   });
 
   describe('client credentials (sighting-service)', function () {
-    it('when the service authenticates with HTTP Basic, then its service account gets reader and writer', async function () {
+    it('when the service authenticates with HTTP Basic, ' +
+      'then its service account gets reader and writer', async function () {
       // RFC 6749 §2.3.1: form-urlencode id and secret before joining them for Basic.
       const basic = Buffer.from(`${formEncode('sighting-service')}:${formEncode(SERVICE_SECRET)}`).toString('base64');
-      const response = await postToken(discovery, { grant_type: 'client_credentials' }, { Authorization: `Basic ${basic}` });
+      const response =
+        await postToken(discovery, { grant_type: 'client_credentials' }, { Authorization: `Basic ${basic}` });
       const body = await expectTokenResponse(response, false);
       expectApiClaims(body['access_token'], server.issuer, 'sighting-service', ['reader', 'writer'], ['admin']);
     });

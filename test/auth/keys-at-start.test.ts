@@ -12,13 +12,15 @@ describe('realm keys at start', function () {
   });
   after(async () => { await service?.stop(); });
 
-  it('when the first requests with valid tokens arrive, then they are all 200 and none had to fetch the keys', async () => {
+  it('when the first requests with valid tokens arrive, ' +
+    'then they are all 200 and none had to fetch the keys', async () => {
     const fetches: string[] = [];
     service.web.server.prependListener('request', (req: { url?: string }) => {
       if (req.url?.endsWith('/protocol/openid-connect/certs')) fetches.push(req.url);
     });
     const token = await tokenFor(service.realm, 'alice');
-    const statuses = await Promise.all(Array.from({ length: 10 }, async () => (await fetch(`${service.api}/sighting/-1`, { headers: { Authorization: `Bearer ${token}` } })).status));
+    const statuses = await Promise.all(Array.from({ length: 10 }, async () =>
+      (await fetch(`${service.api}/sighting/-1`, { headers: { Authorization: `Bearer ${token}` } })).status));
     expect({ statuses, fetches }).to.deep.equal({ statuses: Array(10).fill(200), fetches: [] });
   });
 });

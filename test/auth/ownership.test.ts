@@ -1,4 +1,5 @@
-// A sighting may be changed only by its creator or an admin (docs/behaviour.md#roles); the creator stays out of the views.
+// A sighting may be changed only by its creator or an admin (docs/behaviour.md#roles); the creator stays out of the
+// views.
 import { expect } from 'chai';
 import { sharedService, type TestService } from '../support/service.ts';
 import { apiClient, rawRequest } from '../support/api-client.ts';
@@ -6,7 +7,8 @@ import { buildSighting, buildVessel, createSighting, createVessel, type Sighting
 import { tokenFor, type User } from '../support/tokens.ts';
 
 const NOT_OWNER = { general: 'Only its creator or an administrator may change this sighting.' };
-const claimsOf = (jwt: string): { sub?: string } => JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8'));
+const claimsOf = (jwt: string): { sub?: string } =>
+  JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8'));
 const NOT_OWNER_DE = { general: 'Nur der Ersteller oder ein Administrator darf diese Sichtung ändern.' };
 
 describe('ownership of sightings', () => {
@@ -19,18 +21,22 @@ describe('ownership of sightings', () => {
 
   /** Alice's new sighting and its detail view as the contract lists it (no creator among the fields). */
   async function alicesSighting(overrides: Partial<SightingCreate> = {}) {
-    const body = buildSighting({ vessel: { vesselId }, sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-22T21:30:00.000', ...overrides });
+    const body = buildSighting({ vessel: { vesselId }, sightingTimezone: 'Europe/Berlin',
+      sightingDate: '2026-11-22T21:30:00.000', ...overrides });
     const id = await createSighting(service, body, 'alice');
     const detail = {
-      version: 0, sightingId: id, sightingMemo: body.sightingMemo, vessel: { version: 0, vesselId, vesselName: 'Owned Sloop' },
+      version: 0, sightingId: id, sightingMemo: body.sightingMemo,
+      vessel: { version: 0, vesselId, vesselName: 'Owned Sloop' },
       sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-22T21:30:00.000',
     };
     return { id, detail };
   }
 
-  async function update(user: User, id: number, version: number, sightingMemo: string, headers: Record<string, string> = {}) {
+  async function update(user: User, id: number, version: number, sightingMemo: string,
+    headers: Record<string, string> = {}) {
     const api = await apiClient(service, { user, headers });
-    return api.PUT('/sighting/{id}', { params: { path: { id } }, body: { version, sightingMemo, vessel: { vesselId } } });
+    return api.PUT('/sighting/{id}',
+      { params: { path: { id } }, body: { version, sightingMemo, vessel: { vesselId } } });
   }
 
   async function remove(user: User, id: number) {
@@ -73,7 +79,8 @@ describe('ownership of sightings', () => {
       expect((await read(id)).data).to.deep.equal(detail);
     });
 
-    it('when bob changes a sighting that does not exist, then 404 (ownership is checked on a record that exists)', async () => {
+    it('when bob changes a sighting that does not exist, ' +
+      'then 404 (ownership is checked on a record that exists)', async () => {
       const { response, error } = await update('bob', 9_007_199_254_740_991, 0, 'nobody');
       expect(response.status).to.equal(404);
       expect(error).to.deep.equal({ general: 'The record does not exist.' });
@@ -86,7 +93,8 @@ describe('ownership of sightings', () => {
       const { response } = await update('alice', id, 0, 'alice changed it');
       expect(response.status).to.equal(204);
       expect(response.headers.get('etag')).to.equal('"1"');
-      expect((await read(id)).data).to.deep.equal({ ...detail, version: 1, sightingMemo: 'alice changed it', sightingTimezone: null, sightingDate: null });
+      expect((await read(id)).data).to.deep.equal({ ...detail, version: 1, sightingMemo: 'alice changed it',
+        sightingTimezone: null, sightingDate: null });
     });
 
     it('when alice deletes her own sighting, then 204 and it is gone', async () => {
@@ -100,7 +108,8 @@ describe('ownership of sightings', () => {
     it("when admin updates alice's sighting, then 204, and alice still owns it", async () => {
       const { id, detail } = await alicesSighting();
       expect((await update('admin', id, 0, 'admin changed it')).response.status).to.equal(204);
-      expect((await read(id)).data).to.deep.equal({ ...detail, version: 1, sightingMemo: 'admin changed it', sightingTimezone: null, sightingDate: null });
+      expect((await read(id)).data).to.deep.equal({ ...detail, version: 1, sightingMemo: 'admin changed it',
+        sightingTimezone: null, sightingDate: null });
       // The update must not have made admin the creator: alice may still change it, bob still may not.
       expect((await update('bob', id, 1, 'bob again')).response.status).to.equal(403);
       expect((await update('alice', id, 1, 'alice again')).response.status).to.equal(204);
@@ -117,21 +126,25 @@ describe('ownership of sightings', () => {
     it('when the sighting is read, then the detail view has exactly the contract fields', async () => {
       const { id, detail } = await alicesSighting();
       const { data } = await read(id);
-      expect(Object.keys(data ?? {})).to.have.members(['version', 'sightingId', 'sightingMemo', 'vessel', 'sightingTimezone', 'sightingDate']);
+      expect(Object.keys(data ?? {}))
+        .to.have.members(['version', 'sightingId', 'sightingMemo', 'vessel', 'sightingTimezone', 'sightingDate']);
       expect(data).to.deep.equal(detail);
     });
 
     it('when sightings are queried by example, then the match has exactly the detail fields', async () => {
       const { detail } = await alicesSighting();
-      const { data, response } = await (await apiClient(service)).POST('/sighting/qbe', { body: { sightingMemo: detail.sightingMemo } });
+      const { data, response } =
+        await (await apiClient(service)).POST('/sighting/qbe', { body: { sightingMemo: detail.sightingMemo } });
       expect(response.status).to.equal(200);
       expect(data).to.deep.equal([detail]);
     });
 
     it('when sightings are listed, then the item has exactly the list fields', async () => {
       const { id } = await alicesSighting();
-      const { data } = await (await apiClient(service)).GET('/sighting', { params: { query: { after: id - 1, limit: 1 } } });
-      expect(data).to.deep.equal([{ sightingId: id, vessel: { vesselId, vesselName: 'Owned Sloop' }, sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-22T21:30:00.000' }]);
+      const { data } =
+        await (await apiClient(service)).GET('/sighting', { params: { query: { after: id - 1, limit: 1 } } });
+      expect(data).to.deep.equal([{ sightingId: id, vessel: { vesselId, vesselName: 'Owned Sloop' },
+        sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-22T21:30:00.000' }]);
     });
 
     it('when the sighting is read as XML, then no creator element appears', async () => {
@@ -154,7 +167,8 @@ describe('ownership of sightings', () => {
         body: JSON.stringify({ version: 0, sightingMemo: 'take over', vessel: { vesselId }, creator: 'bob' }),
       });
       expect(response.status).to.equal(400);
-      expect(await response.json()).to.deep.equal({ creator: { message: 'This field is unknown.', key: 'error.field.unknown' } });
+      expect(await response.json())
+        .to.deep.equal({ creator: { message: 'This field is unknown.', key: 'error.field.unknown' } });
       expect((await read(id)).data).to.deep.equal(detail);
     });
   });

@@ -1,14 +1,18 @@
-// Realm roles decide what a caller may do (docs/behaviour.md#roles): reader reads, writer adds sightings, admin the rest.
+// Realm roles decide what a caller may do (docs/behaviour.md#roles): reader reads, writer adds sightings, admin the
+// rest.
 import { expect } from 'chai';
 import { sharedService, type TestService } from '../support/service.ts';
 import { apiClient, rawRequest } from '../support/api-client.ts';
-import { buildSighting, buildTimezone, buildVessel, createSighting, createTimezone, createVessel, idFromLocation } from '../support/fixtures.ts';
+import { buildSighting, buildTimezone, buildVessel, createSighting, createTimezone, createVessel,
+  idFromLocation } from '../support/fixtures.ts';
 
 const FORBIDDEN = { general: 'You are not allowed to do this.' };
 const FORBIDDEN_DE = { general: 'Das ist Ihnen nicht erlaubt.' };
 const SERVICE_SECRET = process.env.SIGHTING_SERVICE_SECRET ?? 'sighting-service-secret';
 
-/** The service account's token: client credentials, the client authenticated with HTTP Basic (RFC 6749 §4.4, §2.3.1). */
+/**
+ * The service account's token: client credentials, the client authenticated with HTTP Basic (RFC 6749 §4.4, §2.3.1).
+ */
 async function serviceAccountToken(realm: string): Promise<string> {
   const response = await fetch(`${realm}/protocol/openid-connect/token`, {
     method: 'POST',
@@ -21,7 +25,8 @@ async function serviceAccountToken(realm: string): Promise<string> {
 }
 
 /** Takes a raw response or an openapi-fetch result (which has already read the body into `error`). */
-async function expectForbidden(result: Response | { response: Response; error?: unknown }, body: object = FORBIDDEN): Promise<void> {
+async function expectForbidden(result: Response | { response: Response; error?: unknown },
+  body: object = FORBIDDEN): Promise<void> {
   const response = result instanceof Response ? result : result.response;
   expect(response.status).to.equal(403);
   expect(result instanceof Response ? await result.json() : result.error).to.deep.equal(body);
@@ -42,13 +47,15 @@ describe('roles', () => {
 
     it("when viewer reads alice's sighting, then 200 with its detail view", async () => {
       const vesselId = await createVessel(service, buildVessel({ vesselName: { en: 'Viewer Skiff' } }));
-      const body = buildSighting({ vessel: { vesselId }, sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-22T21:30' });
+      const body =
+        buildSighting({ vessel: { vesselId }, sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-22T21:30' });
       const id = await createSighting(service, body);
       const api = await apiClient(service, { user: 'viewer' });
       const { data, response } = await api.GET('/sighting/{id}', { params: { path: { id } } });
       expect(response.status).to.equal(200);
       expect(data).to.deep.equal({
-        version: 0, sightingId: id, sightingMemo: body.sightingMemo, vessel: { version: 0, vesselId, vesselName: 'Viewer Skiff' },
+        version: 0, sightingId: id, sightingMemo: body.sightingMemo,
+        vessel: { version: 0, vesselId, vesselName: 'Viewer Skiff' },
         sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-22T21:30:00.000',
       });
     });
@@ -66,7 +73,8 @@ describe('roles', () => {
       const body = buildSighting();
       const api = await apiClient(service, { user: 'viewer' });
       await expectForbidden(await api.POST('/sighting', { body }));
-      const found = await (await apiClient(service)).POST('/sighting/qbe', { body: { sightingMemo: body.sightingMemo } });
+      const found =
+        await (await apiClient(service)).POST('/sighting/qbe', { body: { sightingMemo: body.sightingMemo } });
       expect(found.response.status).to.equal(204);
     });
 
@@ -94,7 +102,8 @@ describe('roles', () => {
       const id = await createVessel(service, buildVessel({ vesselName }));
       const api = await apiClient(service);
       const path = { params: { path: { id } } };
-      await expectForbidden(await api.PUT('/vessel/{id}', { ...path, body: { version: 0, vesselName: { en: 'Alice Barge' } } }));
+      await expectForbidden(await api.PUT('/vessel/{id}',
+        { ...path, body: { version: 0, vesselName: { en: 'Alice Barge' } } }));
       await expectForbidden(await api.DELETE('/vessel/{id}', path));
       const { data } = await api.GET('/vessel/{id}', path);
       expect(data).to.deep.equal({ version: 0, vesselId: id, vesselName });
@@ -105,7 +114,8 @@ describe('roles', () => {
       const id = await createTimezone(service, body);
       const api = await apiClient(service);
       const path = { params: { path: { id } } };
-      await expectForbidden(await api.PUT('/timezone/{id}', { ...path, body: { version: 0, timezoneName: 'Alice/Zone' } }));
+      await expectForbidden(await api.PUT('/timezone/{id}',
+        { ...path, body: { version: 0, timezoneName: 'Alice/Zone' } }));
       await expectForbidden(await api.DELETE('/timezone/{id}', path));
       const { data } = await api.GET('/timezone/{id}', path);
       expect(data).to.deep.equal({ version: 0, timezoneId: id, timezoneName: body.timezoneName });
@@ -119,8 +129,10 @@ describe('roles', () => {
       expect(created.response.status).to.equal(201);
       const path = { params: { path: { id: idFromLocation(created.response.headers.get('location')) } } };
       const vesselName = { en: 'Renamed Barge', de: 'Umbenannter Kahn' };
-      expect((await api.PUT('/vessel/{id}', { ...path, body: { version: 0, vesselName } })).response.status).to.equal(204);
-      expect((await api.GET('/vessel/{id}', path)).data).to.deep.equal({ version: 1, vesselId: path.params.path.id, vesselName });
+      expect((await api.PUT('/vessel/{id}', { ...path, body: { version: 0, vesselName } })).response.status)
+        .to.equal(204);
+      expect((await api.GET('/vessel/{id}', path)).data)
+        .to.deep.equal({ version: 1, vesselId: path.params.path.id, vesselName });
       expect((await api.DELETE('/vessel/{id}', path)).response.status).to.equal(204);
       expect((await api.GET('/vessel/{id}', path)).response.status).to.equal(404);
     });
@@ -131,8 +143,10 @@ describe('roles', () => {
       expect(created.response.status).to.equal(201);
       const path = { params: { path: { id: idFromLocation(created.response.headers.get('location')) } } };
       const timezoneName = buildTimezone().timezoneName;
-      expect((await api.PUT('/timezone/{id}', { ...path, body: { version: 0, timezoneName } })).response.status).to.equal(204);
-      expect((await api.GET('/timezone/{id}', path)).data).to.deep.equal({ version: 1, timezoneId: path.params.path.id, timezoneName });
+      expect((await api.PUT('/timezone/{id}', { ...path, body: { version: 0, timezoneName } })).response.status)
+        .to.equal(204);
+      expect((await api.GET('/timezone/{id}', path)).data)
+        .to.deep.equal({ version: 1, timezoneId: path.params.path.id, timezoneName });
       expect((await api.DELETE('/timezone/{id}', path)).response.status).to.equal(204);
       expect((await api.GET('/timezone/{id}', path)).response.status).to.equal(404);
     });
@@ -141,7 +155,8 @@ describe('roles', () => {
   describe('the service account (client credentials of sighting-service: reader, writer)', () => {
     const asService = async (method: string, path: string, body?: object) => rawRequest(service, method, path, {
       user: null,
-      headers: { Authorization: `Bearer ${await serviceAccountToken(service.realm)}`, 'Content-Type': 'application/json' },
+      headers: { Authorization: `Bearer ${await serviceAccountToken(service.realm)}`,
+        'Content-Type': 'application/json' },
       body: body && JSON.stringify(body),
     });
 
@@ -154,7 +169,8 @@ describe('roles', () => {
       const read = await asService('GET', `/sighting/${id}`);
       expect(read.status).to.equal(200);
       expect(await read.json()).to.deep.equal({
-        version: 0, sightingId: id, sightingMemo: body.sightingMemo, vessel: { version: 0, vesselId, vesselName: 'Service Tender' },
+        version: 0, sightingId: id, sightingMemo: body.sightingMemo,
+        vessel: { version: 0, vesselId, vesselName: 'Service Tender' },
         sightingTimezone: null, sightingDate: null,
       });
     });

@@ -5,7 +5,8 @@ import { sharedService, startService, type TestService } from '../support/servic
 import { apiClient, rawRequest } from '../support/api-client.ts';
 import { buildSighting, buildVessel, createSighting, createVessel, idFromLocation } from '../support/fixtures.ts';
 import { tokenFor } from '../support/tokens.ts';
-import { accessClaims, realmSigningKid, signedWithForeignKey, startTestRealm, unsignedToken, type TestRealm } from '../support/forged-tokens.ts';
+import { accessClaims, realmSigningKid, signedWithForeignKey, startTestRealm, unsignedToken,
+  type TestRealm } from '../support/forged-tokens.ts';
 
 const CHALLENGE = 'Bearer realm="sighting"';
 const INVALID_CHALLENGE = 'Bearer realm="sighting", error="invalid_token"';
@@ -14,8 +15,10 @@ const INVALID = { general: 'The access token is invalid or has expired.' };
 const provider = process.env.KEYCLOAK_URL ? 'keycloak' : 'embedded';
 
 /** GET /sighting/-1 with exactly this Authorization header (or none), checked against openapi.yaml. */
-function readWith(service: TestService, authorization: string | undefined, headers: Record<string, string> = {}): Promise<Response> {
-  return rawRequest(service, 'GET', '/sighting/-1', { user: null, headers: { ...(authorization && { Authorization: authorization }), ...headers } });
+function readWith(service: TestService, authorization: string | undefined,
+  headers: Record<string, string> = {}): Promise<Response> {
+  return rawRequest(service, 'GET', '/sighting/-1',
+    { user: null, headers: { ...(authorization && { Authorization: authorization }), ...headers } });
 }
 
 async function expectInvalidToken(response: Response): Promise<void> {
@@ -27,20 +30,23 @@ async function expectInvalidToken(response: Response): Promise<void> {
 async function passwordGrant(realm: string, clientId: string, user: string): Promise<Record<string, string>> {
   const response = await fetch(`${realm}/protocol/openid-connect/token`, {
     method: 'POST',
-    body: new URLSearchParams({ grant_type: 'password', client_id: clientId, username: user, password: user, scope: 'openid' }),
+    body: new URLSearchParams({ grant_type: 'password', client_id: clientId, username: user,
+      password: user, scope: 'openid' }),
   });
   expect(response.status, `password grant for ${clientId}`).to.equal(200);
   return await response.json() as Record<string, string>;
 }
 
-const claimsOf = (jwt: string): Record<string, unknown> => JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8'));
+const claimsOf = (jwt: string): Record<string, unknown> =>
+  JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8'));
 
 describe(`token check (tokens of the ${provider} provider)`, () => {
   let service: TestService;
   before(async () => { service = await sharedService(); });
 
   describe('no or unusable credentials', () => {
-    it('when no Authorization header is sent, then 401 with a bare challenge (RFC 6750 §3.1) and the message', async () => {
+    it('when no Authorization header is sent, ' +
+      'then 401 with a bare challenge (RFC 6750 §3.1) and the message', async () => {
       const response = await readWith(service, undefined);
       expect(response.status).to.equal(401);
       expect(response.headers.get('www-authenticate')).to.equal(CHALLENGE);
@@ -58,17 +64,20 @@ describe(`token check (tokens of the ${provider} provider)`, () => {
       const response = await readWith(service, undefined, { Accept: 'text/xml' });
       expect(response.status).to.equal(401);
       expect(response.headers.get('content-type')).to.match(/^text\/xml/);
-      expect(await response.text()).to.match(/<errors><general>A valid access token is required\.<\/general><\/errors>/);
+      expect(await response.text())
+        .to.match(/<errors><general>A valid access token is required\.<\/general><\/errors>/);
     });
 
-    it('when a path that does not exist is called without a token, then 401 (nothing under /api is revealed)', async () => {
+    it('when a path that does not exist is called without a token, ' +
+      'then 401 (nothing under /api is revealed)', async () => {
       const response = await rawRequest(service, 'GET', '/no-such-collection', { user: null });
       expect(response.status).to.equal(401);
       expect(response.headers.get('www-authenticate')).to.equal(CHALLENGE);
       expect(await response.json()).to.deep.equal(REQUIRED);
     });
 
-    it('when the credentials use the Basic scheme, then 401 with a bare challenge (an unsupported method, RFC 6750 §3.1)', async () => {
+    it('when the credentials use the Basic scheme, ' +
+      'then 401 with a bare challenge (an unsupported method, RFC 6750 §3.1)', async () => {
       const response = await readWith(service, `Basic ${Buffer.from('alice:alice').toString('base64')}`);
       expect(response.status).to.equal(401);
       expect(response.headers.get('www-authenticate')).to.equal(CHALLENGE);
@@ -98,7 +107,8 @@ describe(`token check (tokens of the ${provider} provider)`, () => {
     });
 
     it('when the right claims are signed with another RSA key and no kid, then 401', async () => {
-      await expectInvalidToken(await readWith(service, `Bearer ${await signedWithForeignKey(accessClaims(service.realm))}`));
+      await expectInvalidToken(await readWith(service,
+        `Bearer ${await signedWithForeignKey(accessClaims(service.realm))}`));
     });
 
     it("when the right claims come unsigned (alg none) under the realm's kid, then 401", async () => {
@@ -114,7 +124,8 @@ describe(`token check (tokens of the ${provider} provider)`, () => {
       ['for another audience', { aud: 'account' }],
     ] as const) {
       it(`when a forged token is ${fault}, then 401`, async () => {
-        const token = await signedWithForeignKey(accessClaims(service.realm, overrides), await realmSigningKid(service.realm));
+        const token =
+          await signedWithForeignKey(accessClaims(service.realm, overrides), await realmSigningKid(service.realm));
         await expectInvalidToken(await readWith(service, `Bearer ${token}`));
       });
     }
@@ -128,8 +139,10 @@ describe(`token check (tokens of the ${provider} provider)`, () => {
       await expectInvalidToken(await readWith(service, `Bearer ${idToken}`));
     });
 
-    it("when an access token of the realm's admin-cli client (no sighting-api audience) is sent, then 401", async function () {
-      // Keycloak's built-in admin-cli has no audience mapper; the embedded provider offers only the realm's own clients.
+    it("when an access token of the realm's admin-cli client (no sighting-api audience) is sent, " +
+      "then 401", async function () {
+      // Keycloak's built-in admin-cli has no audience mapper; the embedded provider offers only the realm's own
+      // clients.
       if (provider === 'embedded') this.skip();
       const { access_token: token } = await passwordGrant(service.realm, 'admin-cli', 'alice');
       const claims = claimsOf(token ?? '');
@@ -155,9 +168,11 @@ describe(`token check (tokens of the ${provider} provider)`, () => {
       });
     });
 
-    it('when the scheme is written in lower case (auth schemes are case-insensitive, RFC 9110 §11.1), then 200', async () => {
+    it('when the scheme is written in lower case (auth schemes are case-insensitive, RFC 9110 §11.1), ' +
+      'then 200', async () => {
       const id = await createSighting(service);
-      const response = await rawRequest(service, 'GET', `/sighting/${id}`, { user: null, headers: { Authorization: `bearer ${await tokenFor(service.realm, 'alice')}` } });
+      const response = await rawRequest(service, 'GET', `/sighting/${id}`,
+        { user: null, headers: { Authorization: `bearer ${await tokenFor(service.realm, 'alice')}` } });
       expect(response.status).to.equal(200);
       expect(await response.json()).to.include({ sightingId: id });
     });
@@ -175,7 +190,8 @@ describe(`token check (tokens of the ${provider} provider)`, () => {
     it('when /health/ready is called without a token, then 200 with each component UP', async () => {
       const response = await open('/health/ready');
       expect(response.status).to.equal(200);
-      expect(await response.json()).to.deep.equal({ status: 'UP', components: { database: 'UP', migrations: 'UP', identityProvider: 'UP', changeFeed: 'UP' } });
+      expect(await response.json()).to.deep.equal({ status: 'UP',
+        components: { database: 'UP', migrations: 'UP', identityProvider: 'UP', changeFeed: 'UP' } });
     });
 
     it('when /openapi.yaml is called without a token, then the contract comes back', async () => {
@@ -253,7 +269,8 @@ describe('token check, each claim alone (a test realm whose signing key the test
   });
 
   it("when the right claims come unsigned (alg none) under the realm's kid, then 401", async () => {
-    await expectInvalidToken(await read(unsignedToken(accessClaims(realm.issuer), await realmSigningKid(realm.issuer))));
+    await expectInvalidToken(await read(unsignedToken(accessClaims(realm.issuer),
+      await realmSigningKid(realm.issuer))));
   });
 
   it('when the signature is of other claims (payload swapped), then 401', async () => {
@@ -263,10 +280,12 @@ describe('token check, each claim alone (a test realm whose signing key the test
   });
 
   // Claims are JSON: a signed token may hold an object or a number where a text is read.
-  for (const [what, sub] of [['an operator object', { $ne: 'nobody' }], ['a number', 42], ['an empty text', '']] as const) {
+  for (const [what, sub] of [['an operator object', { $ne: 'nobody' }], ['a number', 42],
+    ['an empty text', '']] as const) {
     it(`when the subject is ${what}, then 401 (never a filter, never a 500)`, async () => {
       await expectInvalidToken(await read(await realm.token({ sub })));
-      const mine = await fetch(`${service.api}/sighting?mine=true`, { headers: { Authorization: `Bearer ${await realm.token({ sub })}` } });
+      const mine = await fetch(`${service.api}/sighting?mine=true`,
+        { headers: { Authorization: `Bearer ${await realm.token({ sub })}` } });
       expect(mine.status).to.equal(401);
     });
   }
@@ -274,16 +293,21 @@ describe('token check, each claim alone (a test realm whose signing key the test
   it('when the roles are not a list of texts, then only the texts among them count', async () => {
     expect((await read(await realm.token({ realm_access: { roles: 'reader' } }))).status).to.equal(403);
     expect((await read(await realm.token({ realm_access: { roles: [{ name: 'reader' }, 7] } }))).status).to.equal(403);
-    expect((await read(await realm.token({ realm_access: { roles: [{ name: 'admin' }, 'reader'] } }))).status).to.equal(200);
+    expect((await read(await realm.token({ realm_access: { roles: [{ name: 'admin' }, 'reader'] } }))).status)
+      .to.equal(200);
   });
 
   it('when preferred_username is not a text, then the subject stands for it in the history', async () => {
     const sub = 'typed-claims-subject';
-    const headers = { Authorization: `Bearer ${await realm.token({ sub, preferred_username: { $gt: '' } })}`, 'Content-Type': 'application/json' };
-    const created = await fetch(`${service.api}/sighting`, { method: 'POST', headers, body: JSON.stringify({ vessel: { vesselId: -1 }, sightingMemo: 'typed claims' }) });
+    const headers = { Authorization: `Bearer ${await realm.token({ sub, preferred_username: { $gt: '' } })}`,
+      'Content-Type': 'application/json' };
+    const created = await fetch(`${service.api}/sighting`,
+      { method: 'POST', headers, body: JSON.stringify({ vessel: { vesselId: -1 }, sightingMemo: 'typed claims' }) });
     expect(created.status).to.equal(201);
     const admin = { Authorization: `Bearer ${await realm.token({ realm_access: { roles: ['reader', 'admin'] } })}` };
-    const versions = await fetch(`${service.api}${new URL(created.headers.get('Location')!, service.url).pathname.replace(/^\/api/, '')}/versions`, { headers: admin });
+    const versions = await fetch(
+      `${service.api}${new URL(created.headers.get('Location')!, service.url).pathname.replace(/^\/api/, '')}/versions`,
+      { headers: admin });
     expect((await versions.json() as { changedBy: string }[]).map(({ changedBy }) => changedBy)).to.deep.equal([sub]);
   });
 
@@ -299,7 +323,8 @@ describe('openapi.yaml declares the security it enforces', () => {
   let document: {
     security?: unknown;
     paths: Record<string, Record<string, Operation>>;
-    components: { securitySchemes: Record<string, Record<string, unknown>>; responses: Record<string, { headers?: object }> };
+    components: { securitySchemes: Record<string, Record<string, unknown>>;
+      responses: Record<string, { headers?: object }> };
   };
   let realm: string;
 
@@ -310,13 +335,15 @@ describe('openapi.yaml declares the security it enforces', () => {
     document = parse(await (await fetch(`${service.url}/openapi.yaml`)).text()) as typeof document;
   });
 
-  it('when the security schemes are read, then a JWT bearer scheme and OAuth 2.0 with the flows the realm\'s server offers', () => {
+  it('when the security schemes are read, ' +
+    'then a JWT bearer scheme and OAuth 2.0 with the flows the realm\'s server offers', () => {
     const { bearer, oauth2 } = document.components.securitySchemes;
     expect(bearer).to.include({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
     expect(oauth2?.type).to.equal('oauth2');
     const endpoint = (name: string) => `${realm}/protocol/openid-connect/${name}`;
     expect(oauth2?.flows).to.deep.equal({
-      authorizationCode: { authorizationUrl: endpoint('auth'), tokenUrl: endpoint('token'), refreshUrl: endpoint('token'), scopes: {} },
+      authorizationCode: { authorizationUrl: endpoint('auth'), tokenUrl: endpoint('token'),
+        refreshUrl: endpoint('token'), scopes: {} },
       // Keycloak offers implicit (sighting-legacy); the embedded provider does not.
       ...(process.env.KEYCLOAK_URL && { implicit: { authorizationUrl: endpoint('auth'), scopes: {} } }),
       password: { tokenUrl: endpoint('token'), refreshUrl: endpoint('token'), scopes: {} },
@@ -324,7 +351,8 @@ describe('openapi.yaml declares the security it enforces', () => {
     });
   });
 
-  it('when the global security is read, then the one bearer requirement holds everywhere and no operation opts out', () => {
+  it('when the global security is read, ' +
+    'then the one bearer requirement holds everywhere and no operation opts out', () => {
     expect(document.security).to.deep.equal([{ bearer: [] }]);
     const optOuts = Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item)
       .filter(([, operation]) => operation.security !== undefined).map(([method]) => `${method} ${path}`));

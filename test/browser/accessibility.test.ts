@@ -17,15 +17,18 @@ describe('web page: accessibility (axe-core)', () => {
   const suite = browserSuite();
   let ownSighting: number;
   before(async () => {
-    ownSighting = await createSighting(suite.service, buildSighting({ vessel: { vesselId: -1 }, sightingMemo: unique('axe') }), 'admin');
+    ownSighting = await createSighting(suite.service,
+      buildSighting({ vessel: { vesselId: -1 }, sightingMemo: unique('axe') }), 'admin');
   });
 
-  for (const [label, options] of [['desktop, English', {}], ['phone, German', { locale: 'de-DE', viewport: { width: 390, height: 844 } }]] as [string, PersonOptions][]) {
+  for (const [label, options] of [['desktop, English', {}],
+    ['phone, German', { locale: 'de-DE', viewport: { width: 390, height: 844 } }]] as [string, PersonOptions][]) {
     it(`when each screen is shown (${label}), then axe finds no violation, the login page included`, async function () {
       this.timeout(180_000);
       const found: Record<string, string[]> = {};
       const german = options.locale === 'de-DE';
-      const person: Person = await suite.signIn('admin', { ...options, onLoginPage: async (page) => { found.login = await violations(page); } });
+      const person: Person = await suite.signIn('admin',
+        { ...options, onLoginPage: async (page) => { found.login = await violations(page); } });
       const page = person.page;
       const screens: [string, string, RegExp][] = [
         ['mine', '#mine', german ? /Meine Sichtungen/ : /My sightings/],
@@ -55,7 +58,8 @@ describe('web page: accessibility (axe-core)', () => {
       await page.locator('main').getByRole('button', { name: german ? 'Anmelden' : 'Sign in' }).waitFor();
       found['signed out'] = await violations(page);
       // The check can fail: an input without a label is found.
-      await page.evaluate(`document.querySelector('main').append(Object.assign(document.createElement('input'), { id: 'unlabelled' }))`);
+      await page.evaluate(`document.querySelector('main').append(Object.assign(document.createElement('input'), ` +
+        `{ id: 'unlabelled' }))`);
       expect((await violations(page)).join('\n')).to.match(/^label: #unlabelled$/m);
 
       expect(Object.keys(found)).to.have.length(screens.length + 4);

@@ -36,7 +36,8 @@ describe('docs page: Authorize with the browser client, then Try it out', () => 
     await service?.stop();
   });
 
-  it('when alice authorizes in Swagger UI and executes getSighting for -1, then the page shows 200 and the sighting', async () => {
+  it('when alice authorizes in Swagger UI and executes getSighting for -1, ' +
+    'then the page shows 200 and the sighting', async () => {
     const origin = service!.url;
     const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
     context.setDefaultTimeout(30_000);
@@ -60,8 +61,10 @@ describe('docs page: Authorize with the browser client, then Try it out', () => 
       await popup.waitForLoadState();
       const authorizeUrl = new URL(popup.url());
       expect(authorizeUrl.origin + authorizeUrl.pathname).to.equal(`${service!.realm}/protocol/openid-connect/auth`);
-      expect(Object.fromEntries(['client_id', 'response_type', 'code_challenge_method', 'redirect_uri', 'scope'].map((key) => [key, authorizeUrl.searchParams.get(key)])))
-        .to.deep.equal({ client_id: 'sighting-web', response_type: 'code', code_challenge_method: 'S256', redirect_uri: `${origin}/docs/oauth2-redirect.html`, scope: 'openid' });
+      expect(Object.fromEntries(['client_id', 'response_type', 'code_challenge_method', 'redirect_uri',
+        'scope'].map((key) => [key, authorizeUrl.searchParams.get(key)])))
+        .to.deep.equal({ client_id: 'sighting-web', response_type: 'code', code_challenge_method: 'S256',
+          redirect_uri: `${origin}/docs/oauth2-redirect.html`, scope: 'openid' });
 
       await popup.getByLabel(/username/i).fill('alice');
       await popup.getByLabel(/^\s*password\s*$/i).fill('alice');
@@ -79,10 +82,12 @@ describe('docs page: Authorize with the browser client, then Try it out', () => 
       const live = operation.locator('.live-responses-table tbody tr.response');
       await live.waitFor();
       expect(await live.locator('.response-col_status').innerText()).to.equal('200');
-      const body = JSON.parse(await live.locator('.response-col_description pre.microlight').first().innerText()) as unknown;
+      const body =
+        JSON.parse(await live.locator('.response-col_description pre.microlight').first().innerText()) as unknown;
       // A service of our own: the demo sighting is as seeded.
       expect(body).to.deep.equal({
-        version: 0, sightingId: -1, sightingMemo: 'unheimlich!', vessel: { version: 0, vesselId: -1, vesselName: 'Klingon Warbird' },
+        version: 0, sightingId: -1, sightingMemo: 'unheimlich!',
+        vessel: { version: 0, vesselId: -1, vesselName: 'Klingon Warbird' },
         sightingTimezone: null, sightingDate: null,
       });
       await operation.screenshot({ path: screenshotPath('docs-try-it-out') });

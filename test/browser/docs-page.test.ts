@@ -37,7 +37,8 @@ describe('docs page in a browser', () => {
   after(async () => { await closeBrowser(browser); });
 
   for (const host of ['loopback', 'public'] as const) {
-    it(`when /docs is opened under a ${host} host name, then Swagger UI shows every operation of the contract, with no error and no request leaving the origin`, async () => {
+    it(`when /docs is opened under a ${host} host name, then Swagger UI shows every operation of the contract, ` +
+      `with no error and no request leaving the origin`, async () => {
       const origin = host === 'loopback' ? service.url : service.url.replace('127.0.0.1', PUBLIC_HOST);
       const context = await browser.newContext({ viewport: { width: 1280, height: 1600 } });
       context.setDefaultTimeout(20_000);
@@ -51,27 +52,34 @@ describe('docs page in a browser', () => {
         await page.waitForLoadState('networkidle');
 
         expect(await page.title()).to.equal('Sighting registry API');
-        expect(await page.getByRole('heading', { level: 1 }).innerText()).to.match(new RegExp(`^Sighting registry\\s+${contract.info.version.replaceAll('.', '\\.')}\\s+OAS 3\\.1$`));
-        expect(await page.locator('.opblock-tag-section h3.opblock-tag').evaluateAll((tags) => tags.map((tag) => tag.getAttribute('data-tag'))))
+        expect(await page.getByRole('heading', { level: 1 }).innerText())
+          .to.match(new RegExp(`^Sighting registry\\s+${contract.info.version.replaceAll('.', '\\.')}\\s+OAS 3\\.1$`));
+        expect(await page.locator('.opblock-tag-section h3.opblock-tag')
+          .evaluateAll((tags) => tags.map((tag) => tag.getAttribute('data-tag'))))
           .to.deep.equal(contract.tags.map(({ name }) => name));
-        expect(await page.locator('.opblock').evaluateAll((blocks) => blocks.map((block) => block.id))).to.deep.equal(expectedOperationIds);
-        for (const id of ['operations-sighting-getSighting', 'operations-sighting-createSighting', 'operations-vessel-deleteVessel']) {
+        expect(await page.locator('.opblock').evaluateAll((blocks) => blocks.map((block) => block.id)))
+          .to.deep.equal(expectedOperationIds);
+        for (const id of ['operations-sighting-getSighting', 'operations-sighting-createSighting',
+          'operations-vessel-deleteVessel']) {
           expect(await page.locator(`#${id}`).isVisible(), id).to.equal(true);
         }
-        expect(await page.locator('#operations-sighting-getSighting .opblock-summary-path').innerText()).to.equal('/sighting/{id}');
+        expect(await page.locator('#operations-sighting-getSighting .opblock-summary-path').innerText())
+          .to.equal('/sighting/{id}');
         expect(await page.getByRole('button', { name: 'Authorize' }).isVisible()).to.equal(true);
 
         await page.screenshot({ path: screenshotPath(`docs-${host}`) });
         expect(watch.problems).to.deep.equal([]);
         expect(watch.requests.map((url) => new URL(url).pathname)).to.include.members(['/docs', '/docs/openapi.yaml']);
-        expect(await iconStatus(page, { [PUBLIC_HOST]: '127.0.0.1' })).to.deep.equal({ url: `${origin}${docsAssets}/favicon-32x32.png`, status: 200 });
+        expect(await iconStatus(page, { [PUBLIC_HOST]: '127.0.0.1' }))
+          .to.deep.equal({ url: `${origin}${docsAssets}/favicon-32x32.png`, status: 200 });
       } finally {
         await context.close();
       }
     });
   }
 
-  it('when /docs is read with one operation of each method open, then axe finds no violation but two of Swagger UI\'s page structure', async () => {
+  it('when /docs is read with one operation of each method open, ' +
+    'then axe finds no violation but two of Swagger UI\'s page structure', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 1600 } });
     try {
       const page = await context.newPage();
@@ -85,7 +93,8 @@ describe('docs page in a browser', () => {
       expect(await axeViolations(page, ['heading-order', 'region'])).to.deep.equal([]);
       // Readable, and still marked: the deprecated operations (contract 1.2.0) keep Swagger UI's struck-through path.
       expect(await page.locator('.opblock-deprecated').evaluateAll((blocks) => blocks.map((block) => block.id)))
-        .to.have.members(['operations-timezone-getTimezoneVersion', 'operations-vessel-getVesselVersion', 'operations-sighting-getSightingVersion']);
+        .to.have.members(['operations-timezone-getTimezoneVersion', 'operations-vessel-getVesselVersion',
+          'operations-sighting-getSightingVersion']);
       expect(await page.locator('.opblock-deprecated .opblock-summary-path__deprecated').count()).to.equal(3);
     } finally {
       await context.close();

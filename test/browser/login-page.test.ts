@@ -1,4 +1,5 @@
-// The realm's login page in a real Chromium: authorization code + PKCE S256 for sighting-web, embedded provider or Keycloak.
+// The realm's login page in a real Chromium: authorization code + PKCE S256 for sighting-web, embedded provider or
+// Keycloak.
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
@@ -22,7 +23,8 @@ async function startCallbackServer(): Promise<Callback> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     hits.push(url);
     if (url.pathname !== '/callback') { res.writeHead(404).end(); return; }
-    res.writeHead(200, { 'Content-Type': 'text/html;charset=utf-8' }).end('<!DOCTYPE html><title>Sighting web app</title><link rel="icon" href="data:,"><p>Signed in.</p>');
+    res.writeHead(200, { 'Content-Type': 'text/html;charset=utf-8' })
+      .end('<!DOCTYPE html><title>Sighting web app</title><link rel="icon" href="data:,"><p>Signed in.</p>');
   });
   const origin = await listenOnLoopback(server);
   return {
@@ -47,7 +49,8 @@ function authorizationUrl(discovery: Discovery, redirectUri: string, state: stri
   return url.href;
 }
 
-// Labels and button texts of both login pages: ours says "Username"/"Sign in", Keycloak's "Username or email"/"Sign In".
+// Labels and button texts of both login pages: ours says "Username"/"Sign in", Keycloak's "Username or email"/"Sign
+// In".
 async function signIn(page: Page, username: string, password: string): Promise<void> {
   await page.getByLabel(/username/i).fill(username);
   await page.getByLabel(/^\s*password\s*$/i).fill(password);
@@ -86,7 +89,8 @@ describe('login page in a browser (authorization code + PKCE, client sighting-we
   });
   afterEach(async () => { await context.close(); });
 
-  it('when alice signs in with her password, then the browser lands on the callback with a code and the same state, and its token reads the API', async () => {
+  it('when alice signs in with her password, ' +
+    'then the browser lands on the callback with a code and the same state, and its token reads the API', async () => {
     const { verifier, challenge } = pkce();
     const state = randomBytes(16).toString('base64url');
     const page = await context.newPage();
@@ -111,26 +115,31 @@ describe('login page in a browser (authorization code + PKCE, client sighting-we
 
     const tokenAnswer = await fetch(discovery.token_endpoint, {
       method: 'POST',
-      body: new URLSearchParams({ grant_type: 'authorization_code', client_id: 'sighting-web', code: String(code), redirect_uri: callback.redirectUri, code_verifier: verifier }),
+      body: new URLSearchParams({ grant_type: 'authorization_code', client_id: 'sighting-web', code: String(code),
+        redirect_uri: callback.redirectUri, code_verifier: verifier }),
     });
     const tokens = await tokenAnswer.json() as { access_token?: string; token_type?: string };
     expect(tokenAnswer.status, JSON.stringify(tokens)).to.equal(200);
     expect(tokens.token_type).to.match(/^bearer$/i);
-    const claims = JSON.parse(Buffer.from(String(tokens.access_token).split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
+    const claims = JSON.parse(Buffer.from(String(tokens.access_token).split('.')[1] ?? '', 'base64url')
+      .toString()) as Record<string, unknown>;
     expect(claims).to.include({ iss: service.realm, azp: 'sighting-web', preferred_username: 'alice' });
 
-    const withBrowserToken = await (await apiClient(service, { user: null, headers: { Authorization: `Bearer ${tokens.access_token}` } }))
+    const withBrowserToken = await (await apiClient(service,
+      { user: null, headers: { Authorization: `Bearer ${tokens.access_token}` } }))
       .GET('/sighting/{id}', { params: { path: { id: -1 } } });
     expect(withBrowserToken.response.status).to.equal(200);
     // The same record as alice reads it with a password-grant token: the browser's token is as good as hers.
-    const withPasswordToken = await (await apiClient(service, { user: 'alice' })).GET('/sighting/{id}', { params: { path: { id: -1 } } });
+    const withPasswordToken =
+      await (await apiClient(service, { user: 'alice' })).GET('/sighting/{id}', { params: { path: { id: -1 } } });
     expect(withBrowserToken.data).to.deep.equal(withPasswordToken.data);
     expect(withBrowserToken.data).to.include({ sightingId: -1 });
 
     // The code is single-use.
     const replay = await fetch(discovery.token_endpoint, {
       method: 'POST',
-      body: new URLSearchParams({ grant_type: 'authorization_code', client_id: 'sighting-web', code: String(code), redirect_uri: callback.redirectUri, code_verifier: verifier }),
+      body: new URLSearchParams({ grant_type: 'authorization_code', client_id: 'sighting-web', code: String(code),
+        redirect_uri: callback.redirectUri, code_verifier: verifier }),
     });
     expect(replay.status).to.equal(400);
     expect(await replay.json()).to.include({ error: 'invalid_grant' });
@@ -138,7 +147,8 @@ describe('login page in a browser (authorization code + PKCE, client sighting-we
     expect(watch.problems).to.deep.equal([]);
   });
 
-  it('when the password is wrong, then the login page says so and stays on the form, and the app is never called back', async () => {
+  it('when the password is wrong, ' +
+    'then the login page says so and stays on the form, and the app is never called back', async () => {
     const { challenge } = pkce();
     const page = await context.newPage();
     await page.goto(authorizationUrl(discovery, callback.redirectUri, 'wrong-password', challenge));

@@ -8,7 +8,8 @@ import { browserSuite, unexpectedProblems } from '../support/web-page.ts';
 describe('web page: actions only for who may', () => {
   const suite = browserSuite();
 
-  it('when alice opens bob\'s sighting, then no Edit is offered and its edit screen says she may not; bob and an administrator get Edit', async function () {
+  it('when alice opens bob\'s sighting, then no Edit is offered and its edit screen says she may not; ' +
+    'bob and an administrator get Edit', async function () {
     this.timeout(90_000);
     const vesselId = await createVessel(suite.service);
     const id = await createSighting(suite.service, buildSighting({ vessel: { vesselId } }), 'bob');
@@ -20,7 +21,8 @@ describe('web page: actions only for who may', () => {
     expect(await axeViolations(page)).to.deep.equal([]);
 
     await page.goto(`${suite.service.url}/#edit/${id}`);
-    await page.getByRole('note').filter({ hasText: 'Only whoever recorded this sighting, or an administrator, can change it.' }).waitFor();
+    await page.getByRole('note')
+      .filter({ hasText: 'Only whoever recorded this sighting, or an administrator, can change it.' }).waitFor();
     expect(await page.getByRole('button', { name: 'Save' }).count()).to.equal(0);
     expect(await axeViolations(page)).to.deep.equal([]);
     expect(unexpectedProblems(alice.watch)).to.deep.equal([]);

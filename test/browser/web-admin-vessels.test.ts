@@ -1,4 +1,5 @@
-// The web page for admins: create a vessel with names per language, add and drop a language, a 409 while sighted, delete.
+// The web page for admins: create a vessel with names per language, add and drop a language, a 409 while sighted,
+// delete.
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { closeBrowser, launchBrowser, screenshotPath } from '../support/browser.ts';
@@ -22,9 +23,11 @@ describe('web page: admin manages vessels', () => {
     await closeBrowser(browser);
   });
 
-  const vessel = async (id: number) => (await (await apiClient(service)).GET('/vessel/{id}', { params: { path: { id } } }));
+  const vessel = async (id: number) =>
+    (await (await apiClient(service)).GET('/vessel/{id}', { params: { path: { id } } }));
 
-  it('when admin creates a vessel, an empty name gets its message by the field; then names are added, dropped, and the vessel deleted once unsighted', async function () {
+  it('when admin creates a vessel, an empty name gets its message by the field; ' +
+    'then names are added, dropped, and the vessel deleted once unsighted', async function () {
     this.timeout(90_000);
     const admin = await signedIn(browser, service, 'admin');
     people.push(admin);
@@ -36,7 +39,8 @@ describe('web page: admin manages vessels', () => {
     await page.locator('.name-row').nth(1).waitFor();
     const name = unique('Nostromo');
     const nameInputs = page.locator('.name-row input[name="name"]');
-    expect(await page.locator('.name-row input[name="language"]').evaluateAll((inputs) => inputs.map((input) => (input as { value: string }).value))).to.deep.equal(['en', 'de']);
+    expect(await page.locator('.name-row input[name="language"]')
+      .evaluateAll((inputs) => inputs.map((input) => (input as { value: string }).value))).to.deep.equal(['en', 'de']);
     await nameInputs.nth(0).fill(name);
     await page.getByRole('button', { name: 'Save' }).click();
     const deError = page.locator('.name-row').nth(1).locator('.field-error').nth(1);
@@ -48,7 +52,8 @@ describe('web page: admin manages vessels', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     const id = Number(/#admin\/(\d+)$/.exec(page.url())?.[1]);
-    expect((await vessel(id)).data).to.deep.equal({ version: 0, vesselId: id, vesselName: { en: name, de: `${name} (de)` } });
+    expect((await vessel(id)).data)
+      .to.deep.equal({ version: 0, vesselId: id, vesselName: { en: name, de: `${name} (de)` } });
 
     await page.getByRole('button', { name: 'Add a language' }).click();
     await page.locator('.name-row input[name="language"]').nth(2).fill('fr');
@@ -56,19 +61,23 @@ describe('web page: admin manages vessels', () => {
     await page.getByRole('button', { name: 'Remove the name in de' }).click();
     await page.screenshot({ path: screenshotPath('web-admin-vessels'), fullPage: true });
     // "Saved." from the first save is still on screen: wait for this save's answer instead.
-    const saved = page.waitForResponse((response) => response.request().method() === 'PUT' && response.url() === `${service.api}/vessel/${id}`);
+    const saved = page.waitForResponse((response) =>
+      response.request().method() === 'PUT' && response.url() === `${service.api}/vessel/${id}`);
     await page.getByRole('button', { name: 'Save' }).click();
     expect((await saved).status()).to.equal(204);
-    expect((await vessel(id)).data).to.deep.equal({ version: 1, vesselId: id, vesselName: { en: name, fr: `${name} (fr)` } });
+    expect((await vessel(id)).data)
+      .to.deep.equal({ version: 1, vesselId: id, vesselName: { en: name, fr: `${name} (fr)` } });
 
     const sighting = await createSighting(service, buildSighting({ vessel: { vesselId: id } }));
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     const general = page.locator('.vessel-form .form-error');
     await general.waitFor();
-    expect(await general.innerText()).to.equal('The record is still referenced by other records and cannot be deleted.');
+    expect(await general.innerText())
+      .to.equal('The record is still referenced by other records and cannot be deleted.');
     expect((await vessel(id)).response.status).to.equal(200);
 
-    expect((await (await apiClient(service)).DELETE('/sighting/{id}', { params: { path: { id: sighting } } })).response.status).to.equal(204);
+    expect((await (await apiClient(service)).DELETE('/sighting/{id}',
+      { params: { path: { id: sighting } } })).response.status).to.equal(204);
     // A delete asks first: nothing happens until it is confirmed; Cancel keeps the vessel.
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     const confirm = page.getByRole('alertdialog');
@@ -90,14 +99,17 @@ describe('web page: admin manages vessels', () => {
     await page.getByRole('status').filter({ hasText: 'The vessel is deleted.' }).waitFor({ timeout: 30_000 });
     expect((await vessel(id)).response.status).to.equal(404);
     expect(await page.locator('.vessel-list').innerText()).not.to.contain(name);
-    expect(unexpectedProblems(admin.watch, [/HTTP 400: POST .*\/api\/vessel$/, /HTTP 409: DELETE .*\/api\/vessel\/\d+$/, /status of (400|409)/])).to.deep.equal([]);
+    expect(unexpectedProblems(admin.watch, [/HTTP 400: POST .*\/api\/vessel$/, /HTTP 409: DELETE .*\/api\/vessel\/\d+$/,
+      /status of (400|409)/])).to.deep.equal([]);
   });
 
-  it('when alice (no admin) uses the page, then it offers no vessel management, even at its address', async function () {
+  it('when alice (no admin) uses the page, ' +
+    'then it offers no vessel management, even at its address', async function () {
     this.timeout(60_000);
     const alice = await signedIn(browser, service, 'alice');
     people.push(alice);
-    expect(await alice.page.locator('header nav a').allInnerTexts()).to.deep.equal(['Mine', 'Record', 'By vessel', 'Search']);
+    expect(await alice.page.locator('header nav a').allInnerTexts())
+      .to.deep.equal(['Mine', 'Record', 'By vessel', 'Search']);
     await alice.page.goto(`${service.url}/#admin`);
     // Said plainly, not another screen in its place.
     await alice.page.getByRole('heading', { name: 'Not allowed' }).waitFor();

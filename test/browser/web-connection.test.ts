@@ -13,7 +13,8 @@ const events = /\/api\/sighting\/events\?/;
 describe('web page: connection lost and back', () => {
   const suite = browserSuite();
 
-  it('when the network is gone as alice opens a screen, then an error screen with a heading and Try again; back online, the screen shows by itself', async function () {
+  it('when the network is gone as alice opens a screen, ' +
+    'then an error screen with a heading and Try again; back online, the screen shows by itself', async function () {
     this.timeout(90_000);
     const alice = await suite.signIn('alice');
     const page = alice.page;
@@ -36,7 +37,8 @@ describe('web page: connection lost and back', () => {
     expect(unexpectedProblems(alice.watch, [/ERR_INTERNET_DISCONNECTED/, /Failed to fetch/])).to.deep.equal([]);
   });
 
-  it('when the live list cannot reach the change feed, then it says so; once it can, the note goes and the numbers catch up', async function () {
+  it('when the live list cannot reach the change feed, ' +
+    'then it says so; once it can, the note goes and the numbers catch up', async function () {
     this.timeout(90_000);
     const vesselId = await createVessel(suite.service);
     await createSighting(suite.service, buildSighting({ vessel: { vesselId } }), 'bob');
@@ -52,10 +54,12 @@ describe('web page: connection lost and back', () => {
     await page.unroute(events);
     await lost.waitFor({ state: 'hidden', timeout: 60_000 });
     await page.getByText('Sightings of this vessel: 2, people who sighted it: 1, yours: 0').waitFor();
-    expect(unexpectedProblems(alice.watch, [/sighting\/events\?.*ERR_FAILED/, /ERR_FAILED.*sighting\/events\?/])).to.deep.equal([]);
+    expect(unexpectedProblems(alice.watch, [/sighting\/events\?.*ERR_FAILED/, /ERR_FAILED.*sighting\/events\?/]))
+      .to.deep.equal([]);
   });
 
-  it('when the numbers could not be asked for after a change, then they are asked again until they come', async function () {
+  it('when the numbers could not be asked for after a change, ' +
+    'then they are asked again until they come', async function () {
     this.timeout(90_000);
     const vesselId = await createVessel(suite.service);
     await createSighting(suite.service, buildSighting({ vessel: { vesselId } }), 'bob');
@@ -71,11 +75,13 @@ describe('web page: connection lost and back', () => {
     await page.getByRole('button', { name: '1 new — show' }).waitFor();
     await eventually(() => refused > 0);
     await page.unroute(observers);
-    await page.getByText('Sightings of this vessel: 2, people who sighted it: 1, yours: 0').waitFor({ timeout: 60_000 });
+    await page.getByText('Sightings of this vessel: 2, people who sighted it: 1, yours: 0')
+      .waitFor({ timeout: 60_000 });
     expect(unexpectedProblems(alice.watch, [/observers.*ERR_FAILED/, /ERR_FAILED.*observers/])).to.deep.equal([]);
   });
 
-  it('when the live list is answered 401 and the token cannot be refreshed, then the session ends visibly; signing in again returns to the same screen', async function () {
+  it('when the live list is answered 401 and the token cannot be refreshed, ' +
+    'then the session ends visibly; signing in again returns to the same screen', async function () {
     this.timeout(90_000);
     const vesselId = await createVessel(suite.service);
     const alice = await suite.signIn('alice');
@@ -83,10 +89,13 @@ describe('web page: connection lost and back', () => {
     const feedCalls: string[] = [];
     await page.route(events, (route) => {
       feedCalls.push(route.request().headers().authorization ?? '');
-      return route.fulfill({ status: 401, contentType: 'application/json', body: '{"general":"The token is not valid."}' });
+      return route.fulfill({ status: 401, contentType: 'application/json',
+        body: '{"general":"The token is not valid."}' });
     });
-    await page.route(/\/protocol\/openid-connect\/token$/, (route) => route.request().postData()?.includes('grant_type=refresh_token')
-      ? route.fulfill({ status: 400, contentType: 'application/json', body: '{"error":"invalid_grant"}' }) : route.continue());
+    await page.route(/\/protocol\/openid-connect\/token$/,
+      (route) => route.request().postData()?.includes('grant_type=refresh_token')
+        ? route.fulfill({ status: 400, contentType: 'application/json', body: '{"error":"invalid_grant"}' })
+        : route.continue());
     await page.goto(`${suite.service.url}/#vessel/${vesselId}`);
     await page.getByRole('status').filter({ hasText: 'Your session has ended; please sign in again.' }).waitFor();
     const signIn = page.locator('main').getByRole('button', { name: 'Sign in' });
@@ -109,6 +118,7 @@ describe('web page: connection lost and back', () => {
     }
     await back.waitFor();
     expect(new URL(page.url()).hash).to.equal(`#vessel/${vesselId}`);
-    expect(unexpectedProblems(alice.watch, [/HTTP 401: GET .*sighting\/events/, /status of 40[01]/, /HTTP 400: POST .*\/token$/])).to.deep.equal([]);
+    expect(unexpectedProblems(alice.watch,
+      [/HTTP 401: GET .*sighting\/events/, /status of 40[01]/, /HTTP 400: POST .*\/token$/])).to.deep.equal([]);
   });
 });

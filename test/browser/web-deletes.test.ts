@@ -13,12 +13,15 @@ describe('web page: deletes that undo, in place', () => {
 
   const shownIds = (page: Page) => page.locator('table.sightings tbody tr[data-sighting-id]:not([hidden])')
     .evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-sighting-id'))));
-  const statusOf = async (id: number) => (await (await apiClient(suite.service, { user: 'alice' })).GET('/sighting/{id}', { params: { path: { id } } })).response.status;
+  const statusOf = async (id: number) => (await (await apiClient(suite.service,
+    { user: 'alice' })).GET('/sighting/{id}', { params: { path: { id } } })).response.status;
 
-  it('when alice deletes two sightings at once and undoes the second, then each had its own Undo, the first goes in place and the second stays', async function () {
+  it('when alice deletes two sightings at once and undoes the second, ' +
+    'then each had its own Undo, the first goes in place and the second stays', async function () {
     this.timeout(90_000);
     const vesselId = await createVessel(suite.service);
-    const [a, b, c] = [await createSighting(suite.service, buildSighting({ vessel: { vesselId } })), await createSighting(suite.service, buildSighting({ vessel: { vesselId } })),
+    const [a, b, c] = [await createSighting(suite.service, buildSighting({ vessel: { vesselId } })),
+      await createSighting(suite.service, buildSighting({ vessel: { vesselId } })),
       await createSighting(suite.service, buildSighting({ vessel: { vesselId } }))];
     const alice = await suite.signIn('alice');
     const page = alice.page;
@@ -30,7 +33,8 @@ describe('web page: deletes that undo, in place', () => {
     await page.waitForFunction(`document.activeElement?.closest('tr')?.getAttribute('data-deleting-id') === '${a}'`);
     await page.getByRole('button', { name: `Delete #${b}`, exact: true }).click();
     const lines = page.locator('tr.deleting');
-    expect(await lines.allInnerTexts()).to.deep.equal([`Sighting #${b} is deleted in 6 seconds. Undo`, `Sighting #${a} is deleted in 6 seconds. Undo`]);
+    expect(await lines.allInnerTexts())
+      .to.deep.equal([`Sighting #${b} is deleted in 6 seconds. Undo`, `Sighting #${a} is deleted in 6 seconds. Undo`]);
     expect(await axeViolations(page)).to.deep.equal([]);
 
     await page.getByRole('button', { name: `Undo the delete of #${b}` }).click();
@@ -41,7 +45,8 @@ describe('web page: deletes that undo, in place', () => {
 
     await page.locator(`tr[data-sighting-id="${a}"]`).waitFor({ state: 'detached', timeout: 30_000 });
     await page.locator('.undo', { hasText: 'The sighting is deleted.' }).waitFor();
-    expect([await shownIds(page), await lines.count(), new URL(page.url()).hash]).to.deep.equal([[c, b], 0, `#vessel/${vesselId}`]);
+    expect([await shownIds(page), await lines.count(), new URL(page.url()).hash])
+      .to.deep.equal([[c, b], 0, `#vessel/${vesselId}`]);
     await page.getByText('1–2 of 2', { exact: true }).waitFor();
     await page.getByText('Sightings of this vessel: 2, people who sighted it: 1, yours: 2').waitFor();
     expect(await axeViolations(page)).to.deep.equal([]);
@@ -49,7 +54,8 @@ describe('web page: deletes that undo, in place', () => {
     expect(unexpectedProblems(alice.watch)).to.deep.equal([]);
   });
 
-  it('when alice deletes row 121 of three pages, then the row goes in place: pages, scroll, focus and address kept', async function () {
+  it('when alice deletes row 121 of three pages, ' +
+    'then the row goes in place: pages, scroll, focus and address kept', async function () {
     this.timeout(120_000);
     const vesselId = await createVessel(suite.service);
     const first = await createSighting(suite.service, buildSighting({ vessel: { vesselId } }));
@@ -74,14 +80,16 @@ describe('web page: deletes that undo, in place', () => {
     const scrolled = await page.evaluate('scrollY') as number;
     expect(scrolled).to.be.greaterThan(1000);
     await page.keyboard.press('Enter');
-    await page.waitForFunction(`document.activeElement?.closest('tr')?.getAttribute('data-deleting-id') === '${target}'`);
+    await page.waitForFunction(
+      `document.activeElement?.closest('tr')?.getAttribute('data-deleting-id') === '${target}'`);
     expect(await page.evaluate('scrollY')).to.equal(scrolled);
     expect(await axeViolations(page)).to.deep.equal([]);
 
     await page.locator(`tr[data-sighting-id="${target}"]`).waitFor({ state: 'detached', timeout: 30_000 });
     await page.getByText('1–129 of 129', { exact: true }).waitFor();
     // The focus went to the row now in its place, and nothing else moved.
-    expect(await page.evaluate(`document.activeElement?.closest('tr')?.getAttribute('data-sighting-id')`)).to.equal(String(after));
+    expect(await page.evaluate(`document.activeElement?.closest('tr')?.getAttribute('data-sighting-id')`))
+      .to.equal(String(after));
     expect(await page.evaluate('scrollY')).to.equal(scrolled);
     expect(new URL(page.url()).hash).to.equal(`#vessel/${vesselId}?pages=3`);
     expect(await shownIds(page)).to.deep.equal(ids.filter((id) => id !== target));

@@ -1,4 +1,5 @@
-// The web page in German: chosen from the browser's language like the API's locale, switchable, API errors in German by the field.
+// The web page in German: chosen from the browser's language like the API's locale, switchable, API errors in German by
+// the field.
 import { expect } from 'chai';
 import { screenshotPath } from '../support/browser.ts';
 import { browserSuite, openScreen, unexpectedProblems, type Person } from '../support/web-page.ts';
@@ -7,7 +8,8 @@ describe('web page: German', () => {
   const suite = browserSuite();
   let person: Person | undefined;
 
-  it('when a person with an English browser chooses Deutsch before signing in, then the realm\'s login page is German too, with its landmarks', async function () {
+  it('when a person with an English browser chooses Deutsch before signing in, ' +
+    'then the realm\'s login page is German too, with its landmarks', async function () {
     this.timeout(60_000);
     const embedded = !process.env.KEYCLOAK_URL;
     const seen = await suite.signIn('bob', {
@@ -17,7 +19,8 @@ describe('web page: German', () => {
         expect(await page.getByLabel(/^\s*passwort\s*$/i).count()).to.equal(1);
         // Ours has a main landmark and its heading; Keycloak's page is Keycloak's own, with the realm's name translated
         // from the realm export's localizationTexts.
-        if (embedded) expect(await page.getByRole('main').getByRole('heading', { level: 1 }).innerText()).to.equal('Beim Sichtungsregister anmelden');
+        if (embedded) expect(await page.getByRole('main').getByRole('heading', { level: 1 }).innerText())
+          .to.equal('Beim Sichtungsregister anmelden');
         else {
           expect(await page.title()).to.equal('Anmeldung bei Sichtungsregister');
           // textContent: the theme's CSS shows the header in capitals.
@@ -30,16 +33,19 @@ describe('web page: German', () => {
     expect(unexpectedProblems(seen.watch)).to.deep.equal([]);
   });
 
-  it('when the browser prefers German, then the page and the vessel names are German, and a too short memo gets the API\'s German message next to the field', async function () {
+  it('when the browser prefers German, then the page and the vessel names are German, ' +
+    'and a too short memo gets the API\'s German message next to the field', async function () {
     this.timeout(60_000);
     person = await suite.signIn('alice', { locale: 'de-DE' });
     const page = person.page;
     await page.getByRole('heading', { name: 'Meine Sichtungen' }).waitFor();
     expect(await page.locator('html').getAttribute('lang')).to.equal('de');
-    expect(await page.locator('header nav a').allInnerTexts()).to.deep.equal(['Meine', 'Erfassen', 'Nach Schiff', 'Suchen']);
+    expect(await page.locator('header nav a').allInnerTexts())
+      .to.deep.equal(['Meine', 'Erfassen', 'Nach Schiff', 'Suchen']);
     await openScreen(page, 'Erfassen', 'Sichtung erfassen');
     await page.getByLabel('Schiff', { exact: true }).selectOption('-1');
-    expect(await page.getByLabel('Schiff', { exact: true }).locator('option:checked').innerText()).to.equal('Klingonischer Jäger');
+    expect(await page.getByLabel('Schiff', { exact: true }).locator('option:checked').innerText())
+      .to.equal('Klingonischer Jäger');
     await page.getByLabel('Memo', { exact: true }).fill('x');
     await page.getByRole('button', { name: 'Sichtung erfassen' }).click();
 
@@ -47,18 +53,22 @@ describe('web page: German', () => {
     await memo.locator('.field-error').waitFor();
     expect(await memo.locator('.field-error').innerText()).to.equal('Das Memo muss mindestens 2 Zeichen haben.');
     expect(await page.getByLabel('Memo', { exact: true }).getAttribute('aria-invalid')).to.equal('true');
-    expect(await page.getByLabel('Memo', { exact: true }).evaluate((element) => element === element.ownerDocument.activeElement)).to.equal(true);
+    expect(await page.getByLabel('Memo', { exact: true })
+      .evaluate((element) => element === element.ownerDocument.activeElement)).to.equal(true);
     expect(await memo.locator('.hint').innerText()).to.equal('2 bis 4000 Zeichen. 1 / 4000');
     await page.screenshot({ path: screenshotPath('web-german'), fullPage: true });
-    expect(unexpectedProblems(person.watch, [/HTTP 400: POST .*\/api\/sighting$/, /status of 400 \(Bad Request\)/])).to.deep.equal([]);
+    expect(unexpectedProblems(person.watch, [/HTTP 400: POST .*\/api\/sighting$/, /status of 400 \(Bad Request\)/]))
+      .to.deep.equal([]);
   });
 
-  it('when the person switches to English, then the page, the vessel names and the API\'s messages follow (the i18next cookie)', async function () {
+  it('when the person switches to English, ' +
+    'then the page, the vessel names and the API\'s messages follow (the i18next cookie)', async function () {
     this.timeout(60_000);
     const page = person!.page;
     await page.getByLabel('Sprache').selectOption('en');
     await page.getByRole('heading', { name: 'Record a sighting' }).waitFor();
-    expect(await page.getByLabel('Vessel', { exact: true }).locator('option[value="-1"]').innerText()).to.equal('Klingon Warbird');
+    expect(await page.getByLabel('Vessel', { exact: true }).locator('option[value="-1"]').innerText())
+      .to.equal('Klingon Warbird');
     const cookies = await person!.context.cookies(suite.service.url);
     expect(cookies.filter((c) => c.name === 'i18next').map((c) => c.value)).to.deep.equal(['en']);
     await page.getByLabel('Memo', { exact: true }).fill('y');

@@ -1,4 +1,5 @@
-// The web page with the keyboard alone: every control labelled, a sensible Tab order, errors take the focus, Enter records.
+// The web page with the keyboard alone: every control labelled, a sensible Tab order, errors take the focus, Enter
+// records.
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { unique } from '../support/fixtures.ts';
@@ -7,20 +8,23 @@ import { browserSuite, unexpectedProblems, type Person } from '../support/web-pa
 /** What has the focus: a control's name, a button's text, or the tag name. */
 const focused = (page: Page) => page.evaluate<string>(`(() => {
   const element = document.activeElement;
-  return element.getAttribute('name') || (element.tagName === 'BUTTON' ? element.textContent : element.tagName.toLowerCase());
+  return element.getAttribute('name')
+    || (element.tagName === 'BUTTON' ? element.textContent : element.tagName.toLowerCase());
 })()`);
 
 describe('web page: keyboard only', () => {
   const suite = browserSuite();
   let person: Person | undefined;
 
-  it('when alice records a sighting with the keyboard alone, then Tab walks the form in order, the first missing field takes the focus, and Enter records', async function () {
+  it('when alice records a sighting with the keyboard alone, ' +
+    'then Tab walks the form in order, the first missing field takes the focus, and Enter records', async function () {
     this.timeout(60_000);
     person = await suite.signIn('alice');
     const page = person.page;
     await page.goto(`${suite.service.url}/#record`);
     await page.getByRole('heading', { name: 'Record a sighting' }).waitFor();
-    const unlabelled = await page.evaluate<number>(`[...document.querySelectorAll('main input, main select, main textarea')].filter((c) => c.labels.length === 0).length`);
+    const unlabelled = await page.evaluate<number>(`[...document.querySelectorAll('main input, main select, ` +
+      `main textarea')].filter((c) => c.labels.length === 0).length`);
     expect(unlabelled).to.equal(0);
     expect(await focused(page)).to.equal('h1');
 
@@ -50,6 +54,7 @@ describe('web page: keyboard only', () => {
     await page.getByTestId('vessel-summary').waitFor();
     // The new screen's heading has the focus, so the next Tab starts there.
     expect(await focused(page)).to.equal('h1');
-    expect(unexpectedProblems(person.watch, [/HTTP 400: POST .*\/api\/sighting$/, /status of 400 \(Bad Request\)/])).to.deep.equal([]);
+    expect(unexpectedProblems(person.watch, [/HTTP 400: POST .*\/api\/sighting$/, /status of 400 \(Bad Request\)/]))
+      .to.deep.equal([]);
   });
 });

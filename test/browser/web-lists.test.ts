@@ -8,19 +8,22 @@ import { bulkInsert } from '../support/bulk-insert.ts';
 import { browserSuite, unexpectedProblems, type Person } from '../support/web-page.ts';
 import type { Page } from 'playwright-core';
 
-const shownIds = (page: Page) => page.locator('table.sightings tbody tr').evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-sighting-id'))));
+const shownIds = (page: Page) => page.locator('table.sightings tbody tr')
+  .evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-sighting-id'))));
 
 describe('web page: lists at scale, history and moderation', () => {
   const suite = browserSuite();
   let bob: Person | undefined;
 
-  it('when bob searches a word 2,001 sightings contain, then one page of 50 renders with "1–50 of 2,001", memos in the same request', async function () {
+  it('when bob searches a word 2,001 sightings contain, ' +
+    'then one page of 50 renders with "1–50 of 2,001", memos in the same request', async function () {
     this.timeout(180_000);
     const word = unique('seed').replace(/\W/g, '');
     const vesselId = await createVessel(suite.service);
     // One through the API, 2,000 more beside it, by the same creator: 2,001 requests took 88 s on a loaded machine
     // (two busy cores), most of the test's bound, for what is not under test here.
-    const first = await createSighting(suite.service, buildSighting({ vessel: { vesselId }, sightingMemo: `${word} 0` }));
+    const first =
+      await createSighting(suite.service, buildSighting({ vessel: { vesselId }, sightingMemo: `${word} 0` }));
     await bulkInsert(suite.service, 2000, (from, to) => `insert into sighting (sighting_memo, vessel_id, creator)
       select '${word} ' || g, ${vesselId}, (select creator from sighting where sighting_id = ${first})
       from generate_series(${from}, ${to}) g`);
@@ -29,7 +32,8 @@ describe('web page: lists at scale, history and moderation', () => {
     await page.goto(`${suite.service.url}/#search?${new URLSearchParams({ q: word.slice(2) })}`);
     await page.getByText('1–50 of 2,001', { exact: true }).waitFor();
     expect(await page.locator('table.sightings tbody tr').count()).to.equal(50);
-    expect((await page.locator('table.sightings tbody td.memo').allInnerTexts()).every((memo) => memo.startsWith(word))).to.equal(true);
+    expect((await page.locator('table.sightings tbody td.memo').allInnerTexts()).every((memo) => memo.startsWith(word)))
+      .to.equal(true);
     // No request per row: the page and which of its rows are bob's, nothing else.
     const perRow = bob.watch.requests.filter((url) => /\/api\/sighting\/\d+$/.test(url));
     expect(perRow).to.deep.equal([]);
@@ -43,12 +47,14 @@ describe('web page: lists at scale, history and moderation', () => {
     expect(unexpectedProblems(bob.watch)).to.deep.equal([]);
   });
 
-  it('when bob sorts a vessel\'s sightings by the time zone header, then the order is in the address and survives a reload', async function () {
+  it('when bob sorts a vessel\'s sightings by the time zone header, ' +
+    'then the order is in the address and survives a reload', async function () {
     this.timeout(60_000);
     const vesselId = await createVessel(suite.service);
     const zones = ['Europe/Berlin', 'America/Lima', 'Asia/Tokyo'];
     const ids = [];
-    for (const sightingTimezone of zones) ids.push(await createSighting(suite.service, buildSighting({ vessel: { vesselId }, sightingTimezone }), 'bob'));
+    for (const sightingTimezone of zones)
+      ids.push(await createSighting(suite.service, buildSighting({ vessel: { vesselId }, sightingTimezone }), 'bob'));
     bob ??= await suite.signIn('bob');
     const page = bob.page;
     await page.goto(`${suite.service.url}/#vessel/${vesselId}`);
@@ -70,12 +76,16 @@ describe('web page: lists at scale, history and moderation', () => {
     expect(unexpectedProblems(bob.watch)).to.deep.equal([]);
   });
 
-  it('when a sighting was edited twice, then its page shows its fields and 3 versions, each viewable, and Back returns to the list', async function () {
+  it('when a sighting was edited twice, ' +
+    'then its page shows its fields and 3 versions, each viewable, and Back returns to the list', async function () {
     this.timeout(60_000);
     const vesselId = await createVessel(suite.service);
-    const id = await createSighting(suite.service, buildSighting({ vessel: { vesselId }, sightingMemo: 'first' }), 'bob');
+    const id =
+      await createSighting(suite.service, buildSighting({ vessel: { vesselId }, sightingMemo: 'first' }), 'bob');
     const api = await apiClient(suite.service, { user: 'bob' });
-    const patch = (version: number, body: Record<string, unknown>) => api.PATCH('/sighting/{id}', { params: { path: { id }, header: { 'If-Match': `"${version}"` } }, body: body as never, headers: { 'Content-Type': 'application/merge-patch+json' } });
+    const patch = (version: number, body: Record<string, unknown>) =>
+      api.PATCH('/sighting/{id}', { params: { path: { id }, header: { 'If-Match': `"${version}"` } },
+        body: body as never, headers: { 'Content-Type': 'application/merge-patch+json' } });
     expect((await patch(0, { sightingMemo: 'second' })).response.status).to.equal(204);
     expect((await patch(1, { sightingTimezone: 'Europe/Berlin' })).response.status).to.equal(204);
     bob ??= await suite.signIn('bob');
@@ -86,8 +96,10 @@ describe('web page: lists at scale, history and moderation', () => {
     await page.getByRole('heading', { name: `Sighting #${id}` }).waitFor();
     const history = page.getByRole('table', { name: 'History' });
     expect(await history.locator('tbody tr').count()).to.equal(3);
-    expect(await history.locator('tbody tr').evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].filter((_, i) => i !== 2).map((cell) => (cell as unknown as { innerText: string }).innerText))))
-      .to.deep.equal([['Version 2', 'changed', 'Time zone'], ['Version 1', 'changed', 'Memo'], ['Version 0', 'recorded', '']]);
+    expect(await history.locator('tbody tr').evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')]
+      .filter((_, i) => i !== 2).map((cell) => (cell as unknown as { innerText: string }).innerText))))
+      .to.deep.equal([['Version 2', 'changed', 'Time zone'], ['Version 1', 'changed', 'Memo'],
+        ['Version 0', 'recorded', '']]);
     expect(await page.locator('dl.record dd').allInnerTexts()).to.include.members(['second', 'Europe/Berlin']);
     expect(await axeViolations(page)).to.deep.equal([]);
     await history.getByRole('link', { name: 'Version 0' }).click();
@@ -102,7 +114,8 @@ describe('web page: lists at scale, history and moderation', () => {
     expect(unexpectedProblems(bob.watch)).to.deep.equal([]);
   });
 
-  it('when an administrator deletes bob\'s sighting and undoes it, then it stays; the admin sees who changed it in its history', async function () {
+  it('when an administrator deletes bob\'s sighting and undoes it, ' +
+    'then it stays; the admin sees who changed it in its history', async function () {
     this.timeout(60_000);
     const vesselId = await createVessel(suite.service);
     const id = await createSighting(suite.service, buildSighting({ vessel: { vesselId } }), 'bob');
@@ -118,7 +131,8 @@ describe('web page: lists at scale, history and moderation', () => {
     await page.getByRole('button', { name: 'Undo' }).click();
     await row.waitFor();
     expect(await page.locator('.undo').innerText()).to.equal(`Sighting #${id} is kept.`);
-    const kept = await (await apiClient(suite.service, { user: 'bob' })).GET('/sighting/{id}', { params: { path: { id } } });
+    const kept =
+      await (await apiClient(suite.service, { user: 'bob' })).GET('/sighting/{id}', { params: { path: { id } } });
     expect(kept.response.status).to.equal(200);
     await page.goto(`${suite.service.url}/#sighting/${id}`);
     const history = page.getByRole('table', { name: 'History' });

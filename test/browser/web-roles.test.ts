@@ -1,4 +1,5 @@
-// Screens for roles the person lacks: a reader (viewer) is not offered recording, and its address says which role it needs.
+// Screens for roles the person lacks: a reader (viewer) is not offered recording, and its address says which role it
+// needs.
 import { expect } from 'chai';
 import { browserSuite, unexpectedProblems, type Person } from '../support/web-page.ts';
 
@@ -6,7 +7,8 @@ describe('web page: roles the person lacks', () => {
   const suite = browserSuite();
   let person: Person | undefined;
 
-  it('when viewer (reader only) signs in, then recording is not offered, and its address says the writer role is needed', async function () {
+  it('when viewer (reader only) signs in, ' +
+    'then recording is not offered, and its address says the writer role is needed', async function () {
     this.timeout(60_000);
     person = await suite.signIn('viewer');
     const page = person.page;
@@ -15,7 +17,8 @@ describe('web page: roles the person lacks', () => {
     expect(await page.getByRole('link', { name: 'Record a sighting' }).count()).to.equal(0);
     await page.goto(`${suite.service.url}/#record`);
     await page.getByRole('heading', { name: 'Record a sighting' }).waitFor();
-    expect(await page.getByRole('note').innerText()).to.equal('Recording a sighting needs the writer role; whoever manages your account can give it to you.');
+    expect(await page.getByRole('note').innerText())
+      .to.equal('Recording a sighting needs the writer role; whoever manages your account can give it to you.');
     expect(await page.getByLabel('Memo', { exact: true }).count()).to.equal(0);
     expect(unexpectedProblems(person.watch)).to.deep.equal([]);
   });

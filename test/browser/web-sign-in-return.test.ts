@@ -9,7 +9,8 @@ import { browserSuite, unexpectedProblems } from '../support/web-page.ts';
 describe('web page: back to where the person was after signing in', () => {
   const suite = browserSuite();
 
-  it('when bob opens a shared link signed out and signs in, then he is on the linked sighting; Back goes where he came from, never to the callback', async function () {
+  it('when bob opens a shared link signed out and signs in, ' +
+    'then he is on the linked sighting; Back goes where he came from, never to the callback', async function () {
     this.timeout(90_000);
     const vesselId = await createVessel(suite.service);
     const id = await createSighting(suite.service, buildSighting({ vessel: { vesselId } }), 'alice');

@@ -9,14 +9,16 @@ import { browserSuite, unexpectedProblems } from '../support/web-page.ts';
 describe('web page: smaller things of the lists', () => {
   const suite = browserSuite();
 
-  it('when the page loads, then its settings are asked for once, beside its script (preloaded and used)', async function () {
+  it('when the page loads, ' +
+    'then its settings are asked for once, beside its script (preloaded and used)', async function () {
     this.timeout(60_000);
     const context = await suite.browser.newContext();
     try {
       const page = await context.newPage();
       const settings: string[] = [];
       const warnings: string[] = [];
-      page.on('request', (request) => { if (request.url().endsWith('/web-config.json')) settings.push(request.url()); });
+      page.on('request',
+        (request) => { if (request.url().endsWith('/web-config.json')) settings.push(request.url()); });
       page.on('console', (message) => { if (message.type() === 'warning') warnings.push(message.text()); });
       await page.goto(`${suite.service.url}/`);
       await page.locator('main').getByRole('button', { name: 'Sign in' }).waitFor();
@@ -27,7 +29,8 @@ describe('web page: smaller things of the lists', () => {
     }
   });
 
-  it('when alice asks for a last day before the first, then the To field says so and nothing is asked of the API', async function () {
+  it('when alice asks for a last day before the first, ' +
+    'then the To field says so and nothing is asked of the API', async function () {
     this.timeout(60_000);
     const alice = await suite.signIn('alice');
     const page = alice.page;
@@ -43,7 +46,8 @@ describe('web page: smaller things of the lists', () => {
     expect(await page.evaluate('document.activeElement?.name')).to.equal('to');
     expect(lists).to.deep.equal([]);
     expect(await axeViolations(page)).to.deep.equal([]);
-    // An address with the days reversed (a shared link, Back) says the same, on a vessel's screen too, and asks nothing.
+    // An address with the days reversed (a shared link, Back) says the same, on a vessel's screen too, and asks
+    // nothing.
     await page.goto(`${suite.service.url}/#mine?from=2026-11-20&to=2026-11-10`);
     await error.waitFor();
     await page.goto(`${suite.service.url}/#vessel/-1?from=2026-11-20&to=2026-11-10`);
@@ -53,15 +57,18 @@ describe('web page: smaller things of the lists', () => {
     expect(unexpectedProblems(alice.watch)).to.deep.equal([]);
   });
 
-  it('when a row has a 4,000-character memo, then the row stays a few lines tall; the sort buttons are at least 44 px tall', async function () {
+  it('when a row has a 4,000-character memo, ' +
+    'then the row stays a few lines tall; the sort buttons are at least 44 px tall', async function () {
     this.timeout(60_000);
     const vesselId = await createVessel(suite.service);
-    const id = await createSighting(suite.service, buildSighting({ vessel: { vesselId }, sightingMemo: 'long words '.repeat(364).slice(0, 4000) }));
+    const id = await createSighting(suite.service,
+      buildSighting({ vessel: { vesselId }, sightingMemo: 'long words '.repeat(364).slice(0, 4000) }));
     const alice = await suite.signIn('alice');
     const page = alice.page;
     // In the order the browser reports them.
     const traffic: string[] = [];
-    const kind = (url: string) => (/\/api\/vessel(\?|$)/.test(url) ? 'vessels' : !/\/api\/sighting\?/.test(url) ? undefined : url.includes('mine=true') ? 'own' : 'page');
+    const kind = (url: string) => (/\/api\/vessel(\?|$)/.test(url) ? 'vessels' : !/\/api\/sighting\?/.test(url)
+      ? undefined : url.includes('mine=true') ? 'own' : 'page');
     page.on('request', (request) => { if (kind(request.url())) traffic.push(`asked ${kind(request.url())}`); });
     page.on('response', (response) => { if (kind(response.url())) traffic.push(`answered ${kind(response.url())}`); });
     await page.goto(`${suite.service.url}/#vessel/${vesselId}`);

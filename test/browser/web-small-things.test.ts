@@ -34,17 +34,20 @@ describe('web page: menus, preselection and words', () => {
     expect(unexpectedProblems(alice.watch)).to.deep.equal([]);
   });
 
-  it('when bob reads a vessel\'s screen in German with a date range, then it says "Alle Tage" and "von Ihnen", and the numbers are of those dates', async function () {
+  it('when bob reads a vessel\'s screen in German with a date range, ' +
+    'then it says "Alle Tage" and "von Ihnen", and the numbers are of those dates', async function () {
     this.timeout(60_000);
     const bob = await suite.signIn('bob', { locale: 'de-DE' });
     await bob.page.goto(`${suite.service.url}/#vessel/-1?from=2000-01-01&to=2000-01-31`);
     await bob.page.getByRole('button', { name: 'Alle Tage' }).waitFor();
-    expect(await bob.page.getByTestId('vessel-summary').innerText()).to.equal('Sichtungen dieses Schiffs in diesem Zeitraum: 0, davon von Ihnen: 0');
+    expect(await bob.page.getByTestId('vessel-summary').innerText())
+      .to.equal('Sichtungen dieses Schiffs in diesem Zeitraum: 0, davon von Ihnen: 0');
     expect(await bob.page.locator('main').innerText()).not.to.match(/\bIhre\b(?!\s+\w)/);
     expect(unexpectedProblems(bob.watch)).to.deep.equal([]);
   });
 
-  it('when the registry cannot be reached for the list, then the person reads what to do, not "Failed to fetch"', async function () {
+  it('when the registry cannot be reached for the list, ' +
+    'then the person reads what to do, not "Failed to fetch"', async function () {
     this.timeout(60_000);
     const alice = await suite.signIn('alice');
     const page = alice.page;
@@ -54,14 +57,17 @@ describe('web page: menus, preselection and words', () => {
     const alert = page.getByRole('main').getByRole('alert').filter({ hasText: /\S/ });
     await alert.waitFor();
     expect(await alert.getByRole('heading').innerText()).to.equal('This could not be shown');
-    expect(await alert.locator('p').first().innerText()).to.equal('The sighting registry could not be reached. Check your connection, then try again.');
+    expect(await alert.locator('p').first().innerText())
+      .to.equal('The sighting registry could not be reached. Check your connection, then try again.');
     expect(await alert.getByRole('button', { name: 'Try again' }).count()).to.equal(1);
     expect(await page.locator('main').innerText()).not.to.match(/Failed to fetch|TypeError/);
     expect(await axeViolations(page)).to.deep.equal([]);
-    expect(unexpectedProblems(alice.watch, [/request failed: GET .*\/api\/sighting\?.*ERR_INTERNET_DISCONNECTED/, /Failed to load resource: net::ERR_INTERNET_DISCONNECTED/])).to.deep.equal([]);
+    expect(unexpectedProblems(alice.watch, [/request failed: GET .*\/api\/sighting\?.*ERR_INTERNET_DISCONNECTED/,
+      /Failed to load resource: net::ERR_INTERNET_DISCONNECTED/])).to.deep.equal([]);
   });
 
-  it('when alice opens the vessel administration, then the screen says it is not allowed, and axe finds nothing', async function () {
+  it('when alice opens the vessel administration, ' +
+    'then the screen says it is not allowed, and axe finds nothing', async function () {
     this.timeout(60_000);
     const alice = await suite.signIn('alice');
     await alice.page.goto(`${suite.service.url}/#admin`);
@@ -69,7 +75,8 @@ describe('web page: menus, preselection and words', () => {
     expect(await axeViolations(alice.page)).to.deep.equal([]);
   });
 
-  it('when ten sightings of the open vessel are recorded at once, then the numbers are asked for a few times, not once per event', async function () {
+  it('when ten sightings of the open vessel are recorded at once, ' +
+    'then the numbers are asked for a few times, not once per event', async function () {
     this.timeout(60_000);
     const vesselId = await createVessel(suite.service);
     const bob = await suite.signIn('bob');
@@ -78,7 +85,8 @@ describe('web page: menus, preselection and words', () => {
     await page.getByTestId('vessel-summary').waitFor();
     const asked = () => bob.watch.requests.filter((url) => url.endsWith(`/vessel/${vesselId}/observers`)).length;
     const before = asked();
-    await Promise.all(Array.from({ length: 10 }, () => createSighting(suite.service, buildSighting({ vessel: { vesselId } }), 'alice')));
+    await Promise.all(Array.from({ length: 10 },
+      () => createSighting(suite.service, buildSighting({ vessel: { vesselId } }), 'alice')));
     await page.getByText('Sightings of this vessel: 10, people who sighted it: 1, yours: 0').waitFor();
     await page.getByRole('button', { name: '10 new — show' }).waitFor();
     // Coalesced: one request per second of events at most (ten events were ten requests).

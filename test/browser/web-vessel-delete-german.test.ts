@@ -8,10 +8,12 @@ import { browserSuite, unexpectedProblems } from '../support/web-page.ts';
 describe('web page: a vessel delete names what is shown', () => {
   const suite = browserSuite();
 
-  it('when an administrator in German deletes a vessel stored with its English name first, then the confirmation names the German one; Escape closes it', async function () {
+  it('when an administrator in German deletes a vessel stored with its English name first, ' +
+    'then the confirmation names the German one; Escape closes it', async function () {
     this.timeout(90_000);
     const word = unique('Tour');
-    const vesselId = await createVessel(suite.service, { ...buildVessel(), vesselName: { en: `${word} Vessel`, de: `${word}schiff` } });
+    const vesselId = await createVessel(suite.service,
+      { ...buildVessel(), vesselName: { en: `${word} Vessel`, de: `${word}schiff` } });
     const admin = await suite.signIn('admin', { locale: 'de-DE', language: 'de' });
     const page = admin.page;
     await page.goto(`${suite.service.url}/#admin/${vesselId}`);

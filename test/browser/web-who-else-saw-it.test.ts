@@ -1,4 +1,5 @@
-// The web page's story: alice signs in and records a sighting; bob signs in and finds it under the same vessel, with the counts.
+// The web page's story: alice signs in and records a sighting; bob signs in and finds it under the same vessel, with
+// the counts.
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { closeBrowser, launchBrowser, screenshotPath } from '../support/browser.ts';
@@ -24,7 +25,8 @@ describe('web page: alice records a sighting, bob sees it under the same vessel'
     await closeBrowser(browser);
   });
 
-  it('when alice records a sighting, then the page shows it under its vessel with 1 sighting, 1 of them hers; bob sees it too, as not his', async function () {
+  it('when alice records a sighting, then the page shows it under its vessel with 1 sighting, 1 of them hers; ' +
+    'bob sees it too, as not his', async function () {
     this.timeout(90_000);
     const alice = await signedIn(browser, service, 'alice');
     people.push(alice);
@@ -34,18 +36,23 @@ describe('web page: alice records a sighting, bob sees it under the same vessel'
     await openScreen(page, 'Record', 'Record a sighting');
     // Nothing chosen for her: no vessel until she picks one, the date is now, a time zone is found by typing.
     const vessel = page.getByLabel('Vessel', { exact: true });
-    expect([await vessel.inputValue(), await vessel.locator('option:checked').innerText()]).to.deep.equal(['', 'Choose a vessel…']);
-    const minutesFromNow = await page.getByLabel('Date and time (local)', { exact: true }).evaluate((input) => Math.abs(new Date((input as unknown as { value: string }).value).getTime() - Date.now()) / 60_000);
+    expect([await vessel.inputValue(), await vessel.locator('option:checked').innerText()])
+      .to.deep.equal(['', 'Choose a vessel…']);
+    const minutesFromNow = await page.getByLabel('Date and time (local)', { exact: true }).evaluate((input) =>
+      Math.abs(new Date((input as unknown as { value: string }).value).getTime() - Date.now()) / 60_000);
     expect(minutesFromNow).to.be.lessThan(10);
     const zone = page.getByLabel('Time zone', { exact: true });
-    const offered = await zone.evaluate((input) => Array.from((input as unknown as { list: { options: ArrayLike<{ value: string }> } }).list.options, (option) => option.value));
+    const offered = await zone.evaluate((input) =>
+      Array.from((input as unknown as { list: { options: ArrayLike<{ value: string }> } }).list.options,
+        (option) => option.value));
     expect(offered).to.include.members(['Europe/Berlin', 'Asia/Tokyo']).and.to.have.length.greaterThan(400);
     await vessel.selectOption({ label: vesselName });
     await page.getByLabel('Date and time (local)', { exact: true }).fill('2026-11-22T21:30');
     await page.getByLabel('Time zone', { exact: true }).fill('Europe/Berlin');
     await page.getByLabel('Memo', { exact: true }).fill('Decloaked over the harbour');
     // The contract's bounds are on the page before anything is sent.
-    expect(await page.locator('.field', { has: page.getByLabel('Memo', { exact: true }) }).locator('.hint').innerText()).to.equal('2 to 4000 characters. 26 / 4000');
+    expect(await page.locator('.field', { has: page.getByLabel('Memo', { exact: true }) }).locator('.hint').innerText())
+      .to.equal('2 to 4000 characters. 26 / 4000');
     await page.screenshot({ path: screenshotPath('web-record'), fullPage: true });
     await page.getByRole('button', { name: 'Record sighting' }).click();
 
@@ -56,7 +63,8 @@ describe('web page: alice records a sighting, bob sees it under the same vessel'
     expect(seenByAlice.summary).to.equal('Sightings of this vessel: 1, people who sighted it: 1, yours: 1');
     expect(seenByAlice.rows).to.have.length(1);
     // The memo too, though the list view has none: the page reads it from the detail view.
-    expect(seenByAlice.rows[0]!.slice(1)).to.deep.equal(['Europe/Berlin', vesselName, 'Decloaked over the harbour', 'yours\nEdit\nDelete']);
+    expect(seenByAlice.rows[0]!.slice(1))
+      .to.deep.equal(['Europe/Berlin', vesselName, 'Decloaked over the harbour', 'yours\nEdit\nDelete']);
     expect(seenByAlice.rows[0]![0]).to.match(/Nov 22, 2026/);
     await page.screenshot({ path: screenshotPath('web-vessel-sightings'), fullPage: true });
 
@@ -66,13 +74,15 @@ describe('web page: alice records a sighting, bob sees it under the same vessel'
     await bob.page.getByLabel('Vessel', { exact: true }).selectOption({ label: vesselName });
     await bob.page.getByTestId('vessel-summary').waitFor();
     const seenByBob = await vesselScreen(bob.page);
-    expect(seenByBob).to.deep.equal({ summary: 'Sightings of this vessel: 1, people who sighted it: 1, yours: 0', rows: [[seenByAlice.rows[0]![0]!, 'Europe/Berlin', vesselName, 'Decloaked over the harbour', '']] });
+    expect(seenByBob).to.deep.equal({ summary: 'Sightings of this vessel: 1, people who sighted it: 1, yours: 0',
+      rows: [[seenByAlice.rows[0]![0]!, 'Europe/Berlin', vesselName, 'Decloaked over the harbour', '']] });
     expect(await bob.page.getByRole('button', { name: /Delete/ }).count()).to.equal(0);
     expect(unexpectedProblems(alice.watch)).to.deep.equal([]);
     expect(unexpectedProblems(bob.watch)).to.deep.equal([]);
   });
 
-  it('when bob then records his own sighting of it, then alice\'s open screen counts it at once and offers it as "1 new", newest first', async function () {
+  it('when bob then records his own sighting of it, ' +
+    'then alice\'s open screen counts it at once and offers it as "1 new", newest first', async function () {
     this.timeout(60_000);
     const [alice, bob] = people;
     await openScreen(bob!.page, 'Record', 'Record a sighting');
@@ -90,26 +100,30 @@ describe('web page: alice records a sighting, bob sees it under the same vessel'
     expect(unexpectedProblems(alice!.watch)).to.deep.equal([]);
   });
 
-  it('when the vessel\'s sightings are shown on a phone, then they fit the screen, the header is compact and each card names its fields', async function () {
+  it('when the vessel\'s sightings are shown on a phone, ' +
+    'then they fit the screen, the header is compact and each card names its fields', async function () {
     this.timeout(60_000);
     const phone = await signedIn(browser, service, 'alice', { viewport: { width: 390, height: 844 } });
     people.push(phone);
     const page = phone.page;
     await page.goto(`${service.url}/#vessel/${vesselId}`);
     await page.getByTestId('vessel-summary').waitFor();
-    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+    const overflow =
+      await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
     await page.screenshot({ path: screenshotPath('web-vessel-sightings-phone'), fullPage: true });
     expect(overflow).to.equal(0);
     expect((await page.locator('header').boundingBox())!.height).to.be.lessThan(120);
     const labels = await page.locator('table.sightings tbody tr').first().locator('td[data-label]')
-      .evaluateAll((cells) => cells.map((cell) => cell.ownerDocument.defaultView!.getComputedStyle(cell, '::before').content));
+      .evaluateAll((cells) =>
+        cells.map((cell) => cell.ownerDocument.defaultView!.getComputedStyle(cell, '::before').content));
     expect(labels).to.deep.equal(['"Date and time (local)"', '"Time zone"', '"Vessel"', '"Memo"']);
 
     // The record form: the date-time picker whole, on a line of its own, inside the screen.
     await page.goto(`${service.url}/#record`);
     const date = page.getByLabel('Date and time (local)', { exact: true });
     await date.waitFor();
-    const [dateBox, zoneBox] = [(await date.boundingBox())!, (await page.getByLabel('Time zone', { exact: true }).boundingBox())!];
+    const [dateBox, zoneBox] =
+      [(await date.boundingBox())!, (await page.getByLabel('Time zone', { exact: true }).boundingBox())!];
     expect(dateBox.x + dateBox.width).to.be.at.most(390);
     expect(zoneBox.y).to.be.greaterThan(dateBox.y + dateBox.height);
     expect(await date.evaluate((input) => input.scrollWidth <= input.clientWidth)).to.equal(true);

@@ -19,12 +19,16 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
  * has at run time.
  */
 const operations = [
-  'listTimezones', 'listTimezonesInDetailView', 'listVessels', 'listVesselsInDetailView', 'getVessel', 'getVesselObservers',
-  'listVesselVersions', 'getVesselVersion', 'listSightings', 'listSightingsInDetailView', 'getSighting', 'listSightingVersions',
-  'getSightingVersion', 'querySightingsByExample', 'querySightingsByExampleInListView', 'createSighting', 'createSightingReturningRecord',
+  'listTimezones', 'listTimezonesInDetailView', 'listVessels', 'listVesselsInDetailView', 'getVessel',
+  'getVesselObservers',
+  'listVesselVersions', 'getVesselVersion', 'listSightings', 'listSightingsInDetailView', 'getSighting',
+  'listSightingVersions',
+  'getSightingVersion', 'querySightingsByExample', 'querySightingsByExampleInListView', 'createSighting',
+  'createSightingReturningRecord',
 ];
 const creates = ['createSighting', 'createSightingReturningRecord'];
-const checks = { statusSuccess: { enabled: true }, contentType: { enabled: true }, jsonBody: { enabled: true }, schemaValidation: { enabled: true }, headersPresent: { enabled: true } };
+const checks = { statusSuccess: { enabled: true }, contentType: { enabled: true }, jsonBody: { enabled: true },
+  schemaValidation: { enabled: true }, headersPresent: { enabled: true } };
 const demoRecord = [{ key: 'id', value: '-1' }];
 
 function portmanConfig(token: string) {
@@ -42,11 +46,14 @@ function portmanConfig(token: string) {
         openApiOperationId: id, overwriteRequestPathVariables: [...demoRecord, { key: 'version', value: '0' }],
       })),
       {
-        // The example's conditional headers would make a read a 304 or a 412; the list filters are examples, not the demo data.
+        // The example's conditional headers would make a read a 304 or a 412; the list filters are examples, not the
+        // demo data.
         openApiOperation: '*::/*',
-        overwriteRequestHeaders: ['If-None-Match', 'If-Match', 'Idempotency-Key', 'Last-Event-ID'].map((key) => ({ key, remove: true })),
+        overwriteRequestHeaders: ['If-None-Match', 'If-Match', 'Idempotency-Key',
+          'Last-Event-ID'].map((key) => ({ key, remove: true })),
       },
-      ...creates.map((id) => ({ openApiOperationId: id, overwriteRequestBody: [{ key: 'vessel.vesselId', value: -1, overwrite: true }] })),
+      ...creates.map((id) =>
+        ({ openApiOperationId: id, overwriteRequestBody: [{ key: 'vessel.vesselId', value: -1, overwrite: true }] })),
     ],
     globals: { securityOverwrites: { bearer: { token } } },
   };
@@ -60,9 +67,11 @@ function contractWithOnly(kept: string[]): OpenApiDocument {
   const document = structuredClone(openApiDocument);
   for (const [path, item] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(item)) {
-      if (typeof operation === 'object' && 'operationId' in operation && !kept.includes(operation.operationId as string)) delete item[method];
+      if (typeof operation === 'object' && 'operationId' in operation
+        && !kept.includes(operation.operationId as string)) delete item[method];
     }
-    if (!Object.values(item).some((operation) => typeof operation === 'object' && 'operationId' in operation)) delete document.paths[path];
+    if (!Object.values(item).some((operation) => typeof operation === 'object' && 'operationId' in operation))
+      delete document.paths[path];
   }
   return document;
 }
@@ -70,7 +79,8 @@ function contractWithOnly(kept: string[]): OpenApiDocument {
 /** Runs Portman in `cwd`: it writes its working files (`tmp/`) there. */
 function portman(cwd: string, args: string[]): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [`${root}node_modules/@apideck/portman/bin/portman`, ...args], { cwd, maxBuffer: 32 * 1024 * 1024 });
+    const child = execFile(process.execPath, [`${root}node_modules/@apideck/portman/bin/portman`, ...args],
+      { cwd, maxBuffer: 32 * 1024 * 1024 });
     let output = '';
     child.stdout!.on('data', (chunk: string) => { output += chunk; });
     child.stderr!.on('data', (chunk: string) => { output += chunk; });
@@ -83,13 +93,16 @@ describe('Portman contract tests, run by newman', function () {
   before(async () => { dir = await mkdtemp(join(tmpdir(), 'portman-')); });
   after(async () => { await rm(dir, { recursive: true, force: true }); });
 
-  it('when newman runs the collection Portman generates from openapi.yaml, then every contract test passes', async function () {
+  it('when newman runs the collection Portman generates from openapi.yaml, ' +
+    'then every contract test passes', async function () {
     this.timeout(180_000);
     const service = await sharedService();
-    const files = { config: join(dir, 'portman-config.json'), contract: join(dir, 'openapi.json'), report: join(dir, 'newman.json'), newman: join(dir, 'newman-options.json') };
+    const files = { config: join(dir, 'portman-config.json'), contract: join(dir, 'openapi.json'),
+      report: join(dir, 'newman.json'), newman: join(dir, 'newman-options.json') };
     await writeFile(files.config, JSON.stringify(portmanConfig(await tokenFor(service.realm, 'alice'))));
     await writeFile(files.contract, JSON.stringify(contractWithOnly(operations)));
-    await writeFile(files.newman, JSON.stringify({ reporters: ['cli', 'json'], reporter: { json: { export: files.report } } }));
+    await writeFile(files.newman,
+      JSON.stringify({ reporters: ['cli', 'json'], reporter: { json: { export: files.report } } }));
     const { code, output } = await portman(dir, [
       '--local', files.contract, '--baseUrl', service.api, '--portmanConfigFile', files.config,
       // The contract's own formats: ajv in newman knows only the standard ones.

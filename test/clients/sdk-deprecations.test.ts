@@ -1,5 +1,6 @@
 // What a consumer of the npm package sees of the contract's deprecations: the TypeScript compiler reports each call of
-// a deprecated operation (the generator's `@deprecated`), as an editor strikes it through, and no call of its successor. The consumer's code is clients/typescript/deprecated-calls.ts, type-checked against the installed package.
+// a deprecated operation (the generator's `@deprecated`), as an editor strikes it through, and no call of its
+// successor. The consumer's code is clients/typescript/deprecated-calls.ts, type-checked against the installed package.
 import { execFile } from 'node:child_process';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -21,15 +22,18 @@ function compilerFindings(project: string, file: string): { errors: string[]; de
     getCompilationSettings: () => options,
     getScriptFileNames: () => [file],
     getScriptVersion: () => '1',
-    getScriptSnapshot: (name) => (ts.sys.fileExists(name) ? ts.ScriptSnapshot.fromString(ts.sys.readFile(name)!) : undefined),
+    getScriptSnapshot: (name) =>
+      (ts.sys.fileExists(name) ? ts.ScriptSnapshot.fromString(ts.sys.readFile(name)!) : undefined),
     getCurrentDirectory: () => project,
     getDefaultLibFileName: ts.getDefaultLibFilePath,
     fileExists: ts.sys.fileExists, readFile: ts.sys.readFile, readDirectory: ts.sys.readDirectory,
     directoryExists: ts.sys.directoryExists, getDirectories: ts.sys.getDirectories,
   });
-  const text = (diagnostic: ts.Diagnostic) => diagnostic.file!.text.slice(diagnostic.start, diagnostic.start! + diagnostic.length!);
+  const text = (diagnostic: ts.Diagnostic) =>
+    diagnostic.file!.text.slice(diagnostic.start, diagnostic.start! + diagnostic.length!);
   return {
-    errors: [...service.getSyntacticDiagnostics(file), ...service.getSemanticDiagnostics(file)].map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')),
+    errors: [...service.getSyntacticDiagnostics(file),
+      ...service.getSemanticDiagnostics(file)].map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')),
     deprecated: service.getSuggestionDiagnostics(file).filter((d) => d.reportsDeprecated).map(text),
   };
 }
@@ -47,13 +51,16 @@ describe('SDK deprecations, as a consumer of the npm package sees them', functio
     const built = await runClientScript('package.sh', ['typescript']);
     if (built.code !== 0) throw new Error(`clients/package.sh typescript failed (${built.code}):\n${built.output}`);
     project = await mkdtemp(join(tmpdir(), 'sighting-consumer-'));
-    await writeFile(join(project, 'package.json'), '{ "name": "sighting-consumer", "private": true, "type": "module" }');
-    await promisify(execFile)('npm', ['install', '--no-audit', '--no-fund', '--offline', '--silent', `${root}clients/dist/sighting-client-${version}.tgz`], { cwd: project });
+    await writeFile(join(project, 'package.json'),
+      '{ "name": "sighting-consumer", "private": true, "type": "module" }');
+    await promisify(execFile)('npm', ['install', '--no-audit', '--no-fund', '--offline', '--silent',
+      `${root}clients/dist/sighting-client-${version}.tgz`], { cwd: project });
     await copyFile(`${root}clients/typescript/deprecated-calls.ts`, join(project, 'deprecated-calls.ts'));
   });
   after(async () => { if (project) await rm(project, { recursive: true, force: true }); });
 
-  it('when a consumer calls the deprecated reads of one version, then the compiler reports exactly those calls, not their successors', function () {
+  it('when a consumer calls the deprecated reads of one version, ' +
+    'then the compiler reports exactly those calls, not their successors', function () {
     this.timeout(60_000);
     expect(compilerFindings(project, join(project, 'deprecated-calls.ts'))).to.deep.equal({
       errors: [],

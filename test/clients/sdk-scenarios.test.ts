@@ -36,10 +36,12 @@ describe('SDK packages (npm run sdk) in consumer projects', function () {
     ['the Java okhttp-gson SDK, built in place', 'run-scenario.sh', ['java-okhttp-gson'], false],
   ];
   for (const [what, script, args, packaged] of scenarios) {
-    it(`when ${what} runs the scenario against the service, then every step passes${packaged ? ', and so does its README\'s code' : ''}`, async function () {
+    it(`when ${what} runs the scenario against the service, ` +
+      `then every step passes${packaged ? ', and so does its README\'s code' : ''}`, async function () {
       this.timeout(300_000);
       const service = await sharedService();
-      const { code, output } = await run(script, [...args, service.api, `${service.realm}/protocol/openid-connect/token`]);
+      const { code, output } =
+        await run(script, [...args, service.api, `${service.realm}/protocol/openid-connect/token`]);
       expect({
         code,
         passed: /scenario: every step passed/.test(output),

@@ -29,14 +29,18 @@ describe(`the change feed while no stream listens (${backend})`, () => {
   });
 
   async function create(memo: string): Promise<number> {
-    const data = sighting.values({ sightingMemo: memo, vessel: { vesselId: -1 }, sightingTimezone: 'UTC', sightingDate: null });
+    const data =
+      sighting.values({ sightingMemo: memo, vessel: { vesselId: -1 }, sightingTimezone: 'UTC', sightingDate: null });
     return (await createWithHistory(orm.em, sighting, data, 'alice')).id;
   }
 
   function listen(after?: number) {
     const events: ChangeEvent[] = [];
     let arrived = () => {};
-    const subscription = feed.subscribe({ resource: sighting, filters: {}, send: (event) => { events.push(event); arrived(); }, reset: () => {}, drained: async () => true, end: () => {} }, after);
+    const subscription = feed.subscribe({
+      resource: sighting, filters: {}, send: (event) => { events.push(event); arrived(); },
+      reset: () => {}, drained: async () => true, end: () => {},
+    }, after);
     const until = (count: number) => new Promise<void>((resolve) => {
       arrived = () => { if (events.length >= count) resolve(); };
       arrived();
@@ -44,9 +48,11 @@ describe(`the change feed while no stream listens (${backend})`, () => {
     return { events, until, subscription };
   }
 
-  it('when records are created with no stream, then only their statements run, and a stream resuming from before gets each of them once', async () => {
+  it('when records are created with no stream, ' +
+    'then only their statements run, and a stream resuming from before gets each of them once', async () => {
     // The demo data's entries were placed by the migration; no stream has subscribed to this feed yet.
-    const [{ newest }] = await orm.em.getConnection().execute('select max("position") as "newest" from "record_change"') as [{ newest: string }];
+    const [{ newest }] = await orm.em.getConnection()
+      .execute('select max("position") as "newest" from "record_change"') as [{ newest: string }];
     statements.length = 0;
     const made = [await create('asleep 1'), await create('asleep 2'), await create('asleep 3')];
     // No placing run and no read: a wake-up with no stream starts none.
@@ -57,10 +63,12 @@ describe(`the change feed while no stream listens (${backend})`, () => {
     resumed.subscription.unsubscribe();
     expect(resumed.events.map(({ recordId }) => recordId)).to.deep.equal(made);
     const ids = resumed.events.map(({ eventId }) => eventId);
-    expect(ids).to.deep.equal([...ids].sort((a, b) => a - b)).and.satisfy((all: number[]) => all.every((id) => id > Number(newest)));
+    expect(ids).to.deep.equal([...ids].sort((a, b) => a - b))
+      .and.satisfy((all: number[]) => all.every((id) => id > Number(newest)));
   });
 
-  it('when a stream from now subscribes to a feed that slept, then it gets the changes made after it, none from before', async () => {
+  it('when a stream from now subscribes to a feed that slept, ' +
+    'then it gets the changes made after it, none from before', async () => {
     await create('while asleep');
     const fromNow = listen();
     await fromNow.subscription.started;
@@ -70,13 +78,15 @@ describe(`the change feed while no stream listens (${backend})`, () => {
     expect(fromNow.events.map(({ recordId }) => recordId)).to.deep.equal([after]);
   });
 
-  it('when records are created with no stream, then the next tick places them, with no stream to read them', async () => {
+  it('when records are created with no stream, ' +
+    'then the next tick places them, with no stream to read them', async () => {
     const ticking = new ChangeFeed(orm, { pollMs: 20 });
     await ticking.start();
     try {
       const made = [await create('placed by a tick 1'), await create('placed by a tick 2')];
       const unplaced = async () => (await orm.em.getConnection().execute(
-        `select count(*) as "count" from "record_change" where "collection" = 'sighting' and "record_id" in (${made.join(', ')}) and "position" is null`) as [{ count: string }])[0].count;
+        `select count(*) as "count" from "record_change" where "collection" = 'sighting' ` +
+          `and "record_id" in (${made.join(', ')}) and "position" is null`) as [{ count: string }])[0].count;
       await eventually(async () => Number(await unplaced()) === 0, { what: 'both records placed' });
       expect(ticking.subscribers).to.equal(0);
     } finally {

@@ -18,14 +18,17 @@ describe('named statements on PostgreSQL @pgbouncer', () => {
     if (!process.env.DATABASE_URL) this.skip();
   });
 
-  const body = { sightingMemo: 'named', vessel: { vesselId: -1 }, sightingTimezone: 'Europe/Berlin', sightingDate: '2026-11-27T06:00' };
+  const body = { sightingMemo: 'named', vessel: { vesselId: -1 }, sightingTimezone: 'Europe/Berlin',
+    sightingDate: '2026-11-27T06:00' };
   const data = { ...sighting.values(body), creator: 'subject-1' };
   const create = (database: TestDatabase) => createWithHistory(database.orm.em, sighting, data, 'alice');
   /** The statements prepared on the session of the pool's one connection (pg_prepared_statements is per session). */
   const prepared = async (database: TestDatabase) => ((await (database.orm.em as SqlEntityManager).getConnection()
-    .execute('select "name", "statement" from pg_prepared_statements where not from_sql')) as Array<{ name: string; statement: string }>);
+    .execute('select "name", "statement" from pg_prepared_statements where not from_sql')) as
+    Array<{ name: string; statement: string }>);
 
-  async function withDatabase(settings: Record<string, string>, use: (database: TestDatabase) => Promise<void>): Promise<void> {
+  async function withDatabase(settings: Record<string, string>,
+    use: (database: TestDatabase) => Promise<void>): Promise<void> {
     const database = await openTestDatabase({ DB_POOL_MAX: '1', ...settings });
     try {
       await use(database);
@@ -34,7 +37,8 @@ describe('named statements on PostgreSQL @pgbouncer', () => {
     }
   }
 
-  it('when the service is straight on the server, then a create, a read by id and a state read are prepared once on their connection and run by name after', async function () {
+  it('when the service is straight on the server, then a create, ' +
+    'a read by id and a state read are prepared once on their connection and run by name after', async function () {
     if (behindPooler) this.skip();
     await withDatabase({}, async (database) => {
       const { em } = database.orm;
@@ -44,26 +48,31 @@ describe('named statements on PostgreSQL @pgbouncer', () => {
         expect((await rowState(em, sighting, id))?.version).to.equal(0);
       }
       const { columns } = rowValues(em, sighting, data);
-      const expected = [insertStatement(em, sighting, columns), namedStatement(byIdStatement(em, sighting)), stateStatement(em, sighting)];
+      const expected = [insertStatement(em, sighting, columns), namedStatement(byIdStatement(em, sighting)),
+        stateStatement(em, sighting)];
       // Each once: a statement prepared again under its name would have failed the second create (42P05).
-      expect(await prepared(database)).to.have.deep.members(expected.map(({ name, text }) => ({ name, statement: text })));
+      expect(await prepared(database))
+        .to.have.deep.members(expected.map(({ name, text }) => ({ name, statement: text })));
     });
   });
 
-  it('when a migration changes a column a named statement answers, then the next read still answers, on a session that prepares it anew', async function () {
+  it('when a migration changes a column a named statement answers, ' +
+    'then the next read still answers, on a session that prepares it anew', async function () {
     if (behindPooler) this.skip();
     await withDatabase({}, async (database) => {
       const { em } = database.orm;
       const { id } = await create(database);
       await readRow(em, sighting, id);
       // Another type for the answer's column: PostgreSQL refuses to run the statement prepared before (0A000).
-      await (em as SqlEntityManager).getConnection().execute('alter table "sighting" alter column "sighting_memo" type varchar(301)');
+      await (em as SqlEntityManager).getConnection()
+        .execute('alter table "sighting" alter column "sighting_memo" type varchar(301)');
       expect((await readRow(em, sighting, id))?.sighting_memo).to.equal('named');
       expect((await readRow(em, sighting, id))?.sighting_memo).to.equal('named');
     });
   });
 
-  it('when prepared statements are switched off, then the same statements run unnamed and nothing stays prepared', async function () {
+  it('when prepared statements are switched off, ' +
+    'then the same statements run unnamed and nothing stays prepared', async function () {
     if (behindPooler) this.skip();
     await withDatabase({ DB_PREPARED_STATEMENTS: 'false' }, async (database) => {
       const { id } = await create(database);
@@ -72,7 +81,8 @@ describe('named statements on PostgreSQL @pgbouncer', () => {
     });
   });
 
-  it('when the service is behind a transaction pooler, then its statements go unnamed: creates and reads at once, each on whichever server session is free, all succeed', async function () {
+  it('when the service is behind a transaction pooler, then its statements go unnamed: creates and reads at once, ' +
+    'each on whichever server session is free, all succeed', async function () {
     if (!behindPooler) this.skip();
     await withDatabase({ DB_POOL_MAX: '10' }, async (database) => {
       const ids = await Promise.all(Array.from({ length: 60 }, async () => (await create(database)).id));

@@ -24,10 +24,13 @@ describe(`the names of a list's vessels (${backend})`, () => {
 
   const query = (sql: string) => (orm.em as SqlEntityManager).getConnection().execute(sql);
 
-  it('when 5,000 sightings of the two demo vessels are listed, then the names table is read twice, not 5,000 times', async () => {
-    await query(`insert into "sighting" ("sighting_memo", "vessel_id", "creator") select 'row ' || g, case when g % 2 = 0 then -1 else -2 end, 'bench' from generate_series(1, 5000) g`);
+  it('when 5,000 sightings of the two demo vessels are listed, ' +
+    'then the names table is read twice, not 5,000 times', async () => {
+    await query(`insert into "sighting" ("sighting_memo", "vessel_id", "creator") select 'row ' || g, ` +
+      `case when g % 2 = 0 then -1 else -2 end, 'bench' from generate_series(1, 5000) g`);
     await query('analyze');
-    const [result] = await query(`explain (analyze, format json) ${wholeViewStatement(orm.em, sighting)} order by "r"."sighting_id"`);
+    const [result] =
+      await query(`explain (analyze, format json) ${wholeViewStatement(orm.em, sighting)} order by "r"."sighting_id"`);
     const plan = nodes((Object.values(result!)[0] as Array<{ Plan: PlanNode }>)[0]!.Plan);
     const namesScans = plan.filter((node) => node['Relation Name'] === 'vessel_name');
     expect(namesScans, 'a scan of vessel_name').to.have.length.greaterThan(0);
@@ -35,12 +38,15 @@ describe(`the names of a list's vessels (${backend})`, () => {
     for (const scan of namesScans) expect(scan['Actual Loops']).to.be.at.most(2);
   });
 
-  it('when a view row holds the names as the view query reads them (JSON text) or as an older history entry holds them (an array), then both render alike', async () => {
-    const [row] = await query(`select "vessel_names" from (${wholeViewStatement(orm.em, sighting)}) as "v" where "v"."vessel_id" = -1 limit 1`);
+  it('when a view row holds the names as the view query reads them (JSON text) ' +
+    'or as an older history entry holds them (an array), then both render alike', async () => {
+    const [row] = await query(`select "vessel_names" from (${wholeViewStatement(orm.em, sighting)}) as "v" ` +
+      `where "v"."vessel_id" = -1 limit 1`);
     const text = row!.vessel_names as string;
     expect(text).to.be.a('string');
     const array = JSON.parse(text) as unknown;
-    for (const locale of ['en', 'de', 'fr']) expect(localizedName(text, locale)).to.equal(localizedName(array, locale)).and.to.be.a('string');
+    for (const locale of ['en', 'de', 'fr'])
+      expect(localizedName(text, locale)).to.equal(localizedName(array, locale)).and.to.be.a('string');
     expect(localizedName(text, 'de')).to.not.equal(localizedName(text, 'en'));
     expect(languageMap(text)).to.deep.equal(languageMap(array));
     expect(localizedName(null, 'en')).to.equal(null);

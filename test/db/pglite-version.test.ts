@@ -11,10 +11,12 @@ const pgliteVersionFrom = (fromFile: string) =>
 
 describe('the embedded PGlite', () => {
   it('when MikroORM opens PGlite, then it is the version package.json names, not the slower one the ORM pins', () => {
-    const named = (require('../../package.json') as { dependencies: Record<string, string> }).dependencies['@electric-sql/pglite']!;
+    const named =
+      (require('../../package.json') as { dependencies: Record<string, string> }).dependencies['@electric-sql/pglite']!;
     expect(pgliteVersionFrom(import.meta.filename)).to.equal(named);
     expect(pgliteVersionFrom(require.resolve('@mikro-orm/pglite'))).to.equal(named);
     const [major, minor, patch] = named.split('.').map(Number);
-    expect(major! > 0 || minor! > 5 || (minor === 5 && patch! >= 14), `PGlite ${named} copies its parsers on every statement`).to.equal(true);
+    expect(major! > 0 || minor! > 5 || (minor === 5 && patch! >= 14),
+      `PGlite ${named} copies its parsers on every statement`).to.equal(true);
   });
 });

@@ -6,10 +6,13 @@ describe(`schema drift (${backend})`, () => {
   let service: TestService;
   before(async () => { service = await sharedService(); });
 
-  it('when the migrated schema is compared with the entities, then MikroORM finds no difference (no index or key would be dropped)', async function () {
+  it('when the migrated schema is compared with the entities, ' +
+    'then MikroORM finds no difference (no index or key would be dropped)', async function () {
     // Introspecting the whole schema is dozens of catalog queries: slow on PGlite on a busy machine.
     this.timeout(180_000);
-    const schema = (service.web.orm as unknown as { schema: { getUpdateSchemaSQL(options: { wrap: boolean }): Promise<string> } }).schema;
+    const orm =
+      service.web.orm as unknown as { schema: { getUpdateSchemaSQL(options: { wrap: boolean }): Promise<string> } };
+    const { schema } = orm;
     expect((await schema.getUpdateSchemaSQL({ wrap: false })).trim()).to.equal('');
   });
 });

@@ -1,4 +1,5 @@
-// Client credentials grant (RFC 6749 §4.4) for sighting-service, with client_secret_basic and client_secret_post (§2.3.1).
+// Client credentials grant (RFC 6749 §4.4) for sighting-service, with client_secret_basic and client_secret_post
+// (§2.3.1).
 import { expect } from 'chai';
 import { claimsOf, postToken, startProvider } from './harness.ts';
 import type { Harness } from './harness.ts';
@@ -49,7 +50,8 @@ describe('embedded provider: client credentials', () => {
   });
 
   it('refuses client credentials to a public client', async () => {
-    const { status, body } = await postToken(harness.tokenUrl, { grant_type: 'client_credentials', client_id: 'sighting-cli' });
+    const { status, body } =
+      await postToken(harness.tokenUrl, { grant_type: 'client_credentials', client_id: 'sighting-cli' });
     expect(status).to.be.oneOf([400, 401]);
     expect(body.error).to.be.oneOf(['unauthorized_client', 'invalid_client']);
   });

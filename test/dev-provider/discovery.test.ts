@@ -19,10 +19,12 @@ describe('embedded provider: discovery', () => {
     expect(doc.jwks_uri).to.equal(`${oidc}/certs`);
     expect(doc.userinfo_endpoint).to.equal(`${oidc}/userinfo`);
     expect(doc.end_session_endpoint).to.equal(`${oidc}/logout`);
-    expect(doc.grant_types_supported).to.include.members(['authorization_code', 'refresh_token', 'client_credentials', 'password']);
+    expect(doc.grant_types_supported)
+      .to.include.members(['authorization_code', 'refresh_token', 'client_credentials', 'password']);
     expect(doc.grant_types_supported).not.to.include('implicit');
     expect(doc.code_challenge_methods_supported).to.deep.equal(['S256']);
-    expect(doc.token_endpoint_auth_methods_supported).to.include.members(['client_secret_basic', 'client_secret_post', 'none']);
+    expect(doc.token_endpoint_auth_methods_supported)
+      .to.include.members(['client_secret_basic', 'client_secret_post', 'none']);
   });
 
   it('advertises the proxy-facing URLs when behind a TLS-terminating proxy', async () => {

@@ -39,7 +39,8 @@ export interface TokenAnswer {
   body: Record<string, unknown>;
 }
 
-export async function postToken(url: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<TokenAnswer> {
+export async function postToken(url: string, form: Record<string, string>,
+  headers: Record<string, string> = {}): Promise<TokenAnswer> {
   const response = await fetch(url, { method: 'POST', headers, body: new URLSearchParams(form) });
   return { status: response.status, headers: response.headers, body: await response.json() as Record<string, unknown> };
 }

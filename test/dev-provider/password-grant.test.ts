@@ -40,7 +40,8 @@ describe('embedded provider: password grant', () => {
     const { body } = await passwordGrant(harness, 'alice', 'alice');
     const Keycloak = (await import('keycloak-connect')).default;
     const keycloak = new Keycloak({}, {
-      realm: 'sighting', 'auth-server-url': harness.base, resource: 'sighting-api', 'bearer-only': true, 'verify-token-audience': true,
+      realm: 'sighting', 'auth-server-url': harness.base, resource: 'sighting-api', 'bearer-only': true,
+      'verify-token-audience': true,
     } as never);
     const grant = await keycloak.grantManager.createGrant({ access_token: String(body.access_token) } as never);
     expect(grant.access_token).to.have.property('content').that.has.property('preferred_username', 'alice');

@@ -10,14 +10,16 @@ describe('change feed across instances @pgbouncer', function () {
   before(async function () {
     if (!process.env.DATABASE_URL) return this.skip(); // PGlite belongs to one process: there is no second instance.
     first = await startService();
-    second = await startService({ DATABASE_URL: first.web.config.DATABASE_URL, DATABASE_DIRECT_URL: first.web.config.DATABASE_DIRECT_URL });
+    second = await startService({ DATABASE_URL: first.web.config.DATABASE_URL,
+      DATABASE_DIRECT_URL: first.web.config.DATABASE_DIRECT_URL });
   });
   after(async () => {
     await second?.stop();
     await first?.stop();
   });
 
-  it('when a sighting is created through one instance, then a subscriber of the other gets the event (LISTEN/NOTIFY)', async () => {
+  it('when a sighting is created through one instance, ' +
+    'then a subscriber of the other gets the event (LISTEN/NOTIFY)', async () => {
     const vesselId = await createVessel(first);
     const stream = await openEventStream(second, `/sighting/events?vesselId=${vesselId}`);
     try {

@@ -34,15 +34,18 @@ describe('commits announced after they commit @pgbouncer', function () {
     return heard;
   }
 
-  it('when a sighting is created, then a session listening on the database hears of it, and no trigger notifies inside the write', async () => {
+  it('when a sighting is created, ' +
+    'then a session listening on the database hears of it, and no trigger notifies inside the write', async () => {
     const before = await heardSoFar();
     await createSighting(service);
     await eventually(() => heard > before);
-    const triggers = await query<{ name: string }>(directUrl(service.web.config)!, `select tgname as name from pg_trigger where tgrelid = 'record_change'::regclass and not tgisinternal`);
+    const triggers = await query<{ name: string }>(directUrl(service.web.config)!,
+      `select tgname as name from pg_trigger where tgrelid = 'record_change'::regclass and not tgisinternal`);
     expect(triggers).to.deep.equal([]);
   });
 
-  it('when 50 commits are signalled at once, then one announcement is sent and one more for those made while it was under way', async () => {
+  it('when 50 commits are signalled at once, ' +
+    'then one announcement is sent and one more for those made while it was under way', async () => {
     // The create above was announced once, and nothing else commits in this instance meanwhile.
     const before = await heardSoFar();
     for (let i = 0; i < 50; i++) signalCommit();

@@ -1,4 +1,5 @@
-// An instance that finds the migration lock held waits within MIGRATE_LOCK_TIMEOUT_MS, saying who holds it, then migrates or fails the start with one line.
+// An instance that finds the migration lock held waits within MIGRATE_LOCK_TIMEOUT_MS, saying who holds it, then
+// migrates or fails the start with one line.
 import { expect } from 'chai';
 import pg from 'pg';
 import { backend } from '../support/service.ts';
@@ -14,7 +15,8 @@ async function answer(url: string): Promise<{ status: number; retryAfter: string
 }
 
 /** The URL migrations take the lock through: the schema owner's when the run has one apart from the service's role. */
-const migratorUrl = (scratch: ScratchDatabase): string => scratch.env.DATABASE_MIGRATION_URL ?? scratch.env.DATABASE_DIRECT_URL ?? scratch.url;
+const migratorUrl = (scratch: ScratchDatabase): string =>
+  scratch.env.DATABASE_MIGRATION_URL ?? scratch.env.DATABASE_DIRECT_URL ?? scratch.url;
 
 describe('the migration lock held by another process (PostgreSQL) @pgbouncer', function () {
   let scratch: ScratchDatabase;
@@ -40,30 +42,40 @@ describe('the migration lock held by another process (PostgreSQL) @pgbouncer', f
     await scratch.drop();
   });
 
-  /** The service's settings: through the pooler when the run has one, the lock and migrations straight on the server. */
-  const settings = (extra: Record<string, string>): Record<string, string> => ({ ...scratch.env, DEMO_DATA: 'true', LOG_LEVEL: 'info', ...extra });
+  /**
+   * The service's settings: through the pooler when the run has one, the lock and migrations straight on the server.
+   */
+  const settings = (extra: Record<string, string>): Record<string, string> =>
+    ({ ...scratch.env, DEMO_DATA: 'true', LOG_LEVEL: 'info', ...extra });
 
-  it('when another process holds the lock, then the instance logs that it waits and who holds it, its port says alive and starting, and it migrates and serves once the lock is free', async () => {
+  it('when another process holds the lock, then the instance logs that it waits and who holds it, ' +
+    'its port says alive and starting, and it migrates and serves once the lock is free', async () => {
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
     const service = spawnService(settings({ MIGRATE_LOCK_TIMEOUT_MS: '120000', PORT: String(port) }));
     try {
-      const waiting = await service.lineWhere((line) => typeof line.msg === 'string' && line.msg.startsWith('waiting for the migration lock another process holds'));
+      const waiting = await service.lineWhere((line) =>
+        typeof line.msg === 'string' && line.msg.startsWith('waiting for the migration lock another process holds'));
       expect(waiting).to.have.property('level', 40);
       expect(waiting.holder).to.deep.include({ pid: holderPid, applicationName: 'the other migrator', state: 'idle' });
-      expect(Number.isNaN(Date.parse((waiting.holder as { connectedSince: string }).connectedSince)), 'connectedSince is a time').to.equal(false);
+      expect(Number.isNaN(Date.parse((waiting.holder as { connectedSince: string }).connectedSince)),
+        'connectedSince is a time').to.equal(false);
       expect(service.lines.some((line) => typeof line.url === 'string'), 'not started before the lock').to.equal(false);
       // Alive (an orchestrator must not restart it), not ready, and the contract's 503 with Retry-After to the API.
-      expect(await answer(`${origin}/health/live`)).to.deep.equal({ status: 200, retryAfter: null, body: { status: 'UP' } });
-      expect(await answer(`${origin}/health/ready`)).to.deep.equal({ status: 503, retryAfter: '1', body: { status: 'DOWN', reason: 'starting' } });
-      expect(await answer(`${origin}/api/sighting`)).to.deep.equal({ status: 503, retryAfter: '1', body: { general: 'The service is starting; please try again in a moment.' } });
+      expect(await answer(`${origin}/health/live`))
+        .to.deep.equal({ status: 200, retryAfter: null, body: { status: 'UP' } });
+      expect(await answer(`${origin}/health/ready`))
+        .to.deep.equal({ status: 503, retryAfter: '1', body: { status: 'DOWN', reason: 'starting' } });
+      expect(await answer(`${origin}/api/sighting`)).to.deep.equal({ status: 503, retryAfter: '1',
+        body: { general: 'The service is starting; please try again in a moment.' } });
       expect(service.lines.some((line) => typeof line.url === 'string'), 'still waiting for the lock').to.equal(false);
 
       await holder.query('select pg_advisory_unlock($1)', [migrationLock]);
       const { url } = await listening(service);
       expect(url).to.equal(origin);
       expect((await fetch(`${url}/health/ready`)).status).to.equal(200);
-      const migrations = await holder.query<{ count: number }>('select count(*)::int as count from mikro_orm_migrations');
+      const migrations =
+        await holder.query<{ count: number }>('select count(*)::int as count from mikro_orm_migrations');
       expect(migrations.rows[0]!.count).to.be.above(0);
     } finally {
       service.child.kill('SIGINT');
@@ -71,7 +83,8 @@ describe('the migration lock held by another process (PostgreSQL) @pgbouncer', f
     }
   });
 
-  it('when a session of another role holds the lock, then the instance waits, logging it as not visible to this role, and migrates once it is free', async function () {
+  it('when a session of another role holds the lock, ' +
+    'then the instance waits, logging it as not visible to this role, and migrates once it is free', async function () {
     // Two roles only where the run has them (scripts/postgres-production.sh): the service's, and the schema owner's.
     const owner = scratch.env.DATABASE_MIGRATION_URL;
     const appUrl = scratch.env.DATABASE_DIRECT_URL ?? scratch.url;
@@ -84,9 +97,12 @@ describe('the migration lock held by another process (PostgreSQL) @pgbouncer', f
       await other.query('select pg_advisory_lock($1)', [migrationLock]);
       const service = spawnService(settings({ MIGRATE_LOCK_TIMEOUT_MS: '120000' }));
       try {
-        const waiting = await service.lineWhere((line) => typeof line.msg === 'string' && line.msg.startsWith('waiting for the migration lock'));
-        expect(waiting.holder).to.deep.equal({ pid: otherPid, visible: false, applicationName: 'another role', clientAddress: null, connectedSince: null, state: null });
-        expect(waiting.msg).to.equal(`waiting for the migration lock another process holds (pid ${otherPid} (another role: another role's session, not visible to this role))`);
+        const waiting = await service.lineWhere((line) =>
+          typeof line.msg === 'string' && line.msg.startsWith('waiting for the migration lock'));
+        expect(waiting.holder).to.deep.equal({ pid: otherPid, visible: false, applicationName: 'another role',
+          clientAddress: null, connectedSince: null, state: null });
+        expect(waiting.msg).to.equal(`waiting for the migration lock another process holds (pid ${otherPid} ` +
+          `(another role: another role's session, not visible to this role))`);
         await other.query('select pg_advisory_unlock($1)', [migrationLock]);
         await listening(service);
       } finally {
@@ -99,15 +115,19 @@ describe('the migration lock held by another process (PostgreSQL) @pgbouncer', f
     }
   });
 
-  it('when SIGTERM arrives while the instance waits for the lock, then it exits 0 with one line saying it stopped during start', async () => {
+  it('when SIGTERM arrives while the instance waits for the lock, ' +
+    'then it exits 0 with one line saying it stopped during start', async () => {
     const service = spawnService(settings({ MIGRATE_LOCK_TIMEOUT_MS: '120000' }));
-    await service.lineWhere((line) => typeof line.msg === 'string' && line.msg.startsWith('waiting for the migration lock'));
+    await service.lineWhere((line) =>
+      typeof line.msg === 'string' && line.msg.startsWith('waiting for the migration lock'));
     service.child.kill('SIGTERM');
     expect(await service.exited).to.equal(0);
-    expect(service.lines.at(-1)).to.deep.include({ level: 30, signal: 'SIGTERM', msg: 'SIGTERM during start: stopped before the service was ready' });
+    expect(service.lines.at(-1)).to.deep.include({ level: 30, signal: 'SIGTERM',
+      msg: 'SIGTERM during start: stopped before the service was ready' });
   });
 
-  it('when the lock stays held past MIGRATE_LOCK_TIMEOUT_MS, then the start fails with one line naming the setting and the holder', async () => {
+  it('when the lock stays held past MIGRATE_LOCK_TIMEOUT_MS, ' +
+    'then the start fails with one line naming the setting and the holder', async () => {
     const service = spawnService(settings({ MIGRATE_LOCK_TIMEOUT_MS: '1500' }));
     expect(await service.exited).to.equal(1);
     const fatal = service.lines.filter((line) => line.level === 60);

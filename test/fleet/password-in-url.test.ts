@@ -16,10 +16,12 @@ describe('a password only in DATABASE_URL (PostgreSQL with passwords) @pgbouncer
 
   after(async () => { await scratch?.drop(); });
 
-  it('when PGPASSWORD is empty and the password is in the URLs, then the service migrates, starts and its pool reaches the database', async () => {
+  it('when PGPASSWORD is empty and the password is in the URLs, ' +
+    'then the service migrates, starts and its pool reaches the database', async () => {
     const withPassword = new URL(scratch.env.DATABASE_DIRECT_URL ?? scratch.url);
     withPassword.password = process.env.PGPASSWORD!;
-    const service = spawnService({ ...scratch.env, DATABASE_URL: withPassword.toString(), DATABASE_DIRECT_URL: withPassword.toString(), PGPASSWORD: '' });
+    const service = spawnService({ ...scratch.env, DATABASE_URL: withPassword.toString(),
+      DATABASE_DIRECT_URL: withPassword.toString(), PGPASSWORD: '' });
     try {
       const { url } = await listening(service);
       const ready = await fetch(`${url}/health/ready`);

@@ -31,10 +31,14 @@ describe('a write to a read-only server @pgbouncer', function () {
     // As the database's owner (the schema owner's URL where the run has one apart from the service's role).
     const owner = scratch.env.DATABASE_MIGRATION_URL ?? direct;
     await query(owner, `alter database "${name}" set default_transaction_read_only = on`);
-    await query(owner, 'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
-    expect(await eventually(async () => (await rawRequest(service, 'GET', '/sighting/-1')).status === 200)).to.equal(true);
-    const response = await rawRequest(service, 'POST', '/sighting', { body: JSON.stringify(buildSighting()), headers: { 'Content-Type': 'application/json' } });
+    await query(owner,
+      'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+    expect(await eventually(async () => (await rawRequest(service, 'GET', '/sighting/-1')).status === 200))
+      .to.equal(true);
+    const response = await rawRequest(service, 'POST', '/sighting',
+      { body: JSON.stringify(buildSighting()), headers: { 'Content-Type': 'application/json' } });
     expect({ status: response.status, retryAfter: response.headers.get('Retry-After'), body: await response.json() })
-      .to.deep.equal({ status: 503, retryAfter: '5', body: { general: 'The database is not available; please try again later.' } });
+      .to.deep.equal({ status: 503, retryAfter: '5',
+        body: { general: 'The database is not available; please try again later.' } });
   });
 });

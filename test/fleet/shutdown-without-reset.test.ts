@@ -1,5 +1,6 @@
-// SIGTERM as an orchestrator sends it, under keep-alive load: readiness says 503 at once, the listener keeps accepting for
-// SHUTDOWN_DELAY_MS, every later answer says Connection: close, idle connections are closed, and no request is reset.
+// SIGTERM as an orchestrator sends it, under keep-alive load: readiness says 503 at once, the listener keeps accepting
+// for SHUTDOWN_DELAY_MS, every later answer says Connection: close, idle connections are closed, and no request is
+// reset.
 import { expect } from 'chai';
 import { Agent, request, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
@@ -21,7 +22,9 @@ describe('SIGTERM under keep-alive load @pgbouncer', () => {
     await scratch?.drop();
   });
 
-  it(`when ${clients} keep-alive clients send while SIGTERM arrives, then until the balancer has seen readiness 503 none is reset or refused, each later answer says Connection: close, and the idle connection is closed`, async () => {
+  it(`when ${clients} keep-alive clients send while SIGTERM arrives, ` +
+    `then until the balancer has seen readiness 503 none is reset or refused, each later answer says Connection: ` +
+    `close, and the idle connection is closed`, async () => {
     scratch = backend === 'postgresql' ? await createScratchDatabase(process.env.DATABASE_URL!) : undefined;
     service = spawnService({
       LOG_LEVEL: 'info', SHUTDOWN_DELAY_MS: '5000', DEMO_DATA: 'true',
@@ -37,9 +40,12 @@ describe('SIGTERM under keep-alive load @pgbouncer', () => {
     let balancerNoticed = false;
     const send = () => new Promise<Outcome>((resolve) => {
       const sentAfterSignal = signalled;
-      request(`${api}/sighting/-1`, { agent, headers: { Authorization: `Bearer ${token}` } }, (response: IncomingMessage) => {
-        response.resume().on('end', () => resolve({ status: response.statusCode, connection: response.headers.connection, sentAfterSignal }));
-      }).on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message, sentAfterSignal })).end();
+      request(`${api}/sighting/-1`, { agent, headers: { Authorization: `Bearer ${token}` } },
+        (response: IncomingMessage) => {
+        response.resume().on('end',
+          () => resolve({ status: response.statusCode, connection: response.headers.connection, sentAfterSignal }));
+      }).on('error',
+      (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message, sentAfterSignal })).end();
     });
     // A balancer's view: it sends until its readiness check has seen 503, then sends this instance nothing more.
     const client = async () => {
@@ -54,13 +60,16 @@ describe('SIGTERM under keep-alive load @pgbouncer', () => {
     // One more connection, served once and then left idle: the stop must close it, not leave it to the client.
     const idleAgent = new Agent({ keepAlive: true, maxSockets: 1 });
     const idleSocket = await new Promise<Socket>((resolve, reject) => {
-      const sent = request(`${url}/health/live`, { agent: idleAgent }, (response) => response.resume().on('end', () => resolve(sent.socket!)));
+      const sent = request(`${url}/health/live`, { agent: idleAgent },
+        (response) => response.resume().on('end', () => resolve(sent.socket!)));
       sent.on('error', reject).end();
     });
-    const idleClosed = new Promise<string>((resolve) => idleSocket.once('close', (hadError) => resolve(hadError ? 'with an error' : 'cleanly')));
+    const idleClosed = new Promise<string>((resolve) =>
+      idleSocket.once('close', (hadError) => resolve(hadError ? 'with an error' : 'cleanly')));
 
     // Some answers before the signal, so the load is under way on every connection.
-    while (outcomes.length < 5 * clients && !outcomes.some((o) => o.error)) await new Promise((resolve) => setImmediate(resolve));
+    while (outcomes.length < 5 * clients && !outcomes.some((o) => o.error))
+      await new Promise((resolve) => setImmediate(resolve));
     service.child.kill('SIGTERM');
     let readiness = 0;
     while (readiness !== 503) {
@@ -88,7 +97,8 @@ describe('SIGTERM under keep-alive load @pgbouncer', () => {
     expect(afterSignal.length).to.be.at.least(2 * clients);
     expect(await idleClosed).to.equal('cleanly');
     expect(await service.exited).to.equal(0);
-    const refused = await fetch(`${url}/health/live`).then(() => 'answered', (error: Error & { cause?: { code?: string } }) => error.cause?.code);
+    const refused = await fetch(`${url}/health/live`)
+      .then(() => 'answered', (error: Error & { cause?: { code?: string } }) => error.cause?.code);
     expect(refused, 'after the stop, nothing listens').to.equal('ECONNREFUSED');
   });
 });

@@ -34,33 +34,42 @@ describe('start-up failures', () => {
     expect(JSON.stringify(line)).not.to.include('short-secret').and.not.to.include('eighty');
   });
 
-  it('when DATABASE_URL or DATABASE_DIRECT_URL is no PostgreSQL URL, then the line names each variable and the form expected, not the value', async () => {
+  it('when DATABASE_URL or DATABASE_DIRECT_URL is no PostgreSQL URL, ' +
+    'then the line names each variable and the form expected, not the value', async () => {
     const line = expectOneFatalLine(await failedStart({ DATABASE_URL: 'postgres//someone:pa55word@db', DATABASE_DIRECT_URL: 'http://db.example/x' }));
     const problem = 'must be a PostgreSQL URL: postgresql://user[:password]@host[:port]/database';
-    expect(line).to.deep.include({ cause: 'configuration', problems: [{ variable: 'DATABASE_URL', problem }, { variable: 'DATABASE_DIRECT_URL', problem }] });
-    expect(JSON.stringify(line)).not.to.include('pa55word').and.not.to.include('db.example').and.not.to.include('Invalid URL');
+    expect(line).to.deep.include({ cause: 'configuration',
+      problems: [{ variable: 'DATABASE_URL', problem }, { variable: 'DATABASE_DIRECT_URL', problem }] });
+    expect(JSON.stringify(line)).not.to.include('pa55word').and.not.to.include('db.example')
+      .and.not.to.include('Invalid URL');
   });
 
   it('when DATABASE_DIRECT_URL is set without DATABASE_URL, then the line says it needs it', async () => {
     const line = expectOneFatalLine(await failedStart({ DATABASE_DIRECT_URL: 'postgresql://postgres@127.0.0.1:5432/x' }));
-    expect(line).to.deep.include({ cause: 'configuration', problems: [{ variable: 'DATABASE_DIRECT_URL', problem: 'needs DATABASE_URL: the embedded database has no server' }] });
+    expect(line).to.deep.include({ cause: 'configuration', problems: [{ variable: 'DATABASE_DIRECT_URL',
+      problem: 'needs DATABASE_URL: the embedded database has no server' }] });
   });
 
-  it('when the database cannot be reached, then the line names the variable, the host and the bound, not the password', async () => {
+  it('when the database cannot be reached, ' +
+    'then the line names the variable, the host and the bound, not the password', async () => {
     const line = expectOneFatalLine(await failedStart({ DATABASE_URL: 'postgresql://someone:pa55word@127.0.0.1:9/nowhere', DB_CONNECT_TIMEOUT_MS: '2000' }));
     expect(line).to.include({
       cause: 'database connection', variable: 'DATABASE_URL', host: '127.0.0.1:9',
-      reason: 'DATABASE_URL: cannot connect to PostgreSQL at 127.0.0.1:9 (bound DB_CONNECT_TIMEOUT_MS 2000 ms): connect ECONNREFUSED 127.0.0.1:9',
+      reason: 'DATABASE_URL: cannot connect to PostgreSQL at 127.0.0.1:9 (bound DB_CONNECT_TIMEOUT_MS 2000 ms): ' +
+        'connect ECONNREFUSED 127.0.0.1:9',
     });
     expect(JSON.stringify(line)).not.to.include('pa55word');
   });
 
-  it('when DATABASE_URL is set but empty (an unset secret), then the start fails naming it, also without NODE_ENV', async () => {
+  it('when DATABASE_URL is set but empty (an unset secret), ' +
+    'then the start fails naming it, also without NODE_ENV', async () => {
     const line = expectOneFatalLine(await failedStart({ DATABASE_URL: '' }));
-    expect(line).to.deep.include({ cause: 'configuration', problems: [{ variable: 'DATABASE_URL', problem: 'is empty: remove it to use the default, or give it a value' }] });
+    expect(line).to.deep.include({ cause: 'configuration', problems: [{ variable: 'DATABASE_URL',
+      problem: 'is empty: remove it to use the default, or give it a value' }] });
   });
 
-  it('when NODE_ENV=production has no DATABASE_URL, then the start refuses the embedded database, naming DATABASE_URL and the setting that allows it', async () => {
+  it('when NODE_ENV=production has no DATABASE_URL, ' +
+    'then the start refuses the embedded database, naming DATABASE_URL and the setting that allows it', async () => {
     const line = expectOneFatalLine(await failedStart({ NODE_ENV: 'production', KEYCLOAK_URL: 'http://127.0.0.1:9' }));
     expect(line).to.include({ cause: 'configuration' });
     expect(line.problems).to.have.length(1);
@@ -85,7 +94,8 @@ describe('start-up failures', () => {
   describe('migrations (PostgreSQL)', () => {
     before(function () { if (backend !== 'postgresql') this.skip(); });
 
-    it('when MIGRATE_AT_START=false and the database was never migrated, then the line names the pending migrations and the command', async () => {
+    it('when MIGRATE_AT_START=false and the database was never migrated, ' +
+      'then the line names the pending migrations and the command', async () => {
       const scratch = await createScratchDatabase(process.env.DATABASE_URL!);
       try {
         const line = expectOneFatalLine(await failedStart({ DATABASE_URL: scratch.url, MIGRATE_AT_START: 'false' }));

@@ -8,7 +8,8 @@ import { rawRequest } from '../support/api-client.ts';
 import { eventually } from '../support/condition.ts';
 import { query } from '../support/sql.ts';
 
-describe('a statement the service gave up on, with no server bound (PgBouncer when DATABASE_DIRECT_URL is set) @pgbouncer', function () {
+describe('a statement the service gave up on, with no server bound (PgBouncer when DATABASE_DIRECT_URL is set) ' +
+  '@pgbouncer', function () {
   this.timeout(60_000);
   let scratch: ScratchDatabase;
   let service: TestService;
@@ -28,7 +29,8 @@ describe('a statement the service gave up on, with no server bound (PgBouncer wh
     await scratch?.drop();
   });
 
-  it('when a table is locked, then a read is 503 with Retry-After, and its statement no longer waits on the server while the lock is still held', async () => {
+  it('when a table is locked, then a read is 503 with Retry-After, ' +
+    'and its statement no longer waits on the server while the lock is still held', async () => {
     if (scratch.env.DATABASE_DIRECT_URL) {
       // Behind the pooler the service sets no bound on its sessions, and this database has no default: only the
       // service's cancel request can end the statement.
@@ -41,9 +43,11 @@ describe('a statement the service gave up on, with no server bound (PgBouncer wh
       await locker.query('lock table sighting in access exclusive mode');
       const response = await rawRequest(service, 'GET', '/sighting/-1');
       expect({ status: response.status, retryAfter: response.headers.get('Retry-After'), body: await response.json() })
-        .to.deep.equal({ status: 503, retryAfter: '5', body: { general: 'The database is not available; please try again later.' } });
+        .to.deep.equal({ status: 503, retryAfter: '5',
+          body: { general: 'The database is not available; please try again later.' } });
       const waiting = async () => (await query<{ count: number }>(scratch.env.DATABASE_DIRECT_URL ?? scratch.url,
-        `select count(*)::int as count from pg_stat_activity where datname = $1 and wait_event_type = 'Lock' and pid <> $2`, [name, lockerPid]))[0]!.count;
+        `select count(*)::int as count from pg_stat_activity where datname = $1 and wait_event_type = 'Lock' ` +
+          `and pid <> $2`, [name, lockerPid]))[0]!.count;
       expect(await eventually(async () => (await waiting()) === 0)).to.equal(true);
     } finally {
       await locker.query('rollback');

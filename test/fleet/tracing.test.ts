@@ -14,9 +14,11 @@ import { eventually } from '../support/condition.ts';
 /** Spans leave the service in batches, a moment after the answer. */
 const spansArrive = { within: 30_000, what: 'the spans of the request' };
 
-interface Span { traceId: string; spanId: string; parentSpanId?: string; name: string; attributes: Record<string, unknown> }
+interface Span { traceId: string; spanId: string; parentSpanId?: string; name: string;
+  attributes: Record<string, unknown> }
 type OtlpValue = { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number };
-type OtlpBody = { resourceSpans?: Array<{ scopeSpans?: Array<{ spans?: Array<Omit<Span, 'attributes'> & { attributes?: Array<{ key: string; value: OtlpValue }> }> }> }> };
+type OtlpSpan = Omit<Span, 'attributes'> & { attributes?: Array<{ key: string; value: OtlpValue }> };
+type OtlpBody = { resourceSpans?: Array<{ scopeSpans?: Array<{ spans?: Array<OtlpSpan> }> }> };
 
 /** A receiver of OTLP/HTTP JSON (POST /v1/traces), as a collector would be. */
 async function startReceiver(): Promise<{ server: Server; url: string; spans: Span[] }> {
@@ -28,7 +30,8 @@ async function startReceiver(): Promise<{ server: Server; url: string; spans: Sp
         for (const resource of (JSON.parse(text) as OtlpBody).resourceSpans ?? []) {
           for (const scope of resource.scopeSpans ?? []) {
             for (const span of scope.spans ?? []) {
-              const attributes = Object.fromEntries((span.attributes ?? []).map(({ key, value }) => [key, Object.values(value)[0]]));
+              const attributes =
+                Object.fromEntries((span.attributes ?? []).map(({ key, value }) => [key, Object.values(value)[0]]));
               spans.push({ ...span, attributes });
             }
           }
@@ -51,7 +54,8 @@ describe('tracing (OpenTelemetry over OTLP/HTTP)', () => {
     scratch = backend === 'postgresql' ? await createScratchDatabase(process.env.DATABASE_URL!) : undefined;
     service = spawnService({
       LOG_LEVEL: 'info', DEMO_DATA: 'true',
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '100',
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_BSP_SCHEDULE_DELAY: '100',
       ...scratch?.env, ...(process.env.KEYCLOAK_URL && { KEYCLOAK_URL: process.env.KEYCLOAK_URL }),
     });
   });
@@ -62,53 +66,68 @@ describe('tracing (OpenTelemetry over OTLP/HTTP)', () => {
     await scratch?.drop();
   });
 
-  it('when a request comes with a traceparent, then its server span continues that trace under the route template, SQL statements are its descendants without values, and the log line names the trace', async () => {
+  it('when a request comes with a traceparent, then its server span continues that trace under the route template, ' +
+    'SQL statements are its descendants without values, and the log line names the trace', async () => {
     const { url, api } = await listening(service);
-    const token = await tokenFor(process.env.KEYCLOAK_URL ? `${process.env.KEYCLOAK_URL}/realms/sighting` : `${url}/realms/sighting`, 'alice');
+    const token = await tokenFor(process.env.KEYCLOAK_URL ? `${process.env.KEYCLOAK_URL}/realms/sighting`
+      : `${url}/realms/sighting`, 'alice');
     const traceId = randomBytes(16).toString('hex');
     const callerSpanId = randomBytes(8).toString('hex');
-    const response = await fetch(`${api}/sighting/-1`, { headers: { Authorization: `Bearer ${token}`, traceparent: `00-${traceId}-${callerSpanId}-01` } });
+    const response = await fetch(`${api}/sighting/-1`,
+      { headers: { Authorization: `Bearer ${token}`, traceparent: `00-${traceId}-${callerSpanId}-01` } });
     expect(response.status).to.equal(200);
 
     const server = await eventually(() => spanBelow(traceId, callerSpanId), spansArrive);
-    expect({ name: server.name, route: server.attributes['http.route'] }).to.deep.equal({ name: 'GET /api/sighting/{id}', route: '/api/sighting/{id}' });
-    const line = await service.lineWhere((candidate) => candidate.route === '/api/sighting/{id}' && candidate.status === 200);
+    expect({ name: server.name, route: server.attributes['http.route'] })
+      .to.deep.equal({ name: 'GET /api/sighting/{id}', route: '/api/sighting/{id}' });
+    const line =
+      await service.lineWhere((candidate) => candidate.route === '/api/sighting/{id}' && candidate.status === 200);
     expect(line.traceId).to.equal(traceId);
 
     if (backend === 'postgresql') {
       // The service's SQL runs in PostgreSQL over `pg`: each statement is a span below the request's.
       const statements = await eventually(() => {
-        const found = receiver.spans.filter((span) => span.traceId === traceId && span.name.startsWith('pg.query') && descendsFrom(span, server));
+        const found = receiver.spans.filter((span) => span.traceId === traceId && span.name.startsWith('pg.query')
+          && descendsFrom(span, server));
         return found.length ? found : undefined;
       }, spansArrive);
       for (const span of statements) {
         expect(span.attributes['db.system.name']).to.equal('postgresql');
         // A read by id is a named statement whose value is bound ($1); where MikroORM writes values into the text
         // instead, the span shows the statement's shape only (test/ops/statement-shape.test.ts).
-        expect(String(span.attributes['db.query.text'])).to.match(/^select .* where "r"\."sighting_id" = \$1$/s).and.not.include('-1');
-        expect(Object.keys(span.attributes).some((key) => key.includes('values') || key.includes('parameters')), 'no values').to.equal(false);
+        expect(String(span.attributes['db.query.text'])).to.match(/^select .* where "r"\."sighting_id" = \$1$/s)
+          .and.not.include('-1');
+        expect(Object.keys(span.attributes).some((key) => key.includes('values') || key.includes('parameters')),
+          'no values').to.equal(false);
       }
     }
   });
 
-  it('when a request carries an id and filter values, then no span of its trace carries them: url.path is the route template, url.query the parameters\' names', async () => {
+  it('when a request carries an id and filter values, then no span of its trace carries them: ' +
+    'url.path is the route template, url.query the parameters\' names', async () => {
     const { url, api } = await listening(service);
-    const token = await tokenFor(process.env.KEYCLOAK_URL ? `${process.env.KEYCLOAK_URL}/realms/sighting` : `${url}/realms/sighting`, 'alice');
+    const token = await tokenFor(process.env.KEYCLOAK_URL ? `${process.env.KEYCLOAK_URL}/realms/sighting`
+      : `${url}/realms/sighting`, 'alice');
     const calls = [
-      { path: '/sighting?sightingMemo=needle-in-the-memo&vesselId=-2', route: '/api/sighting', query: 'sightingMemo&vesselId', values: ['needle', '-2'] },
+      { path: '/sighting?sightingMemo=needle-in-the-memo&vesselId=-2', route: '/api/sighting',
+        query: 'sightingMemo&vesselId', values: ['needle', '-2'] },
       { path: '/vessel/-2', route: '/api/vessel/{id}', query: undefined, values: ['-2'] },
     ];
     for (const call of calls) {
       const traceId = randomBytes(16).toString('hex');
       const callerSpanId = randomBytes(8).toString('hex');
-      const response = await fetch(`${api}${call.path}`, { headers: { Authorization: `Bearer ${token}`, traceparent: `00-${traceId}-${callerSpanId}-01` } });
+      const response = await fetch(`${api}${call.path}`,
+        { headers: { Authorization: `Bearer ${token}`, traceparent: `00-${traceId}-${callerSpanId}-01` } });
       expect(response.status, call.path).to.equal(200);
       const server = await eventually(() => spanBelow(traceId, callerSpanId), spansArrive);
-      expect({ path: server.attributes['url.path'], query: server.attributes['url.query'] }, call.path).to.deep.equal({ path: call.route, query: call.query });
+      expect({ path: server.attributes['url.path'], query: server.attributes['url.query'] }, call.path)
+        .to.deep.equal({ path: call.route, query: call.query });
       // Every span of the trace that has arrived with the server span (children end before it).
-      const attributes = receiver.spans.filter((span) => span.traceId === traceId).flatMap((span) => Object.values(span.attributes).map(String));
+      const attributes = receiver.spans.filter((span) => span.traceId === traceId)
+        .flatMap((span) => Object.values(span.attributes).map(String));
       for (const value of call.values) {
-        expect(attributes.filter((attribute) => attribute.includes(value)), `${call.path}: no span carries ${value}`).to.deep.equal([]);
+        expect(attributes.filter((attribute) => attribute.includes(value)),
+          `${call.path}: no span carries ${value}`).to.deep.equal([]);
       }
     }
   });
@@ -118,7 +137,8 @@ describe('tracing (OpenTelemetry over OTLP/HTTP)', () => {
     receiver.spans.find((span) => span.traceId === traceId && span.parentSpanId === parentSpanId);
 
   function descendsFrom(span: Span, ancestor: Span): boolean {
-    for (let at: Span | undefined = span; at; at = receiver.spans.find((candidate) => candidate.spanId === at!.parentSpanId)) {
+    for (let at: Span | undefined = span; at;
+      at = receiver.spans.find((candidate) => candidate.spanId === at!.parentSpanId)) {
       if (at.parentSpanId === ancestor.spanId) return true;
     }
     return false;

@@ -36,27 +36,35 @@ describe('PostgreSQL through a transaction pooler (PgBouncer when DATABASE_DIREC
   it('when `npm run migrate` runs with both URLs, then it migrates the database and exits 0', async () => {
     // The service role's password, where the run's server checks passwords (scripts/postgres-production.sh).
     const password = process.env.PGPASSWORD === undefined ? {} : { PGPASSWORD: process.env.PGPASSWORD };
-    const child = spawn(process.execPath, ['scripts/migrate.ts'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...password, ...scratch.env, DEMO_DATA: 'true', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child =
+      spawn(process.execPath, ['scripts/migrate.ts'], { env: { PATH: process.env.PATH, HOME: process.env.HOME,
+        ...password, ...scratch.env, DEMO_DATA: 'true', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (text: string) => { output += text; });
     child.stderr.setEncoding('utf8').on('data', (text: string) => { output += text; });
     const [code] = await once(child, 'close') as [number];
-    expect({ code, migrated: /the database is migrated: \d+ migrations applied in all/.test(output) }, output).to.deep.equal({ code: 0, migrated: true });
-    const [row] = await query<{ sightings: number }>(direct, 'select count(*)::int as sightings from sighting where sighting_id = -1');
+    expect({ code, migrated: /the database is migrated: \d+ migrations applied in all/.test(output) }, output)
+      .to.deep.equal({ code: 0, migrated: true });
+    const [row] = await query<{ sightings: number }>(direct,
+      'select count(*)::int as sightings from sighting where sighting_id = -1');
     expect(row).to.deep.equal({ sightings: 1 });
-    service = await startService({ ...scratch.env, MIGRATE_AT_START: 'false', DB_STATEMENT_TIMEOUT_MS: '1000', DB_POOL_MAX: '6' });
+    service = await startService({ ...scratch.env, MIGRATE_AT_START: 'false', DB_STATEMENT_TIMEOUT_MS: '1000',
+      DB_POOL_MAX: '6' });
   });
 
   it('when the change feed listens, then its LISTEN session is straight on the server', async () => {
     const [listening] = await eventually(async () => {
-      const rows = await query<{ query: string }>(direct, `select query from pg_stat_activity where datname = $1 and application_name = 'sighting-registry listen'`, [name]);
+      const rows = await query<{ query: string }>(direct, `select query from pg_stat_activity where datname = $1 ` +
+        `and application_name = 'sighting-registry listen'`, [name]);
       return rows.length ? rows : undefined;
     });
     expect(listening).to.deep.equal({ query: 'listen record_change' });
   });
 
-  it('when 8 long lists stream through cursors at once, then each has every row and no server session is left with a changed statement_timeout', async () => {
-    await query(direct, `insert into sighting (sighting_memo, vessel_id) select 'through the pooler ' || g, -1 from generate_series(1, 3000) g`);
+  it('when 8 long lists stream through cursors at once, ' +
+    'then each has every row and no server session is left with a changed statement_timeout', async () => {
+    await query(direct, 'insert into sighting (sighting_memo, vessel_id) ' +
+      `select 'through the pooler ' || g, -1 from generate_series(1, 3000) g`);
     const lists = await Promise.all(Array.from({ length: 8 }, async () => {
       const response = await rawRequest(service, 'GET', '/sighting');
       return { status: response.status, records: (await response.json() as unknown[]).length };
@@ -72,14 +80,17 @@ describe('PostgreSQL through a transaction pooler (PgBouncer when DATABASE_DIREC
     }));
     try {
       await Promise.all(clients.map((client) => client.query('begin')));
-      const sessions = await Promise.all(clients.map(async (client) => (await client.query<{ statement_timeout: string }>('show statement_timeout')).rows[0]!.statement_timeout));
+      const sessions = await Promise.all(clients.map(async (client) =>
+        (await client.query<{ statement_timeout: string }>('show statement_timeout')).rows[0]!.statement_timeout));
       expect(sessions).to.deep.equal(Array(20).fill('1s'));
     } finally {
-      await Promise.all(clients.map(async (client) => { await client.query('commit').catch(() => {}); await client.end(); }));
+      await Promise.all(clients.map(async (client) => { await client.query('commit').catch(() => {});
+        await client.end(); }));
     }
   });
 
-  it('when a table is locked, then a read is 503 and its statement is cancelled on the server, and the service serves again once the lock is gone', async () => {
+  it('when a table is locked, then a read is 503 and its statement is cancelled on the server, ' +
+    'and the service serves again once the lock is gone', async () => {
     const locker = new pg.Client({ connectionString: direct });
     await locker.connect();
     const lockerPid = (await locker.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
@@ -87,9 +98,12 @@ describe('PostgreSQL through a transaction pooler (PgBouncer when DATABASE_DIREC
       await locker.query('begin');
       await locker.query('lock table sighting in access exclusive mode');
       const response = await rawRequest(service, 'GET', '/sighting/-1');
-      expect({ status: response.status, retryAfter: response.headers.get('Retry-After'), body: await response.json() }).to.deep.equal({ status: 503, retryAfter: '5', body: unavailable });
-      // Nothing of the service's still waits for the lock on the server (without the cancel this waits until mocha's timeout).
-      const waiting = async () => (await query<{ count: number }>(direct, `select count(*)::int as count from pg_stat_activity where datname = $1 and wait_event_type = 'Lock' and pid <> $2`, [name, lockerPid]))[0]!.count;
+      expect({ status: response.status, retryAfter: response.headers.get('Retry-After'), body: await response.json() })
+        .to.deep.equal({ status: 503, retryAfter: '5', body: unavailable });
+      // Nothing of the service's still waits for the lock on the server (without the cancel this waits until mocha's
+      // timeout).
+      const waiting = async () => (await query<{ count: number }>(direct, 'select count(*)::int as count from ' +
+        `pg_stat_activity where datname = $1 and wait_event_type = 'Lock' and pid <> $2`, [name, lockerPid]))[0]!.count;
       expect(await eventually(async () => (await waiting()) === 0)).to.equal(true);
     } finally {
       await locker.query('rollback');

@@ -31,9 +31,11 @@ describe('body slots', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  const post = (signal?: AbortSignal) => fetch(base, { method: 'POST', body: 'x', signal }).then((response) => response.text(), () => 'left');
+  const post = (signal?: AbortSignal) =>
+    fetch(base, { method: 'POST', body: 'x', signal }).then((response) => response.text(), () => 'left');
 
-  it('when four bodies hold slots, then a fifth waits until one is released, and a request without a body never waits', async () => {
+  it('when four bodies hold slots, ' +
+    'then a fifth waits until one is released, and a request without a body never waits', async () => {
     started = 0;
     const held = Array.from({ length: 4 }, () => post());
     await eventually(() => started === 4);

@@ -14,10 +14,13 @@ const hostile: Array<[method: string, path: string, type: string, body: string]>
   ['POST', '/sighting/qbe', json, `{"vessel":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}`],
   ['POST', '/sighting', json, `{"vessel":${'['.repeat(30_000)}1${']'.repeat(30_000)}}`],
   ['PUT', '/vessel/-2', json, `{"vesselName":${'{"en":'.repeat(9_000)}"x"${'}'.repeat(9_000)}}`],
-  ['PATCH', '/sighting/-1', 'application/merge-patch+json', `{"sightingMemo":${'['.repeat(30_000)}${']'.repeat(30_000)}}`],
+  ['PATCH', '/sighting/-1', 'application/merge-patch+json',
+    `{"sightingMemo":${'['.repeat(30_000)}${']'.repeat(30_000)}}`],
   ['POST', '/sighting', 'application/xml', `<sighting>${'<a>'.repeat(8_000)}x${'</a>'.repeat(8_000)}</sighting>`],
-  ['POST', '/vessel/qbe', json, JSON.stringify(Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`k${i}`, i])))],
-  ['POST', '/vessel', json, JSON.stringify({ vesselName: Object.fromEntries(Array.from({ length: 4_000 }, (_, i) => [`l${i}`, 'x'])) })],
+  ['POST', '/vessel/qbe', json,
+    JSON.stringify(Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`k${i}`, i])))],
+  ['POST', '/vessel', json,
+    JSON.stringify({ vesselName: Object.fromEntries(Array.from({ length: 4_000 }, (_, i) => [`l${i}`, 'x'])) })],
   ['POST', '/sighting', json, JSON.stringify({ sightingMemo: '\u{1F6F8}'.repeat(15_000), vessel: { vesselId: -1 } })],
   ['POST', '/sighting/qbe', json, JSON.stringify({ sightingMemo: `%_\\${'x'.repeat(60_000)}` })],
   ['POST', '/sighting', json, `[${'1,'.repeat(30_000)}1]`],
@@ -38,17 +41,20 @@ describe('memory per request', function () {
     await scratch?.drop();
   });
 
-  it('when 300 hostile bodies (200 of them nested thousands deep) have been answered, then the heap after GC, used and reserved, is within 16 MB of where it was', async () => {
+  it('when 300 hostile bodies (200 of them nested thousands deep) have been answered, ' +
+    'then the heap after GC, used and reserved, is within 16 MB of where it was', async () => {
     scratch = backend === 'postgresql' ? await createScratchDatabase(process.env.DATABASE_URL!) : undefined;
     service = spawnService({ LOG_LEVEL: 'info', DEMO_DATA: 'true', ...scratch?.env,
-      ...(process.env.KEYCLOAK_URL && { KEYCLOAK_URL: process.env.KEYCLOAK_URL }) }, ['--expose-gc', '--inspect=127.0.0.1:0']);
+      ...(process.env.KEYCLOAK_URL && { KEYCLOAK_URL: process.env.KEYCLOAK_URL }) },
+      ['--expose-gc', '--inspect=127.0.0.1:0']);
     const { url, api } = await listening(service);
     inspector = await inspect(service);
     const realm = process.env.KEYCLOAK_URL ? `${process.env.KEYCLOAK_URL}/realms/sighting` : `${url}/realms/sighting`;
     const authorization = `Bearer ${await tokenFor(realm, 'admin')}`;
     const statuses = new Map<number, number>();
     const send = async ([method, path, type, body]: (typeof hostile)[number]) => {
-      const response = await fetch(`${api}${path}`, { method, body, headers: { Authorization: authorization, 'Content-Type': type } });
+      const response =
+        await fetch(`${api}${path}`, { method, body, headers: { Authorization: authorization, 'Content-Type': type } });
       await response.arrayBuffer();
       statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
     };
@@ -70,7 +76,8 @@ describe('memory per request', function () {
     expect([...statuses.values()].reduce((a, b) => a + b)).to.equal(300);
     // Used: nothing kept. Reserved too: a walk that recursed thousands deep grew the heap V8 holds by 67 MB for five
     // requests, used or not, and an instance's memory with it.
-    const grown = (key: 'heapUsed' | 'heapTotal') => ({ [key]: `${(before[key] / megabyte).toFixed(1)} → ${(after[key] / megabyte).toFixed(1)} MB` });
+    const grown = (key: 'heapUsed' | 'heapTotal') =>
+      ({ [key]: `${(before[key] / megabyte).toFixed(1)} → ${(after[key] / megabyte).toFixed(1)} MB` });
     expect((after.heapUsed - before.heapUsed) / megabyte, JSON.stringify(grown('heapUsed'))).to.be.below(16);
     expect((after.heapTotal - before.heapTotal) / megabyte, JSON.stringify(grown('heapTotal'))).to.be.below(16);
   });

@@ -18,9 +18,11 @@ describe('pool metrics (PostgreSQL)', () => {
     token = await tokenFor(service.realm, 'alice');
   });
   after(async () => { await service?.stop(); });
-  const read = async () => (await fetch(`${service.api}/sighting/-1`, { headers: { Authorization: `Bearer ${token}` } })).status;
+  const read = async () =>
+    (await fetch(`${service.api}/sighting/-1`, { headers: { Authorization: `Bearer ${token}` } })).status;
 
-  it('when 20 reads share a pool of one connection, then each statement\'s wait for it is observed, and some waited', async () => {
+  it('when 20 reads share a pool of one connection, ' +
+    'then each statement\'s wait for it is observed, and some waited', async () => {
     const before = await samples(service.url, 'db_acquire_wait_seconds_count');
     const statuses = await Promise.all(Array.from({ length: 20 }, read));
     expect(statuses).to.deep.equal(Array(20).fill(200));
@@ -31,16 +33,19 @@ describe('pool metrics (PostgreSQL)', () => {
     expect(count - waitedLong).to.be.above(0);
   });
 
-  it('when the one connection is held by a list its reader stopped reading, then a read gives up after DB_ACQUIRE_TIMEOUT_MS with 503, counted as an acquire timeout', async () => {
+  it('when the one connection is held by a list its reader stopped reading, ' +
+    'then a read gives up after DB_ACQUIRE_TIMEOUT_MS with 503, counted as an acquire timeout', async () => {
     // Enough rows (about 20 MB of list) that a reader who stops reading keeps the cursor, and the connection, open.
     // Inserted beside the service, so its statement bound does not apply to the insert.
     const client = new pg.Client({ connectionString: service.web.config.DATABASE_URL });
     await client.connect();
-    await client.query(`insert into sighting (sighting_memo, vessel_id) select 'mm', -1 from generate_series(1, 200000)`).finally(() => client.end());
+    await client.query('insert into sighting (sighting_memo, vessel_id) ' +
+      `select 'mm', -1 from generate_series(1, 200000)`).finally(() => client.end());
     const before = (await samples(service.url, 'db_acquire_timeouts_total')).get('{target="primary"}') ?? 0;
     let slow: ClientRequest | undefined;
     const held = await new Promise<IncomingMessage>((resolve) => {
-      slow = request(`${service.api}/sighting`, { headers: { Authorization: `Bearer ${token}` } }, (response) => { response.pause(); resolve(response); });
+      slow = request(`${service.api}/sighting`, { headers: { Authorization: `Bearer ${token}` } },
+        (response) => { response.pause(); resolve(response); });
       slow.end();
     });
     expect(held.statusCode).to.equal(200);

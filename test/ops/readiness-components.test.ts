@@ -28,10 +28,12 @@ describe('readiness components @pgbouncer', function () {
     service = undefined;
   });
 
-  it('when every dependency answers, then 200 UP with each component, and the metrics say the database is up at the expected migration', async () => {
+  it('when every dependency answers, ' +
+    'then 200 UP with each component, and the metrics say the database is up at the expected migration', async () => {
     service = await startService();
     expect(await readyListening(service)).to.deep.equal({
-      status: 200, body: { status: 'UP', components: { database: 'UP', migrations: 'UP', identityProvider: 'UP', changeFeed: 'UP' } },
+      status: 200, body: { status: 'UP',
+        components: { database: 'UP', migrations: 'UP', identityProvider: 'UP', changeFeed: 'UP' } },
     });
     expect((await samples(service.url, 'db_up')).get('')).to.equal(1);
     const applied = await samples(service.url, 'db_migrations_applied');
@@ -42,16 +44,20 @@ describe('readiness components @pgbouncer', function () {
     expect(Object.fromEntries(listener)).to.deep.equal(backend === 'postgresql' ? { '': 1 } : {});
   });
 
-  it('when the identity provider cannot be reached, then readiness stays 200 and says DEGRADED with identityProvider DOWN', async () => {
+  it('when the identity provider cannot be reached, ' +
+    'then readiness stays 200 and says DEGRADED with identityProvider DOWN', async () => {
     service = await startService({ KEYCLOAK_URL: `http://127.0.0.1:${await freePort()}` });
     expect(await readyListening(service)).to.deep.equal({
-      status: 200, body: { status: 'DEGRADED', components: { database: 'UP', migrations: 'UP', identityProvider: 'DOWN', changeFeed: 'UP' } },
+      status: 200, body: { status: 'DEGRADED',
+        components: { database: 'UP', migrations: 'UP', identityProvider: 'DOWN', changeFeed: 'UP' } },
     });
   });
 
-  it('when the database lacks this build\'s newest migration, then readiness is 503 DOWN with migrations DOWN', async () => {
+  it('when the database lacks this build\'s newest migration, ' +
+    'then readiness is 503 DOWN with migrations DOWN', async () => {
     service = await startService();
-    await service.web.orm.em.getConnection().execute('delete from mikro_orm_migrations where name = ?', [expectedMigration]);
+    await service.web.orm.em.getConnection()
+      .execute('delete from mikro_orm_migrations where name = ?', [expectedMigration]);
     const { status, body } = await ready(service);
     expect({ status, body }).to.deep.include({ status: 503 });
     expect(body).to.deep.include({ status: 'DOWN' }).and.to.have.nested.property('components.migrations', 'DOWN');

@@ -1,4 +1,5 @@
-// The request log: one JSON line per request with its id, route template, status, duration and caller; no token, no body.
+// The request log: one JSON line per request with its id, route template, status, duration and caller; no token, no
+// body.
 import { expect } from 'chai';
 import { startService, type TestService } from '../support/service.ts';
 import { tokenFor } from '../support/tokens.ts';
@@ -31,23 +32,31 @@ describe('request log', function () {
     return lines[0]!;
   }
 
-  const subjectOf = (jwt: string) => (JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub;
+  const subjectOf = (jwt: string) =>
+    (JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub;
 
-  it('when a request carries a well-formed X-Request-Id, then the answer returns it and its one log line has it with method, route template, status, duration and subject', async () => {
-    const response = await fetch(`${service.api}/sighting/-1`, { headers: { Authorization: `Bearer ${token}`, 'X-Request-Id': 'trace-4bf92f3577b34da6' } });
+  it('when a request carries a well-formed X-Request-Id, then the answer returns it and its one log line has it with ' +
+    'method, route template, status, duration and subject', async () => {
+    const response = await fetch(`${service.api}/sighting/-1`,
+      { headers: { Authorization: `Bearer ${token}`, 'X-Request-Id': 'trace-4bf92f3577b34da6' } });
 
-    expect({ status: response.status, requestId: response.headers.get('X-Request-Id') }).to.deep.equal({ status: 200, requestId: 'trace-4bf92f3577b34da6' });
+    expect({ status: response.status, requestId: response.headers.get('X-Request-Id') })
+      .to.deep.equal({ status: 200, requestId: 'trace-4bf92f3577b34da6' });
     const line = await lineOf('trace-4bf92f3577b34da6');
-    expect(line).to.have.all.keys('level', 'time', 'service', 'requestId', 'method', 'route', 'status', 'durationMs', 'subject', 'msg');
+    expect(line).to.have.all.keys('level', 'time', 'service', 'requestId', 'method', 'route', 'status',
+      'durationMs', 'subject', 'msg');
     expect({ ...line, time: typeof line.time, durationMs: typeof line.durationMs }).to.deep.equal({
       level: 30, time: 'number', service: 'sighting-registry', requestId: 'trace-4bf92f3577b34da6',
-      method: 'GET', route: '/api/sighting/{id}', status: 200, durationMs: 'number', subject: subjectOf(token), msg: 'request completed',
+      method: 'GET', route: '/api/sighting/{id}', status: 200, durationMs: 'number', subject: subjectOf(token),
+      msg: 'request completed',
     });
   });
 
-  it('when a request has no X-Request-Id, or one that is not well-formed, then a new UUID is made, returned and logged', async () => {
+  it('when a request has no X-Request-Id, or one that is not well-formed, ' +
+    'then a new UUID is made, returned and logged', async () => {
     for (const given of [undefined, 'has spaces in it', 'x'.repeat(129), 'quote"d']) {
-      const response = await fetch(`${service.url}/health/live`, { headers: given === undefined ? {} : { 'X-Request-Id': given } });
+      const response =
+        await fetch(`${service.url}/health/live`, { headers: given === undefined ? {} : { 'X-Request-Id': given } });
       const id = response.headers.get('X-Request-Id') ?? '';
 
       expect(id, String(given)).to.match(uuid);
@@ -57,7 +66,8 @@ describe('request log', function () {
     }
   });
 
-  it('when a request is refused before routing, then its line still names the route template, not the raw path', async () => {
+  it('when a request is refused before routing, ' +
+    'then its line still names the route template, not the raw path', async () => {
     const response = await fetch(`${service.api}/vessel/12345`, { headers: { 'X-Request-Id': 'no-token-1' } });
 
     expect(response.status).to.equal(401);
@@ -73,7 +83,8 @@ describe('request log', function () {
     });
 
     expect(response.status).to.equal(201);
-    expect(await lineOf('create-1')).to.deep.include({ method: 'POST', route: '/api/sighting', status: 201, subject: subjectOf(token) });
+    expect(await lineOf('create-1'))
+      .to.deep.include({ method: 'POST', route: '/api/sighting', status: 201, subject: subjectOf(token) });
     const text = log.text();
     expect(text).to.not.include(token.split('.')[2]);
     expect(text).to.not.include(body.sightingMemo);

@@ -7,7 +7,8 @@ const root = new URL('../../', import.meta.url).pathname;
 
 /** Runs the report with `env` alone (besides PATH); resolves with its exit code and output. */
 async function report(env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  const child = spawn(process.execPath, ['src/settings-report.ts'], { cwd: root, env: { PATH: process.env.PATH, ...env } });
+  const child =
+    spawn(process.execPath, ['src/settings-report.ts'], { cwd: root, env: { PATH: process.env.PATH, ...env } });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
   child.stderr.on('data', (chunk: Buffer) => { out += chunk.toString(); });
@@ -24,7 +25,8 @@ describe('npm run config', () => {
     expect(code).to.equal(0);
     const lines = out.trimEnd().split('\n');
     expect(lines.find((line) => line.startsWith('DATABASE_URL ')))
-      .to.match(/^DATABASE_URL +postgresql:\/\/app:REDACTED@db\.example:5432\/sighting\?sslmode=verify-full {2}\(set\)$/);
+      .to.match(
+        /^DATABASE_URL +postgresql:\/\/app:REDACTED@db\.example:5432\/sighting\?sslmode=verify-full {2}\(set\)$/);
     expect(lines.find((line) => line.startsWith('METRICS_TOKEN '))).to.match(/ REDACTED {2}\(set\)$/);
     expect(lines.find((line) => line.startsWith('PORT '))).to.match(/ 9000 {2}\(set\)$/);
     expect(lines.find((line) => line.startsWith('BASE_PATH '))).to.match(/ \/api {2}\(default\)$/);
@@ -38,6 +40,7 @@ describe('npm run config', () => {
     expect(lines).to.have.length(1);
     const line = JSON.parse(lines[0]!) as Record<string, unknown>;
     expect(line).to.deep.include({ level: 60, cause: 'configuration' });
-    expect(line.problems).to.deep.equal([{ variable: 'DB_POOL_MAX', problem: 'Invalid input: expected number, received NaN' }]);
+    expect(line.problems)
+      .to.deep.equal([{ variable: 'DB_POOL_MAX', problem: 'Invalid input: expected number, received NaN' }]);
   });
 });

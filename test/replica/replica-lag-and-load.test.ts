@@ -4,7 +4,8 @@ import { expect } from 'chai';
 import { Agent, request, type ClientRequest, type IncomingMessage } from 'node:http';
 import { createSighting } from '../support/fixtures.ts';
 import { tokenFor } from '../support/tokens.ts';
-import { replication, SKIP_REASON, startTwoInstances, waitForReplay, type TwoInstances } from '../support/replication.ts';
+import { replication, SKIP_REASON, startTwoInstances, waitForReplay,
+  type TwoInstances } from '../support/replication.ts';
 import { query } from '../support/sql.ts';
 import { samples } from '../support/scrape.ts';
 import { eventually } from '../support/condition.ts';
@@ -24,8 +25,10 @@ describe('replica lag and load (primary + replica)', function () {
       return this.skip();
     }
     this.timeout(180_000);
-    // A list whose reader pauses keeps its connection (by default it gives it back after a second): the slow reader below.
-    both = await startTwoInstances(setup, { DB_REPLICA_MAX_LAG_MS: '300', DB_POOL_MAX: '1', DB_ACQUIRE_TIMEOUT_MS: '500', LOG_LEVEL: 'error', STREAM_IDLE_RELEASE_MS: '600000' });
+    // A list whose reader pauses keeps its connection (by default it gives it back after a second): the slow reader
+    // below.
+    both = await startTwoInstances(setup, { DB_REPLICA_MAX_LAG_MS: '300', DB_POOL_MAX: '1',
+      DB_ACQUIRE_TIMEOUT_MS: '500', LOG_LEVEL: 'error', STREAM_IDLE_RELEASE_MS: '600000' });
   });
   after(async function () {
     this.timeout(60_000);
@@ -33,20 +36,24 @@ describe('replica lag and load (primary + replica)', function () {
     await both?.stop();
   });
 
-  it('when the replica\'s replay is paused behind a write, then lists go to the primary and show the write, the lag gauge says so, and once it resumes lists go to the replica again', async function () {
+  it('when the replica\'s replay is paused behind a write, then lists go to the primary and show the write, ' +
+    'the lag gauge says so, and once it resumes lists go to the replica again', async function () {
     this.timeout(120_000);
     const { a } = both;
     const token = await tokenFor(a.realm, 'alice');
     const listOf = async (id: number) => {
-      const response = await fetch(`${a.api}/sighting?sightingId=${id}`, { headers: { Authorization: `Bearer ${token}` } });
+      const response =
+        await fetch(`${a.api}/sighting?sightingId=${id}`, { headers: { Authorization: `Bearer ${token}` } });
       return (await response.json() as Array<{ sightingId: number }>).map((s) => s.sightingId);
     };
-    const routed = async (target: string) => (await samples(a.url, 'db_reads_routed_total')).get(`{kind="list",target="${target}"}`) ?? 0;
+    const routed = async (target: string) =>
+      (await samples(a.url, 'db_reads_routed_total')).get(`{kind="list",target="${target}"}`) ?? 0;
 
     await query(both.replicaDbUrl, 'select pg_wal_replay_pause()');
     paused = true;
     const id = await createSighting(a);
-    await waitUntil(async () => ((await samples(a.url, 'db_replica_lag_seconds')).get('{replica="replica-1"}') ?? 0) > 0.3);
+    await waitUntil(async () =>
+      ((await samples(a.url, 'db_replica_lag_seconds')).get('{replica="replica-1"}') ?? 0) > 0.3);
 
     const onPrimary = await routed('primary');
     expect(await listOf(id), 'read from the primary, so the new sighting is there').to.deep.equal([id]);
@@ -61,22 +68,27 @@ describe('replica lag and load (primary + replica)', function () {
     expect(await routed('replica')).to.equal(onReplica + 1);
   });
 
-  it('when the replica pool\'s one connection is held by a slow reader, then another list waits, is answered by the primary, and is counted as an acquire timeout, not a replica failure', async function () {
+  it('when the replica pool\'s one connection is held by a slow reader, then another list waits, ' +
+    'is answered by the primary, and is counted as an acquire timeout, not a replica failure', async function () {
     this.timeout(120_000);
     const { b } = both;
-    // Enough rows (about 20 MB of list) that a list whose reader stops reading keeps its cursor, and the replica connection, open.
-    await query(both.primaryDbUrl, `insert into sighting (sighting_memo, vessel_id) select 'mm', -1 from generate_series(1, 200000)`);
+    // Enough rows (about 20 MB of list) that a list whose reader stops reading keeps its cursor, and the replica
+    // connection, open.
+    await query(both.primaryDbUrl,
+      `insert into sighting (sighting_memo, vessel_id) select 'mm', -1 from generate_series(1, 200000)`);
     await waitForReplay(setup!);
     // The insert put the replica behind for a moment: lists go to it again once b has measured it caught up.
     await waitUntil(async () => (await samples(b.url, 'db_replica_lag_seconds')).get('{replica="replica-1"}') === 0);
     const token = await tokenFor(b.realm, 'alice');
-    const before = { failures: (await samples(b.url, 'db_replica_failures_total')).get('') ?? 0, timeouts: (await samples(b.url, 'db_acquire_timeouts_total')).get('{target="replica"}') ?? 0 };
+    const before = { failures: (await samples(b.url, 'db_replica_failures_total')).get('') ?? 0,
+      timeouts: (await samples(b.url, 'db_acquire_timeouts_total')).get('{target="replica"}') ?? 0 };
 
     // The slow reader: the list starts streaming, then the client stops reading.
     const agent = new Agent({ keepAlive: false });
     let slow: ClientRequest | undefined;
     const streaming = new Promise<IncomingMessage>((resolve) => {
-      slow = request(`${b.api}/sighting`, { agent, headers: { Authorization: `Bearer ${token}` } }, (response) => { response.pause(); resolve(response); });
+      slow = request(`${b.api}/sighting`, { agent, headers: { Authorization: `Bearer ${token}` } },
+        (response) => { response.pause(); resolve(response); });
       slow.end();
     });
     const held = await streaming;
@@ -84,7 +96,8 @@ describe('replica lag and load (primary + replica)', function () {
 
     const page = await fetch(`${b.api}/sighting?limit=1`, { headers: { Authorization: `Bearer ${token}` } });
     expect(page.status).to.equal(200);
-    const after = { failures: (await samples(b.url, 'db_replica_failures_total')).get('') ?? 0, timeouts: (await samples(b.url, 'db_acquire_timeouts_total')).get('{target="replica"}') ?? 0 };
+    const after = { failures: (await samples(b.url, 'db_replica_failures_total')).get('') ?? 0,
+      timeouts: (await samples(b.url, 'db_acquire_timeouts_total')).get('{target="replica"}') ?? 0 };
     expect(after).to.deep.equal({ failures: before.failures, timeouts: before.timeouts + 1 });
     slow!.destroy();
     agent.destroy();

@@ -1,15 +1,18 @@
-// Losing the replica degrades to the primary: lists keep answering 200, never a 5xx, and the replica is used again once back.
+// Losing the replica degrades to the primary: lists keep answering 200, never a 5xx, and the replica is used again once
+// back.
 import { expect } from 'chai';
 import { apiClient } from '../support/api-client.ts';
 import { createSighting } from '../support/fixtures.ts';
-import { replication, replicaCluster, SKIP_REASON, startTwoInstances, waitForReplay, type TwoInstances } from '../support/replication.ts';
+import { replication, replicaCluster, SKIP_REASON, startTwoInstances, waitForReplay,
+  type TwoInstances } from '../support/replication.ts';
 import { query } from '../support/sql.ts';
 import { eventually } from '../support/condition.ts';
 
 const setup = replication();
 const routed = async (url: string, target: 'replica' | 'primary') =>
-  Number(/^db_reads_routed_total\{kind="list",target="(\w+)"\} (\d+)/m.exec((await (await fetch(`${url}/metrics`)).text()).split('\n')
-    .filter((line) => line.includes(`target="${target}"`) && line.includes('kind="list"')).join('\n'))?.[2] ?? 0);
+  Number(/^db_reads_routed_total\{kind="list",target="(\w+)"\} (\d+)/m
+    .exec((await (await fetch(`${url}/metrics`)).text()).split('\n')
+      .filter((line) => line.includes(`target="${target}"`) && line.includes('kind="list"')).join('\n'))?.[2] ?? 0);
 
 const failures = async (url: string) =>
   Number(/^db_replica_failures_total (\d+)/m.exec(await (await fetch(`${url}/metrics`)).text())?.[1] ?? 0);
@@ -33,7 +36,8 @@ describe('losing the replica (two instances, primary + replica)', function () {
     await both?.stop();
   });
 
-  it('when the replica is stopped, then lists through both instances answer 200 from the primary, and after it is back they use it again', async function () {
+  it('when the replica is stopped, then lists through both instances answer 200 from the primary, ' +
+    'and after it is back they use it again', async function () {
     this.timeout(120_000);
     const id = await createSighting(both.a);
     await waitForReplay(setup!);

@@ -1,4 +1,5 @@
-// Hands tests an OpenID provider for realm "sighting": the real Keycloak when KEYCLOAK_URL is set, else the embedded one.
+// Hands tests an OpenID provider for realm "sighting": the real Keycloak when KEYCLOAK_URL is set, else the embedded
+// one.
 
 import { sharedService } from './service.ts';
 

@@ -1,4 +1,5 @@
-// A real Chromium (Debian's /usr/bin/chromium) for the browser tests: launch and close, a per-page watcher, screenshots.
+// A real Chromium (Debian's /usr/bin/chromium) for the browser tests: launch and close, a per-page watcher,
+// screenshots.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +25,8 @@ export async function launchBrowser(context: Mocha.Context, extraArgs: string[] 
     context.skip();
   }
   context.timeout(60_000);
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs], timeout: 30_000 });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true,
+    args: [...CHROMIUM_ARGS, ...extraArgs], timeout: 30_000 });
 }
 
 export async function closeBrowser(browser: Browser | undefined): Promise<void> {
@@ -56,7 +58,8 @@ export async function watchContext(context: BrowserContext, allowedOrigins: stri
   const onPage = (page: Page) => {
     page.on('pageerror', (error) => watch.problems.push(`page error: ${error.message}`));
     page.on('console', (message) => {
-      if (message.type() === 'error') watch.problems.push(`console error: ${message.text()} (${message.location().url})`);
+      if (message.type() === 'error')
+        watch.problems.push(`console error: ${message.text()} (${message.location().url})`);
     });
     page.on('request', (request) => watch.requests.push(request.url()));
     page.on('requestfailed', (request) => {
@@ -64,11 +67,14 @@ export async function watchContext(context: BrowserContext, allowedOrigins: stri
       // Aborted on purpose above, already reported; or a change feed the page ends as the person leaves its screen.
       const feedLeft = reason.includes('ERR_ABORTED') && request.headers().accept === 'text/event-stream';
       // Keycloak's own sign-in page, left by its form's submit while its background image or a font still loads.
-      const signInPageLeft = reason.includes('ERR_ABORTED') && /\/resources\/[^/]+\/(login|common)\//.test(new URL(request.url()).pathname);
-      if (!reason.includes('BLOCKED_BY_CLIENT') && !feedLeft && !signInPageLeft) watch.problems.push(`request failed: ${request.method()} ${request.url()}: ${reason}`);
+      const signInPageLeft = reason.includes('ERR_ABORTED')
+        && /\/resources\/[^/]+\/(login|common)\//.test(new URL(request.url()).pathname);
+      if (!reason.includes('BLOCKED_BY_CLIENT') && !feedLeft && !signInPageLeft)
+        watch.problems.push(`request failed: ${request.method()} ${request.url()}: ${reason}`);
     });
     page.on('response', (response) => {
-      if (response.status() >= 400) watch.problems.push(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`);
+      if (response.status() >= 400)
+        watch.problems.push(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`);
     });
   };
   context.pages().forEach(onPage);
@@ -82,7 +88,8 @@ export async function watchContext(context: BrowserContext, allowedOrigins: stri
  * as a console error: ask for it explicitly instead. `resolve` maps host names the browser alone knows
  * (--host-resolver-rules) to the address to connect to.
  */
-export async function iconStatus(page: Page, resolve: Record<string, string> = {}): Promise<{ url: string; status: number }> {
+export async function iconStatus(page: Page,
+  resolve: Record<string, string> = {}): Promise<{ url: string; status: number }> {
   // Read once the document is parsed, not within a guessed second: a page without such a link answers null at once.
   await page.waitForLoadState('domcontentloaded');
   const href = await page.locator('link[rel~="icon"]').evaluateAll((links) => links[0]?.getAttribute('href') ?? null);

@@ -4,7 +4,8 @@ import { openApiDocument, type Operation } from '../../src/contract/document.ts'
 // Fixed paths before templated ones (`/sighting/qbe` before `/sighting/{id}`), a parameter as one segment before
 // `{id}` as the greedy text it may be (it may hold `/`); a trailing slash names the same path.
 const ordered = Object.keys(openApiDocument.paths).sort((a, b) => Number(a.includes('{')) - Number(b.includes('{')));
-const matcher = (parameter: string) => ordered.map((template) => ({ template, pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, parameter)}/?$`) }));
+const matcher = (parameter: string) =>
+  ordered.map((template) => ({ template, pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, parameter)}/?$`) }));
 const templates = [...matcher('[^/]+'), ...matcher('.+')];
 
 export function pathTemplate(path: string): string | undefined {
@@ -23,7 +24,9 @@ export interface AskedFor {
   headers?: Headers;
 }
 
-/** RFC 7240: the first `return` preference is `representation` (names and values case-insensitive, optionally quoted). */
+/**
+ * RFC 7240: the first `return` preference is `representation` (names and values case-insensitive, optionally quoted).
+ */
 const asksForRepresentation = (prefer: string | null) => {
   const first = (prefer ?? '').split(',').find((p) => /^\s*return\s*(=|;|$)/i.test(p));
   return first !== undefined && /^\s*return\s*=\s*"?representation"?\s*(;|$)/i.test(first);
@@ -34,15 +37,18 @@ const asksForRepresentation = (prefer: string | null) => {
  * one names another for what was asked (`x-view-operations` for `view`, `x-representation-operation` for
  * `Prefer: return=representation`). Undefined when the path or method is not in the contract.
  */
-export function answeringOperation(method: string, path: string, asked: AskedFor = {}): { template: string; method: string } | undefined {
+export function answeringOperation(method: string, path: string,
+  asked: AskedFor = {}): { template: string; method: string } | undefined {
   const template = pathTemplate(path);
   const operation = operationFor(method, path);
   if (template === undefined || !operation) return undefined;
   const view = new URLSearchParams(asked.search ?? '').get('view');
   const other = (view !== null && operation['x-view-operations']?.[view])
-    || (asksForRepresentation(asked.headers?.get('prefer') ?? null) && operation['x-representation-operation']) || undefined;
+    || (asksForRepresentation(asked.headers?.get('prefer') ?? null) && operation['x-representation-operation'])
+      || undefined;
   if (!other) return { template, method: method.toLowerCase() };
-  const found = Object.entries(openApiDocument.paths).flatMap(([at, item]) => Object.entries(item).map(([verb, o]) => ({ at, verb, o })))
+  const found = Object.entries(openApiDocument.paths)
+    .flatMap(([at, item]) => Object.entries(item).map(([verb, o]) => ({ at, verb, o })))
     .find(({ o }) => o.operationId === other);
   if (!found) throw new Error(`openapi.yaml names ${other}, which it does not declare`);
   return { template: found.at, method: found.verb };

@@ -1,4 +1,5 @@
-// Prism in proxy mode with --errors in front of a test service: a second, independent reader of openapi.yaml checks the typed client's JSON traffic.
+// Prism in proxy mode with --errors in front of a test service: a second, independent reader of openapi.yaml checks the
+// typed client's JSON traffic.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { freePort } from './free-port.ts';
 import { operationFor } from './contract-paths.ts';
@@ -20,7 +21,8 @@ export const contractProxyEnabled = process.env.CONTRACT_PROXY !== 'off';
 
 export async function startContractProxy(upstreamApi: string): Promise<ContractProxy> {
   const port = await freePort();
-  const prism: ChildProcess = spawn(process.execPath, [prismBin, 'proxy', `${root}openapi.yaml`, upstreamApi, '--errors', '--host', '127.0.0.1', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const prism: ChildProcess = spawn(process.execPath, [prismBin, 'proxy', `${root}openapi.yaml`, upstreamApi,
+    '--errors', '--host', '127.0.0.1', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Prism did not start within 90 s:\n${log}`)), 90_000);
@@ -53,11 +55,13 @@ export function passesContractProxy(request: Request, api: string): boolean {
   const url = new URL(request.url);
   const path = url.pathname.slice(new URL(api).pathname.length);
   const view = url.searchParams.get('view');
-  const answeredAsOther = view !== null && operationFor(request.method, path)?.['x-view-operations']?.[view] !== undefined;
+  const answeredAsOther = view !== null
+    && operationFor(request.method, path)?.['x-view-operations']?.[view] !== undefined;
   return !answeredAsOther && !/xml/i.test(`${request.headers.get('content-type')} ${request.headers.get('accept')}`);
 }
 
-interface PrismProblem { type: string; title?: string; detail?: string; validation?: { location: string[]; severity: string; message: string }[] }
+interface PrismProblem { type: string; title?: string; detail?: string;
+  validation?: { location: string[]; severity: string; message: string }[] }
 
 /**
  * Sends `request` (addressed to the service's base URL `api`) through Prism. Prism forwards what the contract

@@ -25,11 +25,13 @@ export function contractProblems(
   response: ObservedResponse, bodyFormat: 'json' | 'xml' | 'none', { headers = true } = {},
 ): string[] {
   const where = `${response.method} ${response.path} -> ${response.status}`;
-  if (!pathTemplate(response.path)) return response.status === 404 || response.status === 401 || response.status === 406 ? [] : [`${where}: no such path in openapi.yaml`];
+  if (!pathTemplate(response.path)) return response.status === 404 || response.status === 401 || response.status === 406
+    ? [] : [`${where}: no such path in openapi.yaml`];
   const answering = answeringOperation(response.method, response.path, response.asked);
   if (!answering) return response.status === 405 || response.status === 401 ? [] : [`${where}: method not documented`];
   const responsePointer = pointer('paths', answering.template, answering.method, 'responses', String(response.status));
-  const { pointer: at, node } = dereference(responsePointer) as { pointer: string; node: DocumentedResponse | undefined };
+  const { pointer: at, node } =
+    dereference(responsePointer) as { pointer: string; node: DocumentedResponse | undefined };
   if (!node) return [`${where}: status not documented`];
   const problems: string[] = [];
   const content = node.content;
@@ -41,18 +43,23 @@ export function contractProblems(
   }
   for (const name of headers ? Object.keys(node.headers ?? {}) : []) {
     const value = response.headers.get(name);
-    const header = dereference(`${at}${pointer('headers', name)}`).node as { required?: boolean; schema?: { pattern?: string; maxLength?: number } } | undefined;
+    const header = dereference(`${at}${pointer('headers', name)}`).node as { required?: boolean;
+      schema?: { pattern?: string; maxLength?: number } } | undefined;
     if (value === null && header?.required) problems.push(`${where}: required header ${name} missing`);
-    if (value !== null && header?.schema?.pattern && !new RegExp(header.schema.pattern).test(value)) problems.push(`${where}: header ${name}: ${value}`);
-    if (value !== null && value.length > (header?.schema?.maxLength ?? Infinity)) problems.push(`${where}: header ${name} longer than ${header?.schema?.maxLength}: ${value.length}`);
+    if (value !== null && header?.schema?.pattern && !new RegExp(header.schema.pattern).test(value))
+      problems.push(`${where}: header ${name}: ${value}`);
+    if (value !== null && value.length > (header?.schema?.maxLength ?? Infinity))
+      problems.push(`${where}: header ${name} longer than ${header?.schema?.maxLength}: ${value.length}`);
   }
   return problems;
 }
 
-function bodyProblems(response: ObservedResponse, bodyFormat: 'json' | 'xml' | 'none', where: string, at: string, content: Record<string, unknown>, mediaType: string | undefined): string[] {
+function bodyProblems(response: ObservedResponse, bodyFormat: 'json' | 'xml' | 'none', where: string, at: string,
+  content: Record<string, unknown>, mediaType: string | undefined): string[] {
   if (!mediaType || !content[mediaType]) return [`${where}: media type ${mediaType} not documented`];
   if (bodyFormat === 'none' || (bodyFormat === 'xml' && response.body === undefined)) return [];
   const schema = `openapi#${at}${pointer('content', mediaType, 'schema')}`;
   const validate = ajv.getSchema(schema) ?? ajv.compile({ $ref: schema });
-  return validate(response.body) ? [] : [`${where}: body ${JSON.stringify(response.body)} ${ajv.errorsText(validate.errors)}`];
+  return validate(response.body) ? []
+    : [`${where}: body ${JSON.stringify(response.body)} ${ajv.errorsText(validate.errors)}`];
 }

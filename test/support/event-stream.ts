@@ -23,10 +23,12 @@ export interface EventStream {
 }
 
 /** A stream of `user`'s, or of the bearer of `token` (one the test made). */
-export async function openEventStream(service: TestService, path: string, { user = 'alice', token, headers = {} }: { user?: User; token?: string; headers?: Record<string, string> } = {}): Promise<EventStream> {
+export async function openEventStream(service: TestService, path: string, { user = 'alice', token,
+  headers = {} }: { user?: User; token?: string; headers?: Record<string, string> } = {}): Promise<EventStream> {
   const abort = new AbortController();
   const response = await fetch(`${service.api}${path}`, {
-    headers: { Accept: 'text/event-stream', Authorization: `Bearer ${token ?? await tokenFor(service.realm, user)}`, ...headers },
+    headers: { Accept: 'text/event-stream',
+      Authorization: `Bearer ${token ?? await tokenFor(service.realm, user)}`, ...headers },
     signal: abort.signal,
   });
   const waiters = new Set<() => void>();
@@ -90,4 +92,5 @@ export async function openEventStream(service: TestService, path: string, { user
 }
 
 /** An event's data as the contract writes it. */
-export const dataOf = (event: StreamEvent) => JSON.parse(event.data) as { id: number; version: number; record: Record<string, unknown> | null };
+export const dataOf = (event: StreamEvent) =>
+  JSON.parse(event.data) as { id: number; version: number; record: Record<string, unknown> | null };

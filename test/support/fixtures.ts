@@ -40,7 +40,8 @@ async function created(response: Response): Promise<number> {
 }
 
 /** Creates a sighting (default user alice, a writer) and returns its id. */
-export async function createSighting(service: TestService, body: SightingCreate = buildSighting(), user: User = 'alice'): Promise<number> {
+export async function createSighting(service: TestService, body: SightingCreate = buildSighting(),
+  user: User = 'alice'): Promise<number> {
   const api = await apiClient(service, { user });
   return created((await api.POST('/sighting', { body })).response);
 }

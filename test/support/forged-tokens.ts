@@ -1,4 +1,5 @@
-// Makes tokens the API must refuse (foreign key, `alg: none`, wrong claims) and a test-held realm whose key signs any claims.
+// Makes tokens the API must refuse (foreign key, `alg: none`, wrong claims) and a test-held realm whose key signs any
+// claims.
 import { createServer, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT, type JWTPayload, type CryptoKey } from 'jose';

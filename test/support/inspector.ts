@@ -31,8 +31,10 @@ export async function inspect(service: ServiceProcess): Promise<Inspector> {
     async heapAfterGc() {
       // Several rounds: a first full collection can leave what only a finalizer frees for the next.
       // A function, so nothing is declared in the service's global scope.
-      const expression = '(() => { for (let i = 0; i < 4; i++) gc(); const { heapUsed, heapTotal } = process.memoryUsage(); return { heapUsed, heapTotal }; })()';
-      const { result } = await call('Runtime.evaluate', { expression, returnByValue: true }) as { result: { value: { heapUsed: number; heapTotal: number } } };
+      const expression = '(() => { for (let i = 0; i < 4; i++) gc(); const { heapUsed, ' +
+        'heapTotal } = process.memoryUsage(); return { heapUsed, heapTotal }; })()';
+      const { result } = await call('Runtime.evaluate',
+        { expression, returnByValue: true }) as { result: { value: { heapUsed: number; heapTotal: number } } };
       return result.value;
     },
     close: () => socket.close(),

@@ -14,7 +14,9 @@ function request(origin: string, { method = 'GET', path, headers, body }: Call):
   socket.on('error', () => {
     // The server cutting a client off (a reset) is what some tests wait for.
   });
-  const lines = Object.entries({ Host: `${hostname}:${port}`, ...headers, ...(body !== undefined && { 'Content-Length': String(Buffer.byteLength(body)) }) }).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const lines = Object.entries({ Host: `${hostname}:${port}`,
+    ...headers, ...(body !== undefined && { 'Content-Length': String(Buffer.byteLength(body)) }) })
+    .map(([name, value]) => `${name}: ${value}\r\n`).join('');
   socket.write(`${method} ${path} HTTP/1.1\r\n${lines}\r\n${body ?? ''}`);
   return socket;
 }
@@ -30,7 +32,8 @@ export function readPartAndLeave(origin: string, call: Call, bytes: number): Pro
       read += chunk.length;
       if (read >= bytes) socket.destroy();
     });
-    socket.once('close', () => (read >= bytes ? resolve() : reject(new Error(`the answer ended after ${read} bytes: ${text}`))));
+    socket.once('close',
+      () => (read >= bytes ? resolve() : reject(new Error(`the answer ended after ${read} bytes: ${text}`))));
   });
 }
 

@@ -37,7 +37,8 @@ function parse(raw: string): Omit<RawAnswer, 'ending'> {
   for (const line of lines) {
     const colon = line.indexOf(':');
     const name = line.slice(0, colon).toLowerCase();
-    headers[name] = headers[name] === undefined ? line.slice(colon + 1).trim() : `${headers[name]}, ${line.slice(colon + 1).trim()}`;
+    headers[name] = headers[name] === undefined ? line.slice(colon + 1).trim()
+      : `${headers[name]}, ${line.slice(colon + 1).trim()}`;
   }
   let body = raw.slice(split + 4);
   if (headers['transfer-encoding'] === 'chunked') body = unchunk(body);

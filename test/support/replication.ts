@@ -14,19 +14,24 @@ export interface Replication {
 
 /** The clusters scripts/postgres-replica.sh made, or undefined when the tests run without them. */
 export function replication(): Replication | undefined {
-  const { REPLICATION_PRIMARY_URL: primaryUrl, REPLICATION_REPLICA_URL: replicaUrl, REPLICATION_REPLICA_CLUSTER: replicaCluster } = process.env;
+  const { REPLICATION_PRIMARY_URL: primaryUrl, REPLICATION_REPLICA_URL: replicaUrl,
+    REPLICATION_REPLICA_CLUSTER: replicaCluster } = process.env;
   return primaryUrl && replicaUrl && replicaCluster ? { primaryUrl, replicaUrl, replicaCluster } : undefined;
 }
 
-export const SKIP_REASON = '(replica tests skipped: they need a primary and a streaming replica; run them under scripts/postgres-replica.sh, as .ci/run does)';
+export const SKIP_REASON = '(replica tests skipped: they need a primary and a streaming replica; ' +
+  'run them under scripts/postgres-replica.sh, as .ci/run does)';
 
-const withDatabase = (serverUrl: string, database: string) => Object.assign(new URL(serverUrl), { pathname: `/${database}` }).toString();
+const withDatabase = (serverUrl: string, database: string) =>
+  Object.assign(new URL(serverUrl), { pathname: `/${database}` }).toString();
 
 /** Waits until the replica has replayed everything the primary has written so far. */
 export async function waitForReplay(setup: Replication, timeoutMs = 10_000): Promise<void> {
-  const [{ lsn }] = await query<{ lsn: string }>(setup.primaryUrl, 'select pg_current_wal_lsn()::text as lsn') as [{ lsn: string }];
+  const [{ lsn }] =
+    await query<{ lsn: string }>(setup.primaryUrl, 'select pg_current_wal_lsn()::text as lsn') as [{ lsn: string }];
   for (const deadline = Date.now() + timeoutMs; Date.now() < deadline;) {
-    const [row] = await query<{ caught: boolean }>(setup.replicaUrl, 'select pg_last_wal_replay_lsn() >= $1::pg_lsn as caught', [lsn]);
+    const [row] = await query<{ caught: boolean }>(setup.replicaUrl,
+      'select pg_last_wal_replay_lsn() >= $1::pg_lsn as caught', [lsn]);
     if (row?.caught) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -65,5 +70,6 @@ export async function startTwoInstances(setup: Replication, env: Record<string, 
 /** Stops or starts the replica cluster itself (not a proxy in front of it). */
 export async function replicaCluster(setup: Replication, action: 'stop' | 'start'): Promise<void> {
   const [version, name] = setup.replicaCluster.split(' ');
-  await promisify(execFile)('pg_ctlcluster', ['--skip-systemctl-redirect', version!, name!, action, ...(action === 'stop' ? ['-m', 'fast'] : [])]);
+  await promisify(execFile)('pg_ctlcluster',
+    ['--skip-systemctl-redirect', version!, name!, action, ...(action === 'stop' ? ['-m', 'fast'] : [])]);
 }

@@ -1,4 +1,5 @@
-// Mocha root hooks: start the shared service (and its contract proxy) before any test file, stop it once every file has run.
+// Mocha root hooks: start the shared service (and its contract proxy) before any test file, stop it once every file has
+// run.
 import { sharedService, stopSharedService } from './service.ts';
 import { openConnectionPerRequest } from './connection-per-request.ts';
 

@@ -19,7 +19,9 @@ export function inDatabase(url: string, name: string): string {
   return changed.toString();
 }
 
-/** The grants of a database whose owner is not the service's role: rows only, no DDL (docs/postgresql-operations.md). */
+/**
+ * The grants of a database whose owner is not the service's role: rows only, no DDL (docs/postgresql-operations.md).
+ */
 const appGrants = (role: string): string[] => [
   'revoke create on schema public from public',
   `grant usage on schema public to "${role}"`,

@@ -58,7 +58,8 @@ export function spawnService(env: Record<string, string>, nodeArguments: string[
     return code as number | null;
   });
 
-  function lineWhere(test: (line: Record<string, unknown>) => boolean, within = 90_000): Promise<Record<string, unknown>> {
+  function lineWhere(test: (line: Record<string, unknown>) => boolean,
+    within = 90_000): Promise<Record<string, unknown>> {
     return new Promise((resolve, reject) => {
       const written = () => [...lines.map((line) => JSON.stringify(line)), ...other].join('\n');
       const settle = (found: Record<string, unknown> | Error) => {
@@ -72,7 +73,8 @@ export function spawnService(env: Record<string, string>, nodeArguments: string[
         if (found) settle(found);
         else if (ended) settle(new Error(`the service ended without such a line; it wrote:\n${written()}`));
       };
-      const deadline = setTimeout(() => settle(new Error(`no such line within ${within} ms; the service wrote:\n${written()}`)), within);
+      const deadline = setTimeout(() =>
+        settle(new Error(`no such line within ${within} ms; the service wrote:\n${written()}`)), within);
       waiting.add(check);
       check();
     });
@@ -82,7 +84,8 @@ export function spawnService(env: Record<string, string>, nodeArguments: string[
 
 /** The URLs of a started service, read from its start line. */
 export async function listening(service: ServiceProcess): Promise<{ url: string; api: string; management?: string }> {
-  const line = await service.lineWhere((candidate) => typeof candidate.url === 'string' && typeof candidate.page === 'string');
+  const line =
+    await service.lineWhere((candidate) => typeof candidate.url === 'string' && typeof candidate.page === 'string');
   const api = line.url as string;
   return { api, url: new URL(api).origin, management: line.management as string | undefined };
 }

@@ -1,4 +1,5 @@
-// Runs the real service in-process on an ephemeral port: PGlite, or a scratch PostgreSQL database when DATABASE_URL is set.
+// Runs the real service in-process on an ephemeral port: PGlite, or a scratch PostgreSQL database when DATABASE_URL is
+// set.
 import { loadConfig } from '../../src/config.ts';
 import { startWebServer, stopWebServer, type StartOptions, type WebServer } from '../../src/web-server.ts';
 import { createScratchDatabase } from './scratch-database.ts';
@@ -20,8 +21,10 @@ export interface TestService {
 export const backend = process.env.DATABASE_URL ? 'postgresql' : 'pglite';
 
 /** `env` overrides settings; `DATABASE_URL: ''` style overrides are not needed: pass what differs. */
-export async function startService(env: Record<string, string | undefined> = {}, options: StartOptions = {}): Promise<TestService> {
-  const scratch = process.env.DATABASE_URL && !('DATABASE_URL' in env) && !('DATABASE_DIRECT_URL' in env) && !('DATABASE_MIGRATION_URL' in env) ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
+export async function startService(env: Record<string, string | undefined> = {},
+  options: StartOptions = {}): Promise<TestService> {
+  const scratch = process.env.DATABASE_URL && !('DATABASE_URL' in env) && !('DATABASE_DIRECT_URL' in env)
+    && !('DATABASE_MIGRATION_URL' in env) ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',

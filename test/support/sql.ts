@@ -26,7 +26,8 @@ async function connected(url: string, sql: string): Promise<pg.Client> {
 }
 
 /** Runs `sql` with `params` on a new connection to `url`; resolves with its rows. */
-export async function query<T extends pg.QueryResultRow>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
+export async function query<T extends pg.QueryResultRow>(url: string, sql: string,
+  params: unknown[] = []): Promise<T[]> {
   const client = await connected(url, sql);
   try {
     return (await client.query<T>(sql, params)).rows;

@@ -1,4 +1,5 @@
-// A PgBouncer of the test's own in statement pooling mode, in front of the server a URL names: what the service refuses.
+// A PgBouncer of the test's own in statement pooling mode, in front of the server a URL names: what the service
+// refuses.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { copyFile, chmod, chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -12,7 +13,9 @@ import { freePort } from './free-port.ts';
 
 const program = '/usr/sbin/pgbouncer';
 
-/** Whether this machine can run one: PgBouncer installed (scripts/install-pgbouncer.sh) and root to run it as postgres. */
+/**
+ * Whether this machine can run one: PgBouncer installed (scripts/install-pgbouncer.sh) and root to run it as postgres.
+ */
 export const statementPoolerAvailable = existsSync(program) && process.getuid?.() === 0;
 
 export interface StatementPooler {
@@ -22,7 +25,8 @@ export interface StatementPooler {
 }
 
 const accepts = (port: number) => new Promise<boolean>((resolve) => {
-  const socket = connect(port, '127.0.0.1').once('connect', () => { socket.destroy(); resolve(true); }).once('error', () => resolve(false));
+  const socket = connect(port, '127.0.0.1').once('connect', () => { socket.destroy(); resolve(true); })
+    .once('error', () => resolve(false));
 });
 
 /** Authenticates as the run's pooler does: scram with PGBOUNCER_AUTH_FILE, TLS with PGBOUNCER_TLS_*, else trust. */
@@ -30,13 +34,15 @@ export async function startStatementPooler(serverUrl: string): Promise<Statement
   const server = new URL(serverUrl);
   const port = await freePort();
   const root = await mkdtemp(join(tmpdir(), 'sighting-statement-pooler-'));
-  const { uid, gid } = { uid: Number(execFileSync('id', ['-u', 'postgres']).toString()), gid: Number(execFileSync('id', ['-g', 'postgres']).toString()) };
+  const { uid, gid } = { uid: Number(execFileSync('id', ['-u', 'postgres']).toString()),
+    gid: Number(execFileSync('id', ['-g', 'postgres']).toString()) };
   const users = join(root, 'users.txt');
   if (process.env.PGBOUNCER_AUTH_FILE) await copyFile(process.env.PGBOUNCER_AUTH_FILE, users);
   else await writeFile(users, `"${decodeURIComponent(server.username) || 'postgres'}" ""\n`);
   const tls: string[] = [];
   if (process.env.PGBOUNCER_TLS_CA) {
-    for (const [name, from] of [['ca.crt', 'PGBOUNCER_TLS_CA'], ['tls.crt', 'PGBOUNCER_TLS_CERT'], ['tls.key', 'PGBOUNCER_TLS_KEY']] as const) {
+    for (const [name, from] of [['ca.crt', 'PGBOUNCER_TLS_CA'], ['tls.crt', 'PGBOUNCER_TLS_CERT'],
+      ['tls.key', 'PGBOUNCER_TLS_KEY']] as const) {
       await copyFile(process.env[from]!, join(root, name));
       await chown(join(root, name), uid, gid);
     }

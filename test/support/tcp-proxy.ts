@@ -35,7 +35,8 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       socket.on('data', (chunk) => { if (!partitioned) other.write(chunk); });
     }
   });
-  const listen = (port: number) => new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', () => {
+  const listen = (port: number) => new Promise<void>((resolve, reject) => server.once('error', reject)
+    .listen(port, '127.0.0.1', () => {
     server.off('error', reject);
     resolve();
   }));

@@ -1,5 +1,6 @@
 // A migrated database with the demo data, opened without a server: PGlite in memory, or a scratch database of its
-// own on the PostgreSQL of DATABASE_URL. `statements` collects the operation of every statement run (`with`, `select`, …).
+// own on the PostgreSQL of DATABASE_URL. `statements` collects the operation of every statement run (`with`, `select`,
+// …).
 import type { MikroORM } from '@mikro-orm/core';
 import { loadConfig } from '../../src/config.ts';
 import { openServiceDatabase } from '../../src/service-database.ts';
@@ -18,7 +19,8 @@ export async function openTestDatabase(settings: Record<string, string> = {}): P
   const scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
   const config = loadConfig({ ...scratch?.env, DEMO_DATA: 'true', LOG_LEVEL: 'warn', ...settings });
   const statements: string[] = [];
-  const orm = await openServiceDatabase(config, { logger: createLogger(config), readRouting: new ReadRouting(0, 1000), onStatement: (operation) => statements.push(operation) })
+  const orm = await openServiceDatabase(config, { logger: createLogger(config), readRouting: new ReadRouting(0, 1000),
+    onStatement: (operation) => statements.push(operation) })
     .catch(async (error: unknown) => {
       await scratch?.drop();
       throw error;

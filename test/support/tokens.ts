@@ -1,4 +1,5 @@
-// Access tokens of the development users, fetched with the password grant (client sighting-cli) and reused until shortly before they expire.
+// Access tokens of the development users, fetched with the password grant (client sighting-cli) and reused until
+// shortly before they expire.
 export type User = 'alice' | 'bob' | 'viewer' | 'admin';
 
 interface Cached { token: Promise<string>; expiresAt: number }
@@ -23,6 +24,7 @@ async function fetchToken(realm: string, user: User): Promise<{ accessToken: str
     body: new URLSearchParams({ grant_type: 'password', client_id: 'sighting-cli', username: user, password: user }),
   });
   const body = await response.json() as { access_token?: string; expires_in?: number };
-  if (!response.ok || !body.access_token) throw new Error(`no token for ${user}: ${response.status} ${JSON.stringify(body)}`);
+  if (!response.ok || !body.access_token)
+    throw new Error(`no token for ${user}: ${response.status} ${JSON.stringify(body)}`);
   return { accessToken: body.access_token, expiresIn: body.expires_in ?? 300 };
 }

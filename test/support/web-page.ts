@@ -23,8 +23,10 @@ export interface PersonOptions {
 }
 
 /** A fresh browser context (no cookies, no storage) with the page open at `/` and signed in as `user`. */
-export async function signedIn(browser: Browser, service: TestService, user: User, options: PersonOptions = {}): Promise<Person> {
-  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1100, height: 900 }, locale: options.locale ?? 'en-US' });
+export async function signedIn(browser: Browser, service: TestService, user: User,
+  options: PersonOptions = {}): Promise<Person> {
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1100, height: 900 },
+    locale: options.locale ?? 'en-US' });
   context.setDefaultTimeout(15_000);
   const watch = await watchContext(context, [service.url, new URL(service.realm).origin]);
   const page = await context.newPage();
@@ -52,7 +54,8 @@ export async function vesselScreen(page: Page): Promise<{ summary: string; rows:
   // The memos fill in after the rows (each from its detail view): read the rows once they are all there.
   await page.locator('main [aria-busy="true"]').waitFor({ state: 'detached' });
   const summary = await page.getByTestId('vessel-summary').innerText();
-  const rows = await Promise.all((await page.locator('table.sightings tbody tr').all()).map(async (tr) => (await tr.locator('td').allInnerTexts()).map((text) => text.trim())));
+  const rows = await Promise.all((await page.locator('table.sightings tbody tr').all()).map(async (tr) =>
+    (await tr.locator('td').allInnerTexts()).map((text) => text.trim())));
   return { summary, rows };
 }
 
@@ -69,7 +72,9 @@ export async function openScreen(page: Page, link: string, heading: string): Pro
  * A suite of the page against the shared service: the browser is launched before its tests and closed after them,
  * with everyone `signIn` signed in. Call it in the `describe` body; the fields are set once its `before` has run.
  */
-export function browserSuite(): { browser: Browser; service: TestService; signIn(user: User, options?: PersonOptions): Promise<Person> } {
+export function browserSuite(): {
+  browser: Browser; service: TestService; signIn(user: User, options?: PersonOptions): Promise<Person>;
+} {
   const people: Person[] = [];
   const suite = {
     browser: undefined as unknown as Browser,

@@ -17,7 +17,8 @@ export interface XmlCall {
 }
 
 /** One call with XML defaults; the response is checked against openapi.yaml, XML bodies included. */
-export async function xmlCall(service: TestService, method: string, path: string, call: XmlCall = {}): Promise<Response> {
+export async function xmlCall(service: TestService, method: string, path: string,
+  call: XmlCall = {}): Promise<Response> {
   const user = call.user === undefined ? 'alice' : call.user;
   const headers: Record<string, string> = {
     Accept: call.accept ?? 'text/xml',
@@ -29,7 +30,8 @@ export async function xmlCall(service: TestService, method: string, path: string
 }
 
 /** Status, the headers a test looks at, and the body text: one value to compare whole. */
-export async function outcome(response: Response, headerNames: string[] = []): Promise<{ status: number; type: string | null; body: string; headers: Record<string, string | null> }> {
+export async function outcome(response: Response, headerNames: string[] = []): Promise<{ status: number;
+  type: string | null; body: string; headers: Record<string, string | null> }> {
   return {
     status: response.status,
     type: response.headers.get('content-type'),
@@ -44,11 +46,17 @@ export const jsonType = 'application/json; charset=utf-8';
 /** `<errors><general>…</general></errors>` as the service writes it. */
 export const generalError = (message: string): string => `${declaration}<errors><general>${message}</general></errors>`;
 
-/** A 400 about the body as a whole: an entry on the field `body`, `<errors><body><message>…</message><key>…</key></body></errors>`. */
-export const bodyError = (message: string, key: string): string => `${declaration}<errors><body><message>${message}</message><key>${key}</key></body></errors>`;
+/**
+ * A 400 about the body as a whole: an entry on the field `body`,
+ * `<errors><body><message>…</message><key>…</key></body></errors>`.
+ */
+export const bodyError = (message: string, key: string): string =>
+  `${declaration}<errors><body><message>${message}</message><key>${key}</key></body></errors>`;
 
 /** `<errors><field><message>…</message><key>…</key></field>…</errors>` as the service writes it. */
 export const fieldErrors = (fields: Record<string, { message: string; key: string }>): string =>
-  `${declaration}<errors>${Object.entries(fields).map(([field, { message, key }]) => `<${field}><message>${message}</message><key>${key}</key></${field}>`).join('')}</errors>`;
+  `${declaration}<errors>${Object.entries(fields).map(([field, { message, key }]) =>
+    `<${field}><message>${message}</message><key>${key}</key></${field}>`).join('')}</errors>`;
 
-export const escapeXml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+export const escapeXml = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

@@ -1,4 +1,5 @@
-// The API client: openapi-fetch typed by generated/openapi.ts (the same client the tests use), with the session's token.
+// The API client: openapi-fetch typed by generated/openapi.ts (the same client the tests use), with the session's
+// token.
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { components, paths } from '../../generated/openapi.ts';
 import type { Session } from './oidc.ts';
@@ -24,10 +25,12 @@ export function apiClient(apiPath: string, session: Session): Api {
       // openapi-fetch leaves an empty body (201, 204) unread; Chromium then cancels the finished request (ERR_ABORTED).
       if (response.headers.get('Content-Length') === '0') {
         await response.arrayBuffer();
-        response = new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+        response =
+          new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
       }
       // A token revoked or expired early: refresh once and send a bodiless request again (a body is read already).
-      if (response.status !== 401 || !['GET', 'DELETE'].includes(request.method) || !(await session.refresh())) return response;
+      if (response.status !== 401 || !['GET', 'DELETE'].includes(request.method) || !(await session.refresh()))
+        return response;
       const headers = new Headers(request.headers);
       headers.set('Authorization', `Bearer ${await session.accessToken()}`);
       return fetch(request.url, { method: request.method, headers });

@@ -37,7 +37,8 @@ export async function followChanges(
       const token = await session.accessToken();
       const response = await fetch(url, {
         signal,
-        headers: { Accept: 'text/event-stream', ...(token && { Authorization: `Bearer ${token}` }), ...(lastEventId && { 'Last-Event-ID': lastEventId }) },
+        headers: { Accept: 'text/event-stream', ...(token && { Authorization: `Bearer ${token}` }),
+          ...(lastEventId && { 'Last-Event-ID': lastEventId }) },
       });
       if (response.status === 401) {
         await response.body?.cancel();
@@ -63,7 +64,8 @@ export async function followChanges(
               .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trimStart()]));
             buffer = buffer.slice(end + 2);
             if (fields.id) lastEventId = fields.id;
-            if (fields.event) onEvent({ event: fields.event, data: JSON.parse(fields.data || '{}') as ChangeEvent['data'] });
+            if (fields.event)
+              onEvent({ event: fields.event, data: JSON.parse(fields.data || '{}') as ChangeEvent['data'] });
           }
         }
       }

@@ -1,8 +1,11 @@
-// Shows the API's error bodies next to the fields they name (docs/behaviour.md#errors), the rest in the form's general slot.
+// Shows the API's error bodies next to the fields they name (docs/behaviour.md#errors), the rest in the form's general
+// slot.
 import type { ErrorBody } from './api.ts';
 
 export interface ErrorSlots {
-  /** Error slot per wire field path (`sightingMemo`, `vessel`, `vesselName.de`); a longer path falls back to its prefix. */
+  /**
+   * Error slot per wire field path (`sightingMemo`, `vessel`, `vesselName.de`); a longer path falls back to its prefix.
+   */
   fields: Map<string, { error: HTMLElement; control: HTMLElement }>;
   general: HTMLElement;
 }
@@ -18,7 +21,8 @@ export function clearErrors({ fields, general }: ErrorSlots): void {
 }
 
 function slotFor(fields: ErrorSlots['fields'], path: string) {
-  for (let candidate = path; candidate; candidate = candidate.includes('.') ? candidate.slice(0, candidate.lastIndexOf('.')) : '') {
+  for (let candidate = path; candidate;
+    candidate = candidate.includes('.') ? candidate.slice(0, candidate.lastIndexOf('.')) : '') {
     const slot = fields.get(candidate);
     if (slot) return slot;
   }

@@ -1,4 +1,5 @@
-// The page's language: the API's bundles (locales/), chosen like the API does (i18next cookie, then the browser's languages).
+// The page's language: the API's bundles (locales/), chosen like the API does (i18next cookie, then the browser's
+// languages).
 import en from '../../locales/en.json';
 import de from '../../locales/de.json';
 
@@ -20,7 +21,9 @@ let current: Locale = initialLocale();
 
 export const locale = (): Locale => current;
 
-/** The same cookie the API reads (docs/behaviour.md#views), so its messages and vessel names follow the page's choice. */
+/**
+ * The same cookie the API reads (docs/behaviour.md#views), so its messages and vessel names follow the page's choice.
+ */
 export function setLocale(next: Locale): void {
   current = next;
   document.cookie = `i18next=${next}; path=/; max-age=31536000; SameSite=Lax`;
@@ -31,5 +34,6 @@ export function setLocale(next: Locale): void {
 export function t(key: string, params: Record<string, string | number | undefined> = {}): string {
   const text = (bundles[current] as Record<string, string>)[key] ?? (bundles.en as Record<string, string>)[key];
   if (text === undefined) return `{${key}}`;
-  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (params[name] === undefined ? whole : String(params[name])));
+  return text.replace(/\{(\w+)\}/g,
+    (whole, name: string) => (params[name] === undefined ? whole : String(params[name])));
 }

@@ -20,7 +20,8 @@ async function start(): Promise<void> {
     // for a person (the provider's error code is for developers).
     failure = t('web.signIn.failedRetry');
   }
-  if (returnTo === undefined && failure === undefined && session.shouldTrySilently()) return session.signIn(location.hash, { silent: true });
+  if (returnTo === undefined && failure === undefined && session.shouldTrySilently())
+    return session.signIn(location.hash, { silent: true });
   const api = apiClient(settings.apiPath, session);
   const cache = new Map<string, Promise<unknown>>();
   const cached = <T>(key: string, load: () => Promise<T>): Promise<T> => {
@@ -32,8 +33,10 @@ async function start(): Promise<void> {
     get isAdmin() { return session.claims.realm_access?.roles?.includes('admin') ?? false; },
     get isWriter() { return session.claims.realm_access?.roles?.includes('writer') ?? false; },
     navigate: (route, notice, options) => app.show(route, notice, options),
-    vessels: () => cached('vessels', async () => ((await api.GET('/vessel')).data ?? []) as Schemas['VesselListItem'][]),
-    timezones: () => cached('timezones', async () => ((await api.GET('/timezone')).data ?? []).map((z) => z.timezoneName).sort()),
+    vessels: () =>
+      cached('vessels', async () => ((await api.GET('/vessel')).data ?? []) as Schemas['VesselListItem'][]),
+    timezones: () =>
+      cached('timezones', async () => ((await api.GET('/timezone')).data ?? []).map((z) => z.timezoneName).sort()),
     screen: new AbortController().signal,
   };
   // Vessel names are localized and vessels change under admin: look them up afresh on every screen change.

@@ -1,4 +1,5 @@
-// Signs in with the authorization code flow and PKCE (RFC 7636, S256) against the realm the service names, and refreshes tokens.
+// Signs in with the authorization code flow and PKCE (RFC 7636, S256) against the realm the service names, and
+// refreshes tokens.
 import { locale } from './i18n.ts';
 
 export interface Settings {
@@ -21,7 +22,10 @@ interface Endpoints {
 
 const STORE = 'sighting.tokens';
 const PENDING = 'sighting.pending-sign-in';
-/** In localStorage: a sign-out in any tab stops silent sign-in in every new tab, and the next sign-in asks for a password. */
+/**
+ * In localStorage: a sign-out in any tab stops silent sign-in in every new tab, and the next sign-in asks for a
+ * password.
+ */
 const SIGNED_OUT = 'sighting.signed-out';
 /** In sessionStorage, with the issuer: the provider's endpoints, as its discovery document names them. */
 const DISCOVERED = 'sighting.discovered';
@@ -37,7 +41,8 @@ const SILENT_TRIED = 'sighting.silent-sign-in';
 /** What a provider answers to `prompt=none` when it would have to show a page (OpenID Connect Core §3.1.2.6). */
 const NEEDS_INTERACTION = ['login_required', 'interaction_required', 'consent_required', 'account_selection_required'];
 
-const base64url = (bytes: Uint8Array): string => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const base64url = (bytes: Uint8Array): string =>
+  btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 const random = (): string => base64url(crypto.getRandomValues(new Uint8Array(32)));
 
 export class Session {
@@ -61,7 +66,8 @@ export class Session {
     if (this.endpoints) return this.endpoints;
     const key = `${DISCOVERED}:${this.settings.issuer}`;
     const kept = sessionStorage.getItem(key);
-    this.endpoints = kept ? JSON.parse(kept) as Endpoints : await fetch(`${this.settings.issuer}/.well-known/openid-configuration`)
+    this.endpoints = kept ? JSON.parse(kept) as Endpoints
+      : await fetch(`${this.settings.issuer}/.well-known/openid-configuration`)
       .then((r) => {
         if (!r.ok) throw new Error(`discovery: ${r.status}`);
         return r.json() as Promise<Endpoints>;
@@ -101,13 +107,15 @@ export class Session {
     const { authorization_endpoint } = await this.discover();
     const verifier = random();
     const state = random();
-    const challenge = base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))));
+    const challenge =
+      base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))));
     sessionStorage.setItem(PENDING, JSON.stringify({ verifier, state, returnTo, silent }));
     const url = new URL(authorization_endpoint);
     url.search = new URLSearchParams({
       client_id: this.settings.clientId, response_type: 'code', redirect_uri: this.redirectUri, scope: 'openid',
       state, code_challenge: challenge, code_challenge_method: 'S256',
-      // The login page in the page's language (OpenID Connect Core §3.1.2.1), which may be the menu's, not the browser's.
+      // The login page in the page's language (OpenID Connect Core §3.1.2.1), which may be the menu's, not the
+      // browser's.
       ui_locales: locale(),
       // After "sign out" the next person must type a password even if the provider's own session lives on.
       ...(localStorage.getItem(SIGNED_OUT) && { prompt: 'login' }),
@@ -118,7 +126,10 @@ export class Session {
     location.replace(url.href);
   }
 
-  /** On return from the provider: trades the code for tokens. Gives the page to show next, or undefined when not a return. */
+  /**
+   * On return from the provider: trades the code for tokens. Gives the page to show next, or undefined when not a
+   * return.
+   */
   async completeSignIn(): Promise<string | undefined> {
     const params = new URLSearchParams(location.search);
     const pending = sessionStorage.getItem(PENDING);
@@ -126,7 +137,8 @@ export class Session {
     if (!pending) return this.staleReturn();
     sessionStorage.removeItem(PENDING);
     history.replaceState(null, '', this.redirectUri);
-    const { verifier, state, returnTo, silent } = JSON.parse(pending) as { verifier: string; state: string; returnTo: string; silent: boolean };
+    const { verifier, state, returnTo, silent } =
+      JSON.parse(pending) as { verifier: string; state: string; returnTo: string; silent: boolean };
     // RFC 6749 §10.12: the state ties the answer to the request this page made.
     if (params.get('state') !== state) throw new Error('sign-in answer does not match the request (state)');
     // No provider session: the silent attempt ends signed out, with nothing to report, and is not tried again until
@@ -137,7 +149,8 @@ export class Session {
     }
     const code = params.get('code');
     if (!code) throw new Error(params.get('error_description') ?? params.get('error') ?? 'sign-in failed');
-    const ok = await this.tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: this.redirectUri, code_verifier: verifier });
+    const ok = await this.tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: this.redirectUri,
+      code_verifier: verifier });
     if (!ok) throw new Error('the provider refused the sign-in code');
     localStorage.removeItem(SIGNED_OUT);
     localStorage.setItem(SIGNED_IN_BEFORE, '1');
@@ -170,7 +183,8 @@ export class Session {
   refresh(): Promise<boolean> {
     this.refreshing ??= (async () => {
       const refresh = this.tokens?.refresh;
-      const ok = refresh !== undefined && await this.tokenRequest({ grant_type: 'refresh_token', refresh_token: refresh }).catch(() => false);
+      const ok = refresh !== undefined
+        && await this.tokenRequest({ grant_type: 'refresh_token', refresh_token: refresh }).catch(() => false);
       if (!ok) this.end();
       return ok;
     })().finally(() => { this.refreshing = undefined; });
@@ -184,16 +198,19 @@ export class Session {
     this.clear();
     // RFC 7009: the refresh token dies with the session here; best effort, the page is signed out either way.
     if (refresh && revocation_endpoint) {
-      await fetch(revocation_endpoint, { method: 'POST', body: new URLSearchParams({ token: refresh, token_type_hint: 'refresh_token', client_id: this.settings.clientId }) }).catch(() => undefined);
+      await fetch(revocation_endpoint, { method: 'POST', body: new URLSearchParams({ token: refresh,
+        token_type_hint: 'refresh_token', client_id: this.settings.clientId }) }).catch(() => undefined);
     }
   }
 
   private async tokenRequest(grant: Record<string, string>): Promise<boolean> {
     const { token_endpoint } = await this.discover();
-    const response = await fetch(token_endpoint, { method: 'POST', body: new URLSearchParams({ ...grant, client_id: this.settings.clientId }) });
+    const response = await fetch(token_endpoint,
+      { method: 'POST', body: new URLSearchParams({ ...grant, client_id: this.settings.clientId }) });
     if (!response.ok) return false;
     const body = await response.json() as { access_token: string; refresh_token?: string; expires_in?: number };
-    this.store({ access: body.access_token, refresh: body.refresh_token ?? this.tokens?.refresh, expiresAt: Date.now() + (body.expires_in ?? 300) * 1000 });
+    this.store({ access: body.access_token, refresh: body.refresh_token ?? this.tokens?.refresh,
+      expiresAt: Date.now() + (body.expires_in ?? 300) * 1000 });
     return true;
   }
 

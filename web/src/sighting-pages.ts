@@ -1,5 +1,5 @@
-// Reads a sighting list a page at a time: the rows in the detail view (their memos in the same request, docs/behaviour.md#list),
-// the total (`Prefer: count=exact`), the next page's URL, and which rows are the caller's.
+// Reads a sighting list a page at a time: the rows in the detail view (their memos in the same request,
+// docs/behaviour.md#list), the total (`Prefer: count=exact`), the next page's URL, and which rows are the caller's.
 import type { Schemas } from './api.ts';
 import type { Context } from './context.ts';
 import { t } from './i18n.ts';
@@ -22,12 +22,14 @@ export interface Page { rows: Row[]; total: number; next?: string; mine: Set<num
 export const pageSize = 50;
 
 /** The `rel="next"` target of a list answer's `Link` header (RFC 8288), if there is a next page. */
-const nextLink = (response: Response): string | undefined => /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('Link') ?? '')?.[1];
+const nextLink = (response: Response): string | undefined =>
+  /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('Link') ?? '')?.[1];
 
 /** The first page's URL; later pages come from the `Link` header, which keeps the filters, order and view. */
 export function firstPageUrl(ctx: Context, { text, ...query }: ListQuery): string {
   const parameters = new URLSearchParams({ view: 'detail', limit: String(pageSize) });
-  for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== false) parameters.set(name, String(value));
+  for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== false)
+    parameters.set(name, String(value));
   return `${location.origin}${ctx.settings.apiPath}/sighting${text ? '/qbe' : ''}?${parameters}`;
 }
 
@@ -38,7 +40,8 @@ async function request(ctx: Context, url: string, text: string | undefined, coun
     method: text ? 'POST' : 'GET',
     headers: {
       Accept: 'application/json', 'Accept-Language': document.documentElement.lang,
-      ...(token && { Authorization: `Bearer ${token}` }), ...(count && { Prefer: 'count=exact' }), ...(text && { 'Content-Type': 'application/json' }),
+      ...(token && { Authorization: `Bearer ${token}` }), ...(count && { Prefer: 'count=exact' }),
+      ...(text && { 'Content-Type': 'application/json' }),
     },
     ...(text && { body: JSON.stringify({ sightingMemo: text }) }),
   });
@@ -68,7 +71,8 @@ export async function readPage(ctx: Context, url: string, query: ListQuery): Pro
   const response = await request(ctx, url, query.text, true).catch(() => undefined);
   if (!response) return { error: t('web.error.network') };
   if (response.status === 204) return { rows: [], total: 0, mine: new Set() };
-  if (!response.ok) return { error: (await response.json().catch(() => ({})) as { general?: string }).general ?? t('error.unknown') };
+  if (!response.ok)
+    return { error: (await response.json().catch(() => ({})) as { general?: string }).general ?? t('error.unknown') };
   const rows = await response.json() as Row[];
   // Read before the next request: a page whose rows are all mine needs no second one.
   const total = Number(response.headers.get('X-Total-Count') ?? rows.length);

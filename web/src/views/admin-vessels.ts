@@ -9,9 +9,12 @@ import { deleteSoon, undoSeconds } from '../undoable-delete.ts';
 export async function adminVesselsView(ctx: Context, vesselId: number | undefined): Promise<HTMLElement> {
   const vessels = await ctx.vessels();
   const list = h('ul', { class: 'vessel-list' }, ...vessels.map((v) => h('li', {},
-    h('a', { href: `#admin/${v.vesselId}`, 'aria-current': v.vesselId === vesselId ? 'page' : null }, v.vesselName ?? `#${v.vesselId}`))));
-  const section = h('section', { 'aria-labelledby': 'admin-title' }, h('h1', { id: 'admin-title' }, t('web.admin.title')),
-    h('div', { class: 'admin' }, h('nav', { 'aria-label': t('web.admin.title') }, list, h('a', { href: '#admin/new', class: 'button' }, t('web.admin.new'))),
+    h('a', { href: `#admin/${v.vesselId}`, 'aria-current': v.vesselId === vesselId ? 'page' : null },
+      v.vesselName ?? `#${v.vesselId}`))));
+  const section = h('section', { 'aria-labelledby': 'admin-title' },
+    h('h1', { id: 'admin-title' }, t('web.admin.title')),
+    h('div', { class: 'admin' }, h('nav', { 'aria-label': t('web.admin.title') }, list,
+      h('a', { href: '#admin/new', class: 'button' }, t('web.admin.new'))),
       await vesselForm(ctx, vesselId, vessels.find((v) => v.vesselId === vesselId)?.vesselName ?? undefined)));
   return section;
 }
@@ -28,12 +31,15 @@ async function vesselForm(ctx: Context, vesselId: number | undefined, shownName?
   }
   const { max } = ctx.settings.bounds.vesselName;
   const rows = h('div', { class: 'names' });
-  const slots: ErrorSlots = { general: h('div', { class: 'form-error', role: 'alert', tabindex: -1, hidden: true }), fields: new Map() };
+  const slots: ErrorSlots =
+    { general: h('div', { class: 'form-error', role: 'alert', tabindex: -1, hidden: true }), fields: new Map() };
   const addRow = (language: string, text: string) => {
     const lang = h('input', { name: 'language', value: language, size: 6, autocapitalize: 'off', spellcheck: 'false' });
     const name = h('input', { name: 'name', value: text, maxLength: max });
-    const row = h('div', { class: 'row name-row' }, field(t('web.admin.language'), lang).wrapper, field(t('web.admin.name'), name).wrapper,
-      h('button', { type: 'button', class: 'danger', 'aria-label': t('web.admin.removeLanguage', { language }), onclick: () => { row.remove(); } }, '✕'));
+    const row = h('div', { class: 'row name-row' }, field(t('web.admin.language'), lang).wrapper,
+      field(t('web.admin.name'), name).wrapper,
+      h('button', { type: 'button', class: 'danger', 'aria-label': t('web.admin.removeLanguage', { language }),
+        onclick: () => { row.remove(); } }, '✕'));
     rows.append(row);
     return lang;
   };
@@ -47,18 +53,22 @@ async function vesselForm(ctx: Context, vesselId: number | undefined, shownName?
       const [lang, name] = row.querySelectorAll('input');
       return { lang: lang!, name: name!, error: row.querySelectorAll<HTMLElement>('.field-error')[1]! };
     });
-    slots.fields = new Map<string, { error: HTMLElement; control: HTMLElement }>([['vesselName', { error: namesError, control: fieldset }],
-      ...entries.map(({ lang, name, error }): [string, { error: HTMLElement; control: HTMLElement }] => [`vesselName.${lang.value}`, { error, control: name }])]);
+    type Slot = { error: HTMLElement; control: HTMLElement };
+    slots.fields = new Map<string, Slot>([['vesselName', { error: namesError, control: fieldset }],
+      ...entries.map(({ lang, name, error }): [string, Slot] =>
+        [`vesselName.${lang.value}`, { error, control: name }])]);
     const vesselName = Object.fromEntries(entries.map(({ lang, name }) => [lang.value, name.value]));
     const { response, error } = version === undefined
       ? await ctx.api.POST('/vessel', { body: { vesselName } })
       : await ctx.api.PUT('/vessel/{id}', { params: { path: { id: vesselId! } }, body: { version, vesselName } });
-    if (response.ok) return ctx.navigate(`#admin/${vesselId ?? response.headers.get('Location')!.split('/').pop()}`, t('web.sighting.saved'));
+    if (response.ok) return ctx.navigate(`#admin/${vesselId ?? response.headers.get('Location')!.split('/').pop()}`,
+      t('web.sighting.saved'));
     showErrors(slots, error as ErrorBody | undefined, t('error.unknown'));
   };
   const general = { ...slots, fields: new Map() };
   // Asked first, and sent only when the undo window closes: a vessel deleted by a slip of the finger is never lost.
-  const confirm = h('div', { class: 'confirm', role: 'alertdialog', 'aria-labelledby': 'confirm-text', hidden: true, tabindex: -1 });
+  const confirm =
+    h('div', { class: 'confirm', role: 'alertdialog', 'aria-labelledby': 'confirm-text', hidden: true, tabindex: -1 });
   const undoBar = h('div', { class: 'undo', role: 'status' });
   const askToRemove = async () => {
     // A vessel that sightings still name cannot go (docs/behaviour.md#delete): said now, not after the undo window.
@@ -97,9 +107,11 @@ async function vesselForm(ctx: Context, vesselId: number | undefined, shownName?
     undoBar.replaceChildren(t('web.admin.deleting', { name, seconds: undoSeconds }), ' ', undoButton);
     undoButton.focus();
   };
-  const deleteButton = h('button', { type: 'button', class: 'danger', onclick: () => void askToRemove() }, t('web.action.delete'));
+  const deleteButton =
+    h('button', { type: 'button', class: 'danger', onclick: () => void askToRemove() }, t('web.action.delete'));
   const form = h('form', { class: 'vessel-form', novalidate: true, 'aria-labelledby': 'vessel-form-title' },
-    h('h2', { id: 'vessel-form-title' }, vesselId === undefined ? t('web.admin.new') : t('web.admin.edit', { id: vesselId })),
+    h('h2', { id: 'vessel-form-title' },
+      vesselId === undefined ? t('web.admin.new') : t('web.admin.edit', { id: vesselId })),
     slots.general, fieldset,
     h('div', { class: 'actions' },
       h('button', { type: 'button', onclick: () => addRow('', '').focus() }, t('web.admin.addLanguage')),

@@ -11,7 +11,8 @@ export interface DateRange {
 }
 
 const day = /^\d{4}-\d{2}-\d{2}$/;
-const validDay = (text: string | null): string | undefined => (text && day.test(text) && !Number.isNaN(Date.parse(text)) ? text : undefined);
+const validDay = (text: string | null): string | undefined =>
+  (text && day.test(text) && !Number.isNaN(Date.parse(text)) ? text : undefined);
 
 /** The range in a route's query; a day that is not one is left out. */
 export function dateRangeOf(query: URLSearchParams): DateRange {
@@ -23,7 +24,8 @@ export const isReversed = (range: DateRange): boolean => Boolean(range.from && r
 
 /** `?from=…&to=…` for a route, or '' for no range. */
 export function routeQuery(range: DateRange): string {
-  const query = new URLSearchParams(Object.entries(range).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const query =
+    new URLSearchParams(Object.entries(range).filter((entry): entry is [string, string] => entry[1] !== undefined));
   return String(query) ? `?${query}` : '';
 }
 

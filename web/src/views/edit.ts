@@ -50,7 +50,8 @@ export async function editView(ctx: Context, id: number): Promise<HTMLElement> {
   return h('section', { 'aria-labelledby': 'edit-title' }, title, conflict, form.element);
 }
 
-const labels: Record<FieldName, string> = { vessel: 'web.sighting.vessel', sightingDate: 'web.sighting.date', sightingTimezone: 'web.sighting.timezone', sightingMemo: 'web.sighting.memo' };
+const labels: Record<FieldName, string> = { vessel: 'web.sighting.vessel', sightingDate: 'web.sighting.date',
+  sightingTimezone: 'web.sighting.timezone', sightingMemo: 'web.sighting.memo' };
 
 const recordOf = (values: Values): Partial<Sighting> => ({
   vessel: { vesselId: values.vessel as number } as Sighting['vessel'],
@@ -60,7 +61,8 @@ const recordOf = (values: Values): Partial<Sighting> => ({
 });
 
 /** Reads the version saved meanwhile (the newest history entry: the record, when and by whom) and shows the merge. */
-async function showConflict(ctx: Context, id: number, form: SightingForm, conflict: HTMLElement, base: Values, mine: Values, rebase: (theirs: { version: number; values: Values }) => void): Promise<void> {
+async function showConflict(ctx: Context, id: number, form: SightingForm, conflict: HTMLElement, base: Values,
+  mine: Values, rebase: (theirs: { version: number; values: Values }) => void): Promise<void> {
   const { data } = await ctx.api.GET('/sighting/{id}/versions', { params: { path: { id }, query: { limit: 1 } } });
   const newest = data?.[0];
   const current = newest?.record;
@@ -77,12 +79,14 @@ async function showConflict(ctx: Context, id: number, form: SightingForm, confli
   const vessels = await ctx.vessels();
   const shown = (name: FieldName, values: Values): string => {
     const value = values[name];
-    if (name === 'vessel') return vessels.find((v) => v.vesselId === value)?.vesselName ?? (value === null ? '–' : `#${value}`);
+    if (name === 'vessel')
+      return vessels.find((v) => v.vesselId === value)?.vesselName ?? (value === null ? '–' : `#${value}`);
     if (name === 'sightingDate') return value === null ? '–' : when(String(value));
     return value === null || value === '' ? '–' : String(value);
   };
   const list = (names: FieldName[]) => names.map((name) => `${t(labels[name])}: ${shown(name, theirs)}`).join('; ');
-  const at = new Date(newest.changedAt).toLocaleString(document.documentElement.lang, { dateStyle: 'medium', timeStyle: 'medium' });
+  const at = new Date(newest.changedAt).toLocaleString(document.documentElement.lang,
+    { dateStyle: 'medium', timeStyle: 'medium' });
   // Each conflicting field: the person's value and theirs side by side, one chosen (theirs once picked).
   const choices = result.conflicts.map((name) => {
     const group = `choice-${name}`;
@@ -91,19 +95,26 @@ async function showConflict(ctx: Context, id: number, form: SightingForm, confli
         type: 'radio', name: group, value: side, checked: side === 'mine',
         onchange: () => { result.merged[name] = values[name]!; form.fill(recordOf(result.merged)); },
       }), ` ${shown(name, values)}`);
-    return h('tr', {}, h('th', { scope: 'row' }, t(labels[name])), h('td', {}, option('mine', mine)), h('td', {}, option('theirs', theirs)));
+    return h('tr', {}, h('th', { scope: 'row' }, t(labels[name])), h('td', {}, option('mine', mine)),
+      h('td', {}, option('theirs', theirs)));
   });
   conflict.replaceChildren(...([
-    h('p', {}, t('web.conflict.changed', { version: number(current.version), at }), newest.changedBy ? ` (${newest.changedBy})` : ''),
-    result.theirs.length > 0 && h('p', { 'data-testid': 'kept-theirs' }, t('web.conflict.keptTheirs', { fields: list(result.theirs) })),
-    result.mine.length > 0 && h('p', { 'data-testid': 'kept-mine' }, t('web.conflict.keptMine', { fields: result.mine.map((name) => t(labels[name])).join(', ') })),
+    h('p', {}, t('web.conflict.changed', { version: number(current.version), at }),
+      newest.changedBy ? ` (${newest.changedBy})` : ''),
+    result.theirs.length > 0
+      && h('p', { 'data-testid': 'kept-theirs' }, t('web.conflict.keptTheirs', { fields: list(result.theirs) })),
+    result.mine.length > 0 && h('p', { 'data-testid': 'kept-mine' },
+      t('web.conflict.keptMine', { fields: result.mine.map((name) => t(labels[name])).join(', ') })),
     choices.length > 0 && h('table', { class: 'comparison' },
       h('caption', {}, t('web.conflict.choose')),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('web.conflict.field')), h('th', { scope: 'col' }, t('web.conflict.yours')), h('th', { scope: 'col' }, t('web.conflict.current')))),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('web.conflict.field')),
+        h('th', { scope: 'col' }, t('web.conflict.yours')), h('th', { scope: 'col' }, t('web.conflict.current')))),
       h('tbody', {}, ...choices)),
     h('div', { class: 'actions' },
-      h('button', { type: 'button', class: 'primary', onclick: () => form.element.requestSubmit() }, t('web.action.saveMerged')),
-      h('button', { type: 'button', onclick: () => { form.fill(current); conflict.hidden = true; form.element.querySelector('textarea')?.focus(); } }, t('web.action.takeCurrent')))] as (HTMLElement | false)[])
+      h('button', { type: 'button', class: 'primary', onclick: () => form.element.requestSubmit() },
+        t('web.action.saveMerged')),
+      h('button', { type: 'button', onclick: () => { form.fill(current); conflict.hidden = true;
+        form.element.querySelector('textarea')?.focus(); } }, t('web.action.takeCurrent')))] as (HTMLElement | false)[])
     .filter((part): part is HTMLElement => part !== false));
   conflict.focus();
 }

@@ -12,7 +12,8 @@ export async function mineView(ctx: Context, query: URLSearchParams): Promise<HT
   const status = h('p', { class: 'form-error', role: 'alert' });
   const ranged = Boolean(range.from || range.to);
   const sort = sortOf(query) ?? defaultSort(ranged);
-  const list = isReversed(range) ? undefined : await sightingList(ctx, { mine: true, ...rangeParameters(range), sort }, {
+  const list = isReversed(range) ? undefined
+    : await sightingList(ctx, { mine: true, ...rangeParameters(range), sort }, {
     empty: t(ranged ? 'web.range.none' : 'web.mine.none'),
     sortBy: (order) => ctx.navigate(routeWith('#mine', query, { sort: order, pages: undefined })),
     status,
@@ -20,6 +21,7 @@ export async function mineView(ctx: Context, query: URLSearchParams): Promise<HT
   });
   return h('section', { 'aria-labelledby': 'mine-title' }, h('h1', { id: 'mine-title' }, t('web.mine.title')),
     ctx.isWriter && h('p', {}, h('a', { href: '#record', class: 'button primary' }, t('web.record.title'))),
-    dateRangeForm(range, (asked) => ctx.navigate(routeWith('#mine', query, { from: asked.from, to: asked.to, sort: undefined, pages: undefined }))),
+    dateRangeForm(range, (asked) =>
+      ctx.navigate(routeWith('#mine', query, { from: asked.from, to: asked.to, sort: undefined, pages: undefined }))),
     status, typeof list === 'string' ? failureNotice(ctx, list) : list ?? null);
 }

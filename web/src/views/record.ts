@@ -19,5 +19,6 @@ export async function recordView(ctx: Context, vesselId?: number): Promise<HTMLE
   });
   // The rest of the form as it starts (now, the person's zone); only the vessel chosen.
   if (vesselId !== undefined) form.fill({ ...form.values(), vessel: { vesselId } } as never);
-  return h('section', { 'aria-labelledby': 'record-title' }, h('h1', { id: 'record-title' }, t('web.record.title')), form.element);
+  return h('section', { 'aria-labelledby': 'record-title' },
+    h('h1', { id: 'record-title' }, t('web.record.title')), form.element);
 }

@@ -17,20 +17,23 @@ export async function searchView(ctx: Context, query: URLSearchParams): Promise<
   const vessels = await ctx.vessels();
   const text = h('input', { type: 'search', name: 'q', autocomplete: 'off', value: asked ?? '' });
   const vessel = h('select', { name: 'vessel' }, h('option', { value: '' }, t('web.search.anyVessel')),
-    ...vessels.map((v) => h('option', { value: v.vesselId, selected: v.vesselId === vesselId }, v.vesselName ?? `#${v.vesselId}`)));
+    ...vessels.map((v) =>
+      h('option', { value: v.vesselId, selected: v.vesselId === vesselId }, v.vesselName ?? `#${v.vesselId}`)));
   const from = h('input', { type: 'date', name: 'from', value: range.from ?? '' });
   const to = h('input', { type: 'date', name: 'to', value: range.to ?? '' });
   const own = h('input', { type: 'checkbox', name: 'mine', checked: mine });
   const form = h('form', { role: 'search', class: 'search-form' },
     field(t('web.search.label'), text).wrapper,
-    h('div', { class: 'row' }, field(t('web.sighting.vessel'), vessel).wrapper, field(t('web.range.from'), from).wrapper, field(t('web.range.to'), to).wrapper),
+    h('div', { class: 'row' }, field(t('web.sighting.vessel'), vessel).wrapper,
+      field(t('web.range.from'), from).wrapper, field(t('web.range.to'), to).wrapper),
     h('div', { class: 'check' }, own, h('label', { for: (own.id = 'search-mine') }, t('web.search.mine'))),
     h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, t('web.action.search'))));
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     // `q` even when empty: every sighting the filters pick.
     const next = new URLSearchParams({ q: text.value });
-    for (const [name, value] of [['vessel', vessel.value], ['from', from.value], ['to', to.value], ['mine', own.checked ? 'true' : '']]) if (value) next.set(name!, value);
+    for (const [name, value] of [['vessel', vessel.value], ['from', from.value], ['to', to.value],
+      ['mine', own.checked ? 'true' : '']]) if (value) next.set(name!, value);
     ctx.navigate(`#search?${next}`);
   });
   const results = h('div', { class: 'results' });
@@ -38,7 +41,8 @@ export async function searchView(ctx: Context, query: URLSearchParams): Promise<
   if (asked !== null) {
     const status = h('p', { class: 'form-error', role: 'alert' });
     const ranged = Boolean(range.from || range.to);
-    const list = await sightingList(ctx, { text: asked || undefined, vesselId, ...rangeParameters(range), mine, sort: sortOf(query) ?? defaultSort(ranged) }, {
+    const list = await sightingList(ctx, { text: asked || undefined, vesselId, ...rangeParameters(range), mine,
+      sort: sortOf(query) ?? defaultSort(ranged) }, {
       empty: t('web.search.none'),
       sortBy: (order) => ctx.navigate(routeWith('#search', query, { sort: order, pages: undefined })),
       status,
@@ -46,5 +50,6 @@ export async function searchView(ctx: Context, query: URLSearchParams): Promise<
     });
     results.append(status, typeof list === 'string' ? failureNotice(ctx, list) : list);
   }
-  return h('section', { 'aria-labelledby': 'search-title' }, h('h1', { id: 'search-title' }, t('web.search.title')), form, results);
+  return h('section', { 'aria-labelledby': 'search-title' },
+    h('h1', { id: 'search-title' }, t('web.search.title')), form, results);
 }

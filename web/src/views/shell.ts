@@ -13,7 +13,10 @@ import { failureNotice, shownFine } from './failure.ts';
 
 const languageNames: Record<Locale, string> = { en: 'English', de: 'Deutsch' };
 
-/** `#vessel/-1` -> ['vessel', -1]; an id that is not a number counts as none. `#search?q=…`, `#mine?from=…` keep their query apart. */
+/**
+ * `#vessel/-1` -> ['vessel', -1]; an id that is not a number counts as none. `#search?q=…`, `#mine?from=…` keep their
+ * query apart.
+ */
 function parse(route: string): [string, number | undefined, URLSearchParams] {
   const [path = '', query = ''] = route.replace(/^#/, '').split('?');
   const [name = '', id] = path.split('/');
@@ -24,14 +27,17 @@ function parse(route: string): [string, number | undefined, URLSearchParams] {
 async function screen(ctx: Context, route: string): Promise<HTMLElement> {
   const [name, id, query] = parse(route);
   if (!ctx.session.signedIn) {
-    return h('section', { class: 'welcome', 'aria-labelledby': 'welcome-title' }, h('h1', { id: 'welcome-title' }, t('web.title')),
+    return h('section', { class: 'welcome', 'aria-labelledby': 'welcome-title' },
+      h('h1', { id: 'welcome-title' }, t('web.title')),
       h('p', {}, t('web.welcome')),
-      h('button', { type: 'button', class: 'primary', onclick: () => void ctx.session.signIn(route) }, t('web.signIn')));
+      h('button',
+        { type: 'button', class: 'primary', onclick: () => void ctx.session.signIn(route) }, t('web.signIn')));
   }
   if (name === 'vessel') return vesselSightingsView(ctx, id, query);
   if (name === 'search') return searchView(ctx, query);
   if (name === 'edit' && id !== undefined) return editView(ctx, id);
-  if (name === 'sighting' && id !== undefined) return sightingPageView(ctx, id, query.has('version') ? Number(query.get('version')) : undefined);
+  if (name === 'sighting' && id !== undefined)
+    return sightingPageView(ctx, id, query.has('version') ? Number(query.get('version')) : undefined);
   if (name === 'admin') return ctx.isAdmin ? adminVesselsView(ctx, id) : notAllowed();
   if (name === 'record') return recordView(ctx, Number(query.get('vessel') ?? '') || undefined);
   return mineView(ctx, query);
@@ -78,20 +84,24 @@ export function shell(root: HTMLElement, ctx: Context, onNavigate: () => void) {
     const language = h('select', { id: 'language', 'aria-label': t('web.language') },
       ...locales.map((l) => h('option', { value: l, selected: l === locale() }, languageNames[l])));
     language.addEventListener('change', () => { setLocale(language.value as Locale); void render(); });
-    const links: [string, string][] = [['#mine', t('web.nav.mine')], ...(ctx.isWriter ? [['#record', t('web.nav.record')] as [string, string]] : []), ['#vessel', t('web.nav.vessel')], ['#search', t('web.nav.search')],
+    const links: [string, string][] = [['#mine', t('web.nav.mine')],
+      ...(ctx.isWriter ? [['#record', t('web.nav.record')] as [string, string]] : []), ['#vessel', t('web.nav.vessel')],
+      ['#search', t('web.nav.search')],
       ...(ctx.isAdmin ? [['#admin', t('web.nav.admin')] as [string, string]] : [])];
     const current = parse(location.hash)[0] || 'mine';
     const user = ctx.session.claims.preferred_username;
     return h('header', {},
       // Not a `#main` link: the fragment is the route here.
-      h('button', { type: 'button', class: 'skip', onclick: () => document.getElementById('main')?.focus() }, t('web.skip')),
+      h('button',
+        { type: 'button', class: 'skip', onclick: () => document.getElementById('main')?.focus() }, t('web.skip')),
       h('div', { class: 'brand' }, t('web.title')),
       ctx.session.signedIn && h('nav', { 'aria-label': t('web.nav.label') }, ...links.map(([href, label]) =>
         h('a', { href, 'aria-current': href.slice(1) === current ? 'page' : null }, label))),
       h('div', { class: 'account' }, language,
         ctx.session.signedIn && h('span', { class: 'user' }, user ?? ''),
         ctx.session.signedIn
-          ? h('button', { type: 'button', onclick: async () => { await ctx.session.signOut(); show('#', t('web.signedOut')); } }, t('web.signOut'))
+          ? h('button', { type: 'button',
+            onclick: async () => { await ctx.session.signOut(); show('#', t('web.signedOut')); } }, t('web.signOut'))
           : h('button', { type: 'button', onclick: () => void ctx.session.signIn(location.hash) }, t('web.signIn'))));
   }
 

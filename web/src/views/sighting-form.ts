@@ -5,7 +5,8 @@ import { field, h, uid } from '../dom.ts';
 import { showErrors, clearErrors, type ErrorSlots } from '../errors.ts';
 import { t } from '../i18n.ts';
 
-export type SightingFields = Pick<Schemas['SightingCreate'], 'sightingMemo' | 'vessel' | 'sightingTimezone' | 'sightingDate'>;
+export type SightingFields =
+  Pick<Schemas['SightingCreate'], 'sightingMemo' | 'vessel' | 'sightingTimezone' | 'sightingDate'>;
 
 export interface SightingForm {
   element: HTMLFormElement;
@@ -15,18 +16,21 @@ export interface SightingForm {
   showErrors(body: ErrorBody | undefined): void;
 }
 
-export async function sightingForm(ctx: Context, submitLabel: string, onSubmit: (fields: SightingFields) => Promise<void>): Promise<SightingForm> {
+export async function sightingForm(ctx: Context, submitLabel: string,
+  onSubmit: (fields: SightingFields) => Promise<void>): Promise<SightingForm> {
   const [vessels, zones] = await Promise.all([ctx.vessels(), ctx.timezones()]);
   const { min, max } = ctx.settings.bounds.sightingMemo;
 
   // No vessel chosen until the person chooses one: a silent default records the wrong vessel.
-  const vessel = h('select', { name: 'vessel', required: true }, h('option', { value: '' }, t('web.sighting.chooseVessel')),
+  const vessel = h('select', { name: 'vessel', required: true },
+    h('option', { value: '' }, t('web.sighting.chooseVessel')),
     ...vessels.map((v) => h('option', { value: v.vesselId }, v.vesselName ?? `#${v.vesselId}`)));
   // Seconds are optional in the contract; step=1 lets the picker set them. A new sighting is one seen just now.
   const date = h('input', { type: 'datetime-local', name: 'sightingDate', step: 1, value: localNow() });
   // 420 zones are found by typing (the list filters as one types), not by scrolling.
   const zoneList = h('datalist', { id: uid('zones') }, ...zones.map((name) => h('option', { value: name })));
-  const zone = h('input', { name: 'sightingTimezone', list: zoneList.id, autocomplete: 'off', spellcheck: false, maxLength: 64, placeholder: t('web.sighting.noTimezone') });
+  const zone = h('input', { name: 'sightingTimezone', list: zoneList.id, autocomplete: 'off', spellcheck: false,
+    maxLength: 64, placeholder: t('web.sighting.noTimezone') });
   const here = Intl.DateTimeFormat().resolvedOptions().timeZone;
   if (zones.includes(here)) zone.value = here;
   const memo = h('textarea', { name: 'sightingMemo', rows: 4, minLength: min, maxLength: max, required: true });
@@ -52,7 +56,8 @@ export async function sightingForm(ctx: Context, submitLabel: string, onSubmit: 
 
   // novalidate: the API's localized messages appear next to the fields, one source for every rule.
   const element = h('form', { class: 'sighting-form', novalidate: true },
-    general, fields.vessel.wrapper, h('div', { class: 'row' }, fields.sightingDate.wrapper, fields.sightingTimezone.wrapper),
+    general, fields.vessel.wrapper,
+    h('div', { class: 'row' }, fields.sightingDate.wrapper, fields.sightingTimezone.wrapper),
     fields.sightingMemo.wrapper, zoneList, h('div', { class: 'actions' }, submit));
   const values = (): SightingFields => ({
     sightingMemo: memo.value,
@@ -86,5 +91,6 @@ export async function sightingForm(ctx: Context, submitLabel: string, onSubmit: 
 function localNow(): string {
   const now = new Date();
   const two = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${two(now.getMonth() + 1)}-${two(now.getDate())}T${two(now.getHours())}:${two(now.getMinutes())}`;
+  const day = `${now.getFullYear()}-${two(now.getMonth() + 1)}-${two(now.getDate())}`;
+  return `${day}T${two(now.getHours())}:${two(now.getMinutes())}`;
 }

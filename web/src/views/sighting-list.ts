@@ -32,7 +32,8 @@ export function defaultSort(ranged: boolean): string {
 }
 
 /** The table, its count and its "more" button; or the error's text when the first page could not be read. */
-export async function sightingList(ctx: Context, query: ListQuery, options: ListOptions): Promise<HTMLElement | string> {
+export async function sightingList(ctx: Context, query: ListQuery,
+  options: ListOptions): Promise<HTMLElement | string> {
   const first = await readPage(ctx, firstPageUrl(ctx, query), query);
   if ('error' in first) return first.error;
   if (!first.rows.length) return h('p', {}, options.empty);
@@ -74,7 +75,8 @@ export async function sightingList(ctx: Context, query: ListQuery, options: List
     if (link) sessionStorage.setItem(returnFocus, link.closest('tr')!.getAttribute('data-sighting-id')!);
   });
   const newestFirst = query.sort === '-sightingId';
-  const more = h('button', { type: 'button', class: 'more', hidden: !next }, t(newestFirst ? 'web.list.more' : 'web.list.next'));
+  const more =
+    h('button', { type: 'button', class: 'more', hidden: !next }, t(newestFirst ? 'web.list.more' : 'web.list.next'));
   let loading = false;
   more.addEventListener('click', async () => {
     if (!next || loading) return;

@@ -21,7 +21,8 @@ function fieldsOf(record: Sighting): [string, string][] {
   ];
 }
 
-const definitions = (record: Sighting) => h('dl', { class: 'record' }, ...fieldsOf(record).flatMap(([label, value]) => [h('dt', {}, label), h('dd', {}, value)]));
+const definitions = (record: Sighting) => h('dl', { class: 'record' },
+  ...fieldsOf(record).flatMap(([label, value]) => [h('dt', {}, label), h('dd', {}, value)]));
 
 /** What an entry changed against the one before it: the labels of the fields that differ. */
 function changed(entry: Entry, before: Entry | undefined): string {
@@ -33,7 +34,8 @@ function changed(entry: Entry, before: Entry | undefined): string {
 
 export async function sightingPageView(ctx: Context, id: number, version: number | undefined): Promise<HTMLElement> {
   const title = h('h1', { id: 'sighting-title' }, t('web.sighting.title', { id }));
-  const back = h('p', {}, h('a', { href: '#mine', onclick: (event: Event) => { if (history.length > 1) { event.preventDefault(); history.back(); } } }, t('web.action.back')));
+  const back = h('p', {}, h('a', { href: '#mine', onclick:
+    (event: Event) => { if (history.length > 1) { event.preventDefault(); history.back(); } } }, t('web.action.back')));
   const [current, versions, changeable] = await Promise.all([
     ctx.api.GET('/sighting/{id}', { params: { path: { id } } }),
     ctx.api.GET('/sighting/{id}/versions', { params: { path: { id }, query: { limit: 100 } } }),
@@ -41,17 +43,24 @@ export async function sightingPageView(ctx: Context, id: number, version: number
     mayChange(ctx, id),
   ]);
   const entries = versions.data ?? [];
-  const shown = version === undefined ? current.data : entries.find((entry) => entry.version === version && entry.record)?.record ?? undefined;
-  if (!shown) return h('section', { 'aria-labelledby': 'sighting-title' }, title, back, h('p', { role: 'alert' }, t('error.entityNotFound')));
+  const shown = version === undefined ? current.data
+    : entries.find((entry) => entry.version === version && entry.record)?.record ?? undefined;
+  if (!shown) return h('section', { 'aria-labelledby': 'sighting-title' }, title, back,
+    h('p', { role: 'alert' }, t('error.entityNotFound')));
   const observers = await ctx.api.GET('/vessel/{id}/observers', { params: { path: { id: shown.vessel.vesselId } } });
-  const at = (instant: string) => new Date(instant).toLocaleString(document.documentElement.lang, { dateStyle: 'medium', timeStyle: 'medium' });
+  const at = (instant: string) =>
+    new Date(instant).toLocaleString(document.documentElement.lang, { dateStyle: 'medium', timeStyle: 'medium' });
   const history_ = h('table', { class: 'history' },
     h('caption', {}, t('web.history.title')),
-    h('thead', {}, h('tr', {}, ...[t('web.history.version'), t('web.history.change'), t('web.history.at'), ...(ctx.isAdmin ? [t('web.history.by')] : []), t('web.history.fields')]
+    h('thead', {}, h('tr', {}, ...[t('web.history.version'), t('web.history.change'), t('web.history.at'),
+      ...(ctx.isAdmin ? [t('web.history.by')] : []), t('web.history.fields')]
       .map((label) => h('th', { scope: 'col' }, label)))),
     h('tbody', {}, ...entries.map((entry, i) => h('tr', { 'data-version': entry.version },
       h('td', {}, entry.record
-        ? h('a', { href: `#sighting/${id}?version=${entry.version}`, 'aria-current': entry.version === shown.version && version !== undefined ? 'page' : null }, t('web.history.show', { version: number(entry.version) }))
+        ? h('a', {
+          href: `#sighting/${id}?version=${entry.version}`,
+          'aria-current': entry.version === shown.version && version !== undefined ? 'page' : null,
+        }, t('web.history.show', { version: number(entry.version) }))
         : number(entry.version)),
       h('td', {}, t(`web.history.${entry.change}`)),
       h('td', {}, at(entry.changedAt)),
@@ -59,9 +68,11 @@ export async function sightingPageView(ctx: Context, id: number, version: number
       h('td', {}, changed(entry, entries[i + 1]))))));
   const mayEdit = current.data && version === undefined && changeable;
   return h('section', { 'aria-labelledby': 'sighting-title' }, title, back,
-    version !== undefined && h('p', { class: 'notice-version', role: 'note' }, t('web.history.viewing', { version: number(version) }), ' ', h('a', { href: `#sighting/${id}` }, t('web.history.current'))),
+    version !== undefined && h('p', { class: 'notice-version', role: 'note' }, t('web.history.viewing',
+      { version: number(version) }), ' ', h('a', { href: `#sighting/${id}` }, t('web.history.current'))),
     definitions(shown),
-    observers.data && h('p', { class: 'summary' }, t('web.vessel.count', { count: number(observers.data.sightings), observers: number(observers.data.observers), mine: number(observers.data.mine) })),
+    observers.data && h('p', { class: 'summary' }, t('web.vessel.count', { count: number(observers.data.sightings),
+      observers: number(observers.data.observers), mine: number(observers.data.mine) })),
     mayEdit && h('p', {}, h('a', { href: `#edit/${id}`, class: 'button' }, t('web.action.edit'))),
     history_);
 }

@@ -94,8 +94,10 @@ export function sightingTable(ctx: Context, options: TableOptions): SightingTabl
     if (!field) return h('th', { scope: 'col' }, label);
     const direction = options.sort === field ? 'ascending' : options.sort === `-${field}` ? 'descending' : undefined;
     return h('th', { scope: 'col', 'aria-sort': direction ?? null },
-      h('button', { type: 'button', class: 'sort', onclick: () => options.sortBy(direction === 'ascending' ? `-${field}` : field) },
-        label, h('span', { 'aria-hidden': 'true' }, direction === 'ascending' ? ' ▲' : direction === 'descending' ? ' ▼' : ' ↕')));
+      h('button', { type: 'button', class: 'sort',
+        onclick: () => options.sortBy(direction === 'ascending' ? `-${field}` : field) },
+        label, h('span', { 'aria-hidden': 'true' },
+          direction === 'ascending' ? ' ▲' : direction === 'descending' ? ' ▼' : ' ↕')));
   };
   const tbody = h('tbody', {});
   const table = h('table', { class: 'sightings' },
@@ -103,14 +105,16 @@ export function sightingTable(ctx: Context, options: TableOptions): SightingTabl
       h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, t('web.sighting.actions'))))),
     tbody);
   const rowOf = (row: Row, mine: boolean) => h('tr', { 'data-sighting-id': row.sightingId },
-    h('td', { 'data-label': t('web.sighting.date') }, h('a', { href: `#sighting/${row.sightingId}`, 'aria-label': `${when(row.sightingDate)}, ${t('web.sighting.open', { id: row.sightingId })}` }, when(row.sightingDate))),
+    h('td', { 'data-label': t('web.sighting.date') }, h('a', { href: `#sighting/${row.sightingId}`, 'aria-label':
+      `${when(row.sightingDate)}, ${t('web.sighting.open', { id: row.sightingId })}` }, when(row.sightingDate))),
     h('td', { 'data-label': t('web.sighting.timezone') }, row.sightingTimezone ?? '–'),
     h('td', { 'data-label': t('web.sighting.vessel') }, row.vessel.vesselName ?? `#${row.vessel.vesselId}`),
     h('td', { class: 'memo', 'data-label': t('web.sighting.memo') },
       h('span', { class: 'memo-text' }, row.sightingMemo)),
     h('td', { class: 'row-actions' }, h('span', { class: 'own' },
       mine && h('span', { class: 'badge' }, t('web.sighting.yours')),
-      (mine || ctx.isAdmin) && h('a', { href: `#edit/${row.sightingId}`, class: 'button', 'aria-label': `${t('web.action.edit')} #${row.sightingId}` }, t('web.action.edit')),
+      (mine || ctx.isAdmin) && h('a', { href: `#edit/${row.sightingId}`, class: 'button',
+        'aria-label': `${t('web.action.edit')} #${row.sightingId}` }, t('web.action.edit')),
       (mine || ctx.isAdmin) && h('button', {
         type: 'button', class: 'danger', 'aria-label': `${t('web.action.delete')} #${row.sightingId}`,
         onclick: () => remove(row.sightingId),

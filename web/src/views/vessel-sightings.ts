@@ -15,7 +15,8 @@ import { failureNotice } from './failure.ts';
 /** A burst of changes (a bulk import) asks for the numbers once, at most this often. */
 const observersEveryMs = 1000;
 
-export async function vesselSightingsView(ctx: Context, vesselId: number | undefined, query: URLSearchParams): Promise<HTMLElement> {
+export async function vesselSightingsView(ctx: Context, vesselId: number | undefined,
+  query: URLSearchParams): Promise<HTMLElement> {
   const range = dateRangeOf(query);
   // The vessels' names are asked at the same time as the list and its numbers: one round trip, not two in a row.
   const vesselsRead = ctx.vessels();
@@ -50,9 +51,11 @@ export async function vesselSightingsView(ctx: Context, vesselId: number | undef
   const numbers = async (): Promise<string | undefined> => {
     if (ranged) {
       const [count, mine] = await Promise.all([countOf(ctx, filters), countOf(ctx, { ...filters, mine: true })]);
-      return count === undefined || mine === undefined ? undefined : t('web.vessel.countRange', { count: number(count), mine: number(mine) });
+      return count === undefined || mine === undefined ? undefined
+        : t('web.vessel.countRange', { count: number(count), mine: number(mine) });
     }
-    const { data } = await ctx.api.GET('/vessel/{id}/observers', { params: { path: { id: vesselId } } }).catch(() => ({ data: undefined }));
+    const { data } = await ctx.api.GET('/vessel/{id}/observers', { params: { path: { id: vesselId } } })
+      .catch(() => ({ data: undefined }));
     return data && summaryText(data);
   };
   const status = h('p', { class: 'form-error', role: 'alert' });
@@ -121,8 +124,10 @@ export async function vesselSightingsView(ctx: Context, vesselId: number | undef
 
   liveState.append(lost);
   section.append(summary, liveState, dateRangeForm(range, askForRange), live, status, list,
-    ...(ctx.isWriter ? [h('p', {}, h('a', { href: `#record?vessel=${vesselId}`, class: 'button' }, t('web.record.title')))] : []));
+    ...(ctx.isWriter
+      ? [h('p', {}, h('a', { href: `#record?vessel=${vesselId}`, class: 'button' }, t('web.record.title')))] : []));
   return section;
 }
 
-const summaryText = (n: Schemas['Observers']) => t('web.vessel.count', { count: number(n.sightings), observers: number(n.observers), mine: number(n.mine) });
+const summaryText = (n: Schemas['Observers']) =>
+  t('web.vessel.count', { count: number(n.sightings), observers: number(n.observers), mine: number(n.mine) });
