@@ -1,0 +1,94 @@
+// The collections' operations behind the token and contract checks: each request resolved once to its operation
+// (src/crud/operation-dispatch.ts), then that operation's steps in order, then its handler.
+import type { RequestHandler, Router } from 'express';
+import type { MikroORM } from '@mikro-orm/core';
+import type { Config } from './config.ts';
+import type { AppServices } from './app.ts';
+import { queryIntegers } from './validation/query-integers.ts';
+import { negotiate } from './http/negotiation.ts';
+import { bodyParsers } from './http/body-parsers.ts';
+import { bodySlots } from './http/body-slots.ts';
+import { entityManagerPerRequest } from './db/request-context.ts';
+import { operationDispatch, type OperationHandlers } from './crud/operation-dispatch.ts';
+import type { BoundOperation } from './crud/operations.ts';
+import { readHandlers } from './crud/read-handlers.ts';
+import { writeHandlers } from './crud/write-handlers.ts';
+import type { AnyResource } from './crud/resource-descriptor.ts';
+import { historyHandlers } from './history/history-handlers.ts';
+import { eventStreams } from './feed/event-stream.ts';
+import { StreamSlots } from './feed/stream-slots.ts';
+import { memoryAfterPeaks } from './memory-after-peaks.ts';
+import { idempotencyKey } from './http/idempotency-key.ts';
+import { rateLimit } from './http/rate-limit.ts';
+import { cors } from './http/cors.ts';
+import { resources } from './resources/index.ts';
+import { roleCheck } from './auth/role-check.ts';
+import { compressAnswers } from './http/compression.ts';
+import { deprecationNotice } from './http/deprecation-notice.ts';
+
+export interface ApiChecks {
+  /** The bearer token's check (src/auth/token-check.ts). */
+  tokens: RequestHandler;
+  /** express-openapi-validator's steps (src/validation/request-validator.ts). */
+  validation: readonly RequestHandler[];
+}
+
+export function mountApiOperations(
+  api: Router, config: Config, orm: MikroORM, services: AppServices, { tokens, validation }: ApiChecks,
+): void {
+  const limited = config.RATE_LIMIT_PER_MINUTE ? [rateLimit(config.RATE_LIMIT_PER_MINUTE)] : [];
+  const admitted = [negotiate, tokens, ...limited];
+  api.use(cors(config.CORS_ORIGINS));
+  const dispatch = operationDispatch(resources, operationSteps(config, orm, services, admitted, validation),
+    collectionHandlers(config, services));
+  // No operation matched: OPTIONS on a path of the contract is answered as it is; else still a token first, then 405
+  // or 404.
+  api.use(dispatch.operations, dispatch.options, ...admitted, dispatch.unmatched);
+}
+
+/** What answers each kind of operation of a collection. */
+function collectionHandlers(
+  config: Config, { feed, drain, metrics }: AppServices,
+): (resource: AnyResource) => OperationHandlers {
+  // After a peak of open streams, the heap they grew goes back to the system (src/memory-after-peaks.ts).
+  const slots = new StreamSlots(
+    config.EVENTS_MAX_SUBSCRIBERS, config.EVENTS_MAX_SUBSCRIBERS_PER_CALLER, memoryAfterPeaks().streamsOpen,
+  );
+  const events = eventStreams({
+    feed, drain, slots, keepAliveMs: config.EVENTS_KEEPALIVE_MS, delivered: metrics.eventDelivered,
+  });
+  return (resource) => ({
+    ...readHandlers(resource), ...writeHandlers(resource), ...historyHandlers(resource), events: events(resource),
+  });
+}
+
+/** The steps every request of an operation takes before its handler, in order. */
+function operationSteps(
+  config: Config, orm: MikroORM, { readRouting, metrics }: AppServices, admitted: readonly RequestHandler[],
+  validation: readonly RequestHandler[],
+): (operation: BoundOperation) => RequestHandler[] {
+  const bodyWork = bodySlots();
+  const parsers = bodyParsers(config.BODY_LIMIT, [bodyWork.take]);
+  const perRequestManager = entityManagerPerRequest(orm, readRouting);
+  const idempotency = idempotencyKey(orm, config.IDEMPOTENCY_WINDOW_SECONDS);
+  const deprecations = deprecationNotice(metrics.deprecatedUsed);
+  const compressed = compressAnswers();
+  return (operation) => [
+    // Only a read's answer can be long: a write answers one record at most, and wrapping every answer costs each
+    // request.
+    ...operation.method === 'get' || operation.kind === 'queryByExample' ? [compressed] : [],
+    ...admitted,
+    // Before the body is read or validated: a caller without the role gets 403, not the schema's 400s.
+    roleCheck,
+    // Bodies decoded, parsed and validated a few at a time (src/http/body-slots.ts): a read by id never queues
+    // behind 50.
+    ...parsers,
+    queryIntegers,
+    ...validation,
+    bodyWork.release,
+    // After validation: only a request the contract accepts is announced and counted.
+    deprecations,
+    perRequestManager,
+    idempotency,
+  ];
+}
