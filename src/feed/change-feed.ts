@@ -146,7 +146,7 @@ export class ChangeFeed {
     try {
       if (after > this.#position && after > await newestPlace(this.#orm)) {
         if (stream.state === 'closed') return;
-        stream.reset();
+        stream.resetWhenPlaced = true;
         return this.#fromNow(stream);
       }
       stream.cursor = after;
@@ -201,6 +201,7 @@ export class ChangeFeed {
         if (stream.state !== 'waking') continue;
         stream.cursor = Math.max(this.#position, now);
         stream.state = 'live';
+        if (stream.resetWhenPlaced) stream.reset();
         stream.start.resolve();
       }
       await this.#join();

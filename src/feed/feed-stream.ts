@@ -23,9 +23,9 @@ export interface Subscription {
 }
 
 /**
- * `waking`: from now, on a feed that slept (its position is fixed by the run that wakes it); `catching-up`: reads the
- * history on its own; `joining`: has read it up to lately, the feed's next run gives it the rest and makes it `live`;
- * `live`: gets events from the feed's own reads.
+ * `waking`: from now (its place is fixed by the feed's next run, after what was committed before); `catching-up`:
+ * reads the history on its own; `joining`: has read it up to lately, the feed's next run gives it the rest and makes
+ * it `live`; `live`: gets events from the feed's own reads.
  */
 export type StreamState = 'waking' | 'catching-up' | 'joining' | 'live' | 'closed';
 
@@ -36,6 +36,11 @@ export interface Stream extends Subscriber {
   start: PromiseWithResolvers<void>;
   /** Aborted when the stream closes: its catch-up read, should it still wait for a place, is dropped unread. */
   closed: AbortController;
+  /**
+   * It resumed after an id the history does not know: its `reset` is sent when its place is fixed, not before, so a
+   * client that reloads on the reset and then changes something is sent that change.
+   */
+  resetWhenPlaced?: boolean;
 }
 
 const wants = (stream: Stream, event: ChangeEvent) => event.collection === stream.resource.name

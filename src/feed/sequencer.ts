@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/sql';
 
 /** The advisory lock one placing run holds to its commit (any fixed bigint; advisory locks are per database). */
-const placingLock = 7305614298611;
+export const placingLock = 7305614298611;
 /** Entries placed per statement, so none nears DB_STATEMENT_TIMEOUT_MS however many wait. */
 const batch = 5000;
 
