@@ -22,6 +22,20 @@ describe('Prefer: return=representation', () => {
     return { status: response.status, headers, body: data ?? error };
   }
 
+  /** Admin creates a vessel and a time zone at `paths`: each answers 201 with its detail view. */
+  async function expectDetailViewsCreated(paths: { vessel: '/vessel' | '/vessel/detail-view';
+    timezone: '/timezone' | '/timezone/detail-view' }, headers: Record<string, string> = {}): Promise<void> {
+    const api = await apiClient(service, { user: 'admin' });
+    const vessel = buildVessel();
+    const timezone = buildTimezone();
+    const vesselAnswer = await api.POST(paths.vessel, { body: vessel, headers });
+    const timezoneAnswer = await api.POST(paths.timezone, { body: timezone, headers });
+    expect([vesselAnswer.response.status, vesselAnswer.data]).to.deep.equal([201, { version: 0,
+      vesselId: idFromLocation(vesselAnswer.response.headers.get('location')), vesselName: vessel.vesselName }]);
+    expect([timezoneAnswer.response.status, timezoneAnswer.data]).to.deep.equal([201, { version: 0, timezoneId:
+      idFromLocation(timezoneAnswer.response.headers.get('location')), timezoneName: timezone.timezoneName }]);
+  }
+
   describe('create', () => {
     it('when alice records a sighting with the preference, '
       + 'then 201 with Location, ETag "0", Preference-Applied and the detail view a read gives', async () => {
@@ -47,16 +61,7 @@ describe('Prefer: return=representation', () => {
 
     it('when admin creates a vessel and a time zone with the preference, '
       + 'then each body is its detail view', async () => {
-      const api = await apiClient(service, { user: 'admin' });
-      const vessel = buildVessel();
-      const timezone = buildTimezone();
-      const vesselAnswer = await api.POST('/vessel', { body: vessel, headers: { Prefer: representation } });
-      const timezoneAnswer = await api.POST('/timezone', { body: timezone, headers: { Prefer: representation } });
-
-      expect([vesselAnswer.response.status, vesselAnswer.data]).to.deep.equal([201, { version: 0,
-        vesselId: idFromLocation(vesselAnswer.response.headers.get('location')), vesselName: vessel.vesselName }]);
-      expect([timezoneAnswer.response.status, timezoneAnswer.data]).to.deep.equal([201, { version: 0, timezoneId:
-        idFromLocation(timezoneAnswer.response.headers.get('location')), timezoneName: timezone.timezoneName }]);
+      await expectDetailViewsCreated({ vessel: '/vessel', timezone: '/timezone' }, { Prefer: representation });
     });
 
     it('when the Prefer header asks for nothing this service knows, or return=minimal, '
@@ -112,15 +117,7 @@ describe('Prefer: return=representation', () => {
 
     it('when admin creates a vessel and a time zone at their /detail-view, '
       + 'then each 201 body is the detail view', async () => {
-      const api = await apiClient(service, { user: 'admin' });
-      const vessel = buildVessel();
-      const timezone = buildTimezone();
-      const vesselAnswer = await api.POST('/vessel/detail-view', { body: vessel });
-      const timezoneAnswer = await api.POST('/timezone/detail-view', { body: timezone });
-      expect([vesselAnswer.response.status, vesselAnswer.data]).to.deep.equal([201, { version: 0,
-        vesselId: idFromLocation(vesselAnswer.response.headers.get('location')), vesselName: vessel.vesselName }]);
-      expect([timezoneAnswer.response.status, timezoneAnswer.data]).to.deep.equal([201, { version: 0, timezoneId:
-        idFromLocation(timezoneAnswer.response.headers.get('location')), timezoneName: timezone.timezoneName }]);
+      await expectDetailViewsCreated({ vessel: '/vessel/detail-view', timezone: '/timezone/detail-view' });
     });
 
     it('when a record is sent to /detail-view with Prefer: return=minimal, '
