@@ -11,7 +11,7 @@ import { checkAsRequestBody } from '../validation/schema-check.ts';
 import { requireOwnership } from '../auth/access-rules.ts';
 import { sendWritten } from './representation-preference.ts';
 import { commitWithHistory, scopeOf, type Change, type Scope } from './record-history.ts';
-import { pathId, principalOf, type Versioned } from './request-parts.ts';
+import { pathId, principalOf, requestContextOf, type Versioned } from './request-parts.ts';
 import { checkedReferences, writtenDetail } from './written-record.ts';
 
 export function unitOfWorkWrites<E extends Versioned>(resource: ResourceDescriptor<E>) {
@@ -44,19 +44,19 @@ export function unitOfWorkWrites<E extends Versioned>(resource: ResourceDescript
     return entity;
   }
 
-  async function create(ctx: RequestContext, res: Response, data: EntityData<E>,
+  async function create(req: Request, res: Response, data: EntityData<E>,
     body: WireRecord): Promise<{ id: number; version: number }> {
+    const ctx = requestContextOf(req);
     // em.create, not `new`: it initialises the entity's collections (a vessel's names), which `new` leaves undefined.
     const entity = ctx.em.create(resource.entity, data as never, { persist: false });
     resource.writeRelated?.(entity, body, ctx.em);
     ctx.em.persist(entity);
-    await commit(ctx, res, entity, 'created');
+    await checkedReferences(resource, commit(ctx, res, entity, 'created'));
     return { id: entity[resource.idProperty] as number, version: entity.version };
   }
 
-  async function update(req: Request, res: Response, ctx: RequestContext, body: WireRecord & Versioned,
-    loaded?: E): Promise<void> {
-    const entity = loaded ?? await load(req, res, ctx);
+  async function replace(req: Request, res: Response, ctx: RequestContext, body: WireRecord & Versioned,
+    entity: E): Promise<void> {
     // The ORM compares the version now and again in the UPDATE's WHERE clause: a stale one is 409.
     await ctx.em.lock(entity, LockMode.OPTIMISTIC, body.version);
     const before = stateOf(ctx, entity);
@@ -67,8 +67,13 @@ export function unitOfWorkWrites<E extends Versioned>(resource: ResourceDescript
     await sendWritten(req, res, 204, resource.name, () => writtenDetail(req, resource, pathId(req)));
   }
 
-  async function patch(req: Request, res: Response, ctx: RequestContext,
-    changes: WireRecord & Partial<Versioned>): Promise<void> {
+  async function update(req: Request, res: Response, body: WireRecord & Versioned): Promise<void> {
+    const ctx = requestContextOf(req);
+    await replace(req, res, ctx, body, await load(req, res, ctx));
+  }
+
+  async function patch(req: Request, res: Response, changes: WireRecord & Partial<Versioned>): Promise<void> {
+    const ctx = requestContextOf(req);
     // The view the patch applies to, then the entity it writes; a change in between is a conflict, as any stale
     // version.
     const row = await readRow(ctx.em, resource, pathId(req));
@@ -77,10 +82,11 @@ export function unitOfWorkWrites<E extends Versioned>(resource: ResourceDescript
     if (entity.version !== row.version) throw staleVersion();
     const merged = mergePatch(resource.detailView(row, ctx.locale), changes) as WireRecord & Versioned;
     checkAsRequestBody(`/${resource.name}/{id}`, 'put', merged);
-    await update(req, res, ctx, merged, entity);
+    await replace(req, res, ctx, merged, entity);
   }
 
-  async function remove(req: Request, res: Response, ctx: RequestContext): Promise<void> {
+  async function remove(req: Request, res: Response): Promise<void> {
+    const ctx = requestContextOf(req);
     const entity = await load(req, res, ctx);
     const before = stateOf(ctx, entity);
     ctx.em.remove(entity);
