@@ -1,5 +1,6 @@
 // The layer rules of src/: read from the numbered list under "## Layers" in docs/architecture.md, so the page and
-// the check cannot disagree. A layer may import from the layers before it in the list, never from one after it.
+// the check cannot disagree. A layer may import from the layers before it in the list, never from one after it; a file
+// of src/ belongs to one of them.
 import { readFileSync } from 'node:fs';
 
 const page = readFileSync(new URL('docs/architecture.md', import.meta.url), 'utf8');
@@ -8,9 +9,11 @@ const layers = [...section.matchAll(/^\d+\. `([^`]+)`/gm)].map(([, name]) => nam
 if (layers.length < 2) throw new Error('docs/architecture.md has no "## Layers" list');
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-// A folder is everything under it; `config.ts` is that one file; `app` is every other file directly in src/.
-const pathOf = (name) => (name === 'app' ? '^src/(?!config\\.ts$)[^/]+$'
-  : name.endsWith('/') ? `^src/${escape(name)}` : `^src/${escape(name)}$`);
+// A folder is everything under it; a file is that one file.
+const pathOf = (name) => (name.endsWith('/') ? `^src/${escape(name)}` : `^src/${escape(name)}$`);
+const everyLayer = layers.map(pathOf);
+const outside = { path: '^src/', pathNot: everyLayer };
+const unlayered = 'a file of src/ outside every layer of docs/architecture.md (Layers): move it into one';
 
 export default {
   forbidden: [
@@ -21,14 +24,24 @@ export default {
       from: { path: pathOf(name) },
       to: { path: layers.slice(index + 1).map(pathOf) },
     })),
+    { name: 'outside-layers-imports', comment: unlayered, severity: 'error', from: outside, to: {} },
+    { name: 'outside-layers-imported', comment: unlayered, severity: 'error', from: {}, to: outside },
+    { name: 'outside-layers-alone', comment: unlayered, severity: 'error', from: { ...outside, orphan: true }, to: {} },
+    // How a list is read and how a record is written are told apart: neither reaches into the other, and what crud/
+    // binds and shares (its own files) uses neither.
+    { name: 'crud-read-apart', severity: 'error', from: { path: '^src/crud/read/' },
+      to: { path: '^src/crud/write/' } },
+    { name: 'crud-write-apart', severity: 'error', from: { path: '^src/crud/write/' },
+      to: { path: '^src/crud/read/' } },
+    { name: 'crud-shared-below', severity: 'error', from: { path: '^src/crud/[^/]+$' },
+      to: { path: '^src/crud/(read|write)/' } },
     {
       name: 'no-circular',
       comment: 'Modules that import each other, even through others, cannot be read or tested one at a time',
       severity: 'error',
       // Entities of a relation name each other (`() => Translation`), read by MikroORM once both are loaded.
       from: { path: '^src/', pathNot: '^src/db/entities/' },
-      // A cycle of types alone (an entity and its relation's entity) is no order in which modules load.
-      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+      to: { circular: true },
     },
   ],
   options: {

@@ -34,8 +34,6 @@ COPY docs/changelog.md ./docs/
 COPY locales ./locales
 COPY keycloak ./keycloak
 COPY src ./src
-# `node scripts/migrate.ts`: the migration step a fleet runs before its instances (compose.yaml's migrate service).
-COPY scripts/migrate.ts ./scripts/
 # The official image's unprivileged user.
 USER node
 EXPOSE 8080
@@ -43,5 +41,5 @@ EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.MANAGEMENT_PORT || process.env.PORT}/health/ready`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Node 24 runs the TypeScript sources as they are (type stripping), as `npm start` does.
-# --expose-gc: memory goes back after a peak of open streams (src/memory-after-peaks.ts).
+# --expose-gc: memory goes back after a peak of open streams (src/feed/memory-after-peaks.ts).
 CMD ["node", "--expose-gc", "src/server.ts"]

@@ -6,13 +6,13 @@
 // Settings: BENCH_ROWS (1000000), BENCH_DURATION seconds per round (10), BENCH_ROUNDS (3), DB_POOL_MAX (10),
 // BENCH_ONLY.
 import { execFileSync } from 'node:child_process';
-import { prepareDatabase } from '../bench/seed.ts';
-import { startServer, type ServerProcess } from '../bench/processes.ts';
-import { load, median, percentile, type LoadRequest, type LoadResult } from '../bench/load.ts';
-import { wholeList, latencies, type ListResult } from '../bench/requests.ts';
-import { batchSize } from '../src/crud/row-stream.ts';
-import { selectOneCpuMs } from '../bench/statement-cost.ts';
-import { passwordToken } from '../bench/tokens.ts';
+import { prepareDatabase } from './seed.ts';
+import { startServer, type ServerProcess } from './processes.ts';
+import { load, median, percentile, type LoadRequest, type LoadResult } from './load.ts';
+import { wholeList, latencies, type ListResult } from './requests.ts';
+import { batchSize } from '../src/crud/read/row-stream.ts';
+import { selectOneCpuMs } from './statement-cost.ts';
+import { passwordToken } from './tokens.ts';
 
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const seconds = Number(process.env.BENCH_DURATION ?? 10);

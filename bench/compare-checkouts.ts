@@ -5,10 +5,10 @@
 // Settings: BENCH_DURATION seconds per round (10), BENCH_ROUNDS (3).
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { startServer, type ServerProcess } from '../bench/processes.ts';
-import { load, median, type LoadRequest, type LoadResult } from '../bench/load.ts';
+import { startServer, type ServerProcess } from './processes.ts';
+import { load, median, type LoadRequest, type LoadResult } from './load.ts';
 import { createScratchDatabase } from '../test/support/scratch-database.ts';
-import { passwordToken } from '../bench/tokens.ts';
+import { passwordToken } from './tokens.ts';
 
 const base = process.env.BASE_CHECKOUT;
 if (!base || !process.env.DATABASE_URL)

@@ -5,10 +5,10 @@
 // Settings: COUNT_ROWS (500000), COUNT_CLIENTS (20), COUNT_SECONDS per round (10), COUNT_ROUNDS (2).
 import { execFileSync } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
-import { startServer } from '../bench/processes.ts';
-import { prepareDatabase } from '../bench/seed.ts';
-import { passwordToken } from '../bench/tokens.ts';
-import { load, percentile } from '../bench/load.ts';
+import { startServer } from './processes.ts';
+import { prepareDatabase } from './seed.ts';
+import { passwordToken } from './tokens.ts';
+import { load, percentile } from './load.ts';
 
 const rows = Number(process.env.COUNT_ROWS ?? 500_000);
 const clients = Number(process.env.COUNT_CLIENTS ?? 20);

@@ -1,4 +1,4 @@
-// The measuring part of scripts/failover.sh: load on two instances, the Patroni leader killed, the figures printed.
+// The measuring part of bench/failover.sh: load on two instances, the Patroni leader killed, the figures printed.
 // Exits 1 when an acknowledged create is missing from the new primary, or when the cluster does not recover.
 import { readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';

@@ -4,7 +4,7 @@
 # subscriber (bench/failover-load.ts); then the leader's Patroni and postgres are killed (SIGKILL). Prints the error
 # window, the acknowledged writes lost (exit 1 unless 0) and the feed's recovery. A measurement, not part of .ci/run.
 # Everything listens on 127.0.0.1, in throwaway folders, and is stopped and removed whatever happens.
-# Usage: scripts/failover.sh   Settings: FAILOVER_PORT_BASE (25400: uses it to +49), FAILOVER_WRITERS (8).
+# Usage: bench/failover.sh   Settings: FAILOVER_PORT_BASE (25400: uses it to +49), FAILOVER_WRITERS (8).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 

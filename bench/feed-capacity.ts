@@ -8,10 +8,10 @@
 // The servers run on core 0, this process on core 1.
 import { execFileSync } from 'node:child_process';
 import { request, type ClientRequest } from 'node:http';
-import { startServer, rssBytes, type ServerProcess } from '../bench/processes.ts';
-import { prepareDatabase } from '../bench/seed.ts';
-import { passwordToken } from '../bench/tokens.ts';
-import { streamChurn } from '../bench/stream-churn.ts';
+import { startServer, rssBytes, type ServerProcess } from './processes.ts';
+import { prepareDatabase } from './seed.ts';
+import { passwordToken } from './tokens.ts';
+import { streamChurn } from './stream-churn.ts';
 
 const streams = Number(process.env.FEED_STREAMS ?? 1000);
 const creates = Number(process.env.FEED_CREATES ?? 30);

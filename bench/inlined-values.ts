@@ -9,13 +9,13 @@ import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { CompiledQuery } from 'kysely';
 import type { SqlEntityManager } from '@mikro-orm/sql';
-import { loadConfig } from '../src/config.ts';
-import { openServiceDatabase } from '../src/service-database.ts';
+import { loadConfig } from '../src/config/config.ts';
+import { openServiceDatabase } from '../src/lifecycle/service-database.ts';
 import { ReadRouting } from '../src/db/read-routing.ts';
 import { createLogger } from '../src/observability/logger.ts';
 import sighting from '../src/resources/sighting.resource.ts';
-import { rowValues } from '../src/crud/row-values.ts';
-import { insertStatement } from '../src/crud/row-statements.ts';
+import { rowValues } from '../src/crud/write/row-values.ts';
+import { insertStatement } from '../src/crud/write/row-statements.ts';
 import { runNamed } from '../src/db/named-statements.ts';
 import { createScratchDatabase } from '../test/support/scratch-database.ts';
 

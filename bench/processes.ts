@@ -13,7 +13,7 @@ export interface ServerProcess {
 /** Runs `node script` on `core` (taskset) and waits for the line announcing its URL. */
 export async function startServer(name: string, script: string, env: Record<string, string | undefined>,
   core: string): Promise<ServerProcess> {
-  // The service runs as `npm start` runs it, with V8's collection at hand (src/memory-after-peaks.ts).
+  // The service runs as `npm start` runs it, with V8's collection at hand (src/feed/memory-after-peaks.ts).
   const flags = script === 'src/server.ts' ? ['--expose-gc'] : [];
   const child = spawn('taskset', ['-c', core, process.execPath, ...flags, script],
     { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });

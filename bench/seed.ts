@@ -2,10 +2,10 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/config.ts';
 import { createLogger } from '../src/observability/logger.ts';
 import { ReadRouting } from '../src/db/read-routing.ts';
-import { openServiceDatabase } from '../src/service-database.ts';
+import { openServiceDatabase } from '../src/lifecycle/service-database.ts';
 import { createScratchDatabase } from '../test/support/scratch-database.ts';
 import { qbeSql } from './floor-sql.ts';
 

@@ -1,4 +1,4 @@
-// The soak's clients (scripts/soak.ts): writers at a rate, change-feed subscribers that come, resume and go, a prober
+// The soak's clients (bench/soak.ts): writers at a rate, change-feed subscribers that come, resume and go, a prober
 // reading by id, and the clients that leave; what they saw, gathered per minute.
 import type { Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';

@@ -8,12 +8,12 @@
 // SOAK_SUBSCRIBERS (24), SOAK_ROWS (50000). Every request goes to 127.0.0.1; the load stops by itself.
 import { execFileSync } from 'node:child_process';
 import pg from 'pg';
-import { startServer, rssBytes, type ServerProcess } from '../bench/processes.ts';
-import { prepareDatabase } from '../bench/seed.ts';
-import { passwordToken } from '../bench/tokens.ts';
-import { percentile } from '../bench/load.ts';
+import { startServer, rssBytes, type ServerProcess } from './processes.ts';
+import { prepareDatabase } from './seed.ts';
+import { passwordToken } from './tokens.ts';
+import { percentile } from './load.ts';
 import { neverRead, readPartAndLeave } from '../test/support/leaving-clients.ts';
-import { SoakClients } from '../bench/soak-clients.ts';
+import { SoakClients } from './soak-clients.ts';
 
 const minutes = Number(process.env.SOAK_MINUTES ?? 10);
 const instances = process.env.DATABASE_URL ? Number(process.env.SOAK_INSTANCES ?? 2) : 1;

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { navigation } from 'lighthouse';
 import puppeteer, { type Page as LighthouseTab } from 'puppeteer-core';
 import { chromium, type Page } from 'playwright-core';
-import { loadConfig } from '../src/config.ts';
-import { startWebServer, stopWebServer } from '../src/web-server.ts';
+import { loadConfig } from '../src/config/config.ts';
+import { startWebServer, stopWebServer } from '../src/lifecycle/web-server.ts';
 
 const sightings = Number(process.env.WEB_BENCH_SIGHTINGS ?? 2000);
 const runs = Number(process.env.WEB_BENCH_RUNS ?? 5);

@@ -1,8 +1,8 @@
 // Entry point: the settings first (a bad one fails before anything else loads), then OpenTelemetry, when an exporter
 // is configured (its hooks must see express and pg load), then the service.
-import { checkedSettings } from './settings-gate.ts';
+import { checkedSettings } from './config/settings-gate.ts';
 
 checkedSettings();
 const { startTelemetry } = await import('./observability/telemetry.ts');
 await startTelemetry(process.env);
-await import('./main.ts');
+await import('./lifecycle/main.ts');

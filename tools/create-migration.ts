@@ -2,8 +2,8 @@
 // Usage: npm run migration:create -- <kebab-case-name>, e.g. `npm run migration:create -- planet`.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadConfig } from '../src/config.ts';
-import { openServiceDatabase } from '../src/service-database.ts';
+import { loadConfig } from '../src/config/config.ts';
+import { openServiceDatabase } from '../src/lifecycle/service-database.ts';
 import { ReadRouting } from '../src/db/read-routing.ts';
 import { createLogger } from '../src/observability/logger.ts';
 

@@ -1,5 +1,5 @@
 // Writes a working collection from a short description: its part of openapi.yaml, entity, descriptor, messages and
-// migration, then the generated contract types. Usage (scripts/resource/description.ts says the grammar):
+// migration, then the generated contract types. Usage (tools/resource/description.ts says the grammar):
 //   npm run resource:create -- planet planetName:text(2..50) mass:integer(0..) [--read reader] [--write admin]
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -42,7 +42,7 @@ for (const [locale, added] of Object.entries(messagesOf(collection))) {
 
 // The migration is MikroORM's difference between the entities (the new one among them) and the migrated schema.
 const node = process.execPath;
-execFileSync(node, [join(root, 'scripts/create-migration.ts'), collection.name], { cwd: root, stdio: 'inherit' });
+execFileSync(node, [join(root, 'tools/create-migration.ts'), collection.name], { cwd: root, stdio: 'inherit' });
 const generator = join(root, 'node_modules/openapi-typescript/bin/cli.js');
 execFileSync(node, [generator, 'openapi.yaml', '-o', 'generated/openapi.ts'], { cwd: root, stdio: 'inherit' });
 console.log(`The ${collection.name} collection is written: review the files and commit them.`);

@@ -2,29 +2,29 @@
 // (src/crud/operation-dispatch.ts), then that operation's steps in order, then its handler.
 import type { RequestHandler, Router } from 'express';
 import type { MikroORM } from '@mikro-orm/core';
-import type { Config } from './config.ts';
-import type { AppServices } from './app.ts';
-import { queryIntegers } from './validation/query-integers.ts';
-import { negotiate } from './http/negotiation.ts';
-import { bodyParsers } from './http/body-parsers.ts';
-import { bodySlots } from './http/body-slots.ts';
-import { entityManagerPerRequest } from './db/request-context.ts';
-import { operationDispatch, type OperationHandlers } from './crud/operation-dispatch.ts';
-import type { BoundOperation } from './crud/operations.ts';
-import { readHandlers } from './crud/read-handlers.ts';
-import { writeHandlers } from './crud/write-handlers.ts';
-import type { AnyResource } from './crud/resource-descriptor.ts';
-import { historyHandlers } from './history/history-handlers.ts';
-import { eventStreams } from './feed/event-stream.ts';
-import { StreamSlots } from './feed/stream-slots.ts';
-import { memoryAfterPeaks } from './memory-after-peaks.ts';
-import { idempotencyKey } from './http/idempotency-key.ts';
-import { rateLimit } from './http/rate-limit.ts';
-import { cors } from './http/cors.ts';
-import { resources } from './resources/index.ts';
-import { roleCheck } from './auth/role-check.ts';
-import { compressAnswers } from './http/compression.ts';
-import { deprecationNotice } from './http/deprecation-notice.ts';
+import type { Config } from '../config/config.ts';
+import type { AppServices } from './app-services.ts';
+import { queryIntegers } from '../validation/query-integers.ts';
+import { negotiate } from '../http/negotiation.ts';
+import { bodyParsers } from '../http/body-parsers.ts';
+import { bodySlots } from '../http/body-slots.ts';
+import { entityManagerPerRequest } from '../db/request-context.ts';
+import { operationDispatch, type OperationHandlers } from '../crud/operation-dispatch.ts';
+import type { BoundOperation } from '../crud/operations.ts';
+import { readHandlers } from '../crud/read/read-handlers.ts';
+import { writeHandlers } from '../crud/write/write-handlers.ts';
+import type { AnyResource } from '../crud/resource-descriptor.ts';
+import { historyHandlers } from '../history/history-handlers.ts';
+import { eventStreams } from '../feed/event-stream.ts';
+import { StreamSlots } from '../feed/stream-slots.ts';
+import { memoryAfterPeaks } from '../feed/memory-after-peaks.ts';
+import { idempotencyKey } from '../http/idempotency-key.ts';
+import { rateLimit } from '../http/rate-limit.ts';
+import { cors } from '../http/cors.ts';
+import { resources } from '../resources/index.ts';
+import { roleCheck } from '../auth/role-check.ts';
+import { compressAnswers } from '../http/compression.ts';
+import { deprecationNotice } from '../http/deprecation-notice.ts';
 
 export interface ApiChecks {
   /** The bearer token's check (src/auth/token-check.ts). */
@@ -50,7 +50,7 @@ export function mountApiOperations(
 function collectionHandlers(
   config: Config, { feed, drain, metrics }: AppServices,
 ): (resource: AnyResource) => OperationHandlers {
-  // After a peak of open streams, the heap they grew goes back to the system (src/memory-after-peaks.ts).
+  // After a peak of open streams, the heap they grew goes back to the system (src/feed/memory-after-peaks.ts).
   const slots = new StreamSlots(
     config.EVENTS_MAX_SUBSCRIBERS, config.EVENTS_MAX_SUBSCRIBERS_PER_CALLER, memoryAfterPeaks().streamsOpen,
   );

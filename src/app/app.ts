@@ -1,37 +1,22 @@
 // Builds the express application: documents and health open, the collections behind token and contract checks.
 import express, { type Express } from 'express';
 import type { MikroORM } from '@mikro-orm/core';
-import type { Config } from './config.ts';
-import { requestValidator } from './validation/request-validator.ts';
-import { errorHandler } from './http/error-handler.ts';
-import { pathNotFound } from './errors/refusals.ts';
-import type { ChangeFeed } from './feed/change-feed.ts';
-import type { StreamShare } from './db/stream-share.ts';
-import type { Drain } from './http/drain.ts';
-import { tokenCheck, type TokenCheck } from './auth/token-check.ts';
+import type { Config } from '../config/config.ts';
+import { requestValidator } from '../validation/request-validator.ts';
+import { errorHandler } from '../http/error-handler.ts';
+import { pathNotFound } from '../errors/refusals.ts';
+import { tokenCheck, type TokenCheck } from '../auth/token-check.ts';
 import { mountApiOperations } from './api-operations.ts';
-import { managementRouter, type ManagementState } from './management.ts';
+import type { AppServices } from './app-services.ts';
+import { managementRouter } from '../management/management.ts';
 import { docsRouter } from './docs.ts';
 import { webPageRouter } from './web-page.ts';
 import { mountAuthorizationServer } from './authorization-server.ts';
-import type { ReadRouting } from './db/read-routing.ts';
-import type { Logger } from './observability/logger.ts';
-import type { Metrics } from './observability/metrics.ts';
-import { requestLog } from './observability/request-log.ts';
-import { httpMetrics } from './observability/http-metrics.ts';
-import { compressAnswers } from './http/compression.ts';
-import { apiVersionHeader } from './http/api-version.ts';
-
-export interface AppServices {
-  logger: Logger;
-  metrics: Metrics;
-  readRouting: ReadRouting;
-  state: ManagementState;
-  feed: ChangeFeed;
-  drain: Drain;
-  /** The pool's share for streamed reads, which the feed's catch-up uses too. */
-  streamShare: StreamShare;
-}
+import type { Logger } from '../observability/logger.ts';
+import { requestLog } from '../observability/request-log.ts';
+import { httpMetrics } from '../observability/http-metrics.ts';
+import { compressAnswers } from '../http/compression.ts';
+import { apiVersionHeader } from '../http/api-version.ts';
 
 export async function createApp(config: Config, orm: MikroORM, services: AppServices): Promise<Express> {
   const { logger, metrics, state, streamShare } = services;
@@ -46,7 +31,7 @@ export async function createApp(config: Config, orm: MikroORM, services: AppServ
   app.set('query parser', 'simple');
   // Read by every streamed answer (src/http/bounded-writes.ts).
   app.locals.streamWriteTimeoutMs = config.STREAM_WRITE_TIMEOUT_MS;
-  // Read by every whole list (src/crud/read-handlers.ts).
+  // Read by every whole list (src/crud/read/read-handlers.ts).
   app.locals.streamShare = streamShare;
   // Read by the error handler: a failure of the closing pool is the instance stopping (src/http/stopping.ts).
   app.locals.stopping = state.stopping;
@@ -91,7 +76,7 @@ function realmTokens(app: Express, config: Config, serverUrl: string, logger: Lo
   // Called by startWebServer once the embedded provider (on this very server) can answer, and by stopWebServer.
   app.locals.prefetchRealmKeys = tokens.startKeys;
   app.locals.stopRealmKeys = tokens.stopKeys;
-  // Readiness reports the key store's own state (src/health.ts): no fetch of its own per probe.
+  // Readiness reports the key store's own state (src/management/health.ts): no fetch of its own per probe.
   app.locals.realmKeysReachable = tokens.keysReachable;
   return tokens;
 }

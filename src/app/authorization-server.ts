@@ -1,10 +1,10 @@
 // Chooses the authorization server: the configured Keycloak, or the development provider on this service's origin.
 import type { Express } from 'express';
 import { fileURLToPath } from 'node:url';
-import type { Config } from './config.ts';
-import { createDevProvider } from './dev-provider/index.ts';
+import type { Config } from '../config/config.ts';
+import { createDevProvider } from '../dev-provider/index.ts';
 
-const realmFile = fileURLToPath(new URL('../keycloak/sighting-realm.json', import.meta.url));
+const realmFile = fileURLToPath(new URL('../../keycloak/sighting-realm.json', import.meta.url));
 
 /** Returns the server's base URL, the one keycloak-connect derives the realm's issuer and keys from. */
 export async function mountAuthorizationServer(app: Express, config: Config): Promise<string> {

@@ -5,8 +5,8 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { servedContract, type ServedContractOptions } from './served-contract.ts';
-import { changelogPath } from './http/deprecation-notice.ts';
-import { sendStatic, staticAnswer, type StaticAnswer } from './http/static-answer.ts';
+import { changelogPath } from '../http/deprecation-notice.ts';
+import { sendStatic, staticAnswer, type StaticAnswer } from '../http/static-answer.ts';
 
 const swaggerUiDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
@@ -93,7 +93,7 @@ const page = `<!doctype html>
 <script src="${docsAssets}/swagger-ui-bundle.js"></script>
 <script src="${docsAssets}/docs-init.js"></script></body></html>`;
 
-const changelog = staticAnswer(readFileSync(new URL('../docs/changelog.md', import.meta.url), 'utf8'));
+const changelog = staticAnswer(readFileSync(new URL('../../docs/changelog.md', import.meta.url), 'utf8'));
 const [pageAnswer, initAnswer, contrastAnswer] = [staticAnswer(page), staticAnswer(init), staticAnswer(contrast)];
 const forever = 'public, max-age=31536000, immutable';
 // Distinct origins are few (served-contract.ts bounds them the same way).

@@ -1,6 +1,6 @@
 // The contract as served at /openapi.yaml: this instance's origin and base path, its provider's URLs and flows.
 import { parseDocument, type Document } from 'yaml';
-import { openApiText } from './contract/document.ts';
+import { openApiText } from '../contract/document.ts';
 
 export interface ServedContractOptions {
   /** PUBLIC_URL when configured: it wins over the origin a request was sent to. */

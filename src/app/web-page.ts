@@ -2,11 +2,11 @@
 import express, { Router } from 'express';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { textLength } from './contract/bounds.ts';
-import { precompressedFiles } from './http/precompressed-files.ts';
-import { sendStatic, staticAnswer } from './http/static-answer.ts';
+import { textLength } from '../contract/bounds.ts';
+import { precompressedFiles } from '../http/precompressed-files.ts';
+import { sendStatic, staticAnswer } from '../http/static-answer.ts';
 
-const distDir = fileURLToPath(new URL('../web/dist', import.meta.url));
+const distDir = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 export interface WebPageSettings {
   /** Where the collections live (BASE_PATH), on the page's own origin. */

@@ -7,7 +7,7 @@ import { RealmKeys, type RealmKeysOptions } from './realm-keys.ts';
 import type { Principal } from './access-rules.ts';
 import { VerifiedTokens } from './verified-tokens.ts';
 
-/** The realm's address and its keys' schedule and bounds (`REALM_KEYS_*`, src/config.ts). */
+/** The realm's address and its keys' schedule and bounds (`REALM_KEYS_*`, src/config/config.ts). */
 export type TokenCheckOptions = Omit<RealmKeysOptions, 'onKeyRemoved'>;
 
 /** As the token says, unchecked: a signed token may still hold any JSON where a claim is read (checked in `admit`). */

@@ -7,31 +7,11 @@ import { pathTextOf, type IntegerParameter, type ResolvedOperation } from '../co
 import { parametersOf } from '../contract/parameters.ts';
 import { referencedNode } from '../contract/references.ts';
 import type { AccessRules, Role } from '../auth/access-rules.ts';
-import type { AnyResource, View } from './resource-descriptor.ts';
+import type { AnyResource, Method, OperationShape } from './resource-descriptor.ts';
 import { entityNotFound } from '../errors/refusals.ts';
 
 export type OperationKind =
   'list' | 'create' | 'queryByExample' | 'events' | 'read' | 'update' | 'patch' | 'remove' | 'versions' | 'version';
-export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-
-export interface OperationShape {
-  method: Method;
-  /** The path below `/{resource}`: `''`, `/{id}`, `/{id}/versions`. */
-  below: string;
-  /** A list's or a query by example's: the view of every row it answers. */
-  view?: View;
-  /** A create's: it answers the new record's detail view, whatever `Prefer` says. */
-  representation?: boolean;
-  /**
-   * Bound only for the resources whose contract declares it (a query by example in the list view: sightings; the
-   * deprecated version read: the collections older than its deprecation).
-   */
-  optional?: boolean;
-  roles(access: AccessRules): Role[];
-  /** Those of its roles that reach only the caller's own records; none unless said. */
-  ownRecordsOnly?(access: AccessRules): Role[];
-}
-
 /** A record's creator changes it with `writer`, and `admin` changes anyone's (docs/behaviour.md#roles). */
 const changeRoles = (access: AccessRules): Role[] =>
   (access.change === 'creator' ? ['writer', 'admin'] : [access.change]);

@@ -1,7 +1,6 @@
 // What the generic CRUD machinery needs to know about one resource; each resource is one such descriptor.
 import type { EntityClass, EntityData, EntityManager, FilterQuery, RawQueryFragment } from '@mikro-orm/core';
 import type { RequestHandler } from 'express';
-import type { OperationShape } from './operations.ts';
 import type { Locale } from '../i18n/messages.ts';
 import type { AccessRules, Role } from '../auth/access-rules.ts';
 import type { FieldProblem } from '../errors/app-errors.ts';
@@ -19,6 +18,27 @@ export type WireRecord = Record<string, unknown>;
 export type ViewRow = Record<string, unknown>;
 /** Which view a query's rows are for: a list reads only what its list view shows; details read the record whole. */
 export type View = 'list' | 'detail';
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface OperationShape {
+  method: Method;
+  /** The path below `/{resource}`: `''`, `/{id}`, `/{id}/versions`. */
+  below: string;
+  /** A list's or a query by example's: the view of every row it answers. */
+  view?: View;
+  /** A create's: it answers the new record's detail view, whatever `Prefer` says. */
+  representation?: boolean;
+  /**
+   * Bound only for the resources whose contract declares it (a query by example in the list view: sightings; the
+   * deprecated version read: the collections older than its deprecation).
+   */
+  optional?: boolean;
+  roles(access: AccessRules): Role[];
+  /** Those of its roles that reach only the caller's own records; none unless said. */
+  ownRecordsOnly?(access: AccessRules): Role[];
+}
+
 /**
  * The part of MikroORM's QueryBuilder a view query uses. Its own type tracks every selected field and join in
  * type parameters, which views do not need and which make the type checker take minutes.
@@ -48,7 +68,7 @@ interface DescriptorFields<E extends object> {
   idProperty: keyof E & string;
   /** Relations the write path loads with the record it changes (the views read rows, not entities). */
   populate: readonly string[];
-  /** List parameters (openapi.yaml) whose entity property has another name (src/crud/list-filters.ts). */
+  /** List parameters (openapi.yaml) whose entity property has another name (src/crud/read/list-filters.ts). */
   filterProperties?: Readonly<Record<string, string>>;
   /**
    * Adds the columns a view reads, and their joins, to a query rooted at `rootAlias` (src/crud/root-alias.ts, whose
@@ -60,7 +80,7 @@ interface DescriptorFields<E extends object> {
   detailView(row: ViewRow, locale: Locale): WireRecord;
   /**
    * The record's own columns from a validated create or update body, a relation by its key (a replacement: an absent
-   * field is null). Plain data: a one-row record is written by one statement (src/crud/row-writes.ts), no entity made.
+   * field is null). Plain data: a one-row record is written by one statement (write/row-writes.ts), no entity made.
    */
   values(body: WireRecord): EntityData<E>;
   /** Records of other tables that are part of this one (a vessel's names), written through the unit of work. */
@@ -74,7 +94,7 @@ interface DescriptorFields<E extends object> {
    * Operations of this collection alone, beside the generic set (the vessel's observers); openapi.yaml declares each.
    */
   ownOperations?: ReadonlyArray<OperationShape & { kind: string; handle: RequestHandler }>;
-  /** Query by example for the fields the generic rule (src/crud/query-by-example.ts) does not fit. */
+  /** Query by example for the fields the generic rule (src/crud/read/query-by-example.ts) does not fit. */
   exampleFields?: Readonly<Record<string, (value: unknown, context: RequestContext) => FilterQuery<E>>>;
 }
 

@@ -2,7 +2,7 @@
 // seconds.
 import { Socket } from 'node:net';
 import pg from 'pg';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import { boundedCursor, isCursor } from './bounded-cursor.ts';
 import { sendCancelRequest } from './cancel-request.ts';
 

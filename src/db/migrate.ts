@@ -1,6 +1,6 @@
 // Brings the schema up to date under one lock per database, so instances that start together migrate it once.
 import type { EntityManager, MikroORM } from '@mikro-orm/core';
-import { migrationUrl, type Config } from '../config.ts';
+import { migrationUrl, type Config } from '../config/config.ts';
 import type { Logger } from '../observability/logger.ts';
 import { withMigrationLock } from './migration-lock.ts';
 import { seedDemoData } from './demo-data.ts';

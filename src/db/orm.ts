@@ -4,7 +4,7 @@ import { FlushMode, type EntityManager, type MikroORM, type Options } from '@mik
 import { Migrator } from '@mikro-orm/migrations';
 import type { Pool } from 'pg';
 import type { PgliteConnection } from '@mikro-orm/pglite';
-import { migrationUrl, type Config } from '../config.ts';
+import { migrationUrl, type Config } from '../config/config.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { ReadRouting } from './read-routing.ts';
 import { locks, migrate, type MigrationPlan } from './migrate.ts';
@@ -27,14 +27,14 @@ const common = {
   allowGlobalContext: false,
   // Writes happen at the handler's explicit flush only, never as a side effect of a query in between.
   flushMode: FlushMode.COMMIT,
-  // A write is one transaction with its history entry (src/crud/record-history.ts), asked for explicitly.
+  // A write is one transaction with its history entry (src/crud/write/record-history.ts), asked for explicitly.
   implicitTransactions: false,
 } satisfies Partial<Options>;
 
 // The ORMs opened on PostgreSQL, which streams rows through a cursor; PGlite's driver has none.
 const withCursors = new WeakSet<object>();
 
-/** Whether this EntityManager's database reads a long result through a cursor (src/crud/row-stream.ts). */
+/** Whether this EntityManager's database reads a long result through a cursor (src/crud/read/row-stream.ts). */
 export function readsByCursor(em: EntityManager): boolean {
   return withCursors.has(em.config);
 }

@@ -1,5 +1,5 @@
 // The start's rules for poolers: what may go through one, checked before the pool opens or any lock is taken.
-import { InvalidConfiguration, type Config } from '../config.ts';
+import { InvalidConfiguration, type Config } from '../config/config.ts';
 import { probePooling } from './pooler-probe.ts';
 
 type Settings =

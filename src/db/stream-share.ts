@@ -1,6 +1,6 @@
 // The share of the pool that streamed reads (whole lists, queries by example, the feed's catch-up) hold together.
 import type { Response } from 'express';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import { ServiceUnavailable } from '../errors/app-errors.ts';
 
 interface Waiter {
@@ -18,7 +18,7 @@ const busy = () => new ServiceUnavailable('error.streamedReadsBusy', {}, { 'Retr
  */
 export class StreamShare {
   readonly places: number;
-  /** How long a read may keep its place (and connection) while its client takes nothing (src/crud/row-stream.ts). */
+  /** How long a read may keep its place (and connection) while its client takes nothing (crud/read/row-stream.ts). */
   readonly idleMs: number;
   readonly #waitMs: number;
   #free: number;

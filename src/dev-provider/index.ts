@@ -24,7 +24,7 @@ export interface DevProviderOptions {
   realmFile: string;
   // The resource server every token is for (its client id is the `aud`).
   audience?: string;
-  // The settings it reads (NODE_ENV, the realm's `${…}` placeholders), from src/config.ts; never process.env itself.
+  // The settings it reads (NODE_ENV, the realm's `${…}` placeholders), from config/config.ts; never process.env itself.
   env?: NodeJS.ProcessEnv;
 }
 

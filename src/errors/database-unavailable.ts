@@ -5,7 +5,7 @@ import { ConnectionException } from '@mikro-orm/core';
 // 57014 is a statement cancelled by statement_timeout (DB_STATEMENT_TIMEOUT_MS): the database is too slow to use now.
 // 25006 (read_only_sql_transaction) is a write that reached a standby: during a failover a balancer that checks
 // Patroni's /primary sends connections to the node being promoted a moment before it takes writes
-// (scripts/failover.sh saw 170 such creates in 5 s); it is writable again within seconds.
+// (bench/failover.sh saw 170 such creates in 5 s); it is writable again within seconds.
 const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02',
   '57P03', '57014', '25006']);
 

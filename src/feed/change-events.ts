@@ -1,7 +1,7 @@
 // The feed's events as the history table holds them: a batch read after a place in the feed, and the newest place.
 import type { MikroORM } from '@mikro-orm/core';
 import type { ViewRow } from '../crud/resource-descriptor.ts';
-import type { Change } from '../crud/record-history.ts';
+import type { Change } from '../crud/write/record-history.ts';
 
 export interface ChangeEvent {
   eventId: number;

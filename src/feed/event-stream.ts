@@ -7,7 +7,7 @@ import type { Principal } from '../auth/access-rules.ts';
 import { ServiceUnavailable, TooManyRequests } from '../errors/app-errors.ts';
 import { requestLocale } from '../i18n/request-locale.ts';
 import type { Locale } from '../i18n/messages.ts';
-import { feedFilters } from '../crud/record-history.ts';
+import { feedFilters } from '../crud/write/record-history.ts';
 import { responseWrites } from '../http/bounded-writes.ts';
 import type { ChangeFeed } from './change-feed.ts';
 import type { ChangeEvent } from './change-events.ts';

@@ -1,6 +1,6 @@
 // The instance's change feed, woken by PostgreSQL's notifications when there is a server to listen to.
 import type { MikroORM } from '@mikro-orm/core';
-import { directUrl, type Config } from '../config.ts';
+import { directUrl, type Config } from '../config/config.ts';
 import type { Logger } from '../observability/logger.ts';
 import { ChangeFeed } from './change-feed.ts';
 import type { StreamShare } from '../db/stream-share.ts';

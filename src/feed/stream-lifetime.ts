@@ -35,7 +35,7 @@ export function streamLifetime(req: Request, res: Response, writes: BoundedWrite
     if (release()) res.end();
   };
   res.once('close', end);
-  // A client that closes its connection has gone: connections may be half-open (src/service-ports.ts), so its FIN
+  // A client that closes its connection has gone: connections may be half-open (lifecycle/service-ports.ts), so its FIN
   // alone does not close the answer, and an idle stream would notice only when a keep-alive write failed.
   req.socket.once('end', end);
   return {

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/sql';
 import { viewQuery } from '../crud/view-rows.ts';
 import type { AnyResource } from '../crud/resource-descriptor.ts';
-import { feedFilters } from '../crud/record-history.ts';
+import { feedFilters } from '../crud/write/record-history.ts';
 import { placeCommitted } from '../feed/sequencer.ts';
 
 /** Records per statement: each statement stays well inside DB_STATEMENT_TIMEOUT_MS, whatever the table's size. */

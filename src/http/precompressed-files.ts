@@ -1,4 +1,4 @@
-// Serves the `.br`/`.gz` files the web build writes beside each text file (scripts/build-web.ts), when the request
+// Serves the `.br`/`.gz` files the web build writes beside each text file (tools/build-web.ts), when the request
 // accepts them: compressed once at build time at the best level, never per request.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { readdirSync } from 'node:fs';

@@ -1,10 +1,10 @@
 // The service as a process: start it from the environment, stop it gracefully on SIGTERM (orchestrators) or SIGINT
 // (Ctrl-C).
-import { loadConfig } from './config.ts';
+import { loadConfig } from '../config/config.ts';
 import { startWebServer, stopWebServer, type WebServer } from './web-server.ts';
-import { tokenAssignment } from './dev-provider/index.ts';
+import { tokenAssignment } from '../dev-provider/index.ts';
 import { failedStart } from './start-up-failure.ts';
-import { stopTelemetry } from './observability/telemetry.ts';
+import { stopTelemetry } from '../observability/telemetry.ts';
 
 // A stop asked for while the start is under way (waiting for another's migration lock, say) ends it with one line.
 const stopDuringStart = (signal: NodeJS.Signals) => {

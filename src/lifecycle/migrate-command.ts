@@ -1,10 +1,10 @@
 // Applies pending migrations (and the demo data when DEMO_DATA=true) to the configured database, then exits: the
 // step a fleet runs before starting instances with MIGRATE_AT_START=false. Safe to run from several places at once.
-import { loadConfig } from '../src/config.ts';
-import { openServiceDatabase } from '../src/service-database.ts';
-import { ReadRouting } from '../src/db/read-routing.ts';
-import { createLogger } from '../src/observability/logger.ts';
-import { failedStart } from '../src/start-up-failure.ts';
+import { loadConfig } from '../config/config.ts';
+import { openServiceDatabase } from './service-database.ts';
+import { ReadRouting } from '../db/read-routing.ts';
+import { createLogger } from '../observability/logger.ts';
+import { failedStart } from './start-up-failure.ts';
 
 try {
   const config = loadConfig({ ...process.env, MIGRATE_AT_START: 'true' });

@@ -1,12 +1,13 @@
 // The application on the service's ports, once its database and change feed are open, and the readiness it reports.
 import type { Express, Request, Response } from 'express';
 import type { MikroORM } from '@mikro-orm/core';
-import type { Config } from './config.ts';
-import { createApp, type AppServices } from './app.ts';
-import { lastResort } from './http/error-handler.ts';
-import { managementApp, managementRouter, type ManagementState } from './management.ts';
-import type { DatabaseState } from './readiness.ts';
-import { expectedMigration } from './db/migration-state.ts';
+import type { Config } from '../config/config.ts';
+import { createApp } from '../app/app.ts';
+import type { AppServices } from '../app/app-services.ts';
+import { lastResort } from '../http/error-handler.ts';
+import { managementApp, managementRouter, type ManagementState } from '../management/management.ts';
+import type { DatabaseState } from '../management/readiness.ts';
+import { expectedMigration } from '../db/migration-state.ts';
 import type { ServicePorts } from './service-ports.ts';
 
 /** What the application is built from: the services `createApp` takes, and what its readiness state reads. */

@@ -1,9 +1,9 @@
 // Where the service's reads go, the primary or a replica, and how far each replica is behind.
-import type { Config } from './config.ts';
-import { ReadRouting } from './db/read-routing.ts';
-import { ReplicaLag } from './db/replica-lag.ts';
-import type { Logger } from './observability/logger.ts';
-import type { Metrics } from './observability/metrics.ts';
+import type { Config } from '../config/config.ts';
+import { ReadRouting } from '../db/read-routing.ts';
+import { ReplicaLag } from '../db/replica-lag.ts';
+import type { Logger } from '../observability/logger.ts';
+import type { Metrics } from '../observability/metrics.ts';
 
 /** The read routing and the replicas' lag, both counted in the metrics. */
 export function replicaReads(config: Config, metrics: Metrics,

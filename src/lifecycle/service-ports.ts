@@ -1,10 +1,10 @@
 // The service's ports, open before its database: until the application is mounted on them, they say it is starting.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Config } from './config.ts';
-import { answerClientError, answerConnect } from './http/client-errors.ts';
-import { answerStarting } from './http/starting.ts';
-import { answerStopping } from './http/stopping.ts';
-import { drainable, type Drain } from './http/drain.ts';
+import type { Config } from '../config/config.ts';
+import { answerClientError, answerConnect } from '../http/client-errors.ts';
+import { answerStarting } from '../http/starting.ts';
+import { answerStopping } from '../http/stopping.ts';
+import { drainable, type Drain } from '../http/drain.ts';
 
 type Answer = (req: IncomingMessage, res: ServerResponse) => void;
 

@@ -1,9 +1,9 @@
 // The one log line a start that failed leaves (what failed and why: a variable or a cause), then a non-zero exit.
-import { InvalidConfiguration } from './config.ts';
-import { fatalLine } from './fatal-line.ts';
-import { DatabaseUnreachable } from './db/pooler-probe.ts';
-import { MigrationsPending } from './db/migrate.ts';
-import { MigrationLockTimeout } from './db/migration-lock.ts';
+import { InvalidConfiguration } from '../config/config.ts';
+import { fatalLine } from '../config/fatal-line.ts';
+import { DatabaseUnreachable } from '../db/pooler-probe.ts';
+import { MigrationsPending } from '../db/migrate.ts';
+import { MigrationLockTimeout } from '../db/migration-lock.ts';
 
 /**
  * Never a stack trace, an SQL statement, a driver's `detail` or a setting's value (a URL may hold a password): an

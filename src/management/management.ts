@@ -1,13 +1,13 @@
 // What orchestrators and scrapers ask (health, metrics): on the public port, or alone on MANAGEMENT_PORT.
 import express, { Router, type Express } from 'express';
 import type { MikroORM } from '@mikro-orm/core';
-import type { Config } from './config.ts';
-import type { Metrics } from './observability/metrics.ts';
+import type { Config } from '../config/config.ts';
+import type { Metrics } from '../observability/metrics.ts';
 import { healthRouter, type HealthState } from './health.ts';
-import { metricsRouter } from './observability/metrics-router.ts';
-import { apiVersionHeader } from './http/api-version.ts';
+import { metricsRouter } from '../observability/metrics-router.ts';
+import { apiVersionHeader } from '../http/api-version.ts';
 
-/** What readiness reads of the running instance (src/health.ts). */
+/** What readiness reads of the running instance (src/management/health.ts). */
 export type ManagementState = HealthState;
 
 export function managementRouter(config: Config, orm: MikroORM, metrics: Metrics, state: ManagementState): Router {

@@ -1,6 +1,6 @@
 // Readiness as probes see it: each dependency checked one at a time for any number of probes, answered within a bound.
 import type { MikroORM } from '@mikro-orm/core';
-import { expectedMigration, migrationStateSql } from './db/migration-state.ts';
+import { expectedMigration, migrationStateSql } from '../db/migration-state.ts';
 
 /**
  * Longest a readiness probe waits for an answer. Balancers and orchestrators give their probes a second or two;

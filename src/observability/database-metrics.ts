@@ -116,7 +116,7 @@ export function replicaMetrics(registry: Registry): ReplicaMetrics {
 }
 
 export interface ReadinessMetrics {
-  /** A readiness check's answer: whether the database answered, and its migrations when it did (src/readiness.ts). */
+  /** A readiness check's answer: whether the database answered, and its migrations when it did (readiness.ts). */
   databaseObserved(up: boolean, migrations?: { expected: string; current: boolean; applied: number }): void;
 }
 

@@ -1,7 +1,7 @@
 // The service's one logger: JSON lines (pino), pretty only for a developer at a terminal.
 import { createRequire } from 'node:module';
 import { pino, type DestinationStream, type Logger } from 'pino';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import { serializeError } from './error-serializer.ts';
 
 export type { Logger, DestinationStream };

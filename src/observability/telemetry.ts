@@ -2,7 +2,7 @@
 // configured.
 import { register } from 'node:module';
 import type { Request } from 'express';
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../config/config.ts';
 import { routeTemplate } from './route-template.ts';
 import { statementShape } from './statement-shape.ts';
 import { queryNames } from './query-names.ts';

@@ -1,6 +1,6 @@
 // The sighting collection as data for the generic CRUD machinery.
 import type { ResourceDescriptor } from '../crud/resource-descriptor.ts';
-import { exampleCondition } from '../crud/query-by-example.ts';
+import { exampleCondition } from '../crud/read/query-by-example.ts';
 import { rootColumn, rootField, rootFields } from '../crud/root-alias.ts';
 import { Sighting } from '../db/entities/sighting.entity.ts';
 import { joinNames, localizedName, namesColumn } from './vessel-names.ts';

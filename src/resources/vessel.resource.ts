@@ -1,7 +1,7 @@
 // The vessel collection as data for the generic CRUD machinery; its names are a language map.
 import type { FilterQuery } from '@mikro-orm/core';
 import type { ResourceDescriptor } from '../crud/resource-descriptor.ts';
-import { matching } from '../crud/query-by-example.ts';
+import { matching } from '../crud/read/query-by-example.ts';
 import { rootColumn, rootFields } from '../crud/root-alias.ts';
 import { Vessel } from '../db/entities/vessel.entity.ts';
 import { vesselObservers } from './vessel-observers.ts';

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { sharedService, startService, type TestService } from '../support/service.ts';
 import { rawRequest } from '../support/api-client.ts';
-import { InvalidConfiguration, loadConfig } from '../../src/config.ts';
+import { InvalidConfiguration, loadConfig } from '../../src/config/config.ts';
 
 /** A header's comma-separated list, lower-cased (header names are case-insensitive). */
 function listOf(response: Response, name: string): string[] {

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { backend, startService, type TestService } from '../support/service.ts';
 import { tokenFor } from '../support/tokens.ts';
 import { bulkInsert } from '../support/bulk-insert.ts';
-import { countSlice } from '../../src/crud/list-count.ts';
+import { countSlice } from '../../src/crud/read/list-count.ts';
 
 describe(`counts over many records (${backend})`, function () {
   this.timeout(120_000);

@@ -7,7 +7,7 @@ import { backend, startService, type TestService } from '../support/service.ts';
 import { tokenFor } from '../support/tokens.ts';
 import { samples } from '../support/scrape.ts';
 import { eventually } from '../support/condition.ts';
-import { stopWebServer } from '../../src/web-server.ts';
+import { stopWebServer } from '../../src/lifecycle/web-server.ts';
 import { apiVersion } from '../../src/http/api-version.ts';
 
 /** Sends `head` on a connection of its own (no FIN: the request stays in flight) and collects what comes back. */

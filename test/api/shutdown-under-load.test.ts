@@ -4,7 +4,7 @@ import { Agent, request, type IncomingMessage } from 'node:http';
 import { startService, type TestService } from '../support/service.ts';
 import { tokenFor } from '../support/tokens.ts';
 import { buildSighting } from '../support/fixtures.ts';
-import { stopWebServer } from '../../src/web-server.ts';
+import { stopWebServer } from '../../src/lifecycle/web-server.ts';
 import { eventually } from '../support/condition.ts';
 
 interface Outcome { status?: number; connection?: string; afterStop: boolean; endedAfterStop?: boolean; error?: string;

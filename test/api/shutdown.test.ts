@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { startService, type TestService } from '../support/service.ts';
 import { tokenFor } from '../support/tokens.ts';
 import { contractProblems } from '../support/contract.ts';
-import { stopWebServer } from '../../src/web-server.ts';
+import { stopWebServer } from '../../src/lifecycle/web-server.ts';
 import { eventually } from '../support/condition.ts';
 
 describe('graceful shutdown', () => {

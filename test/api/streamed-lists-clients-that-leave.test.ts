@@ -29,7 +29,7 @@ describe(`streamed lists and clients that leave (${backend}) @pgbouncer`, functi
 
   const list: () => Call = () => ({ path: '/api/sighting', headers });
   // Compressed: the compressor between the answer and the socket keeps the back-pressure (src/http/compression.ts).
-  // Sorted by a field: on PGlite its ids are read in that order first, then its rows (src/crud/row-stream.ts).
+  // Sorted by a field: on PGlite its ids are read in that order first, then its rows (src/crud/read/row-stream.ts).
   const sortedList: () => Call = () => ({ path: '/api/sighting?sort=-sightingDate', headers });
   const queryByExample: () => Call = () => ({ method: 'POST', path: '/api/sighting/qbe',
     headers: { ...headers, 'Content-Type': 'application/json', 'Accept-Encoding': 'gzip' }, body: '{}' });

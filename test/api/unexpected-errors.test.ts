@@ -4,7 +4,7 @@ import express from 'express';
 import type { AddressInfo } from 'node:net';
 import { errorHandler } from '../../src/http/error-handler.ts';
 import { negotiate } from '../../src/http/negotiation.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/config.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { requestLog } from '../../src/observability/request-log.ts';
 import { captureLog, type LogCapture } from '../support/log-capture.ts';

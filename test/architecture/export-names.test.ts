@@ -56,7 +56,7 @@ describe('exported names in src/', () => {
 
   it('when two modules export a declaration of one name, then this names it and both', () => {
     const resolution = 'src/contract/resolution.ts';
-    const twice = namesExportedTwice([resolution, 'src/config.ts', resolution]);
+    const twice = namesExportedTwice([resolution, 'src/config/config.ts', resolution]);
     expect(Object.keys(twice)).to.have.members(exportedNames(resolution));
     expect(twice['operationOf']).to.deep.equal([resolution, resolution]);
   });

@@ -63,7 +63,7 @@ describe('workarounds of library internals: what they rely on', () => {
   });
 
   it('when node\'s HTTP server no longer has httpAllowHalfOpen (off by default), '
-    + 'then this fails (src/service-ports.ts sets it)', () => {
+    + 'then this fails (src/lifecycle/service-ports.ts sets it)', () => {
     // No public option of http.createServer does it in Node 24: net's allowHalfOpen is always on below the HTTP layer.
     const server = new HttpServer();
     expect(Object.hasOwn(server, 'httpAllowHalfOpen')).to.equal(true);

@@ -17,8 +17,8 @@ const project = new URL('../..', import.meta.url).pathname;
 const run = promisify(execFile);
 /** What the command, the linters, the type check and the service read; node_modules and the web page are linked. */
 const copiedParts = [
-  'src', 'locales', 'keycloak', 'generated', 'docs', 'scripts/resource', 'scripts/create-resource.ts',
-  'scripts/create-migration.ts', 'openapi.yaml', 'package.json', '.spectral.yaml', '.redocly.lint-ignore.yaml',
+  'src', 'locales', 'keycloak', 'generated', 'docs', 'tools/resource', 'tools/create-resource.ts',
+  'tools/create-migration.ts', 'openapi.yaml', 'package.json', '.spectral.yaml', '.redocly.lint-ignore.yaml',
   'redocly-lint.yaml',
 ];
 const description = ['planet', 'planetName:text(2..50)', 'mass:integer(0..)', '--read', 'reader', '--write', 'admin'];

@@ -1,6 +1,6 @@
 // What `npm run resource:create` reads from its arguments, and the descriptions it refuses before writing anything.
 import { expect } from 'chai';
-import { DescriptionError, parseDescription } from '../../scripts/resource/description.ts';
+import { DescriptionError, parseDescription } from '../../tools/resource/description.ts';
 
 describe('the description npm run resource:create reads', () => {
   it('when fields, bounds and roles are given, then each is read with the int32 bound where none is said', () => {

@@ -1,4 +1,4 @@
-// Settings reach the embedded provider through src/config.ts: TOKEN_AUDIENCE, NODE_ENV, SIGHTING_SERVICE_SECRET.
+// Settings reach the embedded provider through src/config/config.ts: TOKEN_AUDIENCE, NODE_ENV, SIGHTING_SERVICE_SECRET.
 import { expect } from 'chai';
 import { startService, type TestService } from '../support/service.ts';
 import { rawRequest } from '../support/api-client.ts';

@@ -7,7 +7,7 @@ import { sharedService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
 import { closeBrowser, iconStatus, launchBrowser, screenshotPath, watchContext } from '../support/browser.ts';
 import { axeViolations } from '../support/axe.ts';
-import { docsAssets } from '../../src/docs.ts';
+import { docsAssets } from '../../src/app/docs.ts';
 
 interface Operation { operationId: string; tags: string[] }
 const contract = parse(readFileSync(new URL('../../openapi.yaml', import.meta.url), 'utf8')) as {

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { parse, stringify } from 'yaml';
-import { compareContracts } from '../../scripts/contract-diff/diff.ts';
-import { Contract } from '../../scripts/contract-diff/document.ts';
+import { compareContracts } from '../../tools/contract-diff/diff.ts';
+import { Contract } from '../../tools/contract-diff/document.ts';
 
 type Json = Record<string, unknown>;
 
@@ -35,7 +35,7 @@ function refersTo(document: Json, node: unknown, name: string, seen = new Set<st
 /** Runs `npm run contract:diff`'s script on `args`; resolves with its exit code and output. */
 function gateCommand(args: string[]): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['scripts/contract-diff.ts', ...args], { cwd: root, maxBuffer: 64 * 1024 * 1024 },
+    execFile(process.execPath, ['tools/contract-diff.ts', ...args], { cwd: root, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, output: stdout + stderr }));
   });
 }

@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { parse } from 'yaml';
-import { compareContracts } from '../../scripts/contract-diff/diff.ts';
-import { Contract } from '../../scripts/contract-diff/document.ts';
-import type { Finding } from '../../scripts/contract-diff/finding.ts';
+import { compareContracts } from '../../tools/contract-diff/diff.ts';
+import { Contract } from '../../tools/contract-diff/document.ts';
+import type { Finding } from '../../tools/contract-diff/finding.ts';
 
 type Json = Record<string, unknown>;
 

@@ -3,7 +3,7 @@
 // committed meanwhile, and a stream from now none of them.
 import { expect } from 'chai';
 import type { MikroORM } from '@mikro-orm/core';
-import { createWithHistory } from '../../src/crud/row-writes.ts';
+import { createWithHistory } from '../../src/crud/write/row-writes.ts';
 import { ChangeFeed } from '../../src/feed/change-feed.ts';
 import type { ChangeEvent } from '../../src/feed/change-events.ts';
 import sighting from '../../src/resources/sighting.resource.ts';

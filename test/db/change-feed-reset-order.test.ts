@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import type { MikroORM } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/sql';
-import { createWithHistory } from '../../src/crud/row-writes.ts';
+import { createWithHistory } from '../../src/crud/write/row-writes.ts';
 import { ChangeFeed } from '../../src/feed/change-feed.ts';
 import type { ChangeEvent } from '../../src/feed/change-events.ts';
 import { placingLock } from '../../src/feed/sequencer.ts';

@@ -3,11 +3,11 @@
 // statement to any server session, they go unnamed unless the operator says the pooler keeps them.
 import { expect } from 'chai';
 import type { SqlEntityManager } from '@mikro-orm/sql';
-import { createWithHistory, rowState } from '../../src/crud/row-writes.ts';
-import { insertStatement, stateStatement } from '../../src/crud/row-statements.ts';
+import { createWithHistory, rowState } from '../../src/crud/write/row-writes.ts';
+import { insertStatement, stateStatement } from '../../src/crud/write/row-statements.ts';
 import { byIdStatement, readRow } from '../../src/crud/view-rows.ts';
 import { namedStatement } from '../../src/db/named-statements.ts';
-import { rowValues } from '../../src/crud/row-values.ts';
+import { rowValues } from '../../src/crud/write/row-values.ts';
 import sighting from '../../src/resources/sighting.resource.ts';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
 

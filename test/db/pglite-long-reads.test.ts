@@ -1,8 +1,8 @@
 // Long reads on PGlite, which has no cursors: the service refreshes the planner's statistics itself, as PGlite runs no
 // autovacuum (src/db/pglite-statistics.ts), a batch continues from the last row's id by the index
-// (src/crud/list-order.ts), and a sorted read takes the ids in order first (src/crud/row-stream.ts). So a query by
-// example over many matches and a sorted list read each row a few times, where they had read the whole table once for
-// every batch of 200.
+// (src/crud/read/list-order.ts), and a sorted read takes the ids in order first (src/crud/read/row-stream.ts).
+// So a query by example over many matches and a sorted list read each row a few times, where they had read the
+// whole table once for every batch of 200.
 import { expect } from 'chai';
 import type { SqlEntityManager } from '@mikro-orm/sql';
 import { backend, startService, type TestService } from '../support/service.ts';

@@ -1,11 +1,11 @@
 // A list's statement is built once per shape of its conditions and later requests of that shape only bind their
-// values (src/crud/statement-shapes.ts): the values must land where the builder put them, or rows would be wrong.
+// values (src/crud/read/statement-shapes.ts): the values must land where the builder put them, or rows would be wrong.
 import { expect } from 'chai';
 import type { FilterQuery } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/sql';
-import { listStatement } from '../../src/crud/statement-shapes.ts';
+import { listStatement } from '../../src/crud/read/statement-shapes.ts';
 import { viewQuery } from '../../src/crud/view-rows.ts';
-import { keysetAfter, listOrder, orderBy } from '../../src/crud/list-order.ts';
+import { keysetAfter, listOrder, orderBy } from '../../src/crud/read/list-order.ts';
 import { runNamed } from '../../src/db/named-statements.ts';
 import type { ViewRow } from '../../src/crud/resource-descriptor.ts';
 import sighting from '../../src/resources/sighting.resource.ts';

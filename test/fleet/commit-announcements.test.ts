@@ -7,7 +7,7 @@ import { createSighting } from '../support/fixtures.ts';
 import { eventually } from '../support/condition.ts';
 import { query } from '../support/sql.ts';
 import { signalCommit } from '../../src/db/commit-signal.ts';
-import { directUrl } from '../../src/config.ts';
+import { directUrl } from '../../src/config/config.ts';
 
 describe('commits announced after they commit @pgbouncer', function () {
   let service: TestService;

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { Agent } from 'undici';
 import { startService, type TestService } from '../support/service.ts';
-import { stopWebServer } from '../../src/web-server.ts';
+import { stopWebServer } from '../../src/lifecycle/web-server.ts';
 import { apiVersion } from '../../src/http/api-version.ts';
 
 describe('management port', () => {

@@ -1,4 +1,4 @@
-// A write that reaches a server in read-only mode (a standby being promoted during a failover, scripts/failover.sh)
+// A write that reaches a server in read-only mode (a standby being promoted during a failover, bench/failover.sh)
 // is the contract's 503 with Retry-After, never a 500.
 import { expect } from 'chai';
 import { backend, startService, type TestService } from '../support/service.ts';

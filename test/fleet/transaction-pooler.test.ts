@@ -37,8 +37,9 @@ describe('PostgreSQL through a transaction pooler (PgBouncer when DATABASE_DIREC
     // The service role's password, where the run's server checks passwords (scripts/postgres-production.sh).
     const password = process.env.PGPASSWORD === undefined ? {} : { PGPASSWORD: process.env.PGPASSWORD };
     const child =
-      spawn(process.execPath, ['scripts/migrate.ts'], { env: { PATH: process.env.PATH, HOME: process.env.HOME,
-        ...password, ...scratch.env, DEMO_DATA: 'true', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      spawn(process.execPath, ['src/lifecycle/migrate-command.ts'], {
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...password, ...scratch.env, DEMO_DATA: 'true',
+          LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (text: string) => { output += text; });
     child.stderr.setEncoding('utf8').on('data', (text: string) => { output += text; });

@@ -1,9 +1,9 @@
-// The deploy files agree with the service: Dockerfile and compose.yaml set only settings src/config.ts knows, and run
-// what exists.
+// The deploy files agree with the service: Dockerfile and compose.yaml set only settings src/config/config.ts knows,
+// and run what exists.
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { loadConfig, settingNames } from '../../src/config.ts';
+import { loadConfig, settingNames } from '../../src/config/config.ts';
 
 const root = new URL('../../', import.meta.url);
 const read = (file: string) => readFileSync(new URL(file, root), 'utf8');
@@ -30,7 +30,7 @@ describe('deploy files', () => {
   it('when compose.yaml starts the instances, then a migrate step has run first and each instance only checks the ' +
     'migrations, with health and metrics on the management port', () => {
     expect(built.filter(([, service]) => service.command).map(([name, service]) => [name, service.command]))
-      .to.deep.equal([['migrate', ['node', 'scripts/migrate.ts']]]);
+      .to.deep.equal([['migrate', ['node', 'src/lifecycle/migrate-command.ts']]]);
     for (const [name, service] of apis) {
       expect(service.depends_on?.migrate, name).to.deep.equal({ condition: 'service_completed_successfully' });
       const config = loadConfig(service.environment ?? {});
@@ -41,7 +41,7 @@ describe('deploy files', () => {
   });
 
   it('when the API instances\' environment is read, ' +
-    'then every variable is a setting of src/config.ts and the values pass its validation', () => {
+    'then every variable is a setting of src/config/config.ts and the values pass its validation', () => {
     for (const [name, service] of apis) {
       const environment = Object.fromEntries(Object.entries(service.environment ?? {})
         .map(([key, value]) => [key, interpolated(String(value))]));
@@ -65,7 +65,7 @@ describe('deploy files', () => {
     const user = instructions.filter((line) => line.startsWith('USER ')).at(-1);
     expect(user).to.be.a('string').and.not.match(/^USER (root|0)(:|$)/);
     expect(instructions.find((line) => line.startsWith('HEALTHCHECK '))).to.include('/health/ready');
-    // --expose-gc, as `npm start` runs it: memory goes back after a peak of streams (src/memory-after-peaks.ts).
+    // --expose-gc, as `npm start` runs it: memory goes back after a peak of streams (src/feed/memory-after-peaks.ts).
     expect(instructions.at(-1)).to.equal('CMD ["node", "--expose-gc", "src/server.ts"]');
   });
 

@@ -1,7 +1,7 @@
 // After a peak of open streams the instance runs one memory-reducing collection, once the streams have stayed at half
-// the peak or below for a moment; never while they churn around the peak (src/memory-after-peaks.ts).
+// the peak or below for a moment; never while they churn around the peak (src/feed/memory-after-peaks.ts).
 import { expect } from 'chai';
-import { memoryAfterPeaks } from '../../src/memory-after-peaks.ts';
+import { memoryAfterPeaks } from '../../src/feed/memory-after-peaks.ts';
 import { StreamSlots } from '../../src/feed/stream-slots.ts';
 import { eventually } from '../support/condition.ts';
 

@@ -8,7 +8,7 @@ const root = new URL('../../', import.meta.url).pathname;
 /** Runs the report with `env` alone (besides PATH); resolves with its exit code and output. */
 async function report(env: Record<string, string>): Promise<{ code: number | null; out: string }> {
   const child =
-    spawn(process.execPath, ['src/settings-report.ts'], { cwd: root, env: { PATH: process.env.PATH, ...env } });
+    spawn(process.execPath, ['src/config/settings-report.ts'], { cwd: root, env: { PATH: process.env.PATH, ...env } });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
   child.stderr.on('data', (chunk: Buffer) => { out += chunk.toString(); });

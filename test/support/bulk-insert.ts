@@ -3,7 +3,7 @@ import { setImmediate as turn } from 'node:timers/promises';
 import type { SqlEntityManager } from '@mikro-orm/sql';
 import { backend, type TestService } from './service.ts';
 import { query } from './sql.ts';
-import { directUrl } from '../../src/config.ts';
+import { directUrl } from '../../src/config/config.ts';
 
 /** Rows PGlite inserts in one statement: some 0.1 s of this process's event loop on a quiet machine. */
 const pgliteSlice = 5_000;

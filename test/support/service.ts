@@ -1,7 +1,7 @@
 // Runs the real service in-process on an ephemeral port: PGlite, or a scratch PostgreSQL database when DATABASE_URL is
 // set.
-import { loadConfig } from '../../src/config.ts';
-import { startWebServer, stopWebServer, type StartOptions, type WebServer } from '../../src/web-server.ts';
+import { loadConfig } from '../../src/config/config.ts';
+import { startWebServer, stopWebServer, type StartOptions, type WebServer } from '../../src/lifecycle/web-server.ts';
 import { createScratchDatabase } from './scratch-database.ts';
 import { contractProxyEnabled, startContractProxy, type ContractProxy } from './contract-proxy.ts';
 

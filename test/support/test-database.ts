@@ -2,8 +2,8 @@
 // own on the PostgreSQL of DATABASE_URL. `statements` collects the operation of every statement run (`with`, `select`,
 // …).
 import type { MikroORM } from '@mikro-orm/core';
-import { loadConfig } from '../../src/config.ts';
-import { openServiceDatabase } from '../../src/service-database.ts';
+import { loadConfig } from '../../src/config/config.ts';
+import { openServiceDatabase } from '../../src/lifecycle/service-database.ts';
 import { ReadRouting } from '../../src/db/read-routing.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { createScratchDatabase } from './scratch-database.ts';
@@ -14,7 +14,7 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
-/** `settings`: the service's own (src/config.ts) besides the database's. */
+/** `settings`: the service's own (src/config/config.ts) besides the database's. */
 export async function openTestDatabase(settings: Record<string, string> = {}): Promise<TestDatabase> {
   const scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
   const config = loadConfig({ ...scratch?.env, DEMO_DATA: 'true', LOG_LEVEL: 'warn', ...settings });

@@ -3,9 +3,9 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { raw, type EntityManager, type FilterQuery } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/sql';
-import type { ResourceDescriptor } from './resource-descriptor.ts';
-import { readsByCursor } from '../db/orm.ts';
-import { rootAlias } from './root-alias.ts';
+import type { ResourceDescriptor } from '../resource-descriptor.ts';
+import { readsByCursor } from '../../db/orm.ts';
+import { rootAlias } from '../root-alias.ts';
 
 /** Records one slice of a count on PGlite reads: a few milliseconds of its one connection. */
 export const countSlice = 20_000;

@@ -2,9 +2,9 @@
 // parameter naming a property is an equality; `<property>From` and `<property>Before` bound it (from inclusive, before
 // exclusive: adjacent ranges neither overlap nor leave a gap).
 import { EntitySchema } from '@mikro-orm/core';
-import { openApiDocument } from '../contract/document.ts';
-import { parametersOf } from '../contract/parameters.ts';
-import type { ResourceDescriptor } from './resource-descriptor.ts';
+import { openApiDocument } from '../../contract/document.ts';
+import { parametersOf } from '../../contract/parameters.ts';
+import type { ResourceDescriptor } from '../resource-descriptor.ts';
 
 export interface ListFilter {
   parameter: string;

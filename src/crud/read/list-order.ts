@@ -1,10 +1,10 @@
 // The order of a list (`sort=-sightingDate,sightingId`, docs/behaviour.md#list) and the keyset that continues it after
 // a row.
 import { QueryOrder, type EntityManager, type FilterQuery } from '@mikro-orm/core';
-import { BadRequest } from '../errors/app-errors.ts';
-import type { AnyResource, ViewRow } from './resource-descriptor.ts';
-import { localDateTimeText } from '../db/local-date-time-text.ts';
-import { normalizeLocalDateTime } from '../validation/formats.ts';
+import { BadRequest } from '../../errors/app-errors.ts';
+import type { AnyResource, ViewRow } from '../resource-descriptor.ts';
+import { localDateTimeText } from '../../db/local-date-time-text.ts';
+import { normalizeLocalDateTime } from '../../validation/formats.ts';
 
 type Kind = 'number' | 'timestamp' | 'text';
 

@@ -2,9 +2,9 @@
 // (docs/behaviour.md#list), so a page and what its list view leaves out (a sighting's memo) come in one request; the
 // contract declares each view's list as its own operation (`GET /{resource}/detail-view`).
 import type { Request } from 'express';
-import type { View } from './resource-descriptor.ts';
-import { ValidationFailed } from '../errors/app-errors.ts';
-import { operationOf } from '../contract/resolution.ts';
+import type { View } from '../resource-descriptor.ts';
+import { ValidationFailed } from '../../errors/app-errors.ts';
+import { operationOf } from '../../contract/resolution.ts';
 
 /** A page of detail rows is several times a page of list rows: fewer of them fit the same answer. */
 export const detailPageLimit = 200;

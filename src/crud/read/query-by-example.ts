@@ -1,7 +1,7 @@
 // Query by example (docs/behaviour.md#query-by-example): each field the example sets is one condition, by one rule
 // unless the resource says otherwise.
 import type { FilterQuery } from '@mikro-orm/core';
-import type { RequestContext, ResourceDescriptor, WireRecord } from './resource-descriptor.ts';
+import type { RequestContext, ResourceDescriptor, WireRecord } from '../resource-descriptor.ts';
 
 /**
  * The rule: a text matches as a case-insensitive substring anywhere in the value (%, _ and \ literal), anything else by

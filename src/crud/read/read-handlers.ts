@@ -1,26 +1,26 @@
-// The generic reads of a collection: list, read and query by example (the writes: src/crud/write-handlers.ts).
+// The generic reads of a collection: list, read and query by example (the writes: src/crud/write/write-handlers.ts).
 import type { Request, Response } from 'express';
 import type { FilterQuery } from '@mikro-orm/core';
-import type { ResourceDescriptor, ViewRow, WireRecord } from './resource-descriptor.ts';
+import type { ResourceDescriptor, ViewRow, WireRecord } from '../resource-descriptor.ts';
 import { viewRowBatches, mapBatches } from './row-stream.ts';
-import { readRow } from './view-rows.ts';
-import { etagOf, notModified } from './preconditions.ts';
-import { entityNotFound } from '../errors/refusals.ts';
+import { readRow } from '../view-rows.ts';
+import { etagOf, notModified } from '../preconditions.ts';
+import { entityNotFound } from '../../errors/refusals.ts';
 import { listConditions, listFilters } from './list-filters.ts';
 import { exampleCondition } from './query-by-example.ts';
 import { listViewOf } from './list-view.ts';
-import { sendDocument, sendList } from '../http/send.ts';
-import { countIfPreferred } from './representation-preference.ts';
+import { sendDocument, sendList } from '../../http/send.ts';
+import { countIfPreferred } from '../representation-preference.ts';
 import { cursorOf, cursorValues, keysetAfter, keyValues, listOrder } from './list-order.ts';
 import { countMatching } from './list-count.ts';
-import { statementManager } from '../db/request-context.ts';
-import { clientGone, streamShareOf } from '../db/stream-share.ts';
-import { requestContextOf, pathId, principalOf, type Versioned } from './request-parts.ts';
+import { statementManager } from '../../db/request-context.ts';
+import { clientGone, streamShareOf } from '../../db/stream-share.ts';
+import { requestContextOf, pathId, principalOf, type Versioned } from '../request-parts.ts';
 
 export function readHandlers<E extends Versioned>(resource: ResourceDescriptor<E>) {
   const filters = listFilters(resource);
   const { owner } = resource;
-  /** A query by example is the list with its example's condition besides the filters (src/crud/query-by-example.ts). */
+  /** A query by example is the list with its example's condition besides the filters (read/query-by-example.ts). */
   const examples = new WeakMap<Request, FilterQuery<E>>();
 
   const handlers = {

@@ -2,14 +2,14 @@
 // Batches, not rows, travel on to the views and the writer: a row costs no promise of its own past the driver.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
-import type { ResourceDescriptor, View, ViewQuery, ViewRow } from './resource-descriptor.ts';
-import { viewQuery } from './view-rows.ts';
-import { rootField } from './root-alias.ts';
-import { routedRead, type ConnectionType, type ReadKind } from '../db/read-routing.ts';
-import { readsByCursor } from '../db/orm.ts';
-import { runNamed } from '../db/named-statements.ts';
+import type { ResourceDescriptor, View, ViewQuery, ViewRow } from '../resource-descriptor.ts';
+import { viewQuery } from '../view-rows.ts';
+import { rootField } from '../root-alias.ts';
+import { routedRead, type ConnectionType, type ReadKind } from '../../db/read-routing.ts';
+import { readsByCursor } from '../../db/orm.ts';
+import { runNamed } from '../../db/named-statements.ts';
 import { listStatement } from './statement-shapes.ts';
-import type { StreamShare } from '../db/stream-share.ts';
+import type { StreamShare } from '../../db/stream-share.ts';
 import { keysetAfter, keyValues, listOrder, orderBy, type SortKey } from './list-order.ts';
 
 /**
@@ -25,7 +25,7 @@ export interface BatchedRead {
   /** The view the rows are for: a list's rows hold only the list view's columns. */
   view: View;
   limit?: number;
-  /** The order, by default the id's (src/crud/list-order.ts). */
+  /** The order, by default the id's (src/crud/read/list-order.ts). */
   keys?: readonly SortKey[];
   /**
    * A streamed read (a whole list): it holds one of the share's places while it reads, and gives it (and on
@@ -156,7 +156,7 @@ async function* cursor<E>(
 }
 
 /**
- * A page in one statement, built once per shape of its conditions (src/crud/statement-shapes.ts) and sent with bound
+ * A page in one statement, built once per shape of its conditions (statement-shapes.ts) and sent with bound
  * parameters, unnamed: planned for its values, as the cursor's statement is.
  */
 async function* onePage<E>(

@@ -2,11 +2,11 @@
 // the same shape only bind their values. Building the query cost more than a page's read itself. The statement is
 // sent unnamed, so PostgreSQL plans it for its values (src/db/named-statements.ts, `unnamedStatement`).
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
-import type { ResourceDescriptor, View } from './resource-descriptor.ts';
-import type { ConnectionType } from '../db/read-routing.ts';
-import { viewQuery } from './view-rows.ts';
+import type { ResourceDescriptor, View } from '../resource-descriptor.ts';
+import type { ConnectionType } from '../../db/read-routing.ts';
+import { viewQuery } from '../view-rows.ts';
 import { orderBy, type SortKey } from './list-order.ts';
-import { unnamedStatement, type NamedStatement } from '../db/named-statements.ts';
+import { unnamedStatement, type NamedStatement } from '../../db/named-statements.ts';
 
 /** What a statement is sent with: its text, and the values of this request in the text's order. */
 export interface BoundStatement {

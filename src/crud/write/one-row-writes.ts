@@ -1,20 +1,20 @@
 // The writes of a record that is one row of its table: each a conditional statement with its history entry
-// (src/crud/row-writes.ts), no entity made; when it matches nothing, the row's state says why.
+// (src/crud/write/row-writes.ts), no entity made; when it matches nothing, the row's state says why.
 import type { Request, Response } from 'express';
 import type { EntityData } from '@mikro-orm/core';
-import type { ResourceDescriptor, WireRecord } from './resource-descriptor.ts';
-import { readOwnedRow } from './view-rows.ts';
-import { etagOf, ifMatchVersions } from './preconditions.ts';
+import type { ResourceDescriptor, WireRecord } from '../resource-descriptor.ts';
+import { readOwnedRow } from '../view-rows.ts';
+import { etagOf, ifMatchVersions } from '../preconditions.ts';
 import { checkState, refuseWrite } from './write-refusal.ts';
-import { staleVersion } from '../errors/refusals.ts';
+import { staleVersion } from '../../errors/refusals.ts';
 import { mergePatch } from './merge-patch.ts';
-import { checkAsRequestBody } from '../validation/schema-check.ts';
-import { reachesOwnRecordsOnly } from '../auth/access-rules.ts';
-import { requestLocale } from '../i18n/request-locale.ts';
-import { sendWritten } from './representation-preference.ts';
-import { statementManager } from '../db/request-context.ts';
+import { checkAsRequestBody } from '../../validation/schema-check.ts';
+import { reachesOwnRecordsOnly } from '../../auth/access-rules.ts';
+import { requestLocale } from '../../i18n/request-locale.ts';
+import { sendWritten } from '../representation-preference.ts';
+import { statementManager } from '../../db/request-context.ts';
 import { createWithHistory, deleteWithHistory, replaceWithHistory, rowState, type Writer } from './row-writes.ts';
-import { pathId, principalOf, type Versioned } from './request-parts.ts';
+import { pathId, principalOf, type Versioned } from '../request-parts.ts';
 import { checkedReferences, writtenDetail } from './written-record.ts';
 
 export function oneRowWrites<E extends Versioned>(resource: ResourceDescriptor<E>) {

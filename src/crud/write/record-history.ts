@@ -2,11 +2,11 @@
 // entry, none without its change.
 import { ReferenceKind, type EntityManager } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/sql';
-import { openApiDocument } from '../contract/document.ts';
-import { parametersOf } from '../contract/parameters.ts';
-import type { AnyResource } from './resource-descriptor.ts';
-import { byIdStatement } from './view-rows.ts';
-import { signalCommit } from '../db/commit-signal.ts';
+import { openApiDocument } from '../../contract/document.ts';
+import { parametersOf } from '../../contract/parameters.ts';
+import type { AnyResource } from '../resource-descriptor.ts';
+import { byIdStatement } from '../view-rows.ts';
+import { signalCommit } from '../../db/commit-signal.ts';
 
 export type Change = 'created' | 'updated' | 'deleted';
 

@@ -1,10 +1,10 @@
 // The one-statement writes of a one-row record with their history entries, built once per resource and shape (the
 // columns set, whether the caller must own the record) from its metadata and its view query, each a named statement.
 import type { EntityManager } from '@mikro-orm/core';
-import type { AnyResource } from './resource-descriptor.ts';
-import { wholeViewStatement } from './view-rows.ts';
+import type { AnyResource } from '../resource-descriptor.ts';
+import { wholeViewStatement } from '../view-rows.ts';
 import { entryColumns, feedFilters } from './record-history.ts';
-import { namedStatement, type NamedStatement } from '../db/named-statements.ts';
+import { namedStatement, type NamedStatement } from '../../db/named-statements.ts';
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 

@@ -1,6 +1,6 @@
 // A one-row record's columns from its descriptor's `values`, ready for a statement.
 import { ReferenceKind, type EntityManager } from '@mikro-orm/core';
-import type { AnyResource } from './resource-descriptor.ts';
+import type { AnyResource } from '../resource-descriptor.ts';
 
 export interface RowValues {
   /** Column names, in the entity's property order: the same properties set give the same statement. */

@@ -1,9 +1,9 @@
 // A one-row record's create, replacement and delete, each one statement with its history entry: one round trip, no
 // transaction to open and commit, a statement PostgreSQL parsed before (src/db/named-statements.ts).
 import type { EntityManager } from '@mikro-orm/core';
-import type { AnyResource } from './resource-descriptor.ts';
-import { signalCommit } from '../db/commit-signal.ts';
-import { runNamed, type NamedStatement } from '../db/named-statements.ts';
+import type { AnyResource } from '../resource-descriptor.ts';
+import { signalCommit } from '../../db/commit-signal.ts';
+import { runNamed, type NamedStatement } from '../../db/named-statements.ts';
 import { rowValues } from './row-values.ts';
 import { deleteStatement, insertStatement, stateStatement, updateStatement } from './row-statements.ts';
 

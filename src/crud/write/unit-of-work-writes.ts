@@ -1,17 +1,17 @@
 // The generic writes of a record of several tables (a vessel and its names): the entity loaded and checked, changed
-// through the unit of work, and written with its history entry in one transaction (src/crud/record-history.ts).
+// through the unit of work, and written with its history entry in one transaction (src/crud/write/record-history.ts).
 import type { Request, Response } from 'express';
 import { LockMode, type EntityData, type FilterQuery } from '@mikro-orm/core';
-import type { ResourceDescriptor, RequestContext, WireRecord } from './resource-descriptor.ts';
-import { readRow } from './view-rows.ts';
-import { etagOf, checkIfMatch } from './preconditions.ts';
-import { entityNotFound, staleVersion } from '../errors/refusals.ts';
+import type { ResourceDescriptor, RequestContext, WireRecord } from '../resource-descriptor.ts';
+import { readRow } from '../view-rows.ts';
+import { etagOf, checkIfMatch } from '../preconditions.ts';
+import { entityNotFound, staleVersion } from '../../errors/refusals.ts';
 import { mergePatch } from './merge-patch.ts';
-import { checkAsRequestBody } from '../validation/schema-check.ts';
-import { requireOwnership } from '../auth/access-rules.ts';
-import { sendWritten } from './representation-preference.ts';
+import { checkAsRequestBody } from '../../validation/schema-check.ts';
+import { requireOwnership } from '../../auth/access-rules.ts';
+import { sendWritten } from '../representation-preference.ts';
 import { commitWithHistory, scopeOf, type Change, type Scope } from './record-history.ts';
-import { pathId, principalOf, requestContextOf, type Versioned } from './request-parts.ts';
+import { pathId, principalOf, requestContextOf, type Versioned } from '../request-parts.ts';
 import { checkedReferences, writtenDetail } from './written-record.ts';
 
 export function unitOfWorkWrites<E extends Versioned>(resource: ResourceDescriptor<E>) {

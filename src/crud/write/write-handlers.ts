@@ -1,18 +1,18 @@
 // The generic writes: create, replace (PUT), merge patch and delete of one record, each with its history entry. What
 // every record's write shares is here, read top-down: the request's checks, then the write of its kind, chosen once
-// per request (a record of one row: src/crud/one-row-writes.ts; of several tables: src/crud/unit-of-work-writes.ts),
+// per request (a record of one row: one-row-writes.ts; of several tables: unit-of-work-writes.ts),
 // then the answer.
 import type { Request, Response } from 'express';
 import type { EntityData } from '@mikro-orm/core';
-import type { ResourceDescriptor, WireRecord } from './resource-descriptor.ts';
-import { etagOf, ifMatchStatesVersion } from './preconditions.ts';
-import { ValidationFailed } from '../errors/app-errors.ts';
-import { versionRequired } from '../errors/refusals.ts';
-import { sendCreated } from './representation-preference.ts';
-import { operationOf } from '../contract/resolution.ts';
-import { statementManager } from '../db/request-context.ts';
+import type { ResourceDescriptor, WireRecord } from '../resource-descriptor.ts';
+import { etagOf, ifMatchStatesVersion } from '../preconditions.ts';
+import { ValidationFailed } from '../../errors/app-errors.ts';
+import { versionRequired } from '../../errors/refusals.ts';
+import { sendCreated } from '../representation-preference.ts';
+import { operationOf } from '../../contract/resolution.ts';
+import { statementManager } from '../../db/request-context.ts';
 import { isOneRow } from './record-history.ts';
-import { pathId, principalOf, type Versioned } from './request-parts.ts';
+import { pathId, principalOf, type Versioned } from '../request-parts.ts';
 import { oneRowWrites } from './one-row-writes.ts';
 import { unitOfWorkWrites } from './unit-of-work-writes.ts';
 import { writtenDetail } from './written-record.ts';

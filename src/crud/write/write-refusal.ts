@@ -1,10 +1,10 @@
 // Why a conditional write matched nothing, told only then, from the row's state read afterwards
 // (docs/behaviour.md#update).
 import type { Request, Response } from 'express';
-import { requireOwnership } from '../auth/access-rules.ts';
-import { entityNotFound, staleVersion } from '../errors/refusals.ts';
+import { requireOwnership } from '../../auth/access-rules.ts';
+import { entityNotFound, staleVersion } from '../../errors/refusals.ts';
 import type { RowState } from './row-writes.ts';
-import { checkIfMatch } from './preconditions.ts';
+import { checkIfMatch } from '../preconditions.ts';
 
 /**
  * The checks before a stated version, in the order docs/behaviour.md#update gives: no such record 404, not the caller's

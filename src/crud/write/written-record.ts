@@ -2,11 +2,11 @@
 // that field, and its detail view, read back as the views read it, answers `Prefer: return=representation`.
 import type { Request } from 'express';
 import { ForeignKeyConstraintViolationException } from '@mikro-orm/core';
-import type { ResourceDescriptor } from './resource-descriptor.ts';
-import { readRow } from './view-rows.ts';
-import { ValidationFailed } from '../errors/app-errors.ts';
-import { requestLocale } from '../i18n/request-locale.ts';
-import { statementManager } from '../db/request-context.ts';
+import type { ResourceDescriptor } from '../resource-descriptor.ts';
+import { readRow } from '../view-rows.ts';
+import { ValidationFailed } from '../../errors/app-errors.ts';
+import { requestLocale } from '../../i18n/request-locale.ts';
+import { statementManager } from '../../db/request-context.ts';
 
 /**
  * PostgreSQL names the violated key's column in the detail: `Key (vessel_id)=(12) is not present in table "vessel".`
