@@ -38,6 +38,7 @@ compile() {
   esac
 }
 
+hold_build_lock
 fetch_generator
 for target in "${targets[@]}"; do
   out="$BUILD_DIR/$target"

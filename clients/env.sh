@@ -9,9 +9,19 @@ GENERATOR_JAR="$BUILD_DIR/tools/openapi-generator-cli-$GENERATOR_VERSION.jar"
 export JAVA_HOME="${CLIENTS_JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}"
 JAVA="$JAVA_HOME/bin/java"
 
-# Maven, quiet and batch; offline first, so a warm ~/.m2 needs no network, online only for what is missing.
+# Maven, quiet and batch; offline first, so a warm ~/.m2 needs no network, online only for what is missing. One Maven
+# at a time on this machine (CI runs its suites at once, and ~/.m2 is not safe for two writers).
+MAVEN_LOCK="$HOME/.m2/sighting-registry.lock"
 maven() {
-  mvn -B -Dstyle.color=never -o "$@" > /dev/null 2>&1 || mvn -B -Dstyle.color=never "$@"
+  mkdir -p "$HOME/.m2"
+  flock "$MAVEN_LOCK" mvn -B -Dstyle.color=never -o "$@" > /dev/null 2>&1 || flock "$MAVEN_LOCK" mvn -B -Dstyle.color=never "$@"
+}
+
+# The builds of clients/build and clients/dist one at a time: a second caller waits, then finds them up to date.
+hold_build_lock() {
+  mkdir -p "$BUILD_DIR"
+  exec 9> "$BUILD_DIR/.lock"
+  flock 9
 }
 
 # The scenario sources compiled into a target.

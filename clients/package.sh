@@ -11,6 +11,7 @@ version=$(sed -n 's/^  version: \(.*\)$/\1/p' "$REPO_ROOT/openapi.yaml" | head -
 DIST_DIR="$CLIENTS_DIR/dist"
 work="$BUILD_DIR/package"
 mkdir -p "$DIST_DIR" "$work"
+hold_build_lock
 fetch_generator
 
 generate_into() {

@@ -15,7 +15,9 @@ zip="$download_dir/keycloak-quarkus-dist-$KEYCLOAK_VERSION.zip"
 if [[ ! -s "$zip" ]]; then
   echo "Downloading Keycloak $KEYCLOAK_VERSION from Maven Central..."
   # Debian's bundled dependency plugin predates the flags we need, so pin a current one.
-  JAVA_HOME="$KC_JAVA_HOME" mvn -B -q -Dstyle.color=never \
+  # One Maven at a time on this machine (the SDK builds share ~/.m2; clients/env.sh takes the same lock).
+  mkdir -p "$HOME/.m2"
+  JAVA_HOME="$KC_JAVA_HOME" flock "$HOME/.m2/sighting-registry.lock" mvn -B -q -Dstyle.color=never \
     org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy \
     -Dartifact="org.keycloak:keycloak-quarkus-dist:$KEYCLOAK_VERSION:zip" \
     -DoutputDirectory="$download_dir"

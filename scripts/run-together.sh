@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Runs several named commands at once, each writing to a log of its own, then prints each log whole in the order given
+# and one closing line of the tests' counts. Exits non-zero when any command did. The commands must share no state
+# (each its own database, ports and temporary folders): CI's suites run this way on the 2 cores.
+# Usage: scripts/run-together.sh <name> '<command>' [<name> '<command>' ...]
+set -uo pipefail
+logs="$(mktemp -d /tmp/sighting-together.XXXXXX)"
+trap 'rm -rf "$logs"' EXIT
+names=() pids=()
+started=$SECONDS
+while (( $# >= 2 )); do
+  name=$1 command=$2; shift 2
+  names+=("$name")
+  # Its exit code and when it ended, for the summary (a subshell counts SECONDS on from the start).
+  { bash -c "$command" > "$logs/$name.log" 2>&1 < /dev/null; echo "exit $? after $(( SECONDS - started )) s" \
+    > "$logs/$name.end"; } &
+  pids+=($!)
+  echo "=== $name: started: $command"
+done
+
+failed=0 passed_tests=0 failed_tests=0 results=()
+for index in "${!names[@]}"; do
+  wait "${pids[$index]}"
+  results[$index]=$(cat "$logs/${names[$index]}.end")
+  [[ ${results[$index]} == "exit 0 "* ]] || failed=1
+done
+for index in "${!names[@]}"; do
+  name=${names[$index]}
+  echo "=== $name (${results[$index]})"
+  cat "$logs/$name.log"
+  # mocha's summary: "  1128 passing (10m)", "  2 failing".
+  passing=$(grep -E '^ +[0-9]+ passing' "$logs/$name.log" | tail -1 | grep -oE '[0-9]+' | head -1)
+  failing=$(grep -E '^ +[0-9]+ failing' "$logs/$name.log" | tail -1 | grep -oE '[0-9]+' | head -1)
+  passed_tests=$(( passed_tests + ${passing:-0} )) failed_tests=$(( failed_tests + ${failing:-0} ))
+done
+for index in "${!names[@]}"; do echo "=== ${names[$index]}: ${results[$index]}"; done
+echo "tests: $passed_tests passed, $failed_tests failed"
+exit $failed
