@@ -34,6 +34,8 @@ function lines(findings: Finding[], level: Finding['level'] = 'breaking'): strin
 }
 
 const json = 'application/json';
+const positional = ' (breaks calls by position in generated SDKs: kotlin, typescript-axios and java without request ' +
+  'objects)';
 const history = 'GET /sighting/{id}/versions';
 const schema = (contract: Json, name: string) => at(contract, 'components', 'schemas', name);
 
@@ -118,7 +120,35 @@ describe('contract diff gate: what breaks a client', function () {
     expect(lines(findings)).to.deep.equal([
       'GET /sighting | query parameter `limit` |  |  | now required',
       'GET /sighting | query parameter `region` |  |  | new required parameter (`string (uuid)`)',
+      `GET /sighting | parameters |  |  | positional order \`view, limit\` → \`limit, region, view\`${positional}`,
     ]);
+  });
+
+  it('when an optional parameter is put before a kept one, then positional SDK calls break; at the end it is ' +
+    'compatible', function () {
+    const added = { name: 'region', in: 'query', schema: { type: 'string' } };
+    const before = gate((c) => { (at(c, 'paths', '/sighting', 'get').parameters as Json[]).unshift(added); });
+    const after = gate((c) => { (at(c, 'paths', '/sighting', 'get').parameters as Json[]).push(added); });
+    expect({ before: lines(before.findings), after: lines(after.findings), afterResult: after.result }).to.deep.equal({
+      before: ['GET /sighting | parameters |  |  | positional order `view, limit` → `region, view, limit`' +
+        positional],
+      after: [],
+      afterResult: 'COMPATIBLE',
+    });
+  });
+
+  it('when an enum value is removed from what clients receive, then every answer carrying it breaks SDKs', function () {
+    const { result, findings } = gate((c) => {
+      const change = at(c, 'paths', '/sighting/{id}/versions', 'get', 'responses', '200', 'content', json, 'schema',
+        'items', 'properties', 'change');
+      change.enum = ['created', 'updated'];
+    });
+    expect({ result, breaking: lines(findings) }).to.deep.equal({
+      result: 'INCOMPATIBLE',
+      breaking: [`GET /sighting/{id}/versions | response \`200\` | ${json} | [].change | enum value removed: ` +
+        '`deleted` (generated SDKs lose the constant: typescript-fetch, typescript-axios, python, java, go, kotlin, ' +
+        'csharp)'],
+    });
   });
 
   it('when a request body gains a required property or one becomes required, then both break', function () {
@@ -133,16 +163,23 @@ describe('contract diff gate: what breaks a client', function () {
     ]);
   });
 
-  it('when a required response header is removed or a header no longer required, then it breaks', function () {
-    const { findings } = gate((c) => {
-      delete at(c, 'paths', '/sighting/{id}', 'get', 'responses', '200', 'headers').ETag;
-      at(c, 'paths', '/sighting', 'post', 'responses', '201', 'headers', 'Location').required = false;
+  it('when a response header is removed, required or not, or a header no longer required, then it breaks',
+    function () {
+      const listHeaders = (c: Json) => at(c, 'paths', '/sighting', 'get', 'responses', '200', 'headers');
+      const optionalCount = (c: Json) => { listHeaders(c)['X-Total-Count'] = { schema: { type: 'integer' } }; };
+      const { findings } = gate((c) => {
+        delete at(c, 'paths', '/sighting/{id}', 'get', 'responses', '200', 'headers').ETag;
+        at(c, 'paths', '/sighting', 'post', 'responses', '201', 'headers', 'Location').required = false;
+      }, optionalCount);
+      const optionalGone = gate((c) => { delete listHeaders(c)['X-Total-Count']; }, optionalCount);
+      expect({ both: lines(findings), optional: lines(optionalGone.findings) }).to.deep.equal({
+        both: [
+          'POST /sighting | response `201` header `Location` |  |  | no longer required (may be absent)',
+          'GET /sighting/{id} | response `200` header `ETag` |  |  | removed (was required)',
+        ],
+        optional: ['GET /sighting | response `200` header `X-Total-Count` |  |  | removed'],
+      });
     });
-    expect(lines(findings)).to.deep.equal([
-      'POST /sighting | response `201` header `Location` |  |  | no longer required (may be absent)',
-      'GET /sighting/{id} | response `200` header `ETag` |  |  | removed (was required)',
-    ]);
-  });
 
   it('when bounds move, then a request narrowed or a response widened breaks, and the opposite does not', function () {
     const { findings } = gate((c) => {

@@ -16,6 +16,10 @@ const covers = (types: string[], type: string) =>
 const upperBounds = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties'];
 const lowerBounds = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'];
 
+/** The generators whose SDKs turn an enum into a type of named constants. */
+export const sdkEnumBreak =
+  ' (generated SDKs lose the constant: typescript-fetch, typescript-axios, python, java, go, kotlin, csharp)';
+
 const valuesOf = (schema: Node): unknown[] | undefined =>
   Array.isArray(schema.enum) ? schema.enum : 'const' in schema ? [schema.const] : undefined;
 
@@ -58,7 +62,12 @@ export function keywordChanges(old: Node, next: Node, direction: Direction, path
     if (!oldValues) change(true, false, `now restricted to ${show(newValues)}`);
     else if (!newValues) change(false, true, `no longer restricted to ${show(oldValues)}`);
     const plural = (values: unknown[]) => (values.length > 1 ? 's' : '');
-    if (removed.length) change(true, false, `enum value${plural(removed)} removed: ${removed.map(show).join(', ')}`);
+    if (removed.length) {
+      const named = `enum value${plural(removed)} removed: ${removed.map(show).join(', ')}`;
+      // Safe on the wire, but every generator that types enums drops the constant, and code naming it stops compiling.
+      if (direction === 'response') changes.push({ level: 'breaking', path, message: `${named}${sdkEnumBreak}` });
+      else change(true, false, named);
+    }
     if (added.length) {
       const why = direction === 'response' ? ' (a value clients built from the old contract do not know)' : '';
       change(false, true, `enum value${plural(added)} added: ${added.map(show).join(', ')}${why}`);

@@ -64,6 +64,7 @@ export class OperationComparison {
     for (const [id, parameter] of newParameters) {
       if (!oldParameters.has(id)) this.compareParameter(id, undefined, parameter);
     }
+    this.comparePositions(this.before.positions, this.after.positions);
     this.compareRequestBody(this.old.resolve(was.requestBody).node, this.next.resolve(is.requestBody).node);
     compareResponses(this, was, is);
     this.findings.push(...securityChanges(this.old, this.next, was, is, this.operation));
@@ -97,6 +98,23 @@ export class OperationComparison {
       this.add('breaking', where, `${field} ${show(was[field])} → ${show(is[field])}: sent differently`);
     }
     this.compareSchemas(where, 'request', parameterSchema(was), parameterSchema(is));
+  }
+
+  /**
+   * Generators that pass arguments by position (kotlin, typescript-axios and java without request objects) hand a
+   * caller's values to other parameters when a kept one moves; one that is only added at the end moves none.
+   */
+  private comparePositions(was: string[], is: string[]): void {
+    const kept = was.filter((id) => is.includes(id));
+    if (kept.every((id) => was.indexOf(id) === is.indexOf(id))) return;
+    const names = (ids: string[]) => code(ids.map((id) => this.argumentName(id)).join(', '));
+    this.add('breaking', 'parameters', `positional order ${names(was)} → ${names(is)}` +
+      ' (breaks calls by position in generated SDKs: kotlin, typescript-axios and java without request objects)');
+  }
+
+  private argumentName(id: string): string {
+    const parameter = this.after.parameters.get(id) ?? this.before.parameters.get(id);
+    return parameter ? String(parameter.name) : id;
   }
 
   private compareRequestBody(was: Node, is: Node): void {

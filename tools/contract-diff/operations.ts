@@ -10,6 +10,12 @@ export interface Operation {
   node: Node;
   /** By `<in> <name>`; path parameters by their position in the path (`path #1`), headers in lower case. */
   parameters: Map<string, Node>;
+  /**
+   * The parameters' ids (and `request body`) in the order OpenAPI Generator gives a method's arguments: the
+   * operation's own in declared order, then the path item's it does not override, then the body; required before
+   * optional (`sortParamsByRequiredFlag`, on by default), otherwise in that order.
+   */
+  positions: string[];
 }
 
 export function operationsOf(contract: Contract): Map<string, Operation> {
@@ -22,17 +28,24 @@ export function operationsOf(contract: Contract): Map<string, Operation> {
     for (const method of methods) {
       const node = item[method];
       if (!isNode(node)) continue;
-      const parameters = new Map<string, Node>();
-      // Operation parameters override the path item's of the same name and location (OpenAPI 3.1 §4.8.9).
-      for (const raw of [...listOf(item.parameters), ...listOf(node.parameters)]) {
-        const parameter = contract.resolve(raw).node;
+      const idOf = (parameter: Node) => {
         const name = String(parameter.name);
         const where = String(parameter.in);
-        const id = where === 'path' ? `path #${positions.indexOf(name) + 1}`
+        return where === 'path' ? `path #${positions.indexOf(name) + 1}`
           : `${where} ${where === 'header' ? name.toLowerCase() : name}`;
-        parameters.set(id, parameter);
-      }
-      operations.set(`${method.toUpperCase()} ${key}`, { label: `${method.toUpperCase()} ${path}`, node, parameters });
+      };
+      const own = listOf(node.parameters).map((raw) => contract.resolve(raw).node);
+      const inherited = listOf(item.parameters).map((raw) => contract.resolve(raw).node)
+        .filter((parameter) => !own.some((mine) => idOf(mine) === idOf(parameter)));
+      // Operation parameters override the path item's of the same name and location (OpenAPI 3.1 §4.8.9).
+      const parameters = new Map([...inherited, ...own].map((parameter) => [idOf(parameter), parameter]));
+      const body = contract.resolve(node.requestBody).node;
+      const argumentsInOrder = [...own, ...inherited].map((parameter) => ({ id: idOf(parameter), node: parameter }));
+      if (contentOf(body).size) argumentsInOrder.push({ id: 'request body', node: body });
+      const required = (argument: { node: Node }) => (argument.node.required === true ? 0 : 1);
+      const order = argumentsInOrder.sort((a, b) => required(a) - required(b)).map((argument) => argument.id);
+      operations.set(`${method.toUpperCase()} ${key}`,
+        { label: `${method.toUpperCase()} ${path}`, node, parameters, positions: order });
     }
   }
   return operations;

@@ -48,7 +48,9 @@ function compareHeaders(comparison: OperationComparison, response: string, befor
     const kept = after.get(key)?.header;
     const required = header.required === true;
     if (!kept) {
-      comparison.add(required ? 'breaking' : 'compatible', where, `removed${required ? ' (was required)' : ''}`);
+      // Required or not, a declared header is one clients read (an SDK's raw answer, the ETag a conditional write
+      // sends back): removing it from the contract says it may stop coming.
+      comparison.add('breaking', where, `removed${required ? ' (was required)' : ''}`);
       continue;
     }
     if (required && kept.required !== true) comparison.add('breaking', where, 'no longer required (may be absent)');
