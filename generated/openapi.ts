@@ -1766,7 +1766,7 @@ export interface components {
                 "text/xml": components["schemas"]["GeneralError"];
             };
         };
-        /** @description The database cannot be reached (`error.unavailable`, `Retry-After: 5`); this instance is stopping and cannot finish the request (`error.stopping`, `Retry-After: 1`: another instance answers a retry); or (a list or query by example without `limit`) the instance's long reads hold their share of the pool (`STREAM_POOL_SHARE`, `error.streamedReadsBusy`). Try again after `Retry-After` seconds. */
+        /** @description The database cannot be reached (`error.unavailable`, `Retry-After: 5`: nothing was written); a write's connection broke after the write was sent, so it may have been stored (`error.outcomeUnknown`, `Retry-After: 5`: repeat a create with the same `Idempotency-Key`, read the record before repeating a change); this instance is stopping and cannot finish the request (`error.stopping`, `Retry-After: 1`: another instance answers a retry); or (a list or query by example without `limit`) the instance's long reads hold their share of the pool (`STREAM_POOL_SHARE`, `error.streamedReadsBusy`). Try again after `Retry-After` seconds. */
         Unavailable: {
             headers: {
                 "API-Version": components["headers"]["ApiVersion"];

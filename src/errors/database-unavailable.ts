@@ -45,3 +45,18 @@ export function isAcquireTimeout(error: unknown): boolean {
   }
   return false;
 }
+
+// Failures that leave no doubt the statement never ran to its end: no connection was had (the pool's wait, a refused or
+// unresolvable server, one not accepting connections now), or the server refused or cancelled it (a standby, the
+// statement bound). Any other broken connection may have cut the answer of a statement the server carried out.
+const neverRan = new Set(['ECONNREFUSED', 'ENOTFOUND', '57P03', '25006', '57014']);
+const noConnection = /timeout exceeded when trying to connect|connection timeout/i;
+
+/** Whether a write that failed so may still have been stored: its outcome is unknown to this instance. */
+export function mayHaveBeenStored(error: unknown): boolean {
+  for (let cause = error; cause && typeof cause === 'object'; cause = (cause as { cause?: unknown }).cause) {
+    if (neverRan.has(String((cause as { code?: unknown }).code ?? ''))) return false;
+    if (noConnection.test(String((cause as { message?: unknown }).message ?? ''))) return false;
+  }
+  return true;
+}

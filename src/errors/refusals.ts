@@ -51,3 +51,10 @@ export const notAcceptable = (): NotAcceptable => new NotAcceptable('error.notAc
 /** The database cannot be reached or is too slow to use now; a retry after a few seconds may find it back. */
 export const databaseUnavailable = (): ServiceUnavailable =>
   new ServiceUnavailable('error.unavailable', {}, { 'Retry-After': '5' });
+
+/**
+ * A write whose connection broke after it was sent: the database may have stored it. Said so, since a client that
+ * takes a 503 for "nothing happened" and retries without its `Idempotency-Key` would store it twice.
+ */
+export const writeOutcomeUnknown = (): ServiceUnavailable =>
+  new ServiceUnavailable('error.outcomeUnknown', {}, { 'Retry-After': '5' });

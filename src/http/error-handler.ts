@@ -7,9 +7,9 @@ import { error as validator } from 'express-openapi-validator';
 import * as errors from '../errors/app-errors.ts';
 import {
   databaseUnavailable, entityNotFound, malformedBody, methodNotAllowed, pathNotFound, payloadTooLarge, recordInUse,
-  staleVersion, unsupportedMediaType, valueTaken,
+  staleVersion, unsupportedMediaType, valueTaken, writeOutcomeUnknown,
 } from '../errors/refusals.ts';
-import { isDatabaseClosed, isDatabaseUnavailable } from '../errors/database-unavailable.ts';
+import { isDatabaseClosed, isDatabaseUnavailable, mayHaveBeenStored } from '../errors/database-unavailable.ts';
 import { instanceStopping } from './stopping.ts';
 import { apiVersion } from './api-version.ts';
 import { fieldProblems, type ValidatorErrorItem } from '../validation/field-problems.ts';
@@ -88,6 +88,12 @@ function fieldErrorsBody(problems: errors.FieldProblem[],
 
 class InternalError extends errors.AppError { readonly status = 500; }
 
+/** A create, replacement, merge patch or delete: an operation that changes records (a query by example has a view). */
+function isWrite(req: Request): boolean {
+  const operation = operationOf(req);
+  return !!operation && operation.method !== 'get' && operation.view === undefined;
+}
+
 function toAppError(error: unknown, req: Request): errors.AppError {
   if (error instanceof errors.AppError) return error;
   // findOneOrFail: the id names no record (docs/behaviour.md#ids).
@@ -102,7 +108,8 @@ function toAppError(error: unknown, req: Request): errors.AppError {
   // While the instance stops, the pool closes under work still in flight: that is the instance going, not the database.
   if ((isDatabaseUnavailable(error) || isDatabaseClosed(error))
     && (req.app.locals.stopping as (() => boolean) | undefined)?.()) return instanceStopping();
-  if (isDatabaseUnavailable(error)) return databaseUnavailable();
+  if (isDatabaseUnavailable(error)) return isWrite(req) && mayHaveBeenStored(error) ? writeOutcomeUnknown()
+    : databaseUnavailable();
   const status = (error as { status?: number })?.status;
   const type = (error as { type?: string })?.type;
   // body-parser's errors (RFC 9110 §15.5.14 for 413).
