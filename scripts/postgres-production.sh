@@ -27,8 +27,10 @@ trap cleanup EXIT
 chmod 755 "$root"
 as_postgres() { runuser -u postgres -- "$@"; }
 
-# Passwords of this run only; letters and digits, so they travel in a URL unescaped.
-secret() { openssl rand -hex 16; }
+# Passwords of this run only, with what a URL must not hold unescaped (`@ / : # ?`), as operators' passwords may: the
+# app role's travels in PGPASSWORD, the owner's percent-encoded in its URL.
+secret() { echo "p@ss/w:rd#?$(openssl rand -hex 12)"; }
+url_encoded() { node -e 'process.stdout.write(encodeURIComponent(process.argv[1]))' "$1"; }
 owner_password="$(secret)"
 app_password="$(secret)"
 
@@ -92,7 +94,7 @@ tls_query="sslmode=verify-full&sslrootcert=$tls/ca.crt"
 printf '"sighting_owner" "%s"\n"sighting_app" "%s"\n' "$owner_password" "$app_password" > "$root/pgbouncer-users.txt"
 export PGPASSWORD="$app_password"
 export DATABASE_URL="postgresql://sighting_app@127.0.0.1:$port/sighting?$tls_query"
-export DATABASE_MIGRATION_URL="postgresql://sighting_owner:$owner_password@127.0.0.1:$port/sighting?$tls_query"
+export DATABASE_MIGRATION_URL="postgresql://sighting_owner:$(url_encoded "$owner_password")@127.0.0.1:$port/sighting?$tls_query"
 export PGBOUNCER_AUTH_FILE="$root/pgbouncer-users.txt"
 export PGBOUNCER_TLS_CA="$tls/ca.crt" PGBOUNCER_TLS_CERT="$tls/server.crt" PGBOUNCER_TLS_KEY="$tls/server.key"
 echo "postgres-production: PostgreSQL $version on 127.0.0.1:$port, scram-sha-256 over TLS only," \

@@ -3,8 +3,19 @@ import { z } from 'zod';
 
 const flag = z.enum(['true', 'false']).transform((value) => value === 'true');
 // A message of its own: zod's "Invalid URL" says nothing of the form expected.
-const postgresUrl = z.url({ protocol: /^postgres(ql)?$/,
-  error: 'must be a PostgreSQL URL: postgresql://user[:password]@host[:port]/database' });
+const urlForm = 'must be a PostgreSQL URL: postgresql://user[:password]@host[:port]/database';
+/**
+ * A password with `@ / : # ?` written into a URL unencoded still parses, as something else: `p@ss/w:rd#1` makes the
+ * host `ss` and the rest a path and a fragment. Such a URL is refused, naming the remedy and no part of it.
+ */
+const postgresUrl = z.url({ protocol: /^postgres(ql)?$/, error: urlForm })
+  .refine((text) => {
+    // What does not parse at all is the check above's to report.
+    if (!URL.canParse(text)) return true;
+    const url = new URL(text);
+    return url.hash === '' && /^(\/[^/:@]*)?$/.test(url.pathname);
+  }, `${urlForm}; it has more than a database after the host: percent-encode \`@ / : # ?\` in a password ` +
+    '(encodeURIComponent), or leave the password out of the URL and set PGPASSWORD');
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080)
@@ -26,6 +37,9 @@ const schema = z.object({
     .describe('PostgreSQL URL straight to the server as the role that owns the schema, for migrations and their lock ' +
       '(a service running as a role that may only read and write rows); unset: DATABASE_DIRECT_URL, else ' +
       'DATABASE_URL.'),
+  PGPASSWORD: z.string().optional()
+    .describe('Password for every PostgreSQL URL that carries none (the driver reads it, as libpq does): keeps a ' +
+      'password with `@ / : #` out of the URLs.'),
   EMBEDDED_DATABASE: flag.optional()
     .describe('`true` allows the embedded PGlite database with NODE_ENV=production (where it is refused, as an unset ' +
       'secret would lose every write at the next restart); elsewhere it is the default without DATABASE_URL.'),
@@ -72,6 +86,9 @@ const schema = z.object({
     .describe('Longest wait for a PostgreSQL connection from the pool (503 after).'),
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(1).default(3000)
     .describe('Longest wait for a new PostgreSQL connection to open (503 after).'),
+  DB_START_WAIT_MS: z.coerce.number().int().min(0).default(30000)
+    .describe('How long a start keeps trying to open its first PostgreSQL connection (a server or pooler still ' +
+      'starting, a slow TLS handshake) before it fails; each try is bounded by DB_CONNECT_TIMEOUT_MS.'),
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1).default(5000)
     .describe('Longest the service waits for a PostgreSQL statement\'s answer (1 s later than this it drops the ' +
       'connection; 503); a streamed list: each fetch. Set the server\'s own bound as the role\'s default: ALTER ROLE ' +

@@ -3,7 +3,7 @@ import { settingNames } from './config.ts';
 import { checkedSettings } from './settings-gate.ts';
 
 /** Settings whose whole value is a secret. */
-const secrets = new Set(['METRICS_TOKEN', 'SIGHTING_SERVICE_SECRET']);
+const secrets = new Set(['METRICS_TOKEN', 'SIGHTING_SERVICE_SECRET', 'PGPASSWORD']);
 
 /** A URL's password (in its user part or as a `password` parameter) replaced; everything else kept. */
 function redactedUrl(text: string): string {

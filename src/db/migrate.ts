@@ -4,6 +4,7 @@ import { migrationUrl, type Config } from '../config/config.ts';
 import type { Logger } from '../observability/logger.ts';
 import { withMigrationLock } from './migration-lock.ts';
 import { seedDemoData } from './demo-data.ts';
+import { shippedMigrations } from './migration-state.ts';
 
 export interface MigrationPlan {
   /** Apply pending migrations (the default at start), or only check that none is pending (`MIGRATE_AT_START=false`). */
@@ -26,6 +27,44 @@ export class MigrationsPending extends Error {
   }
 }
 
+/** Thrown when the role that migrates may not change the schema: names the setting whose role it is. */
+export class MigrationNotPermitted extends Error {
+  readonly variable: string;
+  constructor(variable: string, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message.split(' - ').at(-1)!.trim() : String(cause);
+    super(`${variable}'s role may not change the schema (${reason}): set DATABASE_MIGRATION_URL to a URL of the ` +
+      "schema's owner (docs/postgresql-operations.md)");
+    this.variable = variable;
+  }
+}
+
+/** The setting whose URL migrations use (the order of `migrationUrl`). */
+const migrationVariable = (config: LockConfig): string => (config.DATABASE_MIGRATION_URL ? 'DATABASE_MIGRATION_URL'
+  : config.DATABASE_DIRECT_URL ? 'DATABASE_DIRECT_URL' : 'DATABASE_URL');
+
+const isPermissionDenied = (error: unknown): boolean => {
+  for (let cause = error; cause && typeof cause === 'object'; cause = (cause as { cause?: unknown }).cause) {
+    // SQLSTATE 42501 insufficient_privilege.
+    if ((cause as { code?: unknown }).code === '42501') return true;
+  }
+  return false;
+};
+
+/**
+ * The shipped migrations the database has not recorded, read without changing anything: MikroORM's own `getPending`
+ * first creates its table, which a role with rows only may not (a start that only checks must say "pending", not
+ * "permission denied").
+ */
+async function pendingWithoutChange(orm: MikroORM): Promise<string[]> {
+  const connection = orm.em.getConnection();
+  const [table] = await connection.execute<Array<{ present: boolean }>>(
+    "select to_regclass('mikro_orm_migrations') is not null as present");
+  if (!table?.present) return [...shippedMigrations];
+  const rows: Array<{ name: string }> = await connection.execute('select name from mikro_orm_migrations');
+  const applied = new Set(rows.map((row) => row.name));
+  return shippedMigrations.filter((name) => !applied.has(name));
+}
+
 type LockConfig = Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DATABASE_MIGRATION_URL'
   | 'DB_CONNECT_TIMEOUT_MS' | 'MIGRATE_LOCK_TIMEOUT_MS'>;
 
@@ -41,15 +80,23 @@ export async function migrate(orm: MikroORM, config: LockConfig, logger: Logger,
   { apply, seed, afterChange }: MigrationPlan): Promise<void> {
   const url = migrationUrl(config);
   const steps = async () => {
-    const pending = (await orm.migrator.getPending()).map((migration) => migration.name);
+    const pending = apply ? (await orm.migrator.getPending()).map((migration) => migration.name)
+      : await pendingWithoutChange(orm);
     if (pending.length && !apply) throw new MigrationsPending(pending);
     if (pending.length) await orm.migrator.up();
     const seeded = seed && await seedDemoData(orm.em.fork());
     if (pending.length || seeded) await afterChange(orm.em.fork());
   };
+  const permitted = async () => {
+    try {
+      await steps();
+    } catch (error) {
+      throw isPermissionDenied(error) ? new MigrationNotPermitted(migrationVariable(config), error) : error;
+    }
+  };
   // Embedded PGlite belongs to this one process: nothing else can migrate it meanwhile. A start that only checks
   // (MIGRATE_AT_START=false, no demo data) changes nothing, so it takes no lock.
-  if (!url || !locks({ apply, seed })) return steps();
+  if (!url || !locks({ apply, seed })) return permitted();
   await withMigrationLock({ url, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS, waitMs: config.MIGRATE_LOCK_TIMEOUT_MS,
-    logger }, steps);
+    logger }, permitted);
 }

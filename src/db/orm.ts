@@ -68,7 +68,7 @@ export async function openDatabase(config: Config, hooks: DatabaseHooks): Promis
   const apply = config.MIGRATE_AT_START || (!config.DATABASE_URL && !config.DATA_DIR);
   const plan = { apply, seed: config.DEMO_DATA ?? !config.DATABASE_URL, afterChange: hooks.afterSchemaChange };
   // Before the pool opens: a pooler where none may be is refused with its remedy, before any lock is taken.
-  if (config.DATABASE_URL) await checkPooling(config, locks(plan));
+  if (config.DATABASE_URL) await checkPooling(config, locks(plan), hooks.logger);
   const orm = config.DATABASE_URL ? await openPostgres(config, options, hooks)
     : await openPglite(config, options, hooks);
   try {

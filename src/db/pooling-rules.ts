@@ -1,9 +1,10 @@
 // The start's rules for poolers: what may go through one, checked before the pool opens or any lock is taken.
 import { InvalidConfiguration, type Config } from '../config/config.ts';
-import { probePooling } from './pooler-probe.ts';
+import { probePooling, type ProbeBounds } from './pooler-probe.ts';
+import type { Logger } from '../observability/logger.ts';
 
-type Settings =
-  Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DATABASE_MIGRATION_URL' | 'DB_CONNECT_TIMEOUT_MS'>;
+type Settings = Pick<Config,
+  'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DATABASE_MIGRATION_URL' | 'DB_CONNECT_TIMEOUT_MS' | 'DB_START_WAIT_MS'>;
 
 /**
  * DATABASE_URL may be a pooler in transaction mode only when DATABASE_DIRECT_URL names the server itself: the
@@ -12,8 +13,13 @@ type Settings =
  * set. DATABASE_DIRECT_URL and DATABASE_MIGRATION_URL must reach the server itself. `migrates`: whether this start
  * uses the migration URL at all (MIGRATE_AT_START=false with no demo data does not).
  */
-export async function checkPooling(config: Settings, migrates: boolean): Promise<void> {
-  const bound = config.DB_CONNECT_TIMEOUT_MS;
+export async function checkPooling(config: Settings, migrates: boolean, logger: Logger): Promise<void> {
+  const bound: ProbeBounds = {
+    connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
+    startWaitMs: config.DB_START_WAIT_MS,
+    onRetry: (variable, reason, waitedMs) => logger.warn({ variable, reason, waitedMs },
+      `${variable}: PostgreSQL cannot be reached yet (${reason}); trying again within DB_START_WAIT_MS`),
+  };
   const pooling = await probePooling('DATABASE_URL', config.DATABASE_URL!, bound);
   if (pooling === 'statement') {
     throw new InvalidConfiguration([{ variable: 'DATABASE_URL',

@@ -2,7 +2,7 @@
 import { InvalidConfiguration } from '../config/config.ts';
 import { fatalLine } from '../config/fatal-line.ts';
 import { DatabaseUnreachable } from '../db/pooler-probe.ts';
-import { MigrationsPending } from '../db/migrate.ts';
+import { MigrationNotPermitted, MigrationsPending } from '../db/migrate.ts';
 import { MigrationLockTimeout } from '../db/migration-lock.ts';
 
 /**
@@ -13,6 +13,8 @@ import { MigrationLockTimeout } from '../db/migration-lock.ts';
 function causeOf(error: unknown): Record<string, unknown> {
   if (error instanceof InvalidConfiguration) return { cause: 'configuration', problems: error.problems };
   if (error instanceof MigrationsPending) return { cause: 'migrations pending', pending: error.pending };
+  if (error instanceof MigrationNotPermitted) return { cause: 'migration permission', variable: error.variable,
+    reason: error.message };
   if (error instanceof DatabaseUnreachable) return { cause: 'database connection', variable: error.variable,
     host: error.host, reason: error.message };
   if (error instanceof MigrationLockTimeout) return { cause: 'migration lock', reason: error.message,

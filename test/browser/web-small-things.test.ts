@@ -81,8 +81,11 @@ describe('web page: menus, preselection and words', () => {
     const vesselId = await createVessel(suite.service);
     const bob = await suite.signIn('bob');
     const page = bob.page;
+    // The feed answers its headers once the stream has its place: events after that reach the page, none before.
+    const feedOpen = page.waitForResponse((response) => /\/sighting\/events\?vesselId=/.test(response.url()));
     await page.goto(`${suite.service.url}/#vessel/${vesselId}`);
     await page.getByTestId('vessel-summary').waitFor();
+    await feedOpen;
     const asked = () => bob.watch.requests.filter((url) => url.endsWith(`/vessel/${vesselId}/observers`)).length;
     const before = asked();
     await Promise.all(Array.from({ length: 10 },

@@ -1,4 +1,5 @@
-// A server that checks passwords (scram-sha-256, scripts/postgres-production.sh): a password in the URL is enough.
+// A server that checks passwords (scram-sha-256, scripts/postgres-production.sh): a password in the URL is enough, and
+// it wins over PGPASSWORD.
 import { expect } from 'chai';
 import { backend } from '../support/service.ts';
 import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
@@ -16,12 +17,13 @@ describe('a password only in DATABASE_URL (PostgreSQL with passwords) @pgbouncer
 
   after(async () => { await scratch?.drop(); });
 
-  it('when PGPASSWORD is empty and the password is in the URLs, ' +
-    'then the service migrates, starts and its pool reaches the database', async () => {
+  it('when the password (holding `@ / : # ?`) is percent-encoded in the URLs and PGPASSWORD is wrong, ' +
+    'then the URLs\' password is used: the service migrates, starts and its pool reaches the database', async () => {
     const withPassword = new URL(scratch.env.DATABASE_DIRECT_URL ?? scratch.url);
+    // The URL setter percent-encodes what a URL's user part cannot hold.
     withPassword.password = process.env.PGPASSWORD!;
     const service = spawnService({ ...scratch.env, DATABASE_URL: withPassword.toString(),
-      DATABASE_DIRECT_URL: withPassword.toString(), PGPASSWORD: '' });
+      DATABASE_DIRECT_URL: withPassword.toString(), PGPASSWORD: 'not-the-password' });
     try {
       const { url } = await listening(service);
       const ready = await fetch(`${url}/health/ready`);

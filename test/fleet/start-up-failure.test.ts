@@ -3,9 +3,11 @@ import { expect } from 'chai';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
+import { spawnSync } from 'node:child_process';
 import { backend } from '../support/service.ts';
 import { createScratchDatabase } from '../support/scratch-database.ts';
 import { spawnService } from '../support/service-process.ts';
+import { startTcpProxy } from '../support/tcp-proxy.ts';
 
 async function failedStart(env: Record<string, string>) {
   const service = spawnService(env);
@@ -44,21 +46,42 @@ describe('start-up failures', () => {
       .and.not.to.include('Invalid URL');
   });
 
+  it('when a password with `@ / : #` is pasted into DATABASE_URL unencoded, then the start refuses the URL ' +
+    'naming the remedy and no part of the password, and so does `npm run config`', async () => {
+    const pasted = 'postgresql://sighting:p@ss/w:rd#1@db:5432/sighting';
+    const failed = await failedStart({ DATABASE_URL: pasted });
+    const line = expectOneFatalLine(failed);
+    const problems = line.problems as Array<{ variable: string; problem: string }>;
+    expect(problems.map(({ variable }) => variable)).to.deep.equal(['DATABASE_URL']);
+    expect(problems[0]!.problem).to.include('percent-encode `@ / : # ?` in a password');
+    const report = spawnSync(process.execPath, ['src/config/settings-report.ts'],
+      { env: { PATH: process.env.PATH, DATABASE_URL: pasted }, encoding: 'utf8' });
+    const printed = JSON.stringify(failed.lines) + failed.other + report.stdout + report.stderr;
+    expect({ status: report.status, leaks: ['p@ss', 'ss/w', 'w:rd', 'rd#1'].filter((part) => printed.includes(part)) })
+      .to.deep.equal({ status: 1, leaks: [] });
+  });
+
   it('when DATABASE_DIRECT_URL is set without DATABASE_URL, then the line says it needs it', async () => {
     const line = expectOneFatalLine(await failedStart({ DATABASE_DIRECT_URL: 'postgresql://postgres@127.0.0.1:5432/x' }));
     expect(line).to.deep.include({ cause: 'configuration', problems: [{ variable: 'DATABASE_DIRECT_URL',
       problem: 'needs DATABASE_URL: the embedded database has no server' }] });
   });
 
-  it('when the database cannot be reached, ' +
-    'then the line names the variable, the host and the bound, not the password', async () => {
-    const line = expectOneFatalLine(await failedStart({ DATABASE_URL: 'postgresql://someone:pa55word@127.0.0.1:9/nowhere', DB_CONNECT_TIMEOUT_MS: '2000' }));
+  it('when the database cannot be reached within DB_START_WAIT_MS, then it was tried again, ' +
+    'and the line names the variable, the host and the bound, not the password', async () => {
+    const failed = await failedStart({ DATABASE_URL: 'postgresql://someone:pa55word@127.0.0.1:9/nowhere',
+      DB_CONNECT_TIMEOUT_MS: '2000', DB_START_WAIT_MS: '1500' });
+    const line = expectOneFatalLine(failed);
     expect(line).to.include({
       cause: 'database connection', variable: 'DATABASE_URL', host: '127.0.0.1:9',
       reason: 'DATABASE_URL: cannot connect to PostgreSQL at 127.0.0.1:9 (bound DB_CONNECT_TIMEOUT_MS 2000 ms): ' +
         'connect ECONNREFUSED 127.0.0.1:9',
     });
-    expect(JSON.stringify(line)).not.to.include('pa55word');
+    const retries = failed.lines.filter((logged) => logged.level === 40 && logged.variable === 'DATABASE_URL');
+    expect(retries.length, 'tries before giving up').to.be.above(0);
+    expect(retries[0]).to.deep.include({ reason: 'connect ECONNREFUSED 127.0.0.1:9', msg: 'DATABASE_URL: ' +
+      'PostgreSQL cannot be reached yet (connect ECONNREFUSED 127.0.0.1:9); trying again within DB_START_WAIT_MS' });
+    expect(JSON.stringify(failed.lines)).not.to.include('pa55word');
   });
 
   it('when DATABASE_URL is set but empty (an unset secret), ' +
@@ -89,6 +112,34 @@ describe('start-up failures', () => {
     } finally {
       taken.close();
     }
+  });
+
+  describe('the first connection (PostgreSQL)', () => {
+    before(function () { if (backend !== 'postgresql') this.skip(); });
+
+    it('when PostgreSQL comes up while the start waits for it, then the start goes on and the service answers',
+      async () => {
+        const server = new URL(process.env.DATABASE_URL!);
+        const proxy = await startTcpProxy({ host: server.hostname, port: Number(server.port || 5432) });
+        const scratch = await createScratchDatabase(process.env.DATABASE_URL!);
+        await proxy.cut();
+        const viaProxy = new URL(scratch.url);
+        viaProxy.hostname = '127.0.0.1';
+        viaProxy.port = String(proxy.port);
+        const service = spawnService({ DATABASE_URL: viaProxy.toString(), DB_START_WAIT_MS: '120000' });
+        try {
+          await service.lineWhere((line) => line.level === 40 && line.variable === 'DATABASE_URL');
+          await proxy.restore();
+          const started = await service.lineWhere((line) => typeof line.page === 'string');
+          const ready = await fetch(`${String(started.page)}health/ready`);
+          expect(ready.status).to.equal(200);
+        } finally {
+          service.child.kill('SIGTERM');
+          await service.exited;
+          await proxy.close();
+          await scratch.drop();
+        }
+      });
   });
 
   describe('migrations (PostgreSQL)', () => {
