@@ -1,4 +1,5 @@
-// Side-by-side benchmark: the service against the floor server (bench/), each a process of its own on core 0,
+// Side-by-side benchmark: the service against the floor server (bench/) and the design floor (the same handlers
+// behind express and the contract's validator, bench/design-floor.ts), each a process of its own on core 0,
 // loaded by autocannon on core 1 in interleaved A/B rounds. Prints both figures, the ratio and each server's CPU time
 // per request per operation; the floor's writes keep their history entries, as the service's do. On PostgreSQL the
 // writes are measured against a second floor as well, one that sends its statements unnamed.
@@ -45,7 +46,13 @@ const issuer = issuerOf(service);
 const listChunk = String(process.env.DATABASE_URL ? batchSize.postgresql : batchSize.pglite);
 const floor = await startServer('floor', 'bench/floor-server.ts',
   { ...common, ...db.floorEnv, ISSUER: issuer, AUDIENCE: 'sighting-api', LIST_CHUNK: listChunk }, serverCore);
-const servers = [service, floor];
+// The design floor: the same handlers behind express and the contract's validator, what the design puts in every
+// request's path (bench/design-floor.ts); the ratio the service answers for is against it.
+const designFloor = await startServer('design floor', 'bench/floor-server.ts', { ...common, ...db.designFloorEnv,
+  ISSUER: issuer, AUDIENCE: 'sighting-api', LIST_CHUNK: listChunk, FLOOR_DESIGN: 'true' }, serverCore);
+const servers = [service, floor, designFloor];
+/** CPU per request, service / design floor and service / bare floor, per loaded operation. */
+const cpuRatios: Array<{ name: string; design: number; bare: number }> = [];
 // On PostgreSQL the writes are also measured against the floor sending its statements unnamed, parsed and planned each
 // time: the floor issue 33 set the service's write targets against, before the service named its statements.
 const unnamedFloor = process.env.DATABASE_URL
@@ -107,10 +114,18 @@ try {
       for (const server of round % 2 ? [...loaded].reverse() : loaded)
         results.get(server)!.push(await load(server, request, await headersFor(issuer, user), seconds, loadCore));
     }
-    const [s, f, u] = loaded.map((server) => median(results.get(server)!));
+    const [s, f, d, u] = loaded.map((server) => median(results.get(server)!));
     console.log(comparison(name, s!, f!));
+    console.log(comparison('  against the design floor', s!, d!, false));
     if (u) console.log(comparison('  against the unnamed floor', s!, u, false));
+    cpuRatios.push({ name, design: s!.cpuPerRequestMs / d!.cpuPerRequestMs,
+      bare: s!.cpuPerRequestMs / f!.cpuPerRequestMs });
   }
+
+  console.log('\nCPU per request, service / design floor (express + express-openapi-validator + the same SQL), '
+    + 'beside service / bare floor (node:http):');
+  for (const { name, design, bare } of cpuRatios)
+    console.log(`  ${name.padEnd(30)} ${design.toFixed(2)}×   (bare: ${bare.toFixed(2)}×)`);
 
   if (process.env.DATABASE_URL && only.test(operations[0]![0])) await compareWithPglite(operations[0]!);
 

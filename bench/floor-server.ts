@@ -2,7 +2,7 @@
 // one statement keeping its history entry, as the service's guarantees require) and byte-identical bodies; the read by
 // id and the writes are named statements on PostgreSQL, as the service sends them (src/db/named-statements.ts).
 // Run by `npm run bench` as a process of its own; settings from the environment (PORT, DATABASE_URL or DATA_DIR,
-// DB_POOL_MAX, ISSUER, AUDIENCE, LIST_CHUNK, FLOOR_UNNAMED).
+// DB_POOL_MAX, ISSUER, AUDIENCE, LIST_CHUNK, FLOOR_UNNAMED, FLOOR_DESIGN).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { VerifiedTokens } from '../src/auth/verified-tokens.ts';
@@ -10,6 +10,7 @@ import { VerifiedTokens } from '../src/auth/verified-tokens.ts';
 import { localDateTimeText } from '../src/db/local-date-time-text.ts';
 import { openFloorDb, type Row } from './floor-db.ts';
 import * as sql from './floor-sql.ts';
+import { designFloor } from './design-floor.ts';
 
 const env = process.env;
 const db = await openFloorDb(env);
@@ -75,6 +76,9 @@ function announceCreated(row: Row): void {
 }
 
 async function body(req: IncomingMessage): Promise<Record<string, unknown>> {
+  // The design floor's express has parsed it already, for the validator.
+  const parsed = (req as IncomingMessage & { body?: Record<string, unknown> }).body;
+  if (parsed !== undefined) return parsed;
   let text = '';
   for await (const chunk of req) text += chunk;
   return JSON.parse(text) as Record<string, unknown>;
@@ -189,7 +193,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   res.writeHead(404).end();
 }
 
-const server = createServer((req, res) => {
+// FLOOR_DESIGN=true: the same handlers behind express and the contract's validator (bench/design-floor.ts).
+const server = env.FLOOR_DESIGN === 'true' ? createServer(designFloor(handle)) : createServer((req, res) => {
   handle(req, res).catch((error: unknown) => {
     console.error(error);
     if (!res.headersSent) res.writeHead(500);

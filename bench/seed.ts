@@ -13,6 +13,8 @@ export interface BenchDatabase {
   /** Settings for the service and for the floor: both share the PostgreSQL database; on PGlite each gets a copy. */
   serviceEnv: Record<string, string>;
   floorEnv: Record<string, string>;
+  /** The design floor's (bench/design-floor.ts): the shared database, or a copy of its own on PGlite. */
+  designFloorEnv: Record<string, string>;
   /** EXPLAIN ANALYZE of the query-by-example SQL, per pattern. */
   plans: Record<string, string>;
   drop(): Promise<void>;
@@ -51,10 +53,13 @@ export async function prepareDatabase(rows: number, patterns: string[]): Promise
     plans[pattern] = plan.map((row: Record<string, string>) => Object.values(row)[0]).join('\n');
   }
   await orm.close(true);
-  if (dir) cpSync(join(dir, 'service'), join(dir, 'floor'), { recursive: true });
+  for (const copy of dir ? ['floor', 'design-floor'] : []) {
+    cpSync(join(dir!, 'service'), join(dir!, copy), { recursive: true });
+  }
   return {
     serviceEnv: scratch ? { DATABASE_URL: scratch.url } : { DATA_DIR: join(dir!, 'service') },
     floorEnv: scratch ? { DATABASE_URL: scratch.url } : { DATA_DIR: join(dir!, 'floor') },
+    designFloorEnv: scratch ? { DATABASE_URL: scratch.url } : { DATA_DIR: join(dir!, 'design-floor') },
     plans,
     async drop() {
       await scratch?.drop();
