@@ -13,8 +13,7 @@ import { docsRouter } from './docs.ts';
 import { webPageRouter } from './web-page.ts';
 import { mountAuthorizationServer } from './authorization-server.ts';
 import type { Logger } from '../observability/logger.ts';
-import { requestLog } from '../observability/request-log.ts';
-import { httpMetrics } from '../observability/http-metrics.ts';
+import { requestObservation } from '../observability/request-observation.ts';
 import { compressAnswers } from '../http/compression.ts';
 import { apiVersionHeader } from '../http/api-version.ts';
 
@@ -22,8 +21,7 @@ export async function createApp(config: Config, orm: MikroORM, services: AppServ
   const { logger, metrics, state, streamShare } = services;
   const app = express();
   // First, so every answer is timed and logged, including the ones refused before any route.
-  app.use(httpMetrics(metrics, config.BASE_PATH));
-  app.use(requestLog(logger, config.BASE_PATH));
+  app.use(requestObservation(logger, metrics, config.BASE_PATH));
   app.use(apiVersionHeader);
   app.disable('x-powered-by');
   // ETags are record versions, set by the handlers; express's body hashes would contradict them.

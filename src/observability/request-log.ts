@@ -18,33 +18,50 @@ export function recordedError(res: Response): Error | undefined {
   return failures.get(res);
 }
 
+/** What a request's line needs from its start: its id and its trace. */
+export interface RequestStart {
+  id: string;
+  traceId: string | undefined;
+  /** `performance.now()` at the request's arrival. */
+  at: number;
+}
+
+/** Taken as the request arrives: its id (set on the answer) and its server span's trace, when one is recorded. */
+export function requestStart(req: Request, res: Response, at: number): RequestStart {
+  // The request's server span when OpenTelemetry traces (src/observability/telemetry.ts); else none, at no cost.
+  const span = trace.getSpan(context.active());
+  return { id: requestId(req, res), traceId: span?.isRecording() ? span.spanContext().traceId : undefined, at };
+}
+
 /**
- * Written once, when the answer is done or the connection closed first. No child logger per request: pino
- * serialises a child's bindings when it is made, which costs more than the line itself.
+ * The request's line, once the answer is done or the connection closed first. No child logger per request: pino
+ * serialises a child's bindings when it is made, which costs more than the line itself; and no line is built at a
+ * level that drops it.
  */
+export function logRequest(logger: Logger, req: Request, res: Response, route: string, start: RequestStart): void {
+  const error = failures.get(res);
+  const failed = error !== undefined || res.statusCode >= 500;
+  if (!failed && !logger.isLevelEnabled('info')) return;
+  const line = {
+    requestId: start.id,
+    traceId: start.traceId,
+    method: req.method,
+    route,
+    status: res.statusCode,
+    durationMs: Math.round(performance.now() - start.at),
+    // A bounded, escaped prefix of the token's subject only: never the token itself, nor a header or a body.
+    subject: logText((res.locals.principal as { subject?: string } | undefined)?.subject),
+  };
+  if (!failed) return logger.info(line, 'request completed');
+  logger.error({ ...line, err: error ?? new Error(`failed with status code ${res.statusCode}`) },
+    res.writableFinished ? 'request failed' : 'request aborted');
+}
+
+/** The log line alone, for an application without metrics (src/observability/request-observation.ts has both). */
 export function requestLog(logger: Logger, basePath: string): RequestHandler {
-  return (req: Request, res: Response, next) => {
-    const started = Date.now();
-    const id = requestId(req, res);
-    // The request's server span when OpenTelemetry traces (src/observability/telemetry.ts); else none, at no cost.
-    const span = trace.getSpan(context.active());
-    const traceId = span?.isRecording() ? span.spanContext().traceId : undefined;
-    res.once('close', () => {
-      const line = {
-        requestId: id,
-        traceId,
-        method: req.method,
-        route: routeTemplate(req, basePath),
-        status: res.statusCode,
-        durationMs: Date.now() - started,
-        // A bounded, escaped prefix of the token's subject only: never the token itself, nor a header or a body.
-        subject: logText((res.locals.principal as { subject?: string } | undefined)?.subject),
-      };
-      const error = failures.get(res);
-      if (!error && res.statusCode < 500) return logger.info(line, 'request completed');
-      logger.error({ ...line, err: error ?? new Error(`failed with status code ${res.statusCode}`) },
-        res.writableFinished ? 'request failed' : 'request aborted');
-    });
+  return (req, res, next) => {
+    const start = requestStart(req, res, performance.now());
+    res.once('close', () => logRequest(logger, req, res, routeTemplate(req, basePath), start));
     next();
   };
 }
