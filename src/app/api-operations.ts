@@ -25,6 +25,7 @@ import { resources } from '../resources/index.ts';
 import { roleCheck } from '../auth/role-check.ts';
 import { compressAnswers } from '../http/compression.ts';
 import { deprecationNotice } from '../http/deprecation-notice.ts';
+import { deprecationsOf } from '../contract/deprecations.ts';
 
 export interface ApiChecks {
   /** The bearer token's check (src/auth/token-check.ts). */
@@ -62,6 +63,9 @@ function collectionHandlers(
   });
 }
 
+/** The kinds of operation whose answers may be long enough to compress. */
+const longAnswers = new Set(['list', 'queryByExample', 'versions']);
+
 /** The steps every request of an operation takes before its handler, in order. */
 function operationSteps(
   config: Config, orm: MikroORM, { readRouting, metrics }: AppServices, admitted: readonly RequestHandler[],
@@ -73,22 +77,24 @@ function operationSteps(
   const idempotency = idempotencyKey(orm, config.IDEMPOTENCY_WINDOW_SECONDS);
   const deprecations = deprecationNotice(metrics.deprecatedUsed);
   const compressed = compressAnswers();
+  // Each operation gets only the steps that have work to do for it: every step costs each request that passes it.
   return (operation) => [
-    // Only a read's answer can be long: a write answers one record at most, and wrapping every answer costs each
-    // request.
-    ...operation.method === 'get' || operation.kind === 'queryByExample' ? [compressed] : [],
+    // Only a list's or a history's answer can be long: a write, a read by id and a version answer one record at most,
+    // an event stream is never compressed, and wrapping an answer costs each request (and each open stream).
+    ...longAnswers.has(operation.kind) ? [compressed] : [],
     ...admitted,
     // Before the body is read or validated: a caller without the role gets 403, not the schema's 400s.
     roleCheck,
     // Bodies decoded, parsed and validated a few at a time (src/http/body-slots.ts): a read by id never queues
     // behind 50.
     ...parsers,
-    queryIntegers,
+    ...operation.integerQuery.length ? [queryIntegers] : [],
     ...validation,
     bodyWork.release,
     // After validation: only a request the contract accepts is announced and counted.
-    deprecations,
+    ...deprecationsOf(operation.contract).length ? [deprecations] : [],
     perRequestManager,
-    idempotency,
+    // Idempotency-Key is a create's (docs/api.md).
+    ...operation.kind === 'create' ? [idempotency] : [],
   ];
 }
