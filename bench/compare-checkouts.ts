@@ -1,6 +1,7 @@
 // Two builds of the service side by side: this checkout against another (an earlier commit, with its own
 // node_modules), each a process of its own on core 0 with a scratch database of its own, loaded by autocannon on
-// core 1 in interleaved A/B rounds. Prints both figures and the ratio per operation; asserts nothing.
+// core 1 in interleaved A/B rounds. Prints both figures and the ratio per operation, then the CPU per request of this
+// checkout over the base for the five operations; asserts nothing.
 // Run: `BASE_CHECKOUT=/path/to/other/checkout DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test npm run bench:compare`
 // Settings: BENCH_DURATION seconds per round (10), BENCH_ROUNDS (3).
 import { execFileSync } from 'node:child_process';
@@ -27,8 +28,16 @@ const current = await startServer('this', 'src/server.ts', { ...common, DATABASE
 const servers = [other, current];
 const create = JSON.stringify({ sightingMemo: 'compared', vessel: { vesselId: -1 }, sightingTimezone: 'Europe/Berlin',
   sightingDate: '2026-11-25T10:00' });
+const replacement = JSON.stringify({ sightingMemo: 'replaced [<id>]', vessel: { vesselId: -2 },
+  sightingTimezone: 'Asia/Tokyo', sightingDate: '2026-11-25T10:00' });
+// The five operations of the design floor's table (docs/benchmarks.md): a read by id, a page, a rare word's query by
+// example, a create, and a replacement stating its version (each connection on a sighting of its own, made first).
 const operations: [string, LoadRequest][] = [
   ['GET /sighting/-1 c16', { method: 'GET', path: '/api/sighting/-1', connections: 16 }],
+  ['GET /sighting?limit=50 c16', { method: 'GET', path: '/api/sighting?limit=50', connections: 16 }],
+  ['POST /sighting/qbe rare c4', { method: 'POST', path: '/api/sighting/qbe',
+    body: JSON.stringify({ sightingMemo: 'needle' }), connections: 4 }],
+  ['PUT /sighting/{n} c16', { method: 'PUT', path: '/api/sighting/{n}', body: replacement, connections: 16 }],
   ['POST /sighting c16', { method: 'POST', path: '/api/sighting', body: create, connections: 16 }],
 ];
 
@@ -37,8 +46,18 @@ try {
     [server, await passwordToken(`${server.url}/realms/sighting`, 'alice')] as const)));
   console.log(`base ${base} against this checkout, PostgreSQL, ${rounds} rounds of ${seconds} s, `
     + `node ${process.version}\n`);
-  console.log(`${'operation'.padEnd(24)} ${'base req/s'.padStart(11)} ${'this req/s'.padStart(11)}  ratio   CPU `
+  // Sightings 1 to 16 in each scratch database (its first new ids), alice's, for the replacements.
+  for (const server of servers) {
+    for (let n = 1; n <= 16; n++) {
+      const made = await fetch(`${server.url}/api/sighting`, { method: 'POST', body: create,
+        headers: { Authorization: `Bearer ${tokens.get(server)}`, 'Content-Type': 'application/json' } });
+      if (made.headers.get('location') !== `/api/sighting/${n}`)
+        throw new Error(`${server.name}: the seeded sighting ${n} is at ${made.headers.get('location')}`);
+    }
+  }
+  console.log(`${'operation'.padEnd(28)} ${'base req/s'.padStart(11)} ${'this req/s'.padStart(11)}  ratio   CPU `
     + `ms/req base/this`);
+  const cpu: string[] = [];
   for (const [name, request] of operations) {
     const results = new Map<ServerProcess, LoadResult[]>(servers.map((server) => [server, []]));
     for (let round = 0; round < rounds; round++) {
@@ -48,10 +67,13 @@ try {
       }
     }
     const [b, t] = servers.map((server) => median(results.get(server)!));
-    console.log(`${name.padEnd(24)} ${b!.reqPerSec.toFixed(0).padStart(11)} ${t!.reqPerSec.toFixed(0).padStart(11)}  `
+    console.log(`${name.padEnd(28)} ${b!.reqPerSec.toFixed(0).padStart(11)} ${t!.reqPerSec.toFixed(0).padStart(11)}  `
       + `${(t!.reqPerSec / b!.reqPerSec).toFixed(2)}×   `
       + `${b!.cpuPerRequestMs.toFixed(2)} / ${t!.cpuPerRequestMs.toFixed(2)}`);
+    cpu.push(`${name} ${(t!.cpuPerRequestMs / b!.cpuPerRequestMs).toFixed(2)}×`);
   }
+  // Above 1: this checkout spends more CPU per request than the base.
+  console.log(`\nCPU per request, this / base: ${cpu.join('; ')}`);
 } finally {
   for (const server of servers) await server.stop();
   for (const database of databases) await database.drop();
