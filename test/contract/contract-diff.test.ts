@@ -321,6 +321,15 @@ describe('contract diff gate: the changelog', function () {
 });
 
 describe('contract diff gate: what does not break a client', function () {
+  it('when a response header becomes required, then it is compatible and said', function () {
+    const listHeaders = (c: Json) => at(c, 'paths', '/sighting', 'get', 'responses', '200', 'headers');
+    const { result, findings } = gate((c) => {
+      listHeaders(c)['X-Total-Count'] = { required: true, schema: { type: 'integer' } };
+    }, (c) => { listHeaders(c)['X-Total-Count'] = { schema: { type: 'integer' } }; });
+    expect({ result, compatible: lines(findings, 'compatible') }).to.deep.equal({ result: 'COMPATIBLE',
+      compatible: ['GET /sighting | response `200` header `X-Total-Count` |  |  | now required (always sent)'] });
+  });
+
   it('when an optional request property, a response property and an operation are added, then it passes', function () {
     const { result, findings } = gate((c) => {
       at(schema(c, 'SightingCreate'), 'properties').observer = { type: 'string' };

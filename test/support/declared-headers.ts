@@ -10,6 +10,16 @@ export const transportHeaders: ReadonlySet<string> = new Set([
   'x-accel-buffering',
 ]);
 
+/**
+ * Headers an answer carries only under a setting or because the request asked: a rate limit, an allowed `Origin`, a
+ * deprecated part used, a count asked for, a next page, a download. Any other header an answer sends it always sends
+ * on that response, and an SDK may count on it only when it is `required` (a removed optional one broke no gate).
+ */
+export const conditionalHeaders: ReadonlySet<string> = new Set([
+  'ratelimit', 'ratelimit-policy', 'access-control-allow-origin', 'access-control-expose-headers', 'deprecation',
+  'sunset', 'link', 'x-total-count', 'preference-applied', 'content-disposition',
+]);
+
 interface DeclaredHeader { required?: boolean }
 
 /** The headers declared on `method template` → `status`, by lower-case name; undefined for an undeclared status. */
@@ -32,8 +42,11 @@ export function headerProblems(template: string, method: string, status: number,
   const sent = new Set(headers.keys());
   const undeclared = [...sent].filter((name) => !transportHeaders.has(name) && !declared.has(name));
   const missing = [...declared].filter(([name, header]) => header.required && !sent.has(name)).map(([name]) => name);
+  const optional = [...sent].filter((name) => !conditionalHeaders.has(name) && declared.get(name)?.required !== true
+    && declared.has(name));
   return [
     ...undeclared.map((name) => `${where}: ${name} sent, not declared`),
     ...missing.map((name) => `${where}: ${name} required, not sent`),
+    ...optional.map((name) => `${where}: ${name} always sent, declared optional`),
   ];
 }

@@ -54,6 +54,7 @@ function compareHeaders(comparison: OperationComparison, response: string, befor
       continue;
     }
     if (required && kept.required !== true) comparison.add('breaking', where, 'no longer required (may be absent)');
+    if (!required && kept.required === true) comparison.add('compatible', where, 'now required (always sent)');
     if (kept.deprecated === true && header.deprecated !== true) comparison.add('deprecated', where, 'deprecated');
     comparison.compareSchemas(where, 'response', headerSchema(header), headerSchema(kept));
   }
