@@ -35,7 +35,7 @@ export interface FieldOptions {
   column?: string;
   /** Its wire value from the column's; the column's own unless said. */
   read?(value: unknown): unknown;
-  /** The stored value from the body's; the body's own unless said. `false`: the server keeps it. */
+  /** The stored value from the body's; the body's own (null when absent) unless said. `false`: the server keeps it. */
   write?: ((value: unknown) => unknown) | false;
 }
 
@@ -46,7 +46,8 @@ const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${lette
 export function field(name: string, options: FieldOptions = {}): Field {
   const property = options.property ?? name;
   const column = options.column ?? snakeCase(property);
-  const { read = (value: unknown) => value, write = (value: unknown) => value } = options;
+  // A replacement sets every field: one the body leaves out (an optional one) is stored as null.
+  const { read = (value: unknown) => value, write = (value: unknown) => value ?? null } = options;
   return {
     name,
     views: options.detailOnly ? ['detail'] : ['list', 'detail'],
