@@ -16,8 +16,14 @@ export default {
   // `?mine=true`: the caller's own sightings (docs/behaviour.md#list); the creator itself is never part of a view.
   owner: { property: 'creator', listParameter: 'mine' },
   // A list shows no memo and no versions: it reads neither, nor joins the vessel's row (its names are joined by id).
-  ...fromFields([versionField(), idField('sightingId'), field('sightingMemo', { detailOnly: true }), vesselReference,
-    timeZoneField('sightingTimezone'), dateField('sightingDate')]),
+  ...fromFields([
+    versionField(),
+    idField('sightingId'),
+    field('sightingMemo', { detailOnly: true }),
+    vesselReference,
+    timeZoneField('sightingTimezone'),
+    dateField('sightingDate'),
+  ]),
   // The vessel is checked by the foreign key when the row is written, not by loading it first
   // (docs/behaviour.md#create).
   references: { vessel_id: { field: 'vessel', key: 'sighting.vessel.notFound' } },
