@@ -29,9 +29,9 @@ describe('the field generator\'s parts', () => {
     expect(withinWidth(source)).to.equal(source);
   });
 
-  it('when a descriptor has no generated list of fields, then adding a field to it is refused', async () => {
-    const file = `${project}src/resources/sighting.resource.ts`;
-    const source = await readFile(file, 'utf8');
+  it('when a descriptor has no list of fields one a line, then adding a field to it is refused', () => {
+    const file = 'src/resources/planet.resource.ts';
+    const source = 'export default {\n  ...fromFields([versionField(), idField(\'planetId\')]),\n};\n';
     expect(() => descriptorWithField(source, parseField('radius:integer(0..)'), file))
       .to.throw(CodeShapeError, /add it by hand/);
   });
