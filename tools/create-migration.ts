@@ -6,6 +6,7 @@ import { loadConfig } from '../src/config/config.ts';
 import { openServiceDatabase } from '../src/lifecycle/service-database.ts';
 import { ReadRouting } from '../src/db/read-routing.ts';
 import { createLogger } from '../src/observability/logger.ts';
+import { withinWidth } from './migration-width.ts';
 
 const name = process.argv[2] ?? '';
 if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(name)) {
@@ -21,10 +22,10 @@ try {
   if (!fileName) {
     console.log('The migrations already give the entities\' schema: nothing to write.');
   } else {
-    // MikroORM's template, with the module header our files have.
+    // MikroORM's template, with the module header our files have and lines the width rule admits.
     const path = join(orm.config.get('migrations').path!, fileName);
-    await writeFile(path,
-      `// ${name}: generated from the entities by npm run migration:create.\n${await readFile(path, 'utf8')}`);
+    await writeFile(path, withinWidth(
+      `// ${name}: generated from the entities by npm run migration:create.\n${await readFile(path, 'utf8')}`));
     console.log(`${path}: ${diff.up.length} statements; review it and commit it with the entity.`);
   }
 } finally {

@@ -1,5 +1,9 @@
-// The sighting's fields as stored: normalized dates and time zones.
+// The sighting's fields that are not read and written as they are: dates, time zones and its vessel.
+import { field, type Field } from '../crud/fields.ts';
+import { rootColumn, rootField } from '../crud/root-alias.ts';
+import { localDateTimeText } from '../db/local-date-time-text.ts';
 import { normalizeLocalDateTime, normalizeTimeZone } from '../validation/formats.ts';
+import { joinNames, localizedName, namesColumn } from './vessel-names.ts';
 
 /** The schema's `local-date-time` format admitted the text; the contract answers it as `…:ss.SSS`. */
 export function localDateTime(value: string | null | undefined): string | null {
@@ -10,3 +14,30 @@ export function localDateTime(value: string | null | undefined): string | null {
 export function timeZone(value: string | null | undefined): string | null {
   return value === null || value === undefined || value.trim() === '' ? null : normalizeTimeZone(value) ?? null;
 }
+
+/** A date and time without a zone, stored normalized and answered as `…:ss.SSS`. */
+export const dateField = (name: string): Field => field(name, { read: localDateTimeText,
+  write: (value) => localDateTime(value as string | null | undefined) });
+
+/** A time zone's IANA name, stored normalized (blank as null). */
+export const timeZoneField = (name: string): Field => field(name,
+  { write: (value) => timeZone(value as string | null | undefined) });
+
+/**
+ * The sighting's `vessel`: its vessel's id and name in the caller's language, and in a detail the vessel's version
+ * too (a detail joins the vessel's row for it; a list joins only the names, by the id it holds). Written by its id:
+ * saving a sighting never loads, creates or changes a vessel.
+ */
+export const vesselReference: Field = {
+  name: 'vessel',
+  views: ['list', 'detail'],
+  rootFields: () => ['vessel_id'],
+  joinedColumns: (view) => (view === 'list' ? [namesColumn] : ['v.version as vessel_version', namesColumn]),
+  join: (qb, view) => joinNames(view === 'list' ? qb : qb.join(rootField('vessel'), 'v'), rootColumn('vessel_id')),
+  read: (row, locale, view) => ({
+    ...view === 'list' ? {} : { version: row.vessel_version },
+    vesselId: Number(row.vessel_id),
+    vesselName: localizedName(row.vessel_names, locale),
+  }),
+  write: (body) => ({ vessel: (body.vessel as { vesselId: number }).vesselId }),
+};

@@ -1,12 +1,10 @@
 // The sighting collection as data for the generic CRUD machinery.
 import type { ResourceDescriptor } from '../crud/resource-descriptor.ts';
 import { exampleCondition } from '../crud/read/query-by-example.ts';
-import { rootColumn, rootField, rootFields } from '../crud/root-alias.ts';
+import { field, fromFields, idField, versionField } from '../crud/fields.ts';
 import { Sighting } from '../db/entities/sighting.entity.ts';
-import { joinNames, localizedName, namesColumn } from './vessel-names.ts';
 import vesselResource from './vessel.resource.ts';
-import { localDateTime, timeZone } from './sighting-fields.ts';
-import { localDateTimeText } from '../db/local-date-time-text.ts';
+import { dateField, localDateTime, timeZoneField, vesselReference } from './sighting-fields.ts';
 
 export default {
   name: 'sighting',
@@ -18,33 +16,14 @@ export default {
   // `?mine=true`: the caller's own sightings (docs/behaviour.md#list); the creator itself is never part of a view.
   owner: { property: 'creator', listParameter: 'mine' },
   // A list shows no memo and no versions: it reads neither, nor joins the vessel's row (its names are joined by id).
-  selectView: (qb, view) => joinNames(view === 'list'
-    ? qb.select([...rootFields('sightingId', 'vessel_id', 'sightingTimezone', 'sightingDate'), namesColumn])
-    : qb.select([...rootFields('version', 'sightingId', 'sightingMemo', 'vessel_id', 'sightingTimezone',
-      'sightingDate'), 'v.version as vessel_version', namesColumn]).join(rootField('vessel'), 'v'),
-    rootColumn('vessel_id')),
-  listView: (row, locale) => ({
-    sightingId: Number(row.sighting_id),
-    vessel: { vesselId: Number(row.vessel_id), vesselName: localizedName(row.vessel_names, locale) },
-    sightingTimezone: row.sighting_timezone,
-    sightingDate: localDateTimeText(row.sighting_date),
-  }),
-  detailView: (row, locale) => ({
-    version: row.version,
-    sightingId: Number(row.sighting_id),
-    sightingMemo: row.sighting_memo,
-    vessel: { version: row.vessel_version, vesselId: Number(row.vessel_id),
-      vesselName: localizedName(row.vessel_names, locale) },
-    sightingTimezone: row.sighting_timezone,
-    sightingDate: localDateTimeText(row.sighting_date),
-  }),
-  values: (body) => ({
-    sightingMemo: body.sightingMemo as string,
-    // By its id: saving a sighting never loads, creates or changes a vessel.
-    vessel: (body.vessel as { vesselId: number }).vesselId,
-    sightingTimezone: timeZone(body.sightingTimezone as string | null | undefined),
-    sightingDate: localDateTime(body.sightingDate as string | null | undefined),
-  }),
+  ...fromFields([
+    versionField(),
+    idField('sightingId'),
+    field('sightingMemo', { detailOnly: true }),
+    vesselReference,
+    timeZoneField('sightingTimezone'),
+    dateField('sightingDate'),
+  ]),
   // The vessel is checked by the foreign key when the row is written, not by loading it first
   // (docs/behaviour.md#create).
   references: { vessel_id: { field: 'vessel', key: 'sighting.vessel.notFound' } },

@@ -1,6 +1,8 @@
 // A vessel's names: picking the one for a locale, and replacing them from a language map.
 import { raw, type EntityManager } from '@mikro-orm/core';
 import type { ViewQuery } from '../crud/resource-descriptor.ts';
+import type { Field } from '../crud/fields.ts';
+import { rootColumn } from '../crud/root-alias.ts';
 import { Translation } from '../db/entities/translation.entity.ts';
 import type { Vessel } from '../db/entities/vessel.entity.ts';
 import { ValidationFailed } from '../errors/app-errors.ts';
@@ -72,6 +74,20 @@ function pickName(items: Names, locale: string): string | null {
 export function languageMap(value: unknown): Record<string, string> {
   return Object.fromEntries(viewNames(value));
 }
+
+/**
+ * The vessel's `vesselName`: not a column of its row but its names, joined by the vessel's id; a list shows the one
+ * for the caller's language, a detail the whole language map. Written by the descriptor's `writeRelated`.
+ */
+export const vesselNameField: Field = {
+  name: 'vesselName',
+  views: ['list', 'detail'],
+  rootFields: () => [],
+  joinedColumns: () => [namesColumn],
+  join: (qb) => joinNames(qb, rootColumn('vessel_id')),
+  read: (row, locale, view) => (view === 'list' ? localizedName(row.vessel_names, locale)
+    : languageMap(row.vessel_names)),
+};
 
 const entityNames = (vessel: Vessel): Names =>
   vessel.translations.getItems().map((t) => [t.languageKey, t.text] as const);

@@ -2,11 +2,10 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { ResourceDescriptor } from '../crud/resource-descriptor.ts';
 import { matching } from '../crud/read/query-by-example.ts';
-import { rootColumn, rootFields } from '../crud/root-alias.ts';
+import { fromFields, idField, versionField } from '../crud/fields.ts';
 import { Vessel } from '../db/entities/vessel.entity.ts';
 import { vesselObservers } from './vessel-observers.ts';
-import { languageMap, localizedName, replaceNames, normalizeLanguageKey, namesColumn,
-  joinNames } from './vessel-names.ts';
+import { replaceNames, normalizeLanguageKey, vesselNameField } from './vessel-names.ts';
 
 export default {
   name: 'vessel',
@@ -14,13 +13,8 @@ export default {
   idProperty: 'vesselId',
   populate: ['translations'],
   access: { read: 'reader', create: 'admin', change: 'admin' },
-  selectView: (qb, view) => joinNames(qb.select([...rootFields(...view === 'list' ? [] : ['version'], 'vesselId'),
-    namesColumn]), rootColumn('vessel_id')),
-  listView: (row, locale) => ({ vesselId: Number(row.vessel_id), vesselName: localizedName(row.vessel_names, locale) }),
-  detailView: (row) => ({ version: row.version, vesselId: Number(row.vessel_id),
-    vesselName: languageMap(row.vessel_names) }),
-  // The vessel's row holds nothing but its id and version: a vessel is its names.
-  values: () => ({}),
+  // The vessel's row holds nothing but its id and version: a vessel is its names, written beside the row.
+  ...fromFields([versionField(), idField('vesselId'), vesselNameField]),
   writeRelated: (vessel, body, em) => replaceNames(em, vessel, body.vesselName as Record<string, string>),
   exampleFields: { vesselName: (name) => namesExample(name as string | Record<string, string>) },
   // What the web page's "who else" shows: how many sightings, by how many people, how many the caller's.

@@ -4,7 +4,7 @@
 // by YAML alias), the event stream's shared events and the building-block schemas.
 import { fieldSchema, pascal, type Collection, type Field } from './description.ts';
 
-const ref = (kind: string, name: string) => `{ $ref: '#/components/${kind}/${name}' }`;
+export const ref = (kind: string, name: string) => `{ $ref: '#/components/${kind}/${name}' }`;
 
 /** Answers by status, a shared response component each. */
 const answers = (indent: string, statuses: Record<string, string>) => Object.entries(statuses)
@@ -35,16 +35,20 @@ const ok = (description: string, headers: string, json: string, xml: string) => 
             application/json: { schema: ${json} }
             text/xml: { schema: ${xml} }`;
 
+/** A field's equality filter among a list's query parameters (an optional field's bounds without its null). */
+export const filterParameter = (collection: Collection, field: Field) => field.type === 'text'
+  ? `{ name: ${field.name}, in: query, description: Equality filter., allowReserved: true, schema: ${
+    ref('schemas', 'FilterText')} }`
+  : `{ name: ${field.name}, in: query, description: Equality filter., schema: ${field.optional
+    ? `{ type: integer, format: int32, minimum: ${field.min}, maximum: ${field.max} }`
+    : ref('schemas', fieldSchema(collection, field))} }`;
+
 function listParameters(collection: Collection, view: 'listView' | 'detailView'): string {
   const id = `${collection.name}Id`;
   const sortable = [id, ...collection.fields.map((field) => field.name)];
   const filters = [
     `{ name: ${id}, in: query, description: Equality filter., schema: ${ref('schemas', 'Id')} }`,
-    ...collection.fields.map((field) => field.type === 'text'
-      ? `{ name: ${field.name}, in: query, description: Equality filter., allowReserved: true, schema: ${
-        ref('schemas', 'FilterText')} }`
-      : `{ name: ${field.name}, in: query, description: Equality filter., schema: ${
-        ref('schemas', fieldSchema(collection, field))} }`),
+    ...collection.fields.map((field) => filterParameter(collection, field)),
     `{ name: version, in: query, description: Equality filter., schema: ${ref('schemas', 'Version')} }`,
   ];
   const sort = `{ name: sort, in: query, allowReserved: true, description: 'Orders the list by list-view fields, \
@@ -216,20 +220,26 @@ ${answers('        ', { ...readErrors, 429: 'FeedCallerFull', 503: 'FeedFull' })
 `;
 }
 
+/** A field's JSON type: an optional one's admits null. */
+const typeOf = (field: Field) => {
+  const type = field.type === 'integer' ? 'integer' : 'string';
+  return field.optional ? `[${type}, 'null']` : type;
+};
+
 /** A field's bounds, once: its component schema, with the keys of its messages. */
-function boundsSchema(collection: Collection, field: Field): string {
+export function boundsSchema(collection: Collection, field: Field): string {
   const key = `${collection.name}.${field.name}`;
   const own = `    ${fieldSchema(collection, field)}:`;
   if (field.type === 'integer') {
     return `${own}
-      type: integer
+      type: ${typeOf(field)}
       format: int32
       minimum: ${field.min}
       maximum: ${field.max}
       x-message-keys: { required: ${key}.required, type: ${key}.range, minimum: ${key}.range, maximum: ${key}.range }`;
   }
   return `${own}
-      type: string
+      type: ${typeOf(field)}
       minLength: ${field.min}
       maxLength: ${field.max}
       pattern: *plainTextPattern
@@ -238,9 +248,14 @@ minLength: ${key}.length, maxLength: ${key}.length }`;
 }
 
 /** The field as a view shows it: its type and bounds without the messages a request's check needs. */
-const viewField = (collection: Collection, field: Field) => field.type === 'integer'
-  ? `{ type: integer, format: int32, minimum: ${field.min}, maximum: ${field.max} }`
-  : `{ type: string, maxLength: ${field.max}, pattern: *plainTextPattern }`;
+export const viewField = (field: Field) => field.type === 'integer'
+  ? `{ type: ${typeOf(field)}, format: int32, minimum: ${field.min}, maximum: ${field.max} }`
+  : `{ type: ${typeOf(field)}, maxLength: ${field.max}, pattern: *plainTextPattern }`;
+
+/** A field in a query by example: a text is matched as a substring, so only its length is bounded. */
+export const exampleField = (collection: Collection, field: Field) => field.type === 'text'
+  ? `{ type: string, maxLength: ${field.max}, pattern: *plainTextPattern, x-message-keys: *plainTextKeys }`
+  : ref('schemas', fieldSchema(collection, field));
 
 function schemas(collection: Collection): string {
   const { name, fields } = collection;
@@ -274,11 +289,11 @@ function schemas(collection: Collection): string {
 ${fields.map((field) => boundsSchema(collection, field)).join('\n')}
 ${object('ListItem', [id, ...names])}
         ${id}: ${ref('schemas', 'Id')}
-${properties('        ', (field) => viewField(collection, field))}
+${properties('        ', viewField)}
 ${object('Detail', ['version', id, ...names])}
         version: ${ref('schemas', 'Version')}
         ${id}: ${ref('schemas', 'Id')}
-${properties('        ', (field) => viewField(collection, field))}
+${properties('        ', viewField)}
 ${object('Create', names, `\n      x-server-generated: [${id}, version]`)}
 ${properties('        ', bounded)}
 ${object('Update', ['version', ...names])}
@@ -288,9 +303,7 @@ ${properties('        ', bounded)}
 ${object('Example', [])}
         version: ${ref('schemas', 'Version')}
         ${id}: ${ref('schemas', 'Id')}
-${properties('        ', (field) => field.type === 'text'
-    ? `{ type: string, maxLength: ${field.max}, pattern: *plainTextPattern, x-message-keys: *plainTextKeys }`
-    : bounded(field))}
+${properties('        ', (field) => exampleField(collection, field))}
     ${type}Patch:
       description: 'A JSON Merge Patch (RFC 7396) of the ${name}: members present replace, absent ones stay.'
       type: object

@@ -8,6 +8,11 @@ export interface Field {
   type: 'text' | 'integer';
   min: number;
   max: number;
+  /**
+   * Added to a collection that has records (npm run resource:add-field): null in the records stored before it, and
+   * left out by the clients written before it, so neither a create nor a replacement requires it.
+   */
+  optional?: boolean;
 }
 
 export interface Collection {
@@ -24,7 +29,8 @@ const roles: readonly Role[] = ['reader', 'writer', 'admin'];
 
 export class DescriptionError extends Error {}
 
-function field(argument: string): Field {
+/** One `<name>:text(<min>..<max>)` or `<name>:integer(<min>..[<max>])`. */
+export function parseField(argument: string): Field {
   const match = /^([a-z][A-Za-z0-9]*):(text|integer)\((-?\d+)\.\.(-?\d+)?\)$/.exec(argument);
   if (!match) {
     throw new DescriptionError(`"${argument}" is no field: write name:text(min..max) or name:integer(min..[max])`);
@@ -55,7 +61,7 @@ export function parseDescription(args: readonly string[]): Collection {
   for (let index = 0; index < rest.length; index += 1) {
     const argument = rest[index]!;
     if (argument.startsWith('--')) options[argument] = rest[(index += 1)];
-    else fields.push(field(argument));
+    else fields.push(parseField(argument));
   }
   const unknown = Object.keys(options).filter((option) => !['--read', '--write'].includes(option));
   if (unknown.length) throw new DescriptionError(`unknown option ${unknown.join(', ')}`);

@@ -1,0 +1,94 @@
+// A collection's fields declared once, and the descriptor's views and values derived from them.
+import type { Locale } from '../i18n/messages.ts';
+import type { View, ViewQuery, ViewRow, WireRecord } from './resource-descriptor.ts';
+import { rootFields } from './root-alias.ts';
+
+/**
+ * One field on the wire: what a view query reads for it, how a view row becomes its wire value, and what a
+ * validated body writes for it. The plain case is `field(name)`; a field whose value is not one column of the
+ * collection's own row (a language map, a reference) says here what it reads and writes instead.
+ */
+export interface Field {
+  /** The name on the wire. */
+  name: string;
+  /** The views that show it, in the order of the list of fields. */
+  views: readonly View[];
+  /** Fields of the root the view query selects for it, as the QueryBuilder takes them (`sightingDate`, `vessel_id`). */
+  rootFields(view: View): readonly string[];
+  /** Columns it selects beyond the root's, after every field's root fields (a joined table's). */
+  joinedColumns?(view: View): readonly string[];
+  /** The joins those columns need, after every field's columns are selected. */
+  join?(qb: ViewQuery, view: View): ViewQuery;
+  /** Its wire value from a view row. */
+  read(row: ViewRow, locale: Locale, view: View): unknown;
+  /** The entity data it writes from a validated body; a field the server keeps (id, version) writes none. */
+  write?(body: WireRecord): Record<string, unknown>;
+}
+
+/** How a plain field differs from a text or number written and read as it is. */
+export interface FieldOptions {
+  /** Shown in the detail view only (a list leaves it out). */
+  detailOnly?: boolean;
+  /** Its entity property, when it has another name than on the wire. */
+  property?: string;
+  /** The column a view row holds it in; the property in snake case unless said. */
+  column?: string;
+  /** Its wire value from the column's; the column's own unless said. */
+  read?(value: unknown): unknown;
+  /** The stored value from the body's; the body's own (null when absent) unless said. `false`: the server keeps it. */
+  write?: ((value: unknown) => unknown) | false;
+}
+
+/** `sightingDate` → `sighting_date`, as MikroORM names the column. */
+const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+/** A field that is one column of the collection's own row. */
+export function field(name: string, options: FieldOptions = {}): Field {
+  const property = options.property ?? name;
+  const column = options.column ?? snakeCase(property);
+  // A replacement sets every field: one the body leaves out (an optional one) is stored as null.
+  const { read = (value: unknown) => value, write = (value: unknown) => value ?? null } = options;
+  return {
+    name,
+    views: options.detailOnly ? ['detail'] : ['list', 'detail'],
+    rootFields: () => [property],
+    read: (row) => read(row[column]),
+    ...write === false ? {} : { write: (body: WireRecord) => ({ [property]: write(body[name]) }) },
+  };
+}
+
+/** The collection's id: a `bigint` column, which `pg` hands over as text. */
+export const idField = (name: string): Field => field(name, { read: Number, write: false });
+
+/** The record's version, which a detail shows and the server alone changes. */
+export const versionField = (): Field => field('version', { detailOnly: true, write: false });
+
+/** The descriptor's view queries, views and values, as `src/crud/resource-descriptor.ts` declares them. */
+export interface DerivedFromFields {
+  selectView(qb: ViewQuery, view: View): ViewQuery;
+  listView(row: ViewRow, locale: Locale): WireRecord;
+  detailView(row: ViewRow, locale: Locale): WireRecord;
+  values(body: WireRecord): Record<string, unknown>;
+}
+
+/**
+ * Derives what the generic machinery reads from the list of fields. The order of the list is the order of the
+ * selected columns and of the wire record's members: the same list gives the same SQL text, which the statement
+ * caches and the named statements key on.
+ */
+export function fromFields(fields: readonly Field[]): DerivedFromFields {
+  const shown = (view: View) => fields.filter((each) => each.views.includes(view));
+  const wire = (view: View) => (row: ViewRow, locale: Locale): WireRecord =>
+    Object.fromEntries(shown(view).map((each) => [each.name, each.read(row, locale, view)]));
+  return {
+    selectView: (qb, view) => {
+      const selected = shown(view);
+      const columns = [...rootFields(...selected.flatMap((each) => each.rootFields(view))),
+        ...selected.flatMap((each) => each.joinedColumns?.(view) ?? [])];
+      return selected.reduce((query, each) => each.join?.(query, view) ?? query, qb.select(columns));
+    },
+    listView: wire('list'),
+    detailView: wire('detail'),
+    values: (body) => Object.assign({}, ...fields.map((each) => each.write?.(body) ?? {})) as Record<string, unknown>,
+  };
+}
