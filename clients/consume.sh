@@ -32,9 +32,12 @@ check_readme_output() {
   echo "readme recipe: every step passed"
 }
 
-# A token for the README's code (which takes one as `token`), by the password grant the scenarios use.
-token=$(curl -fsS --data "grant_type=password&client_id=sighting-cli&username=alice&password=alice" "$token_url" \
-  | "$node" -e 'let s = ""; process.stdin.on("data", (d) => { s += d; }).on("end", () => console.log(JSON.parse(s).access_token))')
+# A token for the README's code (which takes one as `token`), by the password grant the scenarios use. Taken right
+# before the code runs: tokens live 300 s, and an install or a Maven build before it may take longer on a slow machine.
+fresh_token() {
+  curl -fsS --data "grant_type=password&client_id=sighting-cli&username=alice&password=alice" "$token_url" \
+    | "$node" -e 'let s = ""; process.stdin.on("data", (d) => { s += d; }).on("end", () => console.log(JSON.parse(s).access_token))'
+}
 
 case $kind in
   typescript)
@@ -46,6 +49,7 @@ case $kind in
     { echo 'const token = process.env.SIGHTING_TOKEN!;'; readme_code typescript ts; } > readme.ts
     "$REPO_ROOT/node_modules/.bin/tsc" -p tsconfig.json --typeRoots "$REPO_ROOT/node_modules/@types"
     "$node" scenario.js "$api" "$token_url"
+    token=$(fresh_token)
     SIGHTING_TOKEN=$token "$node" readme.js | check_readme_output ;;
   python)
     # The interpreter's own pydantic, urllib3 and python-dateutil serve the wheel's requirements (no index is needed).
@@ -54,6 +58,7 @@ case $kind in
     "$consumer/venv/bin/pip" check > /dev/null || { "$consumer/venv/bin/pip" check; exit 1; }
     cd "$consumer" && "$consumer/venv/bin/python" "$CLIENTS_DIR/python/scenario.py" "$api" "$token_url"
     { echo 'import os'; echo 'token = os.environ["SIGHTING_TOKEN"]'; readme_code python python; } > readme.py
+    token=$(fresh_token)
     SIGHTING_TOKEN=$token "$consumer/venv/bin/python" -W error::DeprecationWarning readme.py | check_readme_output ;;
   java)
     # The jar and its pom, as a Maven repository would serve them; Maven resolves what the pom names.
@@ -66,6 +71,7 @@ case $kind in
       readme_code java java; echo '} }'; } > "$consumer/Readme.java"
     "$JAVA_HOME/bin/javac" -encoding UTF-8 -d "$consumer/classes" -cp "$classpath" "$CLIENTS_DIR/java/Scenario.java" "$CLIENTS_DIR/java/native/Sdk.java" "$consumer/Readme.java"
     "$JAVA" -cp "$classpath:$consumer/classes" org.sighting.scenario.Scenario java "$api" "$token_url"
+    token=$(fresh_token)
     SIGHTING_TOKEN=$token "$JAVA" -cp "$classpath:$consumer/classes" Readme | check_readme_output ;;
   *) echo "clients: unknown package $kind" >&2; exit 2 ;;
 esac

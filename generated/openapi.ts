@@ -597,7 +597,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description An equality filter's text: without control characters (tab, line feed and carriage return aside; PostgreSQL cannot store U+0000 and XML 1.0 cannot carry any of them), and not empty: no record holds an empty text (names and memos have a minimum, a blank time zone is stored as null), so an empty filter could only match nothing; leave the parameter out instead. */
+        /** @description An equality filter's text: without control characters (Unicode's Cc, U+0000–U+001F and U+007F–U+009F; tab, line feed and carriage return aside: PostgreSQL cannot store U+0000, XML 1.0 cannot carry the C0 ones and none has a place in a text), and not empty: no record holds an empty text (names and memos have a minimum, a blank time zone is stored as null), so an empty filter could only match nothing; leave the parameter out instead. */
         FilterText: string;
         /**
          * Format: int64

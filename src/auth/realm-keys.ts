@@ -13,7 +13,7 @@ export interface RealmKeysOptions {
   refreshMs: number;
   /** A fetch that has not answered by then is given up (the keys held are kept). */
   fetchTimeoutMs: number;
-  /** The least time between two fetches that tokens naming unknown key ids cause. */
+  /** The least time between two fetches one unknown key id causes: the realm did not list it, so it is refused. */
   minFetchIntervalMs: number;
   logger: Logger;
   /** Called when a key the service held is no longer in the realm: what was verified with it must be forgotten. */
@@ -28,6 +28,8 @@ interface Jwk { kid?: unknown; kty?: unknown; use?: unknown; alg?: unknown; n?: 
 // A realm holds a few keys (active, passive, rotated); a certs answer naming more is not kept whole.
 const maxKeys = 20;
 const maxKidLength = 256;
+// Key ids the realm was asked for and did not list: anyone may send any number of them, so only the newest are kept.
+const maxAbsentKids = 10_000;
 
 /**
  * keycloak-connect fetches the realm's keys itself only when a token names an unknown key id, at most every
@@ -39,8 +41,12 @@ export class RealmKeys {
   readonly #options: RealmKeysOptions;
   readonly #certsUrl: string;
   #checkers = new Map<string, { spki: string; keycloak: Keycloak.Keycloak }>();
-  #fetch: { started: number; done: Promise<void> } | undefined;
-  #lastStarted = -Infinity;
+  /** The fetch under way; `done` tells whether it succeeded. */
+  #fetch: { started: number; done: Promise<boolean> } | undefined;
+  /** The one fetch to start when the one under way ends, shared by every key id that arrived during it. */
+  #next: Promise<boolean> | undefined;
+  /** Key ids a fetch begun after their arrival did not list, until when they are refused without asking again. */
+  readonly #absent = new Map<string, number>();
   #failing = false;
   #timer: NodeJS.Timeout | undefined;
 
@@ -60,43 +66,64 @@ export class RealmKeys {
     this.#timer = undefined;
   }
 
-  /**
-   * The checker of the key `kid` names. An unknown id waits for a fetch that starts after it arrived (so a key the
-   * realm has just made is found), shared by every request waiting then; fetches are `minFetchIntervalMs` apart.
-   */
   /** Whether keys are held and the last fetch succeeded: what readiness reports for the identity provider. */
   get reachable(): boolean {
     return !this.#failing && this.#checkers.size > 0;
   }
 
+  /**
+   * The checker of the key `kid` names, by kind. A held key never waits. A key id the realm did not list a moment
+   * ago is refused at once (each stranger is limited on its own, to one fetch every `minFetchIntervalMs`). Any other
+   * id waits for a fetch begun after it arrived, never spaced behind other ids' fetches: a fetch under way when it
+   * arrived may have missed a key the realm has just made, so the next one, shared by all that arrived meanwhile,
+   * starts when it ends. 'unknown' only when the realm answered without the key; 'unavailable' when it did not answer.
+   */
   async lookup(kid: string): Promise<KeyLookup> {
     const held = this.#checkers.get(kid);
     if (held) return held.keycloak;
-    if (kid.length > maxKidLength) return 'unknown';
+    if (kid.length > maxKidLength || (this.#absent.get(kid) ?? -Infinity) > performance.now()) return 'unknown';
     const arrived = performance.now();
-    while (this.#fetch && this.#fetch.started < arrived) await this.#fetch.done;
-    if (!this.#fetch) {
-      const wait = this.#lastStarted + this.#options.minFetchIntervalMs - performance.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    if (this.#fetch && this.#fetch.started < arrived) {
+      // A provider that did not answer that fetch is not asked again for this request: it is answered within one
+      // fetch's timeout.
+      if (!await this.#fetch.done) return this.#checkers.get(kid)?.keycloak ?? 'unavailable';
+      const found = this.#checkers.get(kid);
+      if (found) return found.keycloak;
     }
-    // Requests that waited together share one fetch: whichever comes first starts it.
-    await (this.#fetch?.done ?? this.#refresh());
-    return this.#checkers.get(kid)?.keycloak ?? (this.#checkers.size ? 'unknown' : 'unavailable');
+    const answered = await this.#fetchAfter(arrived);
+    const found = this.#checkers.get(kid);
+    if (found) return found.keycloak;
+    if (!answered) return 'unavailable';
+    if (this.#absent.size >= maxAbsentKids) this.#absent.delete(this.#absent.keys().next().value!);
+    this.#absent.set(kid, performance.now() + this.#options.minFetchIntervalMs);
+    return 'unknown';
+  }
+
+  /** A fetch begun at or after `arrived`: the one under way if so, else the one queued behind it, else a new one. */
+  #fetchAfter(arrived: number): Promise<boolean> {
+    if (!this.#fetch) return this.#refresh();
+    if (this.#fetch.started >= arrived) return this.#fetch.done;
+    this.#next ??= this.#fetch.done.then(() => {
+      this.#next = undefined;
+      return this.#refresh();
+    });
+    return this.#next;
   }
 
   /** One fetch at a time; it never rejects: a failed fetch keeps the keys held, logged once until one succeeds. */
-  #refresh(): Promise<void> {
+  #refresh(): Promise<boolean> {
     if (this.#fetch) return this.#fetch.done;
     const started = performance.now();
-    this.#lastStarted = started;
     const done = this.#fetchKeys().then((keys) => {
       this.#replace(keys);
       if (this.#failing) this.#options.logger.info('the realm\'s signing keys can be fetched again');
       this.#failing = false;
+      return true;
     }, (error: unknown) => {
       const message = 'the realm\'s signing keys could not be fetched; the keys held stay in use';
       if (!this.#failing) this.#options.logger.warn({ err: error }, message);
       this.#failing = true;
+      return false;
     }).finally(() => { this.#fetch = undefined; });
     this.#fetch = { started, done };
     return done;
@@ -141,6 +168,7 @@ export class RealmKeys {
     }
     const removed = [...this.#checkers].some(([kid, { spki }]) => next.get(kid)?.spki !== spki);
     this.#checkers = next;
+    for (const kid of next.keys()) this.#absent.delete(kid);
     if (removed) this.#options.onKeyRemoved();
   }
 }

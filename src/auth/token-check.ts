@@ -3,6 +3,7 @@ import type { NextFunction, RequestHandler, Response } from 'express';
 import { ServiceUnavailable } from '../errors/app-errors.ts';
 import { bearerToken, invalidToken } from './bearer-token.ts';
 import { isBoundedClaim } from './claim-bounds.ts';
+import { joseHeaderOf } from './jose-header.ts';
 import { RealmKeys, type RealmKeysOptions } from './realm-keys.ts';
 import type { Principal } from './access-rules.ts';
 import { VerifiedTokens } from './verified-tokens.ts';
@@ -25,17 +26,6 @@ function realmRoles(realmAccess: unknown): string[] {
   return Array.isArray(roles) ? roles.filter((role): role is string => typeof role === 'string') : [];
 }
 
-/** The `kid` of a compact JWS's header, or undefined when the header is no JSON object naming one as a text. */
-function keyIdOf(token: string): string | undefined {
-  try {
-    const encoded = token.slice(0, token.indexOf('.'));
-    const header = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as { kid?: unknown } | null;
-    return typeof header?.kid === 'string' ? header.kid : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 export type TokenCheck = RequestHandler & { startKeys(): Promise<void>; stopKeys(): void; keysReachable(): boolean };
 
 export function tokenCheck(options: TokenCheckOptions): TokenCheck {
@@ -46,7 +36,10 @@ export function tokenCheck(options: TokenCheckOptions): TokenCheck {
 
   /** keycloak-connect's check (signature, expiry, `typ`, `iss`, `aud`), done once per token while it is valid. */
   const verify = async (token: string): Promise<AccessClaims> => {
-    const kid = keyIdOf(token);
+    const header = joseHeaderOf(token);
+    // Refused before any key is looked up: keycloak-connect would verify the signature and ignore `crit`.
+    if (header?.critical) throw invalidToken(realm);
+    const kid = header?.kid;
     const checker = kid === undefined ? 'unknown' : await keys.lookup(kid);
     if (checker === 'unavailable') throw new ServiceUnavailable('error.keysUnavailable', {}, { 'Retry-After': '5' });
     // Built only when thrown: an error captures a stack, which costs more than the rest of a good token's check.

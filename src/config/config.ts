@@ -71,10 +71,11 @@ const schema = z.object({
     .describe('How often the realm\'s signing keys are fetched: a key removed from the realm is refused after at '
       + 'most this plus REALM_KEYS_FETCH_TIMEOUT_MS.'),
   REALM_KEYS_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(10000).default(3000)
-    .describe('A fetch of the realm\'s keys that has not answered by then is given up: a token of an unknown key is '
-      + 'then a 401 (503 while no key is held).'),
+    .describe('A fetch of the realm\'s keys that has not answered by then is given up: a token of a key id the '
+      + 'service has not seen is then a 503 with Retry-After.'),
   REALM_KEYS_MIN_FETCH_INTERVAL_MS: z.coerce.number().int().min(0).max(10000).default(1000)
-    .describe('Least time between two fetches of the realm\'s keys that tokens naming unknown key ids cause.'),
+    .describe('Least time between two fetches one unknown key id causes: a key id the realm did not list is refused '
+      + 'without asking again for this long.'),
   IDEMPOTENCY_WINDOW_SECONDS: z.coerce.number().int().min(1).default(86400)
     .describe('How long a create\'s Idempotency-Key replays its first answer.'),
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).default(5000)

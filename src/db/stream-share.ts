@@ -8,8 +8,17 @@ interface Waiter {
   reject(error: unknown): void;
 }
 
-/** The refusal: a client is told to retry in a second, as places free as fast as lists are read. */
-const busy = () => new ServiceUnavailable('error.streamedReadsBusy', {}, { 'Retry-After': '1' });
+/** The refusal, telling the client when a place is expected to be free (RFC 9110 §10.2.3: whole seconds). */
+const busy = (retryAfterMs = 1000) => new ServiceUnavailable('error.streamedReadsBusy', {},
+  { 'Retry-After': String(Math.min(maxRetryAfterSeconds, Math.max(1, Math.ceil(retryAfterMs / 1000)))) });
+
+// A burst of lists must not pile up waiters (a promise and a timer each) without bound: beyond this many per place a
+// read is refused at once, told when to come back, rather than queued for a place it would hardly get in time.
+const waitersPerPlace = 4;
+// A hint beyond a few minutes says nothing a client can plan with; the header's own bound in openapi.yaml is a day.
+const maxRetryAfterSeconds = 300;
+// How much the newest hand-over moves the pace: enough to follow a change of load within a few reads.
+const paceWeight = 0.2;
 
 /**
  * At most `places` streamed reads hold a connection at once, the rest waiting in order of arrival for at most
@@ -23,12 +32,30 @@ export class StreamShare {
   readonly #waitMs: number;
   #free: number;
   readonly #waiting: Waiter[] = [];
+  /** The time between two places handed to waiting reads, on average (weighted towards the newest). */
+  #meanHandOverMs: number | undefined;
+  /** When a place was last handed to a waiting read; undefined once one was given back with nobody waiting. */
+  #lastHandOver: number | undefined;
 
   constructor(places: number, waitMs: number, idleMs: number) {
     this.places = Math.max(1, places);
     this.#waitMs = waitMs;
     this.idleMs = idleMs;
     this.#free = this.places;
+  }
+
+  /** The most reads that wait for a place at once. */
+  get maxWaiting(): number {
+    return this.places * waitersPerPlace;
+  }
+
+  /**
+   * When a read with `ahead` reads before it in the queue is expected to get a place: after `ahead + 1` hand-overs,
+   * at the pace places have been handed over lately (what lists hold, the pauses of their clients and a busy event
+   * loop all show in it). Before that pace is known, every place is taken to free once per wait bound.
+   */
+  expectedWaitMs(ahead: number): number {
+    return (ahead + 1) * (this.#meanHandOverMs ?? this.#waitMs / this.places);
   }
 
   /** The share the settings give streamed reads: `STREAM_POOL_SHARE` of `DB_POOL_MAX`'s connections, at least one. */
@@ -56,6 +83,7 @@ export class StreamShare {
       this.#free -= 1;
       return Promise.resolve(this.#release());
     }
+    if (this.#waiting.length >= this.maxWaiting) return Promise.reject(busy(this.expectedWaitMs(this.#waiting.length)));
     return new Promise((resolve, reject) => {
       const leave = (error: unknown) => {
         clearTimeout(timer);
@@ -73,7 +101,8 @@ export class StreamShare {
         },
         reject: leave,
       };
-      const timer = setTimeout(() => leave(busy()), this.#waitMs);
+      // Refused after its wait, with the wait still expected from where it stands in the queue.
+      const timer = setTimeout(() => leave(busy(this.expectedWaitMs(this.#waiting.indexOf(waiter)))), this.#waitMs);
       signal?.addEventListener('abort', aborted, { once: true });
       this.#waiting.push(waiter);
     });
@@ -86,9 +115,24 @@ export class StreamShare {
       released = true;
       // Handed straight to the next waiter: a place never looks free while someone waits for one.
       const next = this.#waiting.shift();
-      if (next) next.resolve(this.#release());
-      else this.#free += 1;
+      if (next) {
+        this.#handedOver();
+        next.resolve(this.#release());
+      } else {
+        this.#lastHandOver = undefined;
+        this.#free += 1;
+      }
     };
+  }
+
+  /** Counts a hand-over into the pace, measured only while reads wait (an idle share says nothing of it). */
+  #handedOver(): void {
+    const now = performance.now();
+    const last = this.#lastHandOver;
+    this.#lastHandOver = now;
+    if (last === undefined) return;
+    const mean = this.#meanHandOverMs;
+    this.#meanHandOverMs = mean === undefined ? now - last : mean + paceWeight * (now - last - mean);
   }
 }
 

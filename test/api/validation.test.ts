@@ -97,6 +97,19 @@ describe('validation', () => {
         .to.deep.equal({ status: 400, body: { 'vesselName.en': controlCharacter } });
     });
 
+    // One definition (Unicode Cc) for the memo, the XML reader and the token's claims: C1 controls and DEL too.
+    for (const [name, control] of
+      [['NEL (U+0085)', '\u0085'], ['DEL (U+007F)', '\u007F'], ['CSI (U+009B)', '\u009B']]) {
+      it(`when sightingMemo holds ${name}, then it is error.field.controlCharacter and nothing is stored`, async () => {
+        const memo = unique('c1');
+        expect(await post('sighting', buildSighting({ sightingMemo: `${memo}${control}` }))).to.deep.equal({
+          status: 400, body: { sightingMemo:
+            { message: 'This text must not contain control characters.', key: 'error.field.controlCharacter' } } });
+        const { data } = await (await apiClient(service)).POST('/sighting/qbe', { body: { sightingMemo: memo } });
+        expect(data ?? []).to.deep.equal([]);
+      });
+    }
+
     it('when sightingMemo has 2 or 4000 characters, then it is accepted', async () => {
       for (const sightingMemo of [unique('').slice(0, 2), unique('long').padEnd(4000, 'x')]) {
         expect((await post('sighting', buildSighting({ sightingMemo }))).status).to.equal(201);

@@ -273,6 +273,19 @@ describe('token check, each claim alone (a test realm whose signing key the test
       await realmSigningKid(realm.issuer))));
   });
 
+  it('when the header carries an extension parameter the service does not use, ' +
+    'then 200 (so the cases below fail for crit alone)', async () => {
+    expect((await read(await realm.tokenWithHeader({ 'urn:example:ext': 1 }))).status).to.equal(200);
+  });
+
+  // RFC 7515 §4.1.11: a recipient that does not understand an extension `crit` lists MUST refuse the JWS.
+  for (const [what, crit] of [['a list of an unknown extension', ['urn:example:ext']], ['an empty list', []],
+    ['a list of a name the RFC itself defines', ['kid']], ['a text, not a list', 'urn:example:ext']] as const) {
+    it(`when the header's crit is ${what}, then 401 invalid_token`, async () => {
+      await expectInvalidToken(await read(await realm.tokenWithHeader({ 'urn:example:ext': 1, crit })));
+    });
+  }
+
   it('when the signature is of other claims (payload swapped), then 401', async () => {
     const [header, , signature] = (await realm.token()).split('.');
     const [, payload] = (await realm.token({ realm_access: { roles: ['reader', 'writer', 'admin'] } })).split('.');

@@ -12,9 +12,14 @@ export function pathTemplate(path: string): string | undefined {
   return templates.find((t) => t.pattern.test(path))?.template;
 }
 
+/** `map[key]` when `key` is the map's own: a client-chosen key (`__proto__`, `constructor`) reads nothing inherited. */
+function own<T>(map: Record<string, T> | undefined, key: string): T | undefined {
+  return map !== undefined && Object.hasOwn(map, key) ? map[key] : undefined;
+}
+
 export function operationFor(method: string, path: string): Operation | undefined {
   const template = pathTemplate(path);
-  return template === undefined ? undefined : openApiDocument.paths[template]![method.toLowerCase()];
+  return template === undefined ? undefined : own(openApiDocument.paths[template], method.toLowerCase());
 }
 
 /** What of a request, besides its method and path, says which declared operation answers it. */
@@ -43,7 +48,7 @@ export function answeringOperation(method: string, path: string,
   const operation = operationFor(method, path);
   if (template === undefined || !operation) return undefined;
   const view = new URLSearchParams(asked.search ?? '').get('view');
-  const other = (view !== null && operation['x-view-operations']?.[view])
+  const other = (view !== null && own(operation['x-view-operations'], view))
     || (asksForRepresentation(asked.headers?.get('prefer') ?? null) && operation['x-representation-operation'])
       || undefined;
   if (!other) return { template, method: method.toLowerCase() };

@@ -35,6 +35,14 @@ function sign(claims: JWTPayload, privateKey: CryptoKey, kid: string | undefined
   return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', typ: 'JWT', ...(kid && { kid }) }).sign(privateKey);
 }
 
+/** A compact JWS over exactly this header and these claims, RS256 with WebCrypto (RFC 7515 §5.1). */
+async function signAnyHeader(header: object, claims: JWTPayload, privateKey: CryptoKey): Promise<string> {
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const input = `${part(header)}.${part(claims)}`;
+  const signature = await crypto.subtle.sign('RSASSA-PKCS1-v1_5', privateKey, Buffer.from(input));
+  return `${input}.${Buffer.from(signature).toString('base64url')}`;
+}
+
 /** The `kid` of the key the realm signs access tokens with, from its JWKS (Keycloak also lists an encryption key). */
 export async function realmSigningKid(issuer: string): Promise<string> {
   const response = await fetch(`${issuer}/protocol/openid-connect/certs`);
@@ -67,6 +75,11 @@ export interface TestRealm {
   issuer: string;
   /** Signs `accessClaims(issuer, overrides)` with the realm's key and kid. */
   token(overrides?: Record<string, unknown>): Promise<string>;
+  /**
+   * Signs `accessClaims(issuer)` with the realm's key under its own header plus `header`, whatever that holds (jose
+   * refuses to sign a `crit` it does not know, which is what the service must refuse).
+   */
+  tokenWithHeader(header: Record<string, unknown>): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -87,6 +100,8 @@ export async function startTestRealm(): Promise<TestRealm> {
     url,
     issuer,
     token: (overrides = {}) => sign(accessClaims(issuer, overrides), privateKey, kid),
+    tokenWithHeader: (header) => signAnyHeader({ alg: 'RS256', typ: 'JWT', kid, ...header }, accessClaims(issuer),
+      privateKey),
     close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
   };
 }

@@ -14,6 +14,10 @@ export interface RotatingRealm {
   issuer: string;
   /** A new key the certs endpoint lists from now on. */
   addKey(): Promise<RealmKey>;
+  /** A new key the certs endpoint does not list yet (making one takes a while on a loaded machine). */
+  makeKey(): Promise<RealmKey>;
+  /** From now on the certs endpoint lists `key`. */
+  listKey(key: RealmKey): void;
   removeKey(key: RealmKey): void;
   /** From now on the certs endpoint accepts and never answers (until `thaw`). */
   freeze(): void;
@@ -23,6 +27,12 @@ export interface RotatingRealm {
   /** Access claims (with `overrides`) signed by `key` under `kid` (its own unless given). */
   token(key: RealmKey, overrides?: Record<string, unknown>, kid?: string): Promise<string>;
   close(): Promise<void>;
+}
+
+async function makeKey(): Promise<RealmKey> {
+  const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+  const kid = randomUUID();
+  return { kid, privateKey, jwk: { ...(await exportJWK(publicKey)), kid, use: 'sig', alg: 'RS256' } };
 }
 
 export async function startRotatingRealm(): Promise<RotatingRealm> {
@@ -44,12 +54,12 @@ export async function startRotatingRealm(): Promise<RotatingRealm> {
     url,
     issuer,
     async addKey() {
-      const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
-      const kid = randomUUID();
-      const key = { kid, privateKey, jwk: { ...(await exportJWK(publicKey)), kid, use: 'sig', alg: 'RS256' } };
-      keys.set(kid, key);
+      const key = await makeKey();
+      keys.set(key.kid, key);
       return key;
     },
+    makeKey,
+    listKey: (key) => void keys.set(key.kid, key),
     removeKey: (key) => void keys.delete(key.kid),
     freeze: () => { freezing = true; },
     thaw: () => { freezing = false; },

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { sharedService, startService, type TestService } from '../support/service.ts';
 import { unique } from '../support/fixtures.ts';
-import { outcome, xmlCall, xmlType, generalError, bodyError } from './xml-client.ts';
+import { outcome, xmlCall, xmlType, generalError, bodyError, fieldErrors } from './xml-client.ts';
 
 describe('XML: hostile and broken documents', () => {
   let service: TestService;
@@ -82,6 +82,19 @@ describe('XML: hostile and broken documents', () => {
       { accept: 'application/json', contentType: 'application/json', body: JSON.stringify({ sightingMemo: memo }) });
     expect(((await found.json()) as Array<{ sightingMemo: string }>)[0]!.sightingMemo)
       .to.equal(`<>&'"AB😀&nbsp;${memo}`);
+  });
+
+  it('when a memo holds NEL, DEL or CSI as character references (Unicode Cc, not C0), ' +
+    'then 400 error.field.controlCharacter on the memo and nothing is stored', async () => {
+    const controlCharacter = fieldErrors({ sightingMemo:
+      { message: 'This text must not contain control characters.', key: 'error.field.controlCharacter' } });
+    const answers = [];
+    for (const reference of ['&#x85;', '&#x7F;', '&#x9B;', '&#133;']) {
+      const memo = unique('c1');
+      answers.push(await post(sighting(`${memo}${reference}`), memo));
+    }
+    expect(answers)
+      .to.deep.equal(Array(4).fill({ status: 400, type: xmlType, headers: {}, body: controlCharacter, stored: false }));
   });
 
   it('when the document is nested deeper than 32 elements, ' +

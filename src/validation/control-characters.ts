@@ -1,0 +1,14 @@
+// Control characters, defined once: Unicode's general category Cc (U+0000–U+001F and U+007F–U+009F).
+
+/** Any control character: what an identifier (a token's claim) may not hold. */
+export const controlCharacter = /\p{Cc}/u;
+
+/** In a text a person writes (a memo, a name, a filter): a control character other than tab, line feed and CR. */
+export const textControlCharacter = /[^\P{Cc}\t\n\r]/u;
+
+/**
+ * openapi.yaml's `plainTextPattern`, the same class written for every JSON Schema reader (ECMA-262 without flags,
+ * which not every generator's regex dialect reads as `\p{Cc}`); test/contract/control-characters.test.ts holds the
+ * two together, code point by code point.
+ */
+export const plainTextPattern = String.raw`^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F]*$`;
