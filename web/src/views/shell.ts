@@ -10,6 +10,7 @@ import { editView } from './edit.ts';
 import { adminVesselsView } from './admin-vessels.ts';
 import { sightingPageView } from './sighting-page.ts';
 import { failureNotice, shownFine } from './failure.ts';
+import { pendingDeletesRegion } from './pending-deletes.ts';
 
 const languageNames: Record<Locale, string> = { en: 'English', de: 'Deutsch' };
 
@@ -65,7 +66,7 @@ export function shell(root: HTMLElement, ctx: Context, onNavigate: () => void) {
     const notice = h('p', { class: 'notice', role: 'status' }, pendingNotice ?? '');
     pendingNotice = undefined;
     const main = h('main', { id: 'main', tabindex: -1 }, notice, h('p', { class: 'loading' }, '…'));
-    root.replaceChildren(header(), main);
+    root.replaceChildren(header(), pendingDeletesRegion(), main);
     // A technical message (a TypeError's "Failed to fetch") is no message for a person: say what they can do.
     const content = await screen(ctx, location.hash).catch(() => failureNotice(ctx, t('web.error.network'), 'h1'));
     if (turn !== rendering) return;
