@@ -11,6 +11,7 @@ import { adminVesselsView } from './admin-vessels.ts';
 import { sightingPageView } from './sighting-page.ts';
 import { failureNotice, shownFine } from './failure.ts';
 import { pendingDeletesRegion } from './pending-deletes.ts';
+import { mayLeave } from '../unsaved-guard.ts';
 
 const languageNames: Record<Locale, string> = { en: 'English', de: 'Deutsch' };
 
@@ -54,9 +55,12 @@ export function shell(root: HTMLElement, ctx: Context, onNavigate: () => void) {
   let pendingNotice: string | undefined;
   let rendering = 0;
   let shown = new AbortController();
+  // The address of the screen shown: where a Back refused by the person returns to.
+  let shownAddress = location.href;
 
   async function render(): Promise<void> {
     const turn = ++rendering;
+    shownAddress = location.href;
     shown.abort();
     shown = new AbortController();
     ctx.screen = shown.signal;
@@ -84,7 +88,15 @@ export function shell(root: HTMLElement, ctx: Context, onNavigate: () => void) {
   function header(): HTMLElement {
     const language = h('select', { id: 'language', 'aria-label': t('web.language') },
       ...locales.map((l) => h('option', { value: l, selected: l === locale() }, languageNames[l])));
-    language.addEventListener('change', () => { setLocale(language.value as Locale); void render(); });
+    language.addEventListener('change', () => {
+      // The screen is drawn again in the other language: typed work would go with it.
+      if (!mayLeave()) {
+        language.value = locale();
+        return;
+      }
+      setLocale(language.value as Locale);
+      void render();
+    });
     const links: [string, string][] = [['#mine', t('web.nav.mine')],
       ...(ctx.isWriter ? [['#record', t('web.nav.record')] as [string, string]] : []), ['#vessel', t('web.nav.vessel')],
       ['#search', t('web.nav.search')],
@@ -102,7 +114,11 @@ export function shell(root: HTMLElement, ctx: Context, onNavigate: () => void) {
         ctx.session.signedIn && h('span', { class: 'user' }, user ?? ''),
         ctx.session.signedIn
           ? h('button', { type: 'button',
-            onclick: async () => { await ctx.session.signOut(); show('#', t('web.signedOut')); } }, t('web.signOut'))
+            onclick: async () => {
+              if (!mayLeave()) return;
+              await ctx.session.signOut();
+              show('#', t('web.signedOut'));
+            } }, t('web.signOut'))
           : h('button', { type: 'button', onclick: () => void ctx.session.signIn(location.hash) }, t('web.signIn'))));
   }
 
@@ -115,6 +131,18 @@ export function shell(root: HTMLElement, ctx: Context, onNavigate: () => void) {
     else void render();
   }
 
-  window.addEventListener('hashchange', () => void render());
+  window.addEventListener('hashchange', () => {
+    if (!mayLeave()) {
+      // Back or Forward already moved the address: put the screen's back on top, the typed work still on screen.
+      history.pushState(null, '', shownAddress);
+      return;
+    }
+    void render();
+  });
+  // A link is asked about before it is followed, so a refusal leaves no history entry behind.
+  root.addEventListener('click', (event) => {
+    const link = (event.target as Element).closest?.('a[href^="#"]');
+    if (link && !mayLeave()) event.preventDefault();
+  }, { capture: true });
   return { show };
 }

@@ -14,6 +14,8 @@ export interface SightingForm {
   /** What the form holds now, as it would be sent. */
   values(): SightingFields;
   showErrors(body: ErrorBody | undefined): void;
+  /** Says that nothing reached the registry, the form kept as typed, with "Try again" (which sends it again). */
+  showNetworkFailure(): void;
 }
 
 export async function sightingForm(ctx: Context, submitLabel: string,
@@ -84,6 +86,11 @@ export async function sightingForm(ctx: Context, submitLabel: string,
     },
     values,
     showErrors: (body) => showErrors(slots, body, t('error.unknown')),
+    showNetworkFailure() {
+      showErrors(slots, { general: t('web.error.networkKept') }, t('error.unknown'));
+      general.append(h('button', { type: 'button', class: 'primary', onclick: () => element.requestSubmit() },
+        t('web.action.retry')));
+    },
   };
 }
 
