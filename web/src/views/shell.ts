@@ -12,6 +12,7 @@ import { sightingPageView } from './sighting-page.ts';
 import { failureNotice, shownFine } from './failure.ts';
 import { pendingDeletesRegion } from './pending-deletes.ts';
 import { mayLeave } from '../unsaved-guard.ts';
+import { progressLine, showProgress } from './progress.ts';
 
 const languageNames: Record<Locale, string> = { en: 'English', de: 'Deutsch' };
 
@@ -69,11 +70,16 @@ export function shell(root: HTMLElement, ctx: Context, onNavigate: () => void) {
     document.title = t('web.title');
     const notice = h('p', { class: 'notice', role: 'status' }, pendingNotice ?? '');
     pendingNotice = undefined;
-    const main = h('main', { id: 'main', tabindex: -1 }, notice, h('p', { class: 'loading' }, '…'));
+    const loading = progressLine();
+    // Until the screen has its own heading, the page's name stands in (every state has one, for screen readers).
+    const main = h('main', { id: 'main', tabindex: -1 }, notice,
+      h('h1', { class: 'visually-hidden' }, t('web.title')), loading);
     root.replaceChildren(header(), pendingDeletesRegion(), main);
+    const loaded = showProgress(main, loading, t('web.loading'));
     // A technical message (a TypeError's "Failed to fetch") is no message for a person: say what they can do.
     const content = await screen(ctx, location.hash).catch(() => failureNotice(ctx, t('web.error.network'), 'h1'));
     if (turn !== rendering) return;
+    loaded();
     if (!content.querySelector('.failure') && !content.matches('.failure')) shownFine();
     main.replaceChildren(notice, content);
     // Keyboard and screen-reader users land on the new screen's heading; back on a list, on the row they had opened.

@@ -6,6 +6,7 @@ import { t } from '../i18n.ts';
 import { number } from '../format.ts';
 import { firstPageUrl, readPage, type ListQuery } from '../sighting-pages.ts';
 import { sightingTable } from './sighting-table.ts';
+import { progressLine, showProgress } from './progress.ts';
 
 export interface ListOptions {
   /** Shown when nothing matches. */
@@ -78,14 +79,15 @@ export async function sightingList(ctx: Context, query: ListQuery,
   const more =
     h('button', { type: 'button', class: 'more', hidden: !next }, t(newestFirst ? 'web.list.more' : 'web.list.next'));
   let loading = false;
+  const moreProgress = progressLine();
   more.addEventListener('click', async () => {
     if (!next || loading) return;
     // Not `disabled`: a disabled button drops the focus to <body>.
     loading = true;
-    more.setAttribute('aria-busy', 'true');
+    const loaded = showProgress(more, moreProgress, t('web.list.loadingMore'));
     const page = await readPage(ctx, next, query);
     loading = false;
-    more.removeAttribute('aria-busy');
+    loaded();
     if ('error' in page) {
       options.status.textContent = page.error;
       return;
@@ -97,5 +99,5 @@ export async function sightingList(ctx: Context, query: ListQuery,
     // The keyboard goes on where the new rows begin (the focus would otherwise fall to <body> with a hidden button).
     firstNew?.querySelector<HTMLElement>('a')?.focus();
   });
-  return h('div', {}, count, table.element, more);
+  return h('div', {}, count, table.element, more, moreProgress);
 }
