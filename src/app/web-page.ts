@@ -1,6 +1,6 @@
 // Serves the web page built by Vite into web/dist at `/`, and the settings it reads at start (`/web-config.json`).
 import express, { Router } from 'express';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { textLength } from '../contract/bounds.ts';
 import { precompressedFiles } from '../http/precompressed-files.ts';
@@ -29,7 +29,9 @@ export function webPageRouter({ apiPath, issuer }: WebPageSettings): Router {
   // Vite names assets by content hash, so they never change; the page itself must be revalidated.
   const assets = { immutable: true, maxAge: '1y' };
   router.use('/assets', precompressedFiles(`${distDir}/assets`, assets), express.static(`${distDir}/assets`, assets));
-  router.get('/', (req, _res, next) => { req.url = '/index.html'; next(); });
+  // The page names its assets' current hashes: revalidated on each visit by its ETag, a 304 while it is unchanged.
+  const index = staticAnswer(readFileSync(`${distDir}/index.html`, 'utf8'));
+  router.get(['/', '/index.html'], (req, res) => sendStatic(req, res, 'html', index));
   const page = { headers: { 'Cache-Control': 'no-cache' } };
   router.use(precompressedFiles(distDir, page),
     express.static(distDir, { index: false, setHeaders: (res) => res.set(page.headers) }));
