@@ -43,7 +43,16 @@ async function screen(ctx: Context, route: string): Promise<HTMLElement> {
     return sightingPageView(ctx, id, query.has('version') ? Number(query.get('version')) : undefined);
   if (name === 'admin') return ctx.isAdmin ? adminVesselsView(ctx, id) : notAllowed();
   if (name === 'record') return recordView(ctx, Number(query.get('vessel') ?? '') || undefined);
-  return mineView(ctx, query);
+  if (name === 'mine' || name === '') return mineView(ctx, query);
+  return notFound(route);
+}
+
+/** An address the page has no screen for: said, with the way home, rather than another screen in its place. */
+function notFound(route: string): HTMLElement {
+  return h('section', { 'aria-labelledby': 'not-found-title' },
+    h('h1', { id: 'not-found-title' }, t('web.notFound.title')),
+    h('p', {}, t('web.notFound.text', { address: route })),
+    h('p', {}, h('a', { href: '#mine' }, t('web.notFound.home'))));
 }
 
 /** A screen the person's roles do not open: said so, rather than another screen in its place. */

@@ -23,8 +23,12 @@ export interface TableOptions {
 
 export interface SightingTable { element: HTMLElement; append(rows: Row[], mine: Set<number>): HTMLElement | undefined }
 
-/** The columns a person may sort by: the list view's sortable fields that are shown. */
-const sortable: Record<string, string> = { date: 'sightingDate', timezone: 'sightingTimezone' };
+/** Which field orders each column, when the contract lets the list sort by it (a vessel's, once it does). */
+const columnFields: Record<string, (field: string) => boolean> = {
+  date: (field) => field === 'sightingDate',
+  timezone: (field) => field === 'sightingTimezone',
+  vessel: (field) => field.startsWith('vessel'),
+};
 
 /** What a person reads about the delete of sighting `id`. */
 const sightingWords = (id: number): DeleteWords => ({
@@ -103,7 +107,7 @@ export function sightingTable(ctx: Context, options: TableOptions): SightingTabl
     line.remove();
   };
   const header = (key: string) => {
-    const field = sortable[key];
+    const field = columnFields[key] && ctx.settings.sortable.find(columnFields[key]);
     const label = t(`web.sighting.${key}`);
     if (!field) return h('th', { scope: 'col' }, label);
     const direction = options.sort === field ? 'ascending' : options.sort === `-${field}` ? 'descending' : undefined;
