@@ -1,5 +1,6 @@
 // Serves the web page built by Vite into web/dist at `/`, and the settings it reads at start (`/web-config.json`).
 import express, { Router } from 'express';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { textLength } from '../contract/bounds.ts';
@@ -31,9 +32,15 @@ export function webPageRouter({ apiPath, issuer }: WebPageSettings): Router {
   // Vite names assets by content hash, so they never change; the page itself must be revalidated.
   const assets = { immutable: true, maxAge: '1y' };
   router.use('/assets', precompressedFiles(`${distDir}/assets`, assets), express.static(`${distDir}/assets`, assets));
-  // The page names its assets' current hashes: revalidated on each visit by its ETag, a 304 while it is unchanged.
-  const index = staticAnswer(readFileSync(`${distDir}/index.html`, 'utf8'));
-  router.get(['/', '/index.html'], (req, res) => sendStatic(req, res, 'html', index));
+  // The page names its assets' current hashes: revalidated on each visit, a 304 while it is unchanged. Its ETag is
+  // set here (express's own are off app-wide: ETags are record versions there); the file sender honours it.
+  const etag = `W/"${createHash('sha256').update(readFileSync(`${distDir}/index.html`)).digest('base64url')
+    .slice(0, 27)}"`;
+  router.get(['/', '/index.html'], (req, res, next) => {
+    res.set('ETag', etag);
+    req.url = '/index.html';
+    next();
+  });
   const page = { headers: { 'Cache-Control': 'no-cache' } };
   router.use(precompressedFiles(distDir, page),
     express.static(distDir, { index: false, setHeaders: (res) => res.set(page.headers) }));
