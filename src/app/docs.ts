@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { servedContract, type ServedContractOptions } from './served-contract.ts';
 import { changelogPath } from '../http/deprecation-notice.ts';
 import { sendStatic, staticAnswer, type StaticAnswer } from '../http/static-answer.ts';
+import { compressedOnce } from '../http/compressed-once.ts';
 
 const swaggerUiDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
@@ -129,9 +130,10 @@ export function docsRouter(options: ServedContractOptions): Router {
     .get(['/docs', '/docs/'], (req, res) => sendStatic(req, res, 'html', pageAnswer))
     .get(`${docsAssets}/docs-init.js`, (req, res) => sendStatic(req, res, 'js', initAnswer, forever))
     .get(`${docsAssets}/docs-contrast.css`, (req, res) => sendStatic(req, res, 'css', contrastAnswer, forever))
-    .use(docsAssets, express.static(swaggerUiDir, immutable))
+    // Swagger UI's scripts and styles (a 1.7 MB bundle) compressed on first use and kept, not on every request.
+    .use(docsAssets, compressedOnce(swaggerUiDir, forever), express.static(swaggerUiDir, immutable))
     // The unversioned paths stay for what names them from outside: the OAuth 2.0 redirect page, older bookmarks.
     .get('/docs/docs-init.js', (req, res) => sendStatic(req, res, 'js', initAnswer))
     .get('/docs/docs-contrast.css', (req, res) => sendStatic(req, res, 'css', contrastAnswer))
-    .use('/docs', express.static(swaggerUiDir, { index: false }));
+    .use('/docs', compressedOnce(swaggerUiDir, 'no-cache'), express.static(swaggerUiDir, { index: false }));
 }

@@ -1,8 +1,10 @@
 // Serves the web page built by Vite into web/dist at `/`, and the settings it reads at start (`/web-config.json`).
 import express, { Router } from 'express';
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { textLength } from '../contract/bounds.ts';
+import { sortableFields } from '../contract/sortable-fields.ts';
 import { precompressedFiles } from '../http/precompressed-files.ts';
 import { sendStatic, staticAnswer } from '../http/static-answer.ts';
 
@@ -18,7 +20,8 @@ export interface WebPageSettings {
 export function webPageRouter({ apiPath, issuer }: WebPageSettings): Router {
   // The bounds the page checks before sending come from the contract, so they never drift from what the API checks.
   const bounds = { sightingMemo: textLength('SightingMemo'), vesselName: textLength('LanguageMap', 'en') };
-  const settings = { apiPath, issuer, clientId: 'sighting-web', bounds };
+  // Likewise the orders a list offers: the sighting list's sortable fields.
+  const settings = { apiPath, issuer, clientId: 'sighting-web', bounds, sortable: sortableFields('/sighting') };
   const config = staticAnswer(JSON.stringify(settings));
   const router = Router().get('/web-config.json', (req, res) => sendStatic(req, res, 'json', config));
   if (!existsSync(distDir)) {
@@ -29,7 +32,15 @@ export function webPageRouter({ apiPath, issuer }: WebPageSettings): Router {
   // Vite names assets by content hash, so they never change; the page itself must be revalidated.
   const assets = { immutable: true, maxAge: '1y' };
   router.use('/assets', precompressedFiles(`${distDir}/assets`, assets), express.static(`${distDir}/assets`, assets));
-  router.get('/', (req, _res, next) => { req.url = '/index.html'; next(); });
+  // The page names its assets' current hashes: revalidated on each visit, a 304 while it is unchanged. Its ETag is
+  // set here (express's own are off app-wide: ETags are record versions there); the file sender honours it.
+  const etag = `W/"${createHash('sha256').update(readFileSync(`${distDir}/index.html`)).digest('base64url')
+    .slice(0, 27)}"`;
+  router.get(['/', '/index.html'], (req, res, next) => {
+    res.set('ETag', etag);
+    req.url = '/index.html';
+    next();
+  });
   const page = { headers: { 'Cache-Control': 'no-cache' } };
   router.use(precompressedFiles(distDir, page),
     express.static(distDir, { index: false, setHeaders: (res) => res.set(page.headers) }));

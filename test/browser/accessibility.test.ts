@@ -10,7 +10,7 @@ import { browserSuite, type Person, type PersonOptions } from '../support/web-pa
 async function screen(page: Page, route: string, heading: string | RegExp): Promise<void> {
   await page.goto(`${new URL(page.url()).origin}/${route}`);
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-  await page.locator('main .loading').waitFor({ state: 'detached' });
+  await page.locator('main[aria-busy]').waitFor({ state: 'detached' });
 }
 
 describe('web page: accessibility (axe-core)', () => {

@@ -90,8 +90,12 @@ describe('web page: admin manages vessels', () => {
     // Confirmed, it can still be undone for a few seconds; nothing is sent meanwhile.
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await confirm.getByRole('button', { name: 'Delete vessel' }).click();
-    await page.locator('.undo', { hasText: `The vessel ${name} is deleted in 6 seconds.` }).waitFor();
-    await page.getByRole('button', { name: 'Undo' }).click();
+    const pending = page.locator('.pending-deletes li', { hasText: `The vessel ${name} is deleted in ` });
+    await pending.waitFor();
+    // The Undo of the page's notice has the focus: Enter takes the delete back.
+    expect(await page.evaluate('document.activeElement?.getAttribute("aria-label")'))
+      .to.equal(`Undo the delete of the vessel ${name}`);
+    await page.keyboard.press('Enter');
     await page.locator('.undo', { hasText: `The vessel ${name} is kept.` }).waitFor();
     expect((await vessel(id)).response.status).to.equal(200);
     await page.getByRole('button', { name: 'Delete', exact: true }).click();

@@ -65,7 +65,14 @@ describe('web page: German', () => {
     'then the page, the vessel names and the API\'s messages follow (the i18next cookie)', async function () {
     this.timeout(60_000);
     const page = person!.page;
+    // The screen is drawn again in the other language: the typed memo would go, so the page asks first, in German.
+    const asked = new Promise<string>((resolve) => page.once('dialog', (dialog) => {
+      resolve(dialog.message());
+      void dialog.accept();
+    }));
     await page.getByLabel('Sprache').selectOption('en');
+    expect(await asked).to.equal('Ihre Änderungen auf dieser Seite sind noch nicht gespeichert. ' +
+      'Die Seite verlassen und die Änderungen verwerfen?');
     await page.getByRole('heading', { name: 'Record a sighting' }).waitFor();
     expect(await page.getByLabel('Vessel', { exact: true }).locator('option[value="-1"]').innerText())
       .to.equal('Klingon Warbird');

@@ -128,9 +128,9 @@ describe('web page: lists at scale, history and moderation', () => {
     expect(await row.locator('.badge').count()).to.equal(0);
     await page.getByRole('button', { name: `Delete #${id}` }).click();
     await row.waitFor({ state: 'hidden' });
-    await page.getByRole('button', { name: 'Undo' }).click();
+    await page.locator('tr.deleting').getByRole('button', { name: 'Undo' }).click();
     await row.waitFor();
-    expect(await page.locator('.undo').innerText()).to.equal(`Sighting #${id} is kept.`);
+    await page.locator('.undo', { hasText: `Sighting #${id} is kept.` }).waitFor();
     const kept =
       await (await apiClient(suite.service, { user: 'bob' })).GET('/sighting/{id}', { params: { path: { id } } });
     expect(kept.response.status).to.equal(200);

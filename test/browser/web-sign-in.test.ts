@@ -27,10 +27,13 @@ describe('web page: sign-in, token refresh and sign-out, under a non-default BAS
       .to.deep.equal({ status: 200, type: 'text/html; charset=utf-8' });
     expect(await page.text()).to.contain('<div id="app"></div>');
     const settings = await fetch(`${service.url}/web-config.json`);
-    expect(await settings.json()).to.deep.equal({
+    const { sortable, ...rest } = await settings.json() as { sortable: string[] };
+    expect(rest).to.deep.equal({
       apiPath: '/registry/v2', issuer: service.realm, clientId: 'sighting-web',
       bounds: { sightingMemo: { min: 2, max: 4000 }, vesselName: { min: 1, max: 200 } },
     });
+    // The orders the lists offer, as the contract's `sort` pattern names them (more as the contract adds them).
+    expect(sortable).to.include.members(['sightingId', 'sightingTimezone', 'sightingDate']);
   });
 
   it('when alice signs in, then the page calls the API under BASE_PATH with her token', async function () {

@@ -7,6 +7,8 @@ export interface WebSettings {
   issuer: string;
   clientId: string;
   bounds: { sightingMemo: { min: number; max: number }; vesselName: { min: number; max: number } };
+  /** The sighting list's sortable fields, from the contract's `sort` pattern. */
+  sortable: string[];
 }
 
 export interface Context {

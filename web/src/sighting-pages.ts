@@ -15,6 +15,8 @@ export interface ListQuery {
   /** A text the memo contains (query by example): a search beside the filters. */
   text?: string;
   sort: string;
+  /** Rows per page; 50 unless the person picked another size. */
+  limit?: number;
 }
 
 export interface Page { rows: Row[]; total: number; next?: string; mine: Set<number> }
@@ -26,11 +28,40 @@ const nextLink = (response: Response): string | undefined =>
   /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('Link') ?? '')?.[1];
 
 /** The first page's URL; later pages come from the `Link` header, which keeps the filters, order and view. */
-export function firstPageUrl(ctx: Context, { text, ...query }: ListQuery): string {
-  const parameters = new URLSearchParams({ view: 'detail', limit: String(pageSize) });
+export function firstPageUrl(ctx: Context, { text, limit = pageSize, ...query }: ListQuery): string {
+  const parameters = new URLSearchParams({ view: 'detail', limit: String(limit) });
   for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== false)
     parameters.set(name, String(value));
   return `${location.origin}${ctx.settings.apiPath}/sighting${text ? '/qbe' : ''}?${parameters}`;
+}
+
+/** The most rows the API gives in one answer (`limit`'s maximum): the step when a jump passes over rows. */
+const largestPage = 1000;
+
+/**
+ * The URL of the page starting at row `skip` (0-based): the rows before it are passed over in the list view, up to
+ * 1,000 an answer, each answer's `Link` leading on; the last one's leads to where the page starts (its cursor names
+ * a row, whatever the limit and view). Undefined when the list ends before, or an answer fails.
+ */
+export async function pageUrlAt(ctx: Context, query: ListQuery, skip: number): Promise<string | undefined> {
+  let url = firstPageUrl(ctx, query);
+  for (let left = skip; left > 0;) {
+    const step = Math.min(left, largestPage);
+    const passed = new URL(url);
+    passed.searchParams.set('view', 'list');
+    passed.searchParams.set('limit', String(step));
+    const response = await request(ctx, passed.href, query.text, false).catch(() => undefined);
+    // Read whole: the answer is a stream the server would otherwise see cut.
+    await response?.arrayBuffer().catch(() => undefined);
+    const next = response?.ok ? nextLink(response) : undefined;
+    if (!next) return undefined;
+    left -= step;
+    url = new URL(next, location.origin).href;
+  }
+  const page = new URL(url);
+  page.searchParams.set('view', 'detail');
+  page.searchParams.set('limit', String(query.limit ?? pageSize));
+  return page.href;
 }
 
 /** One GET of a list or POST of a query by example (the search text is its example). */

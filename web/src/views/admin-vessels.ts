@@ -4,7 +4,8 @@ import type { Context } from '../context.ts';
 import { field, h } from '../dom.ts';
 import { showErrors, type ErrorSlots } from '../errors.ts';
 import { t } from '../i18n.ts';
-import { deleteSoon, undoSeconds } from '../undoable-delete.ts';
+import { deleteSoon, onDeleteChange, pendingDelete } from '../undoable-delete.ts';
+import { regionUndo } from './pending-deletes.ts';
 
 export async function adminVesselsView(ctx: Context, vesselId: number | undefined): Promise<HTMLElement> {
   const vessels = await ctx.vessels();
@@ -69,7 +70,6 @@ async function vesselForm(ctx: Context, vesselId: number | undefined, shownName?
   // Asked first, and sent only when the undo window closes: a vessel deleted by a slip of the finger is never lost.
   const confirm =
     h('div', { class: 'confirm', role: 'alertdialog', 'aria-labelledby': 'confirm-text', hidden: true, tabindex: -1 });
-  const undoBar = h('div', { class: 'undo', role: 'status' });
   const askToRemove = async () => {
     // A vessel that sightings still name cannot go (docs/behaviour.md#delete): said now, not after the undo window.
     const { data, error } = await ctx.api.GET('/sighting', { params: { query: { vesselId: vesselId!, limit: 1 } } });
@@ -87,25 +87,28 @@ async function vesselForm(ctx: Context, vesselId: number | undefined, shownName?
   const cancel = () => { confirm.hidden = true; deleteButton.focus(); };
   // Escape closes it, as it closes any dialog.
   confirm.addEventListener('keydown', (event) => { if (event.key === 'Escape') cancel(); });
+  // The delete belongs to the page (its notice and Undo follow the person); this screen, while shown, hides the
+  // form meanwhile and goes to the list once it is sent, but never pulls the person back from elsewhere.
+  const screen = ctx.screen;
+  const path = `/vessel/${vesselId!}` as const;
+  onDeleteChange((change) => {
+    if (change.kind === 'tick' || change.pending.path !== path) return;
+    if (change.kind === 'added') return;
+    if (change.kind === 'sent' && change.outcome.ok) return ctx.navigate('#admin');
+    form.hidden = false;
+    if (change.kind === 'sent') showErrors(general, { general: change.outcome.error }, t('error.unknown'));
+    else if (document.activeElement === document.body || !document.activeElement) deleteButton.focus();
+  }, screen);
   const remove = (name: string) => {
     confirm.hidden = true;
     form.hidden = true;
-    const undo = deleteSoon(ctx.api, `/vessel/${vesselId!}`, ({ ok, error }) => {
-      undoBar.replaceChildren();
-      if (ok) return ctx.navigate('#admin', t('web.admin.deleted'));
-      form.hidden = false;
-      showErrors(general, { general: error }, t('error.unknown'));
+    deleteSoon(ctx.api, path, {
+      pending: (seconds) => t('web.admin.deleting', { name, seconds }),
+      undo: () => t('web.admin.undo', { name }),
+      kept: () => t('web.admin.kept', { name }),
+      deleted: () => t('web.admin.deleted'),
     });
-    const undoButton = h('button', {
-      type: 'button', onclick: () => {
-        undo();
-        form.hidden = false;
-        undoBar.replaceChildren(t('web.admin.kept', { name }));
-        deleteButton.focus();
-      },
-    }, t('web.action.undo'));
-    undoBar.replaceChildren(t('web.admin.deleting', { name, seconds: undoSeconds }), ' ', undoButton);
-    undoButton.focus();
+    regionUndo(path)?.focus();
   };
   const deleteButton =
     h('button', { type: 'button', class: 'danger', onclick: () => void askToRemove() }, t('web.action.delete'));
@@ -118,5 +121,7 @@ async function vesselForm(ctx: Context, vesselId: number | undefined, shownName?
       h('button', { type: 'submit', class: 'primary' }, t('web.action.save')),
       vesselId !== undefined && deleteButton), confirm);
   form.addEventListener('submit', (event) => { event.preventDefault(); void save(); });
-  return h('div', {}, undoBar, form);
+  // Back on a vessel whose delete is pending: the form stays hidden until the delete is undone.
+  form.hidden = pendingDelete(path) !== undefined;
+  return h('div', {}, form);
 }

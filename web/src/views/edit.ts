@@ -10,6 +10,7 @@ import { number } from '../format.ts';
 import { sightingForm, type SightingForm } from './sighting-form.ts';
 import { when } from './sighting-table.ts';
 import { mayChange } from '../sighting-pages.ts';
+import { guardUnsaved, saved } from '../unsaved-guard.ts';
 import { merge, mergePatch, valuesOf, type FieldName, type Values } from '../three-way-merge.ts';
 
 type Sighting = Schemas['SightingDetail'];
@@ -29,6 +30,7 @@ export async function editView(ctx: Context, id: number): Promise<HTMLElement> {
   // The version the form's values were merged onto: what the next save states it changes.
   let base: { version: number; values: Values } = { version: data.version, values: valuesOf(data) };
   const conflict = h('div', { class: 'conflict', role: 'alert', tabindex: -1, hidden: true });
+  const screen = ctx.screen;
   const save = async (): Promise<void> => {
     const mine = valuesOf(form.values());
     const answer = await ctx.api.PATCH('/sighting/{id}', {
@@ -36,10 +38,13 @@ export async function editView(ctx: Context, id: number): Promise<HTMLElement> {
       body: mergePatch(base.values, mine) as never,
       headers: { 'Content-Type': 'application/merge-patch+json' },
     }).catch(() => undefined);
-    if (!answer) return form.showErrors({ general: t('web.error.network') });
+    // Saved or not, a person who moved on meanwhile stays where they are.
+    if (screen.aborted) return;
+    if (!answer) return form.showNetworkFailure();
     const { response, error } = answer;
     if (response.status === 204) {
       conflict.hidden = true;
+      saved();
       return ctx.navigate(`#sighting/${id}`, t('web.sighting.saved'), { replace: true });
     }
     if (response.status !== 412) return form.showErrors(error as ErrorBody | undefined);
@@ -47,6 +52,8 @@ export async function editView(ctx: Context, id: number): Promise<HTMLElement> {
   };
   const form = await sightingForm(ctx, t('web.action.save'), save);
   form.fill(data);
+  // Unsaved while the form says anything the version it stands on does not.
+  guardUnsaved(() => Object.keys(mergePatch(base.values, valuesOf(form.values()))).length > 0, screen);
   return h('section', { 'aria-labelledby': 'edit-title' }, title, conflict, form.element);
 }
 

@@ -11,7 +11,7 @@ export async function mineView(ctx: Context, query: URLSearchParams): Promise<HT
   const range = dateRangeOf(query);
   const status = h('p', { class: 'form-error', role: 'alert' });
   const ranged = Boolean(range.from || range.to);
-  const sort = sortOf(query) ?? defaultSort(ranged);
+  const sort = sortOf(query, ctx.settings.sortable) ?? defaultSort(ranged);
   const list = isReversed(range) ? undefined
     : await sightingList(ctx, { mine: true, ...rangeParameters(range), sort }, {
     empty: t(ranged ? 'web.range.none' : 'web.mine.none'),

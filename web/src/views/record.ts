@@ -4,6 +4,7 @@ import type { Context } from '../context.ts';
 import { h } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { sightingForm } from './sighting-form.ts';
+import { guardUnsaved, saved } from '../unsaved-guard.ts';
 
 /** `vesselId`: the vessel whose screen the person came from (`#record?vessel=…`), chosen already. */
 export async function recordView(ctx: Context, vesselId?: number): Promise<HTMLElement> {
@@ -12,13 +13,29 @@ export async function recordView(ctx: Context, vesselId?: number): Promise<HTMLE
     return h('section', { 'aria-labelledby': 'record-title' }, h('h1', { id: 'record-title' }, t('web.record.title')),
       h('p', { role: 'note' }, t('web.record.needsWriter')));
   }
+  // The screen's own signal: a save that completes after the person moved on leaves them where they are.
+  const screen = ctx.screen;
+  // One key per body sent: a retry after a lost answer records the sighting once (the API replays the first answer).
+  let attempt: { body: string; key: string } | undefined;
   const form = await sightingForm(ctx, t('web.action.record'), async (fields) => {
-    const { response, error } = await ctx.api.POST('/sighting', { body: fields });
-    if (response.status === 201) return ctx.navigate(`#vessel/${fields.vessel.vesselId}`, t('web.sighting.recorded'));
+    const body = JSON.stringify(fields);
+    if (attempt?.body !== body) attempt = { body, key: crypto.randomUUID() };
+    const answer = await ctx.api.POST('/sighting', { body: fields,
+      params: { header: { 'Idempotency-Key': attempt.key } } }).catch(() => undefined);
+    if (screen.aborted) return;
+    if (!answer) return form.showNetworkFailure();
+    const { response, error } = answer;
+    if (response.status === 201) {
+      saved();
+      return ctx.navigate(`#vessel/${fields.vessel.vesselId}`, t('web.sighting.recorded'));
+    }
     form.showErrors(error as ErrorBody | undefined);
   });
   // The rest of the form as it starts (now, the person's zone); only the vessel chosen.
   if (vesselId !== undefined) form.fill({ ...form.values(), vessel: { vesselId } } as never);
+  // Unsaved once anything differs from how the form started.
+  const started = JSON.stringify(form.values());
+  guardUnsaved(() => JSON.stringify(form.values()) !== started, screen);
   return h('section', { 'aria-labelledby': 'record-title' },
     h('h1', { id: 'record-title' }, t('web.record.title')), form.element);
 }

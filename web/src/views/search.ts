@@ -42,7 +42,7 @@ export async function searchView(ctx: Context, query: URLSearchParams): Promise<
     const status = h('p', { class: 'form-error', role: 'alert' });
     const ranged = Boolean(range.from || range.to);
     const list = await sightingList(ctx, { text: asked || undefined, vesselId, ...rangeParameters(range), mine,
-      sort: sortOf(query) ?? defaultSort(ranged) }, {
+      sort: sortOf(query, ctx.settings.sortable) ?? defaultSort(ranged) }, {
       empty: t('web.search.none'),
       sortBy: (order) => ctx.navigate(routeWith('#search', query, { sort: order, pages: undefined })),
       status,

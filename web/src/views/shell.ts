@@ -10,6 +10,9 @@ import { editView } from './edit.ts';
 import { adminVesselsView } from './admin-vessels.ts';
 import { sightingPageView } from './sighting-page.ts';
 import { failureNotice, shownFine } from './failure.ts';
+import { pendingDeletesRegion } from './pending-deletes.ts';
+import { mayLeave } from '../unsaved-guard.ts';
+import { progressLine, showProgress } from './progress.ts';
 
 const languageNames: Record<Locale, string> = { en: 'English', de: 'Deutsch' };
 
@@ -40,7 +43,16 @@ async function screen(ctx: Context, route: string): Promise<HTMLElement> {
     return sightingPageView(ctx, id, query.has('version') ? Number(query.get('version')) : undefined);
   if (name === 'admin') return ctx.isAdmin ? adminVesselsView(ctx, id) : notAllowed();
   if (name === 'record') return recordView(ctx, Number(query.get('vessel') ?? '') || undefined);
-  return mineView(ctx, query);
+  if (name === 'mine' || name === '') return mineView(ctx, query);
+  return notFound(route);
+}
+
+/** An address the page has no screen for: said, with the way home, rather than another screen in its place. */
+function notFound(route: string): HTMLElement {
+  return h('section', { 'aria-labelledby': 'not-found-title' },
+    h('h1', { id: 'not-found-title' }, t('web.notFound.title')),
+    h('p', {}, t('web.notFound.text', { address: route })),
+    h('p', {}, h('a', { href: '#mine' }, t('web.notFound.home'))));
 }
 
 /** A screen the person's roles do not open: said so, rather than another screen in its place. */
@@ -53,9 +65,12 @@ export function shell(root: HTMLElement, ctx: Context, onNavigate: () => void) {
   let pendingNotice: string | undefined;
   let rendering = 0;
   let shown = new AbortController();
+  // The address of the screen shown: where a Back refused by the person returns to.
+  let shownAddress = location.href;
 
   async function render(): Promise<void> {
     const turn = ++rendering;
+    shownAddress = location.href;
     shown.abort();
     shown = new AbortController();
     ctx.screen = shown.signal;
@@ -64,11 +79,16 @@ export function shell(root: HTMLElement, ctx: Context, onNavigate: () => void) {
     document.title = t('web.title');
     const notice = h('p', { class: 'notice', role: 'status' }, pendingNotice ?? '');
     pendingNotice = undefined;
-    const main = h('main', { id: 'main', tabindex: -1 }, notice, h('p', { class: 'loading' }, '…'));
-    root.replaceChildren(header(), main);
+    const loading = progressLine();
+    // Until the screen has its own heading, the page's name stands in (every state has one, for screen readers).
+    const main = h('main', { id: 'main', tabindex: -1 }, notice,
+      h('h1', { class: 'visually-hidden' }, t('web.title')), loading);
+    root.replaceChildren(header(), pendingDeletesRegion(), main);
+    const loaded = showProgress(main, loading, t('web.loading'));
     // A technical message (a TypeError's "Failed to fetch") is no message for a person: say what they can do.
     const content = await screen(ctx, location.hash).catch(() => failureNotice(ctx, t('web.error.network'), 'h1'));
     if (turn !== rendering) return;
+    loaded();
     if (!content.querySelector('.failure') && !content.matches('.failure')) shownFine();
     main.replaceChildren(notice, content);
     // Keyboard and screen-reader users land on the new screen's heading; back on a list, on the row they had opened.
@@ -83,7 +103,15 @@ export function shell(root: HTMLElement, ctx: Context, onNavigate: () => void) {
   function header(): HTMLElement {
     const language = h('select', { id: 'language', 'aria-label': t('web.language') },
       ...locales.map((l) => h('option', { value: l, selected: l === locale() }, languageNames[l])));
-    language.addEventListener('change', () => { setLocale(language.value as Locale); void render(); });
+    language.addEventListener('change', () => {
+      // The screen is drawn again in the other language: typed work would go with it.
+      if (!mayLeave()) {
+        language.value = locale();
+        return;
+      }
+      setLocale(language.value as Locale);
+      void render();
+    });
     const links: [string, string][] = [['#mine', t('web.nav.mine')],
       ...(ctx.isWriter ? [['#record', t('web.nav.record')] as [string, string]] : []), ['#vessel', t('web.nav.vessel')],
       ['#search', t('web.nav.search')],
@@ -101,7 +129,11 @@ export function shell(root: HTMLElement, ctx: Context, onNavigate: () => void) {
         ctx.session.signedIn && h('span', { class: 'user' }, user ?? ''),
         ctx.session.signedIn
           ? h('button', { type: 'button',
-            onclick: async () => { await ctx.session.signOut(); show('#', t('web.signedOut')); } }, t('web.signOut'))
+            onclick: async () => {
+              if (!mayLeave()) return;
+              await ctx.session.signOut();
+              show('#', t('web.signedOut'));
+            } }, t('web.signOut'))
           : h('button', { type: 'button', onclick: () => void ctx.session.signIn(location.hash) }, t('web.signIn'))));
   }
 
@@ -114,6 +146,18 @@ export function shell(root: HTMLElement, ctx: Context, onNavigate: () => void) {
     else void render();
   }
 
-  window.addEventListener('hashchange', () => void render());
+  window.addEventListener('hashchange', () => {
+    if (!mayLeave()) {
+      // Back or Forward already moved the address: put the screen's back on top, the typed work still on screen.
+      history.pushState(null, '', shownAddress);
+      return;
+    }
+    void render();
+  });
+  // A link is asked about before it is followed, so a refusal leaves no history entry behind.
+  root.addEventListener('click', (event) => {
+    const link = (event.target as Element).closest?.('a[href^="#"]');
+    if (link && !mayLeave()) event.preventDefault();
+  }, { capture: true });
   return { show };
 }

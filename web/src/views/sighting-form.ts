@@ -4,6 +4,7 @@ import type { Context } from '../context.ts';
 import { field, h, uid } from '../dom.ts';
 import { showErrors, clearErrors, type ErrorSlots } from '../errors.ts';
 import { t } from '../i18n.ts';
+import { progressLine, showProgress } from './progress.ts';
 
 export type SightingFields =
   Pick<Schemas['SightingCreate'], 'sightingMemo' | 'vessel' | 'sightingTimezone' | 'sightingDate'>;
@@ -14,6 +15,8 @@ export interface SightingForm {
   /** What the form holds now, as it would be sent. */
   values(): SightingFields;
   showErrors(body: ErrorBody | undefined): void;
+  /** Says that nothing reached the registry, the form kept as typed, with "Try again" (which sends it again). */
+  showNetworkFailure(): void;
 }
 
 export async function sightingForm(ctx: Context, submitLabel: string,
@@ -53,12 +56,13 @@ export async function sightingForm(ctx: Context, submitLabel: string,
     }])),
   };
   const submit = h('button', { type: 'submit', class: 'primary' }, submitLabel);
+  const sending = progressLine();
 
   // novalidate: the API's localized messages appear next to the fields, one source for every rule.
   const element = h('form', { class: 'sighting-form', novalidate: true },
     general, fields.vessel.wrapper,
     h('div', { class: 'row' }, fields.sightingDate.wrapper, fields.sightingTimezone.wrapper),
-    fields.sightingMemo.wrapper, zoneList, h('div', { class: 'actions' }, submit));
+    fields.sightingMemo.wrapper, zoneList, h('div', { class: 'actions' }, submit, sending));
   const values = (): SightingFields => ({
     sightingMemo: memo.value,
     // Left out until one is chosen, so the API's own "required" message names the field.
@@ -70,7 +74,11 @@ export async function sightingForm(ctx: Context, submitLabel: string,
     event.preventDefault();
     clearErrors(slots);
     submit.disabled = true;
-    onSubmit(values()).finally(() => { submit.disabled = false; });
+    const sent = showProgress(element, sending, t('web.sending'));
+    onSubmit(values()).finally(() => {
+      sent();
+      submit.disabled = false;
+    });
   });
 
   return {
@@ -84,6 +92,11 @@ export async function sightingForm(ctx: Context, submitLabel: string,
     },
     values,
     showErrors: (body) => showErrors(slots, body, t('error.unknown')),
+    showNetworkFailure() {
+      showErrors(slots, { general: t('web.error.networkKept') }, t('error.unknown'));
+      general.append(h('button', { type: 'button', class: 'primary', onclick: () => element.requestSubmit() },
+        t('web.action.retry')));
+    },
   };
 }
 

@@ -4,8 +4,10 @@ import type { Context } from '../context.ts';
 import { h } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { number } from '../format.ts';
-import { firstPageUrl, readPage, type ListQuery } from '../sighting-pages.ts';
+import { firstPageUrl, pageSize, pageUrlAt, readPage, type ListQuery } from '../sighting-pages.ts';
+import { listControls } from './list-controls.ts';
 import { sightingTable } from './sighting-table.ts';
+import { progressLine, showProgress } from './progress.ts';
 
 export interface ListOptions {
   /** Shown when nothing matches. */
@@ -19,6 +21,12 @@ export interface ListOptions {
   pages?: number;
   /** Called with the number of pages shown after "more": the screen keeps it in its address. */
   onPages?(pages: number): void;
+  /** Rows per page (50 unless picked), and how to ask for another size (a route change). */
+  size?: number;
+  resize?(size: number): void;
+  /** Which page the list starts at (1 unless the person jumped), and how to jump to another (a route change). */
+  page?: number;
+  jump?(page: number): void;
 }
 
 /** At most this many pages are read again on the way back: a list is not reloaded whole. */
@@ -32,16 +40,26 @@ export function defaultSort(ranged: boolean): string {
 }
 
 /** The table, its count and its "more" button; or the error's text when the first page could not be read. */
-export async function sightingList(ctx: Context, query: ListQuery,
+export async function sightingList(ctx: Context, asked: ListQuery,
   options: ListOptions): Promise<HTMLElement | string> {
-  const first = await readPage(ctx, firstPageUrl(ctx, query), query);
+  const query = { ...asked, limit: options.size };
+  const size = options.size ?? pageSize;
+  // A jump passes over the rows before its page; past the end of the list, the list opens at its start.
+  const skipped = (options.page ?? 1) > 1 ? (options.page! - 1) * size : 0;
+  const startUrl = skipped ? await pageUrlAt(ctx, query, skipped) : undefined;
+  const start = startUrl ? skipped : 0;
+  const first = await readPage(ctx, startUrl ?? firstPageUrl(ctx, query), query);
   if ('error' in first) return first.error;
   if (!first.rows.length) return h('p', {}, options.empty);
+  const controls = listControls({ sort: query.sort, sortable: ctx.settings.sortable, sortBy: options.sortBy,
+    defaultSort: defaultSort(Boolean(query.sightingDateFrom || query.sightingDateBefore)),
+    size, resize: options.resize, page: start / size + 1, pages: Math.ceil(first.total / size), jump: options.jump });
   let { total, next } = first;
   let shown = 0;
   const count = h('p', { class: 'hint', 'aria-live': 'polite', 'data-testid': 'list-count' });
   const counted = () => {
-    count.textContent = t('web.list.shown', { first: number(1), last: number(shown), total: number(total) });
+    count.textContent =
+      t('web.list.shown', { first: number(start + 1), last: number(start + shown), total: number(total) });
   };
   // A completed delete takes its row away in place: the pages shown, the scroll, the focus and the address stay.
   const onDeleted = (id: number) => {
@@ -78,14 +96,15 @@ export async function sightingList(ctx: Context, query: ListQuery,
   const more =
     h('button', { type: 'button', class: 'more', hidden: !next }, t(newestFirst ? 'web.list.more' : 'web.list.next'));
   let loading = false;
+  const moreProgress = progressLine();
   more.addEventListener('click', async () => {
     if (!next || loading) return;
     // Not `disabled`: a disabled button drops the focus to <body>.
     loading = true;
-    more.setAttribute('aria-busy', 'true');
+    const loaded = showProgress(more, moreProgress, t('web.list.loadingMore'));
     const page = await readPage(ctx, next, query);
     loading = false;
-    more.removeAttribute('aria-busy');
+    loaded();
     if ('error' in page) {
       options.status.textContent = page.error;
       return;
@@ -97,5 +116,5 @@ export async function sightingList(ctx: Context, query: ListQuery,
     // The keyboard goes on where the new rows begin (the focus would otherwise fall to <body> with a hidden button).
     firstNew?.querySelector<HTMLElement>('a')?.focus();
   });
-  return h('div', {}, count, table.element, more);
+  return h('div', {}, controls, count, table.element, more, moreProgress);
 }

@@ -5,7 +5,9 @@ import type { Context } from '../context.ts';
 import { h } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { localDateTime } from '../format.ts';
-import { deleteSoon, undoSeconds } from '../undoable-delete.ts';
+import { deleteSoon, onDeleteChange, pendingDelete, type DeleteWords, type PendingDelete }
+  from '../undoable-delete.ts';
+import { countdown } from './pending-deletes.ts';
 import type { Row } from '../sighting-pages.ts';
 
 /** `yyyy-MM-ddTHH:mm:ss.SSS` as the person's locale writes it, or "no date". */
@@ -21,59 +23,75 @@ export interface TableOptions {
 
 export interface SightingTable { element: HTMLElement; append(rows: Row[], mine: Set<number>): HTMLElement | undefined }
 
-/** How long what became of a delete stays on screen. */
-const announcedSeconds = 10;
+/** Which field orders each column, when the contract lets the list sort by it (a vessel's, once it does). */
+const columnFields: Record<string, (field: string) => boolean> = {
+  date: (field) => field === 'sightingDate',
+  timezone: (field) => field === 'sightingTimezone',
+  vessel: (field) => field.startsWith('vessel'),
+};
 
-/** The columns a person may sort by: the list view's sortable fields that are shown. */
-const sortable: Record<string, string> = { date: 'sightingDate', timezone: 'sightingTimezone' };
+/** What a person reads about the delete of sighting `id`. */
+const sightingWords = (id: number): DeleteWords => ({
+  pending: (seconds) => t('web.sighting.deleting', { id, seconds }),
+  undo: () => t('web.sighting.undo', { id }),
+  kept: () => t('web.sighting.restored', { id }),
+  deleted: () => t('web.sighting.deleted'),
+});
 
 export function sightingTable(ctx: Context, options: TableOptions): SightingTable {
   const { status } = options;
-  // Announces what became of each delete, without taking the focus; shown at the bottom of the window, where the
-  // person is however far down the list.
-  const announcer = h('div', { class: 'undo', role: 'status' });
   // This screen's signal: `ctx.screen` is the next screen's once the person moves on.
   const screen = ctx.screen;
+  const rowOfId = (id: number) => tbody.querySelector<HTMLTableRowElement>(`tr[data-sighting-id="${id}"]`);
+  const lineOf = (id: number) => tbody.querySelector<HTMLTableRowElement>(`tr[data-deleting-id="${id}"]`);
   /**
-   * Like a mail client: the row gives its place to a line with its own Undo, the focus on it (where the Delete button
-   * was, so nothing scrolls); several deletes each keep theirs. When the delete is sent, the line goes, in place.
+   * Like a mail client: a row being deleted gives its place to a line with its own Undo (several deletes each keep
+   * theirs), on whichever list shows it, this one or one the person comes back to within the window.
    */
-  const remove = (id: number) => {
-    const row = tbody.querySelector<HTMLTableRowElement>(`tr[data-sighting-id="${id}"]`)!;
-    const undoLabel = t('web.sighting.undo', { id });
-    const undoButton = h('button', { type: 'button', 'aria-label': undoLabel }, t('web.action.undo'));
-    const pending = h('tr', { class: 'deleting', 'data-deleting-id': id },
-      h('td', { colspan: 5 }, t('web.sighting.deleting', { id, seconds: undoSeconds }), ' ', undoButton));
-    row.hidden = true;
-    row.after(pending);
-    const undo = deleteSoon(ctx.api, `/sighting/${id}`, ({ ok, error }) => {
-      if (ok) {
-        leave(pending);
-        row.remove();
-        announce(t('web.sighting.deleted'));
-        if (!screen.aborted) options.onDeleted(id);
-        return;
-      }
-      leave(pending);
-      row.hidden = false;
-      status.textContent = error ?? t('error.unknown');
-    });
-    undoButton.addEventListener('click', () => {
-      undo();
-      pending.remove();
-      row.hidden = false;
-      announce(t('web.sighting.restored', { id }));
+  const showPending = (row: HTMLTableRowElement, pending: PendingDelete) => {
+    const id = Number(row.getAttribute('data-sighting-id'));
+    const text = h('span', { class: 'countdown' });
+    countdown(text, pending);
+    const undoButton = h('button', { type: 'button', 'aria-label': pending.words.undo(), onclick: () => {
+      pending.undo();
       row.querySelector<HTMLElement>('a')?.focus();
-    });
-    undoButton.focus({ preventScroll: true });
+    } }, t('web.action.undo'));
+    row.hidden = true;
+    row.after(h('tr', { class: 'deleting', 'data-deleting-id': id }, h('td', { colspan: 5 }, text, ' ', undoButton)));
+    return undoButton;
   };
-  // Read out once, then gone: a note that stayed would cover the list's last row.
-  let fade: ReturnType<typeof setTimeout> | undefined;
-  const announce = (text: string) => {
-    announcer.replaceChildren(text);
-    clearTimeout(fade);
-    fade = setTimeout(() => announcer.replaceChildren(), announcedSeconds * 1000);
+  // The Undo takes the focus where the Delete button was, so nothing scrolls, far down a long list included.
+  const remove = (id: number) => {
+    const pending = deleteSoon(ctx.api, `/sighting/${id}`, sightingWords(id));
+    const line = lineOf(id) ?? showPending(rowOfId(id)!, pending);
+    line.querySelector<HTMLElement>('button')?.focus({ preventScroll: true });
   };
+  // Every list follows every delete, whichever screen asked for it, until its own screen is left.
+  onDeleteChange((change) => {
+    if (change.kind === 'tick') {
+      for (const text of tbody.querySelectorAll<HTMLElement>('tr.deleting .countdown')) {
+        const pending = pendingDelete(`/sighting/${Number(text.closest('tr')!.getAttribute('data-deleting-id'))}`);
+        if (pending) countdown(text, pending);
+      }
+      return;
+    }
+    const [collection, id] = change.pending.path.split('/').slice(1);
+    const row = collection === 'sighting' ? rowOfId(Number(id)) : null;
+    if (!row) return;
+    const line = lineOf(Number(id));
+    if (change.kind === 'added') {
+      if (!line) showPending(row, change.pending);
+      return;
+    }
+    if (line) leave(line);
+    if (change.kind === 'undone' || !change.outcome.ok) {
+      row.hidden = false;
+      if (change.kind === 'sent') status.textContent = change.outcome.error ?? t('error.unknown');
+      return;
+    }
+    row.remove();
+    options.onDeleted(Number(id));
+  }, screen);
   /** Takes a line away; the focus it held goes to the row now in its place (or the one before), not to the page. */
   const leave = (line: HTMLTableRowElement) => {
     if (line.contains(document.activeElement)) {
@@ -89,7 +107,7 @@ export function sightingTable(ctx: Context, options: TableOptions): SightingTabl
     line.remove();
   };
   const header = (key: string) => {
-    const field = sortable[key];
+    const field = columnFields[key] && ctx.settings.sortable.find(columnFields[key]);
     const label = t(`web.sighting.${key}`);
     if (!field) return h('th', { scope: 'col' }, label);
     const direction = options.sort === field ? 'ascending' : options.sort === `-${field}` ? 'descending' : undefined;
@@ -120,11 +138,15 @@ export function sightingTable(ctx: Context, options: TableOptions): SightingTabl
         onclick: () => remove(row.sightingId),
       }, t('web.action.delete')))));
   return {
-    element: h('div', {}, table, announcer),
-    /** Adds rows at the end; gives the first new row, where the focus may go. */
+    element: h('div', {}, table),
+    /** Adds rows at the end, a row whose delete is pending as pending; gives the first new row, for the focus. */
     append(rows, mine) {
       const added = rows.map((row) => rowOf(row, mine.has(row.sightingId)));
       tbody.append(...added);
+      for (const row of added) {
+        const pending = pendingDelete(`/sighting/${Number(row.getAttribute('data-sighting-id'))}`);
+        if (pending) showPending(row, pending);
+      }
       return added[0];
     },
   };

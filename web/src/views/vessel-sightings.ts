@@ -60,7 +60,7 @@ export async function vesselSightingsView(ctx: Context, vesselId: number | undef
   };
   const status = h('p', { class: 'form-error', role: 'alert' });
   const reload = (notice?: string) => ctx.navigate(routeWith(route, query, {}), notice);
-  const listQuery = { ...filters, sort: sortOf(query) ?? defaultSort(ranged) };
+  const listQuery = { ...filters, sort: sortOf(query, ctx.settings.sortable) ?? defaultSort(ranged) };
   const [, text, list] = await Promise.all([addPicker(), numbers(), sightingList(ctx, listQuery, {
     empty: t(ranged ? 'web.range.none' : 'web.vessel.none'),
     sortBy: (order) => ctx.navigate(routeWith(route, query, { sort: order, pages: undefined })),
