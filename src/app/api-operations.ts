@@ -13,6 +13,7 @@ import { operationDispatch, type OperationHandlers } from '../crud/operation-dis
 import type { BoundOperation } from '../crud/operations.ts';
 import { readHandlers } from '../crud/read/read-handlers.ts';
 import { writeHandlers } from '../crud/write/write-handlers.ts';
+import { batchHandlers } from '../crud/write/batch-handlers.ts';
 import type { AnyResource } from '../crud/resource-descriptor.ts';
 import { historyHandlers } from '../history/history-handlers.ts';
 import { eventStreams } from '../feed/event-stream.ts';
@@ -58,7 +59,8 @@ function collectionHandlers(
     feed, drain, slots, keepAliveMs: config.EVENTS_KEEPALIVE_MS, delivered: metrics.eventDelivered,
   });
   return (resource) => ({
-    ...readHandlers(resource), ...writeHandlers(resource), ...historyHandlers(resource), events: events(resource),
+    ...readHandlers(resource), ...writeHandlers(resource), ...batchHandlers(resource, config.BATCH_MAX_RECORDS),
+    ...historyHandlers(resource), events: events(resource),
   });
 }
 
@@ -69,6 +71,8 @@ function operationSteps(
 ): (operation: BoundOperation) => RequestHandler[] {
   const bodyWork = bodySlots();
   const parsers = bodyParsers(config.BODY_LIMIT, [bodyWork.take]);
+  // A batch's body is bounded by its own limit, and may be JSON lines.
+  const batchParsers = bodyParsers(config.BATCH_MAX_BYTES, [bodyWork.take], true);
   const perRequestManager = entityManagerPerRequest(orm, readRouting);
   const idempotency = idempotencyKey(orm, config.IDEMPOTENCY_WINDOW_SECONDS);
   const deprecations = deprecationNotice(metrics.deprecatedUsed);
@@ -76,13 +80,14 @@ function operationSteps(
   return (operation) => [
     // Only a read's answer can be long: a write answers one record at most, and wrapping every answer costs each
     // request.
-    ...operation.method === 'get' || operation.kind === 'queryByExample' ? [compressed] : [],
+    ...operation.method === 'get' || operation.kind === 'queryByExample' || operation.kind === 'batch' ? [compressed]
+      : [],
     ...admitted,
     // Before the body is read or validated: a caller without the role gets 403, not the schema's 400s.
     roleCheck,
     // Bodies decoded, parsed and validated a few at a time (src/http/body-slots.ts): a read by id never queues
     // behind 50.
-    ...parsers,
+    ...operation.kind === 'batch' ? batchParsers : parsers,
     queryIntegers,
     ...validation,
     bodyWork.release,
