@@ -39,7 +39,7 @@ export interface paths {
         put?: never;
         /**
          * Create many timezones at once, all or none (role admin).
-         * @description Stores every record of the body, each as `POST /timezone` (`createTimezone`) would, in one transaction: either all of them, each with its `created` history entry and change-feed event in input order, or none. The body is a JSON array or JSON lines (`application/x-ndjson`, one record per line). Each record is checked as a create body (TimezoneCreate); the read-only fields of an exported record (`timezoneId` and `version`) are accepted and ignored, so an export imports as new records; any other unknown field is a 400. The 400 names every bad record by its 1-based position (the array index + 1, the line) with the field, message and key (RecordErrors); a body that cannot be read at all is field errors on `body`. At most `BATCH_MAX_RECORDS` records and `BATCH_MAX_BYTES` bytes (413 beyond). 201 answers the new ids and versions in input order. `Idempotency-Key` as for a single create. Role `admin`; without it 403, before the body is read.
+         * @description Stores every record of the body, each as `POST /timezone` (`createTimezone`) would, in one transaction: either all of them, each with its `created` history entry and change-feed event in input order, or none. The body is a JSON array, JSON lines (`application/x-ndjson`, one record per line) or CSV (`text/csv`, RFC 4180, UTF-8: a header row of the export's column names, a referenced record's field as `vessel.vesselId`, a language map's text as `vesselName.en`; an empty field is null, or no text in that language; a row of another number of fields, or a quote never closed, is a 400 naming its line: `error.csv.malformed`). Each record is checked as a create body (TimezoneCreate); the read-only fields of an exported record (`timezoneId` and `version`) are accepted and ignored, so an export imports as new records; any other unknown field is a 400. The 400 names every bad record by its 1-based position (the array index + 1, the JSON line, the CSV data row) with the field, message and key (RecordErrors); a body that cannot be read at all is field errors on `body`. At most `BATCH_MAX_RECORDS` records and `BATCH_MAX_BYTES` bytes (413 beyond). 201 answers the new ids and versions in input order. `Idempotency-Key` as for a single create. Role `admin`; without it 403, before the body is read.
          */
         post: operations["createTimezoneBatch"];
         delete?: never;
@@ -240,7 +240,7 @@ export interface paths {
         put?: never;
         /**
          * Create many vessels at once, all or none (role admin).
-         * @description Stores every record of the body, each as `POST /vessel` (`createVessel`) would, in one transaction: either all of them, each with its `created` history entry and change-feed event in input order, or none. The body is a JSON array or JSON lines (`application/x-ndjson`, one record per line). Each record is checked as a create body (VesselCreate); the read-only fields of an exported record (`vesselId` and `version`) are accepted and ignored, so an export imports as new records; any other unknown field is a 400. The 400 names every bad record by its 1-based position (the array index + 1, the line) with the field, message and key (RecordErrors); a body that cannot be read at all is field errors on `body`. At most `BATCH_MAX_RECORDS` records and `BATCH_MAX_BYTES` bytes (413 beyond). 201 answers the new ids and versions in input order. `Idempotency-Key` as for a single create. Role `admin`; without it 403, before the body is read.
+         * @description Stores every record of the body, each as `POST /vessel` (`createVessel`) would, in one transaction: either all of them, each with its `created` history entry and change-feed event in input order, or none. The body is a JSON array, JSON lines (`application/x-ndjson`, one record per line) or CSV (`text/csv`, RFC 4180, UTF-8: a header row of the export's column names, a referenced record's field as `vessel.vesselId`, a language map's text as `vesselName.en`; an empty field is null, or no text in that language; a row of another number of fields, or a quote never closed, is a 400 naming its line: `error.csv.malformed`). Each record is checked as a create body (VesselCreate); the read-only fields of an exported record (`vesselId` and `version`) are accepted and ignored, so an export imports as new records; any other unknown field is a 400. The 400 names every bad record by its 1-based position (the array index + 1, the JSON line, the CSV data row) with the field, message and key (RecordErrors); a body that cannot be read at all is field errors on `body`. At most `BATCH_MAX_RECORDS` records and `BATCH_MAX_BYTES` bytes (413 beyond). 201 answers the new ids and versions in input order. `Idempotency-Key` as for a single create. Role `admin`; without it 403, before the body is read.
          */
         post: operations["createVesselBatch"];
         delete?: never;
@@ -467,7 +467,7 @@ export interface paths {
         put?: never;
         /**
          * Create many sightings at once, all or none (role writer).
-         * @description Stores every record of the body, each as `POST /sighting` (`createSighting`) would, in one transaction: either all of them, each with its `created` history entry and change-feed event in input order, or none. The body is a JSON array or JSON lines (`application/x-ndjson`, one record per line). Each record is checked as a create body (SightingCreate); the read-only fields of an exported record (`sightingId`, `version` and the vessels `version` and `vesselName`) are accepted and ignored, so an export imports as new records; any other unknown field is a 400. The 400 names every bad record by its 1-based position (the array index + 1, the line) with the field, message and key (RecordErrors); a body that cannot be read at all is field errors on `body`. At most `BATCH_MAX_RECORDS` records and `BATCH_MAX_BYTES` bytes (413 beyond). 201 answers the new ids and versions in input order. `Idempotency-Key` as for a single create. Role `writer`; without it 403, before the body is read.
+         * @description Stores every record of the body, each as `POST /sighting` (`createSighting`) would, in one transaction: either all of them, each with its `created` history entry and change-feed event in input order, or none. The body is a JSON array, JSON lines (`application/x-ndjson`, one record per line) or CSV (`text/csv`, RFC 4180, UTF-8: a header row of the export's column names, a referenced record's field as `vessel.vesselId`, a language map's text as `vesselName.en`; an empty field is null, or no text in that language; a row of another number of fields, or a quote never closed, is a 400 naming its line: `error.csv.malformed`). Each record is checked as a create body (SightingCreate); the read-only fields of an exported record (`sightingId`, `version` and the vessels `version` and `vesselName`) are accepted and ignored, so an export imports as new records; any other unknown field is a 400. The 400 names every bad record by its 1-based position (the array index + 1, the JSON line, the CSV data row) with the field, message and key (RecordErrors); a body that cannot be read at all is field errors on `body`. At most `BATCH_MAX_RECORDS` records and `BATCH_MAX_BYTES` bytes (413 beyond). 201 answers the new ids and versions in input order. `Idempotency-Key` as for a single create. Role `writer`; without it 403, before the body is read.
          */
         post: operations["createSightingBatch"];
         delete?: never;
@@ -1192,7 +1192,7 @@ export interface components {
         RecordError: {
             /**
              * Format: int32
-             * @description The record's 1-based position: the array index + 1, the JSON line.
+             * @description The record's 1-based position: the array index + 1, the JSON line, the CSV data row (the header not counted).
              */
             record: number;
             /** @description The offending field path in the record (`sightingMemo`, `vessel.vesselId`); `body` for a record or line that cannot be read. */
@@ -2182,6 +2182,7 @@ export interface operations {
                  */
                 "application/json": components["schemas"]["BatchRecords"];
                 "application/x-ndjson": components["schemas"]["BatchRecords"];
+                "text/csv": components["schemas"]["BatchRecords"];
             };
         };
         responses: {
@@ -2861,6 +2862,7 @@ export interface operations {
                  */
                 "application/json": components["schemas"]["BatchRecords"];
                 "application/x-ndjson": components["schemas"]["BatchRecords"];
+                "text/csv": components["schemas"]["BatchRecords"];
             };
         };
         responses: {
@@ -3623,6 +3625,7 @@ export interface operations {
                  */
                 "application/json": components["schemas"]["BatchRecords"];
                 "application/x-ndjson": components["schemas"]["BatchRecords"];
+                "text/csv": components["schemas"]["BatchRecords"];
             };
         };
         responses: {

@@ -8,12 +8,14 @@ import { parseUnrounded, unrounded } from './unrounded-numbers.ts';
 import { wellFormedText } from './well-formed-text.ts';
 import { refuseDeepJson } from './body-depth.ts';
 import { jsonLines } from './json-lines.ts';
+import { csvRows } from './csv-rows.ts';
 
 const jsonTypes = ['application/json', 'application/*+json'];
 const bodyTypes = [...jsonTypes, ...xmlMediaTypes];
-/** A batch's bodies besides those: JSON lines. */
+/** A batch's bodies besides those: JSON lines, CSV. */
 const jsonLinesType = 'application/x-ndjson';
-const batchTypes = [jsonLinesType, ...bodyTypes];
+const csvType = 'text/csv';
+const batchTypes = [jsonLinesType, csvType, ...bodyTypes];
 const charsetParameter = /;\s*charset\s*=\s*"?([^";\s]*)/i;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -29,9 +31,10 @@ function mediaTypeOf(req: Request, types: string[]): string | false {
 /**
  * RFC 8259 §8.1: JSON exchanged between systems is UTF-8. Another declared charset is 415, bytes that are not UTF-8
  * are 400 rather than silently decoded to U+FFFD. As body-parser's strict JSON: a leading byte order mark is dropped,
- * an empty body is `{}`, and anything but an object or an array at the top is 400.
+ * an empty body is `{}`, and anything but an object or an array at the top is 400. A batch's JSON lines and CSV are
+ * text alike (UTF-8, RFC 7464 and RFC 4180 §4's charset), each then read by its own reader.
  */
-function jsonValue(req: Request, bytes: Buffer, lines = false): unknown {
+function jsonValue(req: Request, bytes: Buffer, mediaType = 'application/json'): unknown {
   const charset = charsetParameter.exec(req.get('Content-Type') ?? '')?.[1];
   if (charset !== undefined && !/^utf-?8$/i.test(charset)) throw new UnsupportedMediaType('error.utf8');
   let text: string;
@@ -40,7 +43,8 @@ function jsonValue(req: Request, bytes: Buffer, lines = false): unknown {
   } catch {
     throw new BadRequest('error.utf8');
   }
-  if (lines) return jsonLines(text);
+  if (mediaType === jsonLinesType) return jsonLines(text);
+  if (mediaType === csvType) return csvRows(text);
   if (text.length === 0) return {};
   const first = /^[ \t\n\r]*(.)/.exec(text)?.[1];
   if (first !== '{' && first !== '[') throw malformedBody();
@@ -77,7 +81,7 @@ export function bodyParsers(limit: string, beforeDecoding: RequestHandler[] = []
     if (Buffer.isBuffer(req.body)) {
       const mediaType = mediaTypeOf(req, types) as string;
       req.body = xmlMediaTypes.includes(mediaType) ? xmlToObject(req, mediaType, req.body, unrounded)
-        : jsonValue(req, req.body, mediaType === jsonLinesType);
+        : jsonValue(req, req.body, mediaType);
     } else if (req.body === undefined && (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH')) {
       req.body = emptyBody(req);
     }

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import type { AnyResource } from '../resource-descriptor.ts';
 import { batchRecords } from './batch-records.ts';
 import { createBatch } from './batch-writes.ts';
+import { recordOfColumns } from './csv-columns.ts';
 import { principalOf } from '../request-parts.ts';
 import { requestEntityManager } from '../../db/request-context.ts';
 import { signalCommit } from '../../db/commit-signal.ts';
@@ -11,7 +12,10 @@ import { sendDocument } from '../../http/send.ts';
 export function batchHandlers(resource: AnyResource, maxRecords: number) {
   return {
     async batch(req: Request, res: Response): Promise<void> {
-      const { records, problems } = batchRecords(resource, req.body as unknown[], maxRecords);
+      // CSV rows are flat, keyed by column: each becomes the record its columns name.
+      const body = req.is('text/csv') ? (req.body as Array<Record<string, string>>)
+        .map((row) => recordOfColumns(resource, row)) : req.body as unknown[];
+      const { records, problems } = batchRecords(resource, body, maxRecords);
       const principal = principalOf(res);
       const { owner } = resource;
       // A record the schema refused has no values; its references are not looked up.
