@@ -127,6 +127,14 @@ describe(`batch import in JSON and JSON lines (${backend})`, function () {
       expect(copy).to.deep.include({ ...same, version: 0 });
     });
 
+  it('when the last time zone of a batch takes a name that exists, then 409 and none of the batch is stored',
+    async () => {
+      const fresh = buildTimezone();
+      const answer = await batch('timezone', JSON.stringify([fresh, { timezoneName: 'Europe/Berlin' }]));
+      expect(answer).to.deep.equal({ status: 409, body: { general: 'A record with this value exists already.' } });
+      expect(await count(`/timezone?timezoneName=${encodeURIComponent(fresh.timezoneName)}`)).to.equal(0);
+    });
+
   it('when a reader sends a batch, then 403 before the body is read', async () => {
     const answer = await batch('sighting', '[not even json', { user: 'viewer' });
     expect(answer.status).to.equal(403);

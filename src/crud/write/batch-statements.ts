@@ -83,3 +83,27 @@ export function existingSql(em: EntityManager, resource: AnyResource, column: st
       + `where ${key} in (select ("n")::bigint from jsonb_array_elements_text(?::jsonb) as "n")`;
   });
 }
+
+/** The temporary table COPY fills: the records' columns as the table types them, and each row's input position. */
+export function copyTableSql(em: EntityManager, resource: AnyResource, columns: readonly string[]): string {
+  return cached(resource, `copy table ${columns.join(',')}`, () => {
+    const table = quote(em.getMetadata().get(resource.entity).tableName);
+    return `create temporary table "batch_rows" on commit drop as select 0::integer as "__position"`
+      + `${columns.map((column) => `, ${quote(column)}`).join('')} from ${table} with no data`;
+  });
+}
+
+/** COPY's statement into that table, in PostgreSQL's text format. */
+export const copyFromSql = (columns: readonly string[]): string =>
+  `copy "batch_rows" (${['__position', ...columns].map(quote).join(', ')}) from stdin`;
+
+/** One INSERT … SELECT of every copied row, in input order (ids from the sequence in that order), at version 0. */
+export function insertCopiedSql(em: EntityManager, resource: AnyResource, columns: readonly string[]): string {
+  return cached(resource, `copied ${columns.join(',')}`, () => {
+    const meta = em.getMetadata().get(resource.entity);
+    const version = columnOf(meta, meta.versionProperty);
+    return `insert into ${quote(meta.tableName)} (${[...columns.map(quote), version].join(', ')}) `
+      + `select ${[...columns.map(quote), '0'].join(', ')} from "batch_rows" order by "__position" `
+      + `returning ${columnOf(meta, resource.idProperty)} as "id", ${version} as "version"`;
+  });
+}
