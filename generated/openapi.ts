@@ -39,7 +39,7 @@ export interface paths {
         put?: never;
         /**
          * Create many timezones at once, all or none (role admin).
-         * @description Stores every record of the body, each as `POST /timezone` (`createTimezone`) would, in one transaction: either all of them, each with its `created` history entry and change-feed event in input order, or none. The body is a JSON array, JSON lines (`application/x-ndjson`, one record per line) or CSV (`text/csv`, RFC 4180, UTF-8: a header row of the export's column names, a referenced record's field as `vessel.vesselId`, a language map's text as `vesselName.en`; an empty field is null, or no text in that language; a row of another number of fields, or a quote never closed, is a 400 naming its line: `error.csv.malformed`). Each record is checked as a create body (TimezoneCreate); the read-only fields of an exported record (`timezoneId` and `version`) are accepted and ignored, so an export imports as new records; any other unknown field is a 400. The 400 names every bad record by its 1-based position (the array index + 1, the JSON line, the CSV data row) with the field, message and key (RecordErrors); a body that cannot be read at all is field errors on `body`. At most `BATCH_MAX_RECORDS` records and `BATCH_MAX_BYTES` bytes (413 beyond). 201 answers the new ids and versions in input order. `Idempotency-Key` as for a single create. Role `admin`; without it 403, before the body is read.
+         * @description Stores every record of the body, each as `POST /timezone` (`createTimezone`) would, in one transaction: either all of them, each with its `created` history entry and change-feed event in input order, or none. The body is a JSON array, JSON lines (`application/x-ndjson`, one record per line), an XML list document (`text/xml`: `<collection>` holding one create body per record, as a single create's XML) or CSV (`text/csv`, RFC 4180, UTF-8: a header row of the export's column names, a referenced record's field as `vessel.vesselId`, a language map's text as `vesselName.en`; an empty field is null, or no text in that language; a row of another number of fields, or a quote never closed, is a 400 naming its line: `error.csv.malformed`). Each record is checked as a create body (TimezoneCreate); the read-only fields of an exported record (`timezoneId` and `version`) are accepted and ignored, so an export imports as new records; any other unknown field is a 400. The 400 names every bad record by its 1-based position (the array index + 1, the JSON line, the CSV data row) with the field, message and key (RecordErrors); a body that cannot be read at all is field errors on `body`. At most `BATCH_MAX_RECORDS` records and `BATCH_MAX_BYTES` bytes (413 beyond). 201 answers the new ids and versions in input order. `Idempotency-Key` as for a single create. Role `admin`; without it 403, before the body is read.
          */
         post: operations["createTimezoneBatch"];
         delete?: never;
@@ -240,7 +240,7 @@ export interface paths {
         put?: never;
         /**
          * Create many vessels at once, all or none (role admin).
-         * @description Stores every record of the body, each as `POST /vessel` (`createVessel`) would, in one transaction: either all of them, each with its `created` history entry and change-feed event in input order, or none. The body is a JSON array, JSON lines (`application/x-ndjson`, one record per line) or CSV (`text/csv`, RFC 4180, UTF-8: a header row of the export's column names, a referenced record's field as `vessel.vesselId`, a language map's text as `vesselName.en`; an empty field is null, or no text in that language; a row of another number of fields, or a quote never closed, is a 400 naming its line: `error.csv.malformed`). Each record is checked as a create body (VesselCreate); the read-only fields of an exported record (`vesselId` and `version`) are accepted and ignored, so an export imports as new records; any other unknown field is a 400. The 400 names every bad record by its 1-based position (the array index + 1, the JSON line, the CSV data row) with the field, message and key (RecordErrors); a body that cannot be read at all is field errors on `body`. At most `BATCH_MAX_RECORDS` records and `BATCH_MAX_BYTES` bytes (413 beyond). 201 answers the new ids and versions in input order. `Idempotency-Key` as for a single create. Role `admin`; without it 403, before the body is read.
+         * @description Stores every record of the body, each as `POST /vessel` (`createVessel`) would, in one transaction: either all of them, each with its `created` history entry and change-feed event in input order, or none. The body is a JSON array, JSON lines (`application/x-ndjson`, one record per line), an XML list document (`text/xml`: `<collection>` holding one create body per record, as a single create's XML) or CSV (`text/csv`, RFC 4180, UTF-8: a header row of the export's column names, a referenced record's field as `vessel.vesselId`, a language map's text as `vesselName.en`; an empty field is null, or no text in that language; a row of another number of fields, or a quote never closed, is a 400 naming its line: `error.csv.malformed`). Each record is checked as a create body (VesselCreate); the read-only fields of an exported record (`vesselId` and `version`) are accepted and ignored, so an export imports as new records; any other unknown field is a 400. The 400 names every bad record by its 1-based position (the array index + 1, the JSON line, the CSV data row) with the field, message and key (RecordErrors); a body that cannot be read at all is field errors on `body`. At most `BATCH_MAX_RECORDS` records and `BATCH_MAX_BYTES` bytes (413 beyond). 201 answers the new ids and versions in input order. `Idempotency-Key` as for a single create. Role `admin`; without it 403, before the body is read.
          */
         post: operations["createVesselBatch"];
         delete?: never;
@@ -467,7 +467,7 @@ export interface paths {
         put?: never;
         /**
          * Create many sightings at once, all or none (role writer).
-         * @description Stores every record of the body, each as `POST /sighting` (`createSighting`) would, in one transaction: either all of them, each with its `created` history entry and change-feed event in input order, or none. The body is a JSON array, JSON lines (`application/x-ndjson`, one record per line) or CSV (`text/csv`, RFC 4180, UTF-8: a header row of the export's column names, a referenced record's field as `vessel.vesselId`, a language map's text as `vesselName.en`; an empty field is null, or no text in that language; a row of another number of fields, or a quote never closed, is a 400 naming its line: `error.csv.malformed`). Each record is checked as a create body (SightingCreate); the read-only fields of an exported record (`sightingId`, `version` and the vessels `version` and `vesselName`) are accepted and ignored, so an export imports as new records; any other unknown field is a 400. The 400 names every bad record by its 1-based position (the array index + 1, the JSON line, the CSV data row) with the field, message and key (RecordErrors); a body that cannot be read at all is field errors on `body`. At most `BATCH_MAX_RECORDS` records and `BATCH_MAX_BYTES` bytes (413 beyond). 201 answers the new ids and versions in input order. `Idempotency-Key` as for a single create. Role `writer`; without it 403, before the body is read.
+         * @description Stores every record of the body, each as `POST /sighting` (`createSighting`) would, in one transaction: either all of them, each with its `created` history entry and change-feed event in input order, or none. The body is a JSON array, JSON lines (`application/x-ndjson`, one record per line), an XML list document (`text/xml`: `<collection>` holding one create body per record, as a single create's XML) or CSV (`text/csv`, RFC 4180, UTF-8: a header row of the export's column names, a referenced record's field as `vessel.vesselId`, a language map's text as `vesselName.en`; an empty field is null, or no text in that language; a row of another number of fields, or a quote never closed, is a 400 naming its line: `error.csv.malformed`). Each record is checked as a create body (SightingCreate); the read-only fields of an exported record (`sightingId`, `version` and the vessels `version` and `vesselName`) are accepted and ignored, so an export imports as new records; any other unknown field is a 400. The 400 names every bad record by its 1-based position (the array index + 1, the JSON line, the CSV data row) with the field, message and key (RecordErrors); a body that cannot be read at all is field errors on `body`. At most `BATCH_MAX_RECORDS` records and `BATCH_MAX_BYTES` bytes (413 beyond). 201 answers the new ids and versions in input order. `Idempotency-Key` as for a single create. Role `writer`; without it 403, before the body is read.
          */
         post: operations["createSightingBatch"];
         delete?: never;
@@ -1189,6 +1189,8 @@ export interface components {
         };
         /** @description The records of a batch create, in order: each a create body of the collection (its `…Create` schema), checked record by record (a bad one is named in RecordErrors), an exported record's read-only fields ignored. */
         BatchRecords: Record<string, never>[];
+        /** @description The records of a batch create as an XML list document: `<collection>` holding one element per record, each read as the collection's create body in XML (the media type's `x-record-schema`). */
+        BatchRecordsXml: Record<string, never>[];
         RecordError: {
             /**
              * Format: int32
@@ -1712,6 +1714,7 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["RecordErrors"] | components["schemas"]["FieldErrors"];
+                "text/xml": components["schemas"]["RecordErrors"] | components["schemas"]["FieldErrors"];
             };
         };
         /** @description The body is larger than `BATCH_MAX_BYTES`, or holds more records than `BATCH_MAX_RECORDS` (`error.batch.tooManyRecords`). */
@@ -2183,6 +2186,7 @@ export interface operations {
                 "application/json": components["schemas"]["BatchRecords"];
                 "application/x-ndjson": components["schemas"]["BatchRecords"];
                 "text/csv": components["schemas"]["BatchRecords"];
+                "text/xml": components["schemas"]["BatchRecordsXml"];
             };
         };
         responses: {
@@ -2214,6 +2218,7 @@ export interface operations {
                      *     ]
                      */
                     "application/json": components["schemas"]["TimezoneBatchCreated"];
+                    "text/xml": components["schemas"]["TimezoneBatchCreated"];
                 };
             };
             400: components["responses"]["BatchRejected"];
@@ -2863,6 +2868,7 @@ export interface operations {
                 "application/json": components["schemas"]["BatchRecords"];
                 "application/x-ndjson": components["schemas"]["BatchRecords"];
                 "text/csv": components["schemas"]["BatchRecords"];
+                "text/xml": components["schemas"]["BatchRecordsXml"];
             };
         };
         responses: {
@@ -2894,6 +2900,7 @@ export interface operations {
                      *     ]
                      */
                     "application/json": components["schemas"]["VesselBatchCreated"];
+                    "text/xml": components["schemas"]["VesselBatchCreated"];
                 };
             };
             400: components["responses"]["BatchRejected"];
@@ -3626,6 +3633,7 @@ export interface operations {
                 "application/json": components["schemas"]["BatchRecords"];
                 "application/x-ndjson": components["schemas"]["BatchRecords"];
                 "text/csv": components["schemas"]["BatchRecords"];
+                "text/xml": components["schemas"]["BatchRecordsXml"];
             };
         };
         responses: {
@@ -3657,6 +3665,7 @@ export interface operations {
                      *     ]
                      */
                     "application/json": components["schemas"]["SightingBatchCreated"];
+                    "text/xml": components["schemas"]["SightingBatchCreated"];
                 };
             };
             400: components["responses"]["BatchRejected"];

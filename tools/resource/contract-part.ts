@@ -98,20 +98,26 @@ ${tag}
       summary: Create many ${name}s at once, all or none (role ${collection.write}).
       description: 'Stores every record of the body as \`POST /${name}\` would, in one transaction, each with its \
 \`created\` history entry and event in input order; or none, and the 400 names each bad record by position \
-(RecordErrors). A JSON array or JSON lines; the read-only fields of an exported record (\`${name}Id\`, \`version\`) \
-are ignored. At most \`BATCH_MAX_RECORDS\` records and \`BATCH_MAX_BYTES\` bytes (413 beyond). Role \
-\`${collection.write}\`.'
+(RecordErrors). A JSON array, JSON lines, CSV (the columns of an export) or an XML list; the read-only fields of an \
+exported record (\`${name}Id\`, \`version\`) are ignored. At most \`BATCH_MAX_RECORDS\` records and \
+\`BATCH_MAX_BYTES\` bytes (413 beyond). Role \`${collection.write}\`.'
       parameters: [${ref('parameters', 'idempotencyKey')}]
       requestBody:
         required: true
         content:
           application/json: { schema: ${ref('schemas', 'BatchRecords')} }
           application/x-ndjson: { schema: ${ref('schemas', 'BatchRecords')} }
+          text/csv: { schema: ${ref('schemas', 'BatchRecords')} }
+          text/xml:
+            schema: ${ref('schemas', 'BatchRecordsXml')}
+            x-record-schema: ${ref('schemas', `${type}Create`)}
       responses:
         '201':
           description: Created, every one; the new records' ids and versions in input order.
           headers: *deletedHeaders
-          content: { application/json: { schema: ${ref('schemas', `${type}BatchCreated`)} } }
+          content:
+            application/json: { schema: ${ref('schemas', `${type}BatchCreated`)} }
+            text/xml: { schema: ${ref('schemas', `${type}BatchCreated`)} }
 ${answers('        ', batchErrors)}
   /${name}/detail-view:
     get:
@@ -305,8 +311,10 @@ ${properties('        ', (field) => viewField(collection, field))}
     ${type}BatchCreated:
       description: 'The records a batch create stored: their ids and versions, in the order of the request''s records.'
       type: array
+      xml: { name: created, wrapped: true }
       items:
         type: object
+        xml: { name: item }
         required: [${id}, version]
         additionalProperties: false
         properties:
