@@ -2,6 +2,7 @@
 import { BadRequest, BatchRejected } from '../errors/app-errors.ts';
 import { parseUnrounded } from './unrounded-numbers.ts';
 import { refuseDeepJson } from './body-depth.ts';
+import { malformedBody } from '../errors/refusals.ts';
 
 /**
  * One record per line, LF or CRLF, so that record n is line n (the position a batch's 400 names). Only a last empty
@@ -13,11 +14,11 @@ export function jsonLines(text: string): unknown[] {
   return lines.map((line, index) => {
     const trimmed = line.trim();
     try {
-      if (!trimmed.startsWith('{')) throw new BadRequest('error.malformedBody');
+      if (!trimmed.startsWith('{')) throw malformedBody();
       refuseDeepJson(trimmed);
       return parseUnrounded(trimmed);
     } catch (error) {
-      const { key, params } = error instanceof BadRequest ? error : new BadRequest('error.malformedBody');
+      const { key, params } = error instanceof BadRequest ? error : malformedBody();
       throw new BatchRejected([{ record: index + 1, field: 'body', key, params }]);
     }
   });
