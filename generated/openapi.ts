@@ -1188,7 +1188,7 @@ export interface components {
             general: string;
         };
         /** @description The records of a batch create, in order: each a create body of the collection (its `…Create` schema), checked record by record (a bad one is named in RecordErrors), an exported record's read-only fields ignored. */
-        BatchRecords: Record<string, never>[];
+        BatchRecords: unknown[];
         /** @description The records of a batch create as an XML list document: `<collection>` holding one element per record, each read as the collection's create body in XML (the media type's `x-record-schema`). */
         BatchRecordsXml: Record<string, never>[];
         RecordError: {

@@ -106,6 +106,14 @@ describe(`batch import in JSON and JSON lines (${backend})`, function () {
     expect(body._more).to.equal(30);
   });
 
+  it('when records of a JSON array are not objects, then 400 names each by position', async () => {
+    const answer = await batch('sighting', JSON.stringify([buildSighting(), 1, null, 'x', []]), { user: 'alice' });
+    expect(answer.status).to.equal(400);
+    expect((answer.body as { records: Array<Record<string, unknown>> }).records
+      .map(({ record, field, key }) => ({ record, field, key }))).to.deep.equal([2, 3, 4, 5]
+      .map((record) => ({ record, field: 'body', key: 'error.field.type' })));
+  });
+
   it('when a JSON line is not a JSON object, then 400 names that line and nothing is stored', async () => {
     const memo = unique('lines');
     const text = `${JSON.stringify(buildSighting({ sightingMemo: memo }))}\n{"sightingMemo": \n`;
