@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { backend, sharedService, type TestService } from '../support/service.ts';
 import { rawRequest } from '../support/api-client.ts';
 import { buildSighting, buildTimezone, buildVessel, unique } from '../support/fixtures.ts';
-import { openEventStream, dataOf } from '../support/event-stream.ts';
+import { openEventStream, dataOf, type StreamEvent } from '../support/event-stream.ts';
 import type { User } from '../support/tokens.ts';
 
 type Created = Array<Record<string, number>>;
@@ -66,6 +66,37 @@ describe(`batch import in JSON and JSON lines (${backend})`, function () {
       });
     }
   }
+
+  it('when 6,000 sightings come as JSON lines (more rows than one statement\'s), then a subscriber that resumes ' +
+    'with Last-Event-ID whenever its stream ends sees 6,000 created events in input order, none twice', async () => {
+    // A client that falls too far behind has its stream ended (docs/behaviour.md), and resumes where it was.
+    let stream = await openEventStream(service, '/sighting/events');
+    const seen: StreamEvent[] = [];
+    const memo = unique('many');
+    const records = Array.from({ length: 6000 }, (_, index) => buildSighting({ sightingMemo: `${memo} ${index}` }));
+    const answer = await batch('sighting', asLines(records), { type: 'application/x-ndjson', user: 'alice' });
+    expect(answer.status).to.equal(201);
+    const ids = (answer.body as Created).map((record) => record.sightingId!);
+    const wanted = new Set(ids);
+    const ours = (events: StreamEvent[]) => events.filter((event) => wanted.has(dataOf(event).id));
+    for (let streams = 1; ; streams += 1) {
+      const ended = await stream.until((open) => ours([...seen, ...open.events]).length >= ids.length)
+        .then(() => false, (error: Error) => {
+          if (!/the stream ended/.test(error.message) || streams > 100) throw error;
+          return true;
+        });
+      seen.push(...stream.events);
+      stream.close();
+      if (!ended) break;
+      stream = await openEventStream(service, '/sighting/events', { headers: { 'Last-Event-ID': seen.at(-1)!.id! } });
+    }
+    expect(ours(seen).map((event) => [event.event, dataOf(event).id])).to.deep.equal(ids.map((id) => ['created', id]));
+    for (const index of [0, 2999, 5999]) {
+      expect((await read(`/sighting/${ids[index]}`)).sightingMemo).to.equal(`${memo} ${index}`);
+      const versions = await read(`/sighting/${ids[index]}/versions`) as unknown as Array<{ change: string }>;
+      expect(versions.map(({ change }) => change)).to.deep.equal(['created']);
+    }
+  });
 
   for (const position of ['first', 'last'] as const) {
     it(`when the bad record is the ${position} of 50 sightings, then 400 names it by position, field and key, and ` +
