@@ -15,7 +15,7 @@ export function batchHandlers(resource: AnyResource, maxRecords: number) {
       // CSV rows are flat, keyed by column: each becomes the record its columns name.
       const body = req.is('text/csv') ? (req.body as Array<Record<string, string>>)
         .map((row) => recordOfColumns(resource, row)) : req.body as unknown[];
-      const { records, problems } = batchRecords(resource, body, maxRecords);
+      const { records, problems } = await batchRecords(resource, body, maxRecords);
       const principal = principalOf(res);
       const { owner } = resource;
       // A record the schema refused has no values; its references are not looked up.
