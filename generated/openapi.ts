@@ -28,6 +28,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/timezone/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create many timezones at once, all or none (role admin).
+         * @description Stores every record of the body, each as `POST /timezone` (`createTimezone`) would, in one transaction: either all of them, each with its `created` history entry and change-feed event in input order, or none. The body is a JSON array, JSON lines (`application/x-ndjson`, one record per line), an XML list document (`text/xml`: `<collection>` holding one create body per record, as a single create's XML) or CSV (`text/csv`, RFC 4180, UTF-8: a header row of the export's column names, a referenced record's field as `vessel.vesselId`, a language map's text as `vesselName.en`; an empty field is null, or no text in that language; a row of another number of fields, or a quote never closed, is a 400 naming its line: `error.csv.malformed`). Each record is checked as a create body (TimezoneCreate); the read-only fields of an exported record (`timezoneId` and `version`) are accepted and ignored, so an export imports as new records; any other unknown field is a 400. The 400 names every bad record by its 1-based position (the array index + 1, the JSON line, the CSV data row) with the field, message and key (RecordErrors); a body that cannot be read at all is field errors on `body`. At most `BATCH_MAX_RECORDS` records and `BATCH_MAX_BYTES` bytes (413 beyond). 201 answers the new ids and versions in input order. `Idempotency-Key` as for a single create. Role `admin`; without it 403, before the body is read.
+         */
+        post: operations["createTimezoneBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/timezone/detail-view": {
         parameters: {
             query?: never;
@@ -203,6 +223,26 @@ export interface paths {
          * @description Stores a vessel: 201 with `Location` (the collection path + `/` + the new id) and `ETag: "0"`, and no body. `createVesselReturningRecord` (`POST /vessel/detail-view`) is the same create answering the new record's detail view too; `Prefer: return=representation` here is answered as that operation answers. Sending `vesselId` or `version` is a 400 on that field; so is any unknown field. `vesselName` is a language map (`{"en": "…", "de": "…"}`); a plain text is a 400 (`vessel.name.notMap`). Role `admin`; without it 403, before the body is looked at.
          */
         post: operations["createVessel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vessel/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create many vessels at once, all or none (role admin).
+         * @description Stores every record of the body, each as `POST /vessel` (`createVessel`) would, in one transaction: either all of them, each with its `created` history entry and change-feed event in input order, or none. The body is a JSON array, JSON lines (`application/x-ndjson`, one record per line), an XML list document (`text/xml`: `<collection>` holding one create body per record, as a single create's XML) or CSV (`text/csv`, RFC 4180, UTF-8: a header row of the export's column names, a referenced record's field as `vessel.vesselId`, a language map's text as `vesselName.en`; an empty field is null, or no text in that language; a row of another number of fields, or a quote never closed, is a 400 naming its line: `error.csv.malformed`). Each record is checked as a create body (VesselCreate); the read-only fields of an exported record (`vesselId` and `version`) are accepted and ignored, so an export imports as new records; any other unknown field is a 400. The 400 names every bad record by its 1-based position (the array index + 1, the JSON line, the CSV data row) with the field, message and key (RecordErrors); a body that cannot be read at all is field errors on `body`. At most `BATCH_MAX_RECORDS` records and `BATCH_MAX_BYTES` bytes (413 beyond). 201 answers the new ids and versions in input order. `Idempotency-Key` as for a single create. Role `admin`; without it 403, before the body is read.
+         */
+        post: operations["createVesselBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -410,6 +450,26 @@ export interface paths {
          * @description Stores a sighting: 201 with `Location` (the collection path + `/` + the new id) and `ETag: "0"`, and no body. `createSightingReturningRecord` (`POST /sighting/detail-view`) is the same create answering the new record's detail view too; `Prefer: return=representation` here is answered as that operation answers. Sending `sightingId` or `version` is a 400 on that field; so is any unknown field. `vessel` links an existing vessel by `vesselId` (an unknown one is a 400 on `vessel`); the vessel itself is never changed. A blank `sightingTimezone` is stored as null. Role `writer`; without it 403, before the body is looked at.
          */
         post: operations["createSighting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sighting/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create many sightings at once, all or none (role writer).
+         * @description Stores every record of the body, each as `POST /sighting` (`createSighting`) would, in one transaction: either all of them, each with its `created` history entry and change-feed event in input order, or none. The body is a JSON array, JSON lines (`application/x-ndjson`, one record per line), an XML list document (`text/xml`: `<collection>` holding one create body per record, as a single create's XML) or CSV (`text/csv`, RFC 4180, UTF-8: a header row of the export's column names, a referenced record's field as `vessel.vesselId`, a language map's text as `vesselName.en`; an empty field is null, or no text in that language; a row of another number of fields, or a quote never closed, is a 400 naming its line: `error.csv.malformed`). Each record is checked as a create body (SightingCreate); the read-only fields of an exported record (`sightingId`, `version` and the vessels `version` and `vesselName`) are accepted and ignored, so an export imports as new records; any other unknown field is a 400. The 400 names every bad record by its 1-based position (the array index + 1, the JSON line, the CSV data row) with the field, message and key (RecordErrors); a body that cannot be read at all is field errors on `body`. At most `BATCH_MAX_RECORDS` records and `BATCH_MAX_BYTES` bytes (413 beyond). 201 answers the new ids and versions in input order. `Idempotency-Key` as for a single create. Role `writer`; without it 403, before the body is read.
+         */
+        post: operations["createSightingBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -658,6 +718,11 @@ export interface components {
             timezoneId: components["schemas"]["Id"];
             timezoneName: string;
         };
+        /** @description The records a batch create stored: their ids and versions, in the order of the request's records. */
+        TimezoneBatchCreated: {
+            timezoneId: components["schemas"]["Id"];
+            version: components["schemas"]["Version"];
+        }[];
         /**
          * @example {
          *       "version": 0,
@@ -737,6 +802,11 @@ export interface components {
             vesselId: components["schemas"]["Id"];
             vesselName: components["schemas"]["LocalizedName"];
         };
+        /** @description The records a batch create stored: their ids and versions, in the order of the request's records. */
+        VesselBatchCreated: {
+            vesselId: components["schemas"]["Id"];
+            version: components["schemas"]["Version"];
+        }[];
         /**
          * @example {
          *       "version": 0,
@@ -869,6 +939,11 @@ export interface components {
             sightingTimezone: string | null;
             sightingDate: components["schemas"]["LocalDateTime"];
         };
+        /** @description The records a batch create stored: their ids and versions, in the order of the request's records. */
+        SightingBatchCreated: {
+            sightingId: components["schemas"]["Id"];
+            version: components["schemas"]["Version"];
+        }[];
         /**
          * @example {
          *       "version": 0,
@@ -1111,6 +1186,32 @@ export interface components {
         /** @description The body of every error but 400. */
         GeneralError: {
             general: string;
+        };
+        /** @description The records of a batch create, in order: each a create body of the collection (its `…Create` schema), checked record by record (a bad one is named in RecordErrors), an exported record's read-only fields ignored. */
+        BatchRecords: unknown[];
+        /** @description The records of a batch create as an XML list document: `<collection>` holding one element per record, each read as the collection's create body in XML (the media type's `x-record-schema`). */
+        BatchRecordsXml: Record<string, never>[];
+        RecordError: {
+            /**
+             * Format: int32
+             * @description The record's 1-based position: the array index + 1, the JSON line, the CSV data row (the header not counted).
+             */
+            record: number;
+            /** @description The offending field path in the record (`sightingMemo`, `vessel.vesselId`); `body` for a record or line that cannot be read. */
+            field: string;
+            /** @description The localized message. */
+            message: string;
+            /** @description The message key of the violated rule. */
+            key: string;
+        };
+        /** @description A batch create's 400 about its records: nothing was stored. One entry per bad field of each bad record, in record order, at most 100; `_more` counts the problems found beyond those. */
+        RecordErrors: {
+            records: components["schemas"]["RecordError"][];
+            /**
+             * Format: int32
+             * @description How many more problems were found than are listed.
+             */
+            _more?: number;
         };
         FieldError: {
             /** @description The localized message. */
@@ -1581,6 +1682,64 @@ export interface components {
                 "text/xml": components["schemas"]["GeneralError"];
             };
         };
+        /**
+         * @description Nothing was stored. Records a create would refuse: each named by position, field, localized message and key
+         *     (RecordErrors). A body that cannot be read as a whole (not an array, no record) is field errors on `body`.
+         */
+        BatchRejected: {
+            headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                "WWW-Authenticate": components["headers"]["WwwAuthenticateInvalidRequest"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "records": [
+                 *         {
+                 *           "record": 17,
+                 *           "field": "sightingMemo",
+                 *           "message": "The memo must have at least 2 characters.",
+                 *           "key": "sighting.memo.minLength"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["RecordErrors"] | components["schemas"]["FieldErrors"];
+                "text/xml": components["schemas"]["RecordErrors"] | components["schemas"]["FieldErrors"];
+            };
+        };
+        /** @description The body is larger than `BATCH_MAX_BYTES`, or holds more records than `BATCH_MAX_RECORDS` (`error.batch.tooManyRecords`). */
+        BatchTooLarge: {
+            headers: {
+                "API-Version": components["headers"]["ApiVersion"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                Deprecation: components["headers"]["DeprecationWhenUsed"];
+                Sunset: components["headers"]["SunsetWhenUsed"];
+                Link: components["headers"]["DeprecationLinkWhenUsed"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "general": "A batch holds at most 100000 records."
+                 *     }
+                 */
+                "application/json": components["schemas"]["GeneralError"];
+            };
+        };
         /** @description The body is larger than the configured limit. */
         TooLarge: {
             headers: {
@@ -1994,6 +2153,80 @@ export interface operations {
             406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["KeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createTimezoneBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried create safe (IETF httpapi idempotency-key draft): the same key with the same body, by the same user within the window (setting `IDEMPOTENCY_WINDOW_SECONDS`), gets the first answer again and stores nothing new; the same key with another body is a 422; while the first is still in flight, 409. */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example [
+                 *       {
+                 *         "timezoneName": "Mars/Olympus_Mons"
+                 *       },
+                 *       {
+                 *         "timezoneName": "Mars/Valles_Marineris"
+                 *       }
+                 *     ]
+                 */
+                "application/json": components["schemas"]["BatchRecords"];
+                "application/x-ndjson": components["schemas"]["BatchRecords"];
+                "text/csv": components["schemas"]["BatchRecords"];
+                "text/xml": components["schemas"]["BatchRecordsXml"];
+            };
+        };
+        responses: {
+            /** @description Created, every one; the new records' ids and versions in input order. */
+            201: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
+                    Link: components["headers"]["DeprecationLinkWhenUsed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "timezoneId": 101,
+                     *         "version": 0
+                     *       },
+                     *       {
+                     *         "timezoneId": 102,
+                     *         "version": 0
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["TimezoneBatchCreated"];
+                    "text/xml": components["schemas"]["TimezoneBatchCreated"];
+                };
+            };
+            400: components["responses"]["BatchRejected"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["BatchTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["KeyReused"];
             429: components["responses"]["TooManyRequests"];
@@ -2597,6 +2830,85 @@ export interface operations {
             406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["KeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createVesselBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried create safe (IETF httpapi idempotency-key draft): the same key with the same body, by the same user within the window (setting `IDEMPOTENCY_WINDOW_SECONDS`), gets the first answer again and stores nothing new; the same key with another body is a 422; while the first is still in flight, 409. */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example [
+                 *       {
+                 *         "vesselName": {
+                 *           "en": "Millennium Falcon",
+                 *           "de": "Millennium Falke"
+                 *         }
+                 *       },
+                 *       {
+                 *         "vesselName": {
+                 *           "en": "Rocinante"
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "application/json": components["schemas"]["BatchRecords"];
+                "application/x-ndjson": components["schemas"]["BatchRecords"];
+                "text/csv": components["schemas"]["BatchRecords"];
+                "text/xml": components["schemas"]["BatchRecordsXml"];
+            };
+        };
+        responses: {
+            /** @description Created, every one; the new records' ids and versions in input order. */
+            201: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
+                    Link: components["headers"]["DeprecationLinkWhenUsed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "vesselId": 101,
+                     *         "version": 0
+                     *       },
+                     *       {
+                     *         "vesselId": 102,
+                     *         "version": 0
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["VesselBatchCreated"];
+                    "text/xml": components["schemas"]["VesselBatchCreated"];
+                };
+            };
+            400: components["responses"]["BatchRejected"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["BatchTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["KeyReused"];
             429: components["responses"]["TooManyRequests"];
@@ -3278,6 +3590,90 @@ export interface operations {
             406: components["responses"]["NotAcceptable"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["KeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createSightingBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried create safe (IETF httpapi idempotency-key draft): the same key with the same body, by the same user within the window (setting `IDEMPOTENCY_WINDOW_SECONDS`), gets the first answer again and stores nothing new; the same key with another body is a 422; while the first is still in flight, 409. */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example [
+                 *       {
+                 *         "sightingMemo": "unheimlich!",
+                 *         "vessel": {
+                 *           "vesselId": -1
+                 *         },
+                 *         "sightingTimezone": "Europe/Berlin",
+                 *         "sightingDate": "2026-11-22T21:30:00.000"
+                 *       },
+                 *       {
+                 *         "sightingMemo": "again, further out",
+                 *         "vessel": {
+                 *           "vesselId": -2
+                 *         },
+                 *         "sightingTimezone": null,
+                 *         "sightingDate": null
+                 *       }
+                 *     ]
+                 */
+                "application/json": components["schemas"]["BatchRecords"];
+                "application/x-ndjson": components["schemas"]["BatchRecords"];
+                "text/csv": components["schemas"]["BatchRecords"];
+                "text/xml": components["schemas"]["BatchRecordsXml"];
+            };
+        };
+        responses: {
+            /** @description Created, every one; the new records' ids and versions in input order. */
+            201: {
+                headers: {
+                    "API-Version": components["headers"]["ApiVersion"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    Deprecation: components["headers"]["DeprecationWhenUsed"];
+                    Sunset: components["headers"]["SunsetWhenUsed"];
+                    Link: components["headers"]["DeprecationLinkWhenUsed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "sightingId": 101,
+                     *         "version": 0
+                     *       },
+                     *       {
+                     *         "sightingId": 102,
+                     *         "version": 0
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["SightingBatchCreated"];
+                    "text/xml": components["schemas"]["SightingBatchCreated"];
+                };
+            };
+            400: components["responses"]["BatchRejected"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["BatchTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["KeyReused"];
             429: components["responses"]["TooManyRequests"];

@@ -13,6 +13,7 @@ import { operationDispatch, type OperationHandlers } from '../crud/operation-dis
 import type { BoundOperation } from '../crud/operations.ts';
 import { readHandlers } from '../crud/read/read-handlers.ts';
 import { writeHandlers } from '../crud/write/write-handlers.ts';
+import { batchHandlers } from '../crud/write/batch-handlers.ts';
 import type { AnyResource } from '../crud/resource-descriptor.ts';
 import { historyHandlers } from '../history/history-handlers.ts';
 import { eventStreams } from '../feed/event-stream.ts';
@@ -59,12 +60,13 @@ function collectionHandlers(
     feed, drain, slots, keepAliveMs: config.EVENTS_KEEPALIVE_MS, delivered: metrics.eventDelivered,
   });
   return (resource) => ({
-    ...readHandlers(resource), ...writeHandlers(resource), ...historyHandlers(resource), events: events(resource),
+    ...readHandlers(resource), ...writeHandlers(resource), ...batchHandlers(resource, config.BATCH_MAX_RECORDS),
+    ...historyHandlers(resource), events: events(resource),
   });
 }
 
 /** The kinds of operation whose answers may be long enough to compress. */
-const longAnswers = new Set(['list', 'queryByExample', 'versions']);
+const longAnswers = new Set(['list', 'queryByExample', 'versions', 'batch']);
 
 /** The steps every request of an operation takes before its handler, in order. */
 function operationSteps(
@@ -73,28 +75,31 @@ function operationSteps(
 ): (operation: BoundOperation) => RequestHandler[] {
   const bodyWork = bodySlots();
   const parsers = bodyParsers(config.BODY_LIMIT, [bodyWork.take]);
+  // A batch's body is bounded by its own limit, and may be JSON lines.
+  const batchParsers = bodyParsers(config.BATCH_MAX_BYTES, [bodyWork.take], true);
   const perRequestManager = entityManagerPerRequest(orm, readRouting);
   const idempotency = idempotencyKey(orm, config.IDEMPOTENCY_WINDOW_SECONDS);
   const deprecations = deprecationNotice(metrics.deprecatedUsed);
   const compressed = compressAnswers();
   // Each operation gets only the steps that have work to do for it: every step costs each request that passes it.
   return (operation) => [
-    // Only a list's or a history's answer can be long: a write, a read by id and a version answer one record at most,
-    // an event stream is never compressed, and wrapping an answer costs each request (and each open stream).
+    // Only a list's, a history's or a batch's answer can be long: a write, a read by id and a version answer one
+    // record at most, an event stream is never compressed, and wrapping an answer costs each request (and each open
+    // stream).
     ...longAnswers.has(operation.kind) ? [compressed] : [],
     ...admitted,
     // Before the body is read or validated: a caller without the role gets 403, not the schema's 400s.
     roleCheck,
     // Bodies decoded, parsed and validated a few at a time (src/http/body-slots.ts): a read by id never queues
     // behind 50.
-    ...parsers,
+    ...operation.kind === 'batch' ? batchParsers : parsers,
     ...operation.integerQuery.length ? [queryIntegers] : [],
     ...validation,
     bodyWork.release,
     // After validation: only a request the contract accepts is announced and counted.
     ...deprecationsOf(operation.contract).length ? [deprecations] : [],
     perRequestManager,
-    // Idempotency-Key is a create's (docs/api.md).
-    ...operation.kind === 'create' ? [idempotency] : [],
+    // Idempotency-Key is a create's and a batch's (docs/api.md).
+    ...operation.kind === 'create' || operation.kind === 'batch' ? [idempotency] : [],
   ];
 }

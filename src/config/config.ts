@@ -63,6 +63,10 @@ const schema = z.object({
       'catches up.'),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10).describe('Most PostgreSQL connections held open.'),
   BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/).default('64kb').describe('Largest request body accepted (413 above).'),
+  BATCH_MAX_RECORDS: z.coerce.number().int().min(1).default(100_000)
+    .describe('Most records one batch create (`POST /{resource}/batch`) takes (413 above).'),
+  BATCH_MAX_BYTES: z.string().regex(/^\d+(b|kb|mb)$/).default('64mb')
+    .describe('Largest batch create body accepted (413 above).'),
   KEYCLOAK_URL: z.url().optional()
     .describe('Keycloak base URL (e.g. http://127.0.0.1:8180); when unset the embedded OpenID provider serves the realm.'),
   KEYCLOAK_REALM: z.string().default('sighting').describe('Realm whose tokens are accepted.'),

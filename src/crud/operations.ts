@@ -11,7 +11,8 @@ import type { AnyResource, Method, OperationShape } from './resource-descriptor.
 import { entityNotFound } from '../errors/refusals.ts';
 
 export type OperationKind =
-  'list' | 'create' | 'queryByExample' | 'events' | 'read' | 'update' | 'patch' | 'remove' | 'versions' | 'version';
+  | 'list' | 'create' | 'batch' | 'queryByExample' | 'events' | 'read' | 'update' | 'patch' | 'remove' | 'versions'
+  | 'version';
 /** A record's creator changes it with `writer`, and `admin` changes anyone's (docs/behaviour.md#roles). */
 const changeRoles = (access: AccessRules): Role[] =>
   (access.change === 'creator' ? ['writer', 'admin'] : [access.change]);
@@ -27,6 +28,7 @@ const genericOperations: ReadonlyArray<OperationShape & { kind: OperationKind; h
   { kind: 'list', method: 'get', below: '/detail-view', view: 'detail', roles: (access) => [access.read] },
   { kind: 'create', method: 'post', below: '', roles: (access) => [access.create] },
   { kind: 'create', method: 'post', below: '/detail-view', representation: true, roles: (access) => [access.create] },
+  { kind: 'batch', method: 'post', below: '/batch', roles: (access) => [access.create] },
   { kind: 'queryByExample', method: 'post', below: '/qbe', view: 'detail', roles: (access) => [access.read] },
   { kind: 'queryByExample', method: 'post', below: '/qbe/list-view', view: 'list', optional: true,
     roles: (access) => [access.read] },

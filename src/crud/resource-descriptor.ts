@@ -86,6 +86,11 @@ interface DescriptorFields<E extends object> {
   /** Records of other tables that are part of this one (a vessel's names), written through the unit of work. */
   writeRelated?(entity: E, body: WireRecord, em: EntityManager): void;
   /**
+   * A batch create's rows of other tables for one record (a vessel's names): the one-to-many relation they fill and
+   * each row's values by property, its owner left out (the machinery sets it to the new record).
+   */
+  relatedRows?(body: WireRecord): { relation: string; rows: ReadonlyArray<Record<string, unknown>> };
+  /**
    * References the database checks by foreign key instead of a lookup: the referencing column, and the field
    * problem a violation is reported as (a 400, since the client named a record that does not exist).
    */

@@ -36,6 +36,24 @@ export class ValidationFailed extends AppError {
   }
 }
 
+/** A field problem of one record of a batch: its 1-based position in the body (array index + 1, JSON line). */
+export interface RecordProblem extends FieldProblem {
+  record: number;
+}
+
+/** 400 on a batch: nothing was stored; the first problems by record, and how many more were found. */
+export class BatchRejected extends AppError {
+  readonly status = 400;
+  readonly problems: RecordProblem[];
+  /** Problems found beyond `problems` (answered as `_more`), 0 when every one is listed. */
+  readonly more: number;
+  constructor(problems: RecordProblem[], more = 0) {
+    super('error.validation');
+    this.problems = problems;
+    this.more = more;
+  }
+}
+
 /** 400 about a part of the request as a whole (a body that cannot be read); answered as a field error on that part. */
 export class BadRequest extends AppError {
   readonly status = 400;

@@ -66,14 +66,21 @@ async function answer(error: unknown, req: Request, res: Response): Promise<void
   const problems = appError instanceof errors.ValidationFailed ? appError.problems
     : appError instanceof errors.BadRequest ? [{ field: appError.part, key: appError.key, params: appError.params }]
       : undefined;
-  const body = problems ? fieldErrorsBody(problems, locale)
-    : { general: message(locale, appError.key, appError.params) };
+  const body = appError instanceof errors.BatchRejected ? recordErrorsBody(appError, locale)
+    : problems ? fieldErrorsBody(problems, locale) : { general: message(locale, appError.key, appError.params) };
   await sendDocument(res, appError.status, 'errors', body);
 }
 
 // A body with thousands of unknown fields made a 478 KB answer: the first entries say enough (openapi.yaml
 // FieldErrors).
 const mostFieldErrors = 100;
+
+/** A batch's 400 (openapi.yaml RecordErrors): each bad record by position, field, localized message and key. */
+function recordErrorsBody(rejected: errors.BatchRejected, locale: Locale): object {
+  const records = rejected.problems.map(({ record, field, key, params }) =>
+    ({ record, field, message: message(locale, key, params), key }));
+  return rejected.more > 0 ? { records, _more: rejected.more } : { records };
+}
 
 function fieldErrorsBody(problems: errors.FieldProblem[],
   locale: Locale): Record<string, { message: string; key: string }> {

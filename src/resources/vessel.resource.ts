@@ -16,6 +16,8 @@ export default {
   // The vessel's row holds nothing but its id and version: a vessel is its names, written beside the row.
   ...fromFields([versionField(), idField('vesselId'), vesselNameField]),
   writeRelated: (vessel, body, em) => replaceNames(em, vessel, body.vesselName as Record<string, string>),
+  relatedRows: (body) => ({ relation: 'translations', rows: Object.entries(body.vesselName as Record<string, string>)
+    .map(([languageKey, text]) => ({ languageKey, text })) }),
   exampleFields: { vesselName: (name) => namesExample(name as string | Record<string, string>) },
   // What the web page's "who else" shows: how many sightings, by how many people, how many the caller's.
   ownOperations: [{ kind: 'observers', method: 'get', below: '/{id}/observers', roles: (access) => [access.read],

@@ -4,7 +4,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormatsModule from 'ajv-formats';
 import { openApiDocument } from '../contract/document.ts';
 import { pointer } from '../contract/references.ts';
-import { ValidationFailed } from '../errors/app-errors.ts';
+import { ValidationFailed, type FieldProblem } from '../errors/app-errors.ts';
 import { customFormats } from './formats.ts';
 import { fieldProblems } from './field-problems.ts';
 
@@ -31,13 +31,19 @@ function pathOf(error: ErrorObject): string {
   return `/body${error.instancePath}${last === undefined ? '' : `/${last}`}`;
 }
 
-/** Throws the 400 that `body` would have had as the JSON request body of the operation at `method` `template`. */
-export function checkAsRequestBody(template: string, method: string, body: unknown): void {
+/** The field problems `body` would have had as the JSON request body of the operation at `method` `template`. */
+export function problemsAsRequestBody(template: string, method: string, body: unknown): FieldProblem[] {
   const schema = pointer('paths', template, method, 'requestBody', 'content', 'application/json', 'schema');
   let validate = compiled.get(schema);
   if (!validate) compiled.set(schema, validate = contractSchemas.compile({ $ref: `openapi#${schema}` }));
-  if (validate(body)) return;
+  if (validate(body)) return [];
   const items = (validate.errors ?? []).map((error) => ({ path: pathOf(error),
     errorCode: `${error.keyword}.openapi.validation` }));
-  throw new ValidationFailed(fieldProblems(items, openApiDocument.paths[template]![method]));
+  return fieldProblems(items, openApiDocument.paths[template]![method]);
+}
+
+/** Throws the 400 that `body` would have had as the JSON request body of the operation at `method` `template`. */
+export function checkAsRequestBody(template: string, method: string, body: unknown): void {
+  const problems = problemsAsRequestBody(template, method, body);
+  if (problems.length > 0) throw new ValidationFailed(problems);
 }

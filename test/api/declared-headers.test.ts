@@ -25,7 +25,7 @@ const reachable = ['304', '400', '401', '403', '404', '406', '412', '415', '428'
 const unique: Record<string, () => object> = { timezone: buildTimezone, vessel: buildVessel, sighting: buildSighting };
 const allRoles = ['reader', 'writer', 'admin'];
 
-interface Body { type: string; value: Record<string, unknown> }
+interface Body { type: string; value: Record<string, unknown> | Array<Record<string, unknown>> }
 
 /** The body a request sends: the contract's example of it (a test fails on a request body without one). */
 function exampleBody(operation: Operation): Body | undefined {
@@ -116,7 +116,9 @@ describe('declared headers, over a walk of every operation in openapi.yaml', fun
       const valid = async (fresh = true): Promise<Sent> => {
         const id = template.includes('{id}') ? (fresh ? await created(resource, authorization) : shared) : '';
         const renewed = body && fresh && body.type.includes('json');
-        const value = renewed ? { ...body.value, ...pick(unique[resource]!(), body.value) } : body?.value;
+        // A batch's example is an array of records: each is made new.
+        const renew = (record: Record<string, unknown>) => ({ ...record, ...pick(unique[resource]!(), record) });
+        const value = !renewed ? body?.value : Array.isArray(body.value) ? body.value.map(renew) : renew(body.value);
         return {
           path: pathOf(id),
           query: has('limit') ? 'limit=1' : undefined,

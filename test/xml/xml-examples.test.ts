@@ -58,7 +58,8 @@ describe('XML: the examples in openapi.yaml', () => {
       operations.flatMap(({ method, path, operation }) => xmlExamples(operation.requestBody?.content?.['text/xml'])
       .map(async ({ document }) =>
         `${method} ${path} -> ${(await xmlCall(service, method, path, { user: 'admin', body: document })).status}`)));
-    expect(sent).to.deep.equal(['POST /vessel -> 201', 'POST /vessel/detail-view -> 201', 'POST /sighting -> 201',
+    expect(sent).to.deep.equal(['POST /timezone/batch -> 201', 'POST /vessel -> 201', 'POST /vessel/batch -> 201',
+      'POST /vessel/detail-view -> 201', 'POST /sighting -> 201', 'POST /sighting/batch -> 201',
       'POST /sighting/detail-view -> 201']);
   });
 });

@@ -17,6 +17,7 @@ const readErrors = {
 const byIdErrors = { ...readErrors, 404: 'NotFound' };
 const bodyErrors = { 413: 'TooLarge', 415: 'UnsupportedMediaType' };
 const createErrors = { ...readErrors, ...bodyErrors, 409: 'Conflict', 422: 'KeyReused' };
+const batchErrors = { ...createErrors, 400: 'BatchRejected', 413: 'BatchTooLarge' };
 const writeErrors = { ...byIdErrors, ...bodyErrors, 409: 'Conflict', 412: 'PreconditionFailed' };
 
 /** A request body in JSON and XML. */
@@ -94,6 +95,34 @@ ${body(`${type}Create`)}
       responses:
         '201': { description: 'Created; \`Location\` names the new ${name}.', headers: *createdHeaders }
 ${answers('        ', createErrors)}
+  /${name}/batch:
+    post:
+${tag}
+      operationId: create${type}Batch
+      summary: Create many ${name}s at once, all or none (role ${collection.write}).
+      description: 'Stores every record of the body as \`POST /${name}\` would, in one transaction, each with its \
+\`created\` history entry and event in input order; or none, and the 400 names each bad record by position \
+(RecordErrors). A JSON array, JSON lines, CSV (the columns of an export) or an XML list; the read-only fields of an \
+exported record (\`${name}Id\`, \`version\`) are ignored. At most \`BATCH_MAX_RECORDS\` records and \
+\`BATCH_MAX_BYTES\` bytes (413 beyond). Role \`${collection.write}\`.'
+      parameters: [${ref('parameters', 'idempotencyKey')}]
+      requestBody:
+        required: true
+        content:
+          application/json: { schema: ${ref('schemas', 'BatchRecords')} }
+          application/x-ndjson: { schema: ${ref('schemas', 'BatchRecords')} }
+          text/csv: { schema: ${ref('schemas', 'BatchRecords')} }
+          text/xml:
+            schema: ${ref('schemas', 'BatchRecordsXml')}
+            x-record-schema: ${ref('schemas', `${type}Create`)}
+      responses:
+        '201':
+          description: Created, every one; the new records' ids and versions in input order.
+          headers: *deletedHeaders
+          content:
+            application/json: { schema: ${ref('schemas', `${type}BatchCreated`)} }
+            text/xml: { schema: ${ref('schemas', `${type}BatchCreated`)} }
+${answers('        ', batchErrors)}
   /${name}/detail-view:
     get:
 ${tag}
@@ -294,6 +323,18 @@ ${object('Detail', ['version', id, ...names])}
         version: ${ref('schemas', 'Version')}
         ${id}: ${ref('schemas', 'Id')}
 ${properties('        ', viewField)}
+    ${type}BatchCreated:
+      description: 'The records a batch create stored: their ids and versions, in the order of the request''s records.'
+      type: array
+      xml: { name: created, wrapped: true }
+      items:
+        type: object
+        xml: { name: item }
+        required: [${id}, version]
+        additionalProperties: false
+        properties:
+          ${id}: ${ref('schemas', 'Id')}
+          version: ${ref('schemas', 'Version')}
 ${object('Create', names, `\n      x-server-generated: [${id}, version]`)}
 ${properties('        ', bounded)}
 ${object('Update', ['version', ...names])}

@@ -23,7 +23,7 @@ function namesOf(em: EntityManager, resource: AnyResource): Names {
  * The entry's `scope`, `{"vesselId": [before, after]}`, from the row before (alias `before`) and after (`after`) the
  * change, either of which may be absent; one value when both are the same.
  */
-function scopeSql(em: EntityManager, resource: AnyResource, before: string | undefined,
+export function scopeSql(em: EntityManager, resource: AnyResource, before: string | undefined,
   after: string | undefined): string {
   const meta = em.getMetadata().get(resource.entity);
   const members = feedFilters(resource).map(([name, property]) => {

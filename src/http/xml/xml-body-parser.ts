@@ -2,9 +2,9 @@
 import type { Request } from 'express';
 import { BadRequest, UnsupportedMediaType } from '../../errors/app-errors.ts';
 import { parseXml } from './xml-document.ts';
-import { requestBodySchema } from './xml-schema.ts';
+import { recordSchema, requestBodySchema } from './xml-schema.ts';
 import { operationOf } from '../../contract/resolution.ts';
-import { xmlToValue, type Reviver } from './xml-to-value.ts';
+import { xmlListToValue, xmlToValue, type Reviver } from './xml-to-value.ts';
 
 export const xmlMediaTypes = ['text/xml', 'application/xml'];
 
@@ -34,5 +34,8 @@ export function xmlToObject(req: Request, mediaType: string, bytes: Buffer, revi
   } catch {
     throw new BadRequest('error.xmlCharset');
   }
-  return xmlToValue(parseXml(text), requestBodySchema(operationOf(req)?.contract, mediaType), reviver);
+  const operation = operationOf(req)?.contract;
+  const schema = requestBodySchema(operation, mediaType);
+  const record = recordSchema(operation, mediaType);
+  return record ? xmlListToValue(parseXml(text), schema, record, reviver) : xmlToValue(parseXml(text), schema, reviver);
 }

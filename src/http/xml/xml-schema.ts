@@ -1,6 +1,6 @@
 // What openapi.yaml declares about the XML shape: root names (`xml.name`), keyed maps, and each operation's body
 // schema.
-import { openApiDocument, type Operation, type Schema } from '../../contract/document.ts';
+import { openApiDocument, type Operation, type Reference, type Schema } from '../../contract/document.ts';
 import { referencedNode } from '../../contract/references.ts';
 import { propertySchema } from '../../contract/schemas.ts';
 
@@ -32,5 +32,16 @@ export function schemasNamed(name: string): Schema[] {
 export function requestBodySchema(operation: Operation | undefined, mediaType: string): Schema | undefined {
   const content = operation?.requestBody?.content;
   const schema = (content?.[mediaType] ?? content?.['text/xml'] ?? content?.['application/json'])?.schema;
+  return schema && referencedNode(schema);
+}
+
+/**
+ * The schema each record of a list body (a batch's `<collection>`) is read by: its media type's `x-record-schema` in
+ * openapi.yaml (the collection's create body), or undefined for a body that is one record.
+ */
+export function recordSchema(operation: Operation | undefined, mediaType: string): Schema | undefined {
+  const content = operation?.requestBody?.content as Record<string, { 'x-record-schema'?: Schema | Reference }>
+    | undefined;
+  const schema = (content?.[mediaType] ?? content?.['text/xml'])?.['x-record-schema'];
   return schema && referencedNode(schema);
 }

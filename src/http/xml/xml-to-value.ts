@@ -24,6 +24,24 @@ export function xmlToValue(root: XmlElement, schema: Schema | undefined, reviver
   return value(root, schema, [], (text) => JSON.parse(text, reviver as never));
 }
 
+/**
+ * A list document (`<collection><sighting>…</sighting>…</collection>`, a batch's body): each child element is one
+ * record, typed by `record` and named by its `xml.name`; the root is the list schema's `xml.name`.
+ */
+export function xmlListToValue(root: XmlElement, list: Schema | undefined, record: Schema,
+  reviver?: Reviver): unknown[] {
+  const expected = list?.xml?.name;
+  if (expected && root.name !== expected) throw new BadRequest('error.xmlRoot', { name: expected });
+  if (root.text.trim() !== '') throw new ValidationFailed([{ field: root.name, key: 'error.xml.mixedContent' }]);
+  const number: NumberOf = (text) => JSON.parse(text, reviver as never);
+  return root.children.map((child) => {
+    if (record.xml?.name && child.name !== record.xml.name) {
+      throw new BadRequest('error.xmlRoot', { name: record.xml.name });
+    }
+    return value(child, record, [], number);
+  });
+}
+
 const typesOf = (schema: Schema | undefined) => new Set([schema?.type ?? []].flat());
 const isNil = (element: XmlElement) => element.attributes.some((a) => a.uri === xsiNamespace && a.local === 'nil'
   && (a.value === 'true' || a.value === '1'));

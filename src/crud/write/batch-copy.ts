@@ -1,0 +1,58 @@
+// A batch create's transaction on PostgreSQL, on one connection of the pool: the records' rows COPYed (pg-copy-streams)
+// into a temporary table, then one INSERT … SELECT into the table; its other statements on the same connection.
+import pg from 'pg';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import copyStreams from 'pg-copy-streams';
+import type { EntityManager } from '@mikro-orm/core';
+import type { AnyResource } from '../resource-descriptor.ts';
+import { unnamedStatement } from '../../db/named-statements.ts';
+import { copyFromSql, copyTableSql, insertCopiedSql } from './batch-statements.ts';
+import { chunks, type BatchSession, type NewRow } from './batch-session.ts';
+
+/** A field in COPY's text format (PostgreSQL, COPY, "Text Format"): `\N` is null; `\`, tab, LF and CR escaped. */
+function copyField(value: unknown): string {
+  if (value === null || value === undefined) return '\\N';
+  const text = value instanceof Date ? value.toISOString()
+    : typeof value === 'object' ? JSON.stringify(value) : String(value as string | number | boolean);
+  return text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
+}
+
+/** The rows as COPY's lines, a thousand to a chunk; each line starts with the row's position. */
+function* copyText(columns: readonly string[], rows: ReadonlyArray<Record<string, unknown>>): Generator<string> {
+  let position = 0;
+  for (const part of chunks(rows, 1000)) {
+    yield part.map((row) => `${[position++, ...columns.map((column) => copyField(row[column]))].join('\t')}\n`)
+      .join('');
+  }
+}
+
+/**
+ * Runs `work` in a transaction of its own connection, committed when it succeeds, rolled back when it throws: a failure
+ * of the database is MikroORM's exception then, as the error handler maps it (a unique value taken: 409).
+ */
+export async function copySession<T>(pool: pg.Pool, em: EntityManager, resource: AnyResource,
+  work: (session: BatchSession) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  const query = (sql: string, params: unknown[] = []) => client.query(unnamedStatement(sql).text, params);
+  try {
+    await query('begin');
+    const result = await work({
+      run: async <R>(sql: string, params: unknown[]) => (await query(sql, params)).rows as R[],
+      async insertRows(columns, rows) {
+        await query(copyTableSql(em, resource, columns));
+        await pipeline(Readable.from(copyText(columns, rows)), client.query(copyStreams.from(copyFromSql(columns))));
+        return (await query(insertCopiedSql(em, resource, columns))).rows as NewRow[];
+      },
+    });
+    await query('commit');
+    return result;
+  } catch (error) {
+    await query('rollback').catch((failure: unknown) => { broken = failure as Error; });
+    throw error instanceof pg.DatabaseError ? em.getDriver().convertException(error) : error;
+  } finally {
+    // A connection whose rollback failed is not handed out again.
+    client.release(broken);
+  }
+}

@@ -1,0 +1,122 @@
+// A batch create's records checked as single creates are: the export's read-only fields dropped, each record held to
+// the create body's schema, every problem named by the record's position.
+import type { AnyResource, WireRecord } from '../resource-descriptor.ts';
+import { BatchRejected, PayloadTooLarge, type RecordProblem } from '../../errors/app-errors.ts';
+import { problemsAsRequestBody } from '../../validation/schema-check.ts';
+import { openApiDocument, type Schema } from '../../contract/document.ts';
+import { referencedNode } from '../../contract/references.ts';
+import { schemaAt } from '../../contract/schemas.ts';
+
+/** A 400 lists this many problems, then how many more (openapi.yaml RecordErrors). */
+export const mostRecordProblems = 100;
+
+/** The problems of a batch's records, found by several checks (the schema, the references), told in record order. */
+export class RecordProblems {
+  private readonly found: RecordProblem[] = [];
+  private readonly records = new Set<number>();
+
+  add(problem: RecordProblem): void {
+    this.found.push(problem);
+    this.records.add(problem.record);
+  }
+
+  /** Whether the record at `position` (1-based) had a problem. */
+  has(position: number): boolean {
+    return this.records.has(position);
+  }
+
+  /** Throws the batch's 400 when any record had a problem: the first `mostRecordProblems`, and a count of the rest. */
+  refuseAny(): void {
+    if (this.found.length === 0) return;
+    // A stable sort: a record's problems stay in the order its checks found them.
+    const ordered = this.found.sort((a, b) => a.record - b.record);
+    throw new BatchRejected(ordered.slice(0, mostRecordProblems), Math.max(0, ordered.length - mostRecordProblems));
+  }
+}
+
+interface ReadOnlyFields { own: Set<string>; nested: Map<string, Set<string>> }
+
+const readOnly = new WeakMap<AnyResource, ReadOnlyFields>();
+
+const bodySchema = (template: string, method: string, status?: string): Schema | undefined => {
+  const operation = openApiDocument.paths[template]?.[method];
+  const content = status ? (operation?.responses?.[status] as { content?: Record<string, { schema?: Schema }> })
+    ?.content : operation?.requestBody?.content;
+  const schema = content?.['application/json']?.schema;
+  return schema && referencedNode(schema);
+};
+
+/**
+ * What an export carries that a create does not take (contract F): the create schema's server-generated fields (the
+ * id, `version`), and, of a referenced record, the fields its detail view shows beside those its link takes (a
+ * sighting's `vessel.vesselName`, `vessel.version`).
+ */
+function readOnlyFields(resource: AnyResource): ReadOnlyFields {
+  let found = readOnly.get(resource);
+  if (!found) {
+    const create = bodySchema(`/${resource.name}`, 'post');
+    const detail = bodySchema(`/${resource.name}/{id}`, 'get', '200');
+    const own = new Set((create?.['x-server-generated'] ?? []) as string[]);
+    const nested = new Map<string, Set<string>>();
+    for (const name of Object.keys(create?.properties ?? {})) {
+      const link = Object.keys(schemaAt(create, [name])?.properties ?? {});
+      const shown = Object.keys(schemaAt(detail, [name])?.properties ?? {});
+      if (link.length > 0) nested.set(name, new Set(shown.filter((field) => !link.includes(field))));
+    }
+    readOnly.set(resource, found = { own, nested });
+  }
+  return found;
+}
+
+const isObject = (value: unknown): value is WireRecord =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The record without the export's read-only fields; own keys only, the client's object left as it was. */
+function withoutReadOnly(record: WireRecord, fields: ReadOnlyFields): WireRecord {
+  const kept: WireRecord = {};
+  for (const [name, value] of Object.entries(record)) {
+    if (fields.own.has(name)) continue;
+    const nested = fields.nested.get(name);
+    kept[name] = nested && isObject(value)
+      ? Object.fromEntries(Object.entries(value).filter(([field]) => !nested.has(field))) : value;
+  }
+  return kept;
+}
+
+export interface CheckedRecords {
+  /** The records as creates take them, read-only fields dropped (a refused one as it came, or `{}`). */
+  records: WireRecord[];
+  /** The problems a single create would have refused each with (the schema's rules and message keys). */
+  problems: RecordProblems;
+}
+
+/** Records checked between two turns of the event loop: a batch of 100,000 never holds it for the whole check. */
+const recordsPerTurn = 1000;
+
+const nextTurn = () => new Promise<void>((resolve) => { setImmediate(resolve); });
+
+/**
+ * A 413 past `maxRecords`; else every record checked against the create body's schema, field by field, a thousand
+ * at a time with the event loop turning between, so that others' requests are answered meanwhile.
+ */
+export async function batchRecords(resource: AnyResource, body: unknown[], maxRecords: number):
+  Promise<CheckedRecords> {
+  if (body.length > maxRecords) throw new PayloadTooLarge('error.batch.tooManyRecords', { max: maxRecords });
+  const fields = readOnlyFields(resource);
+  const problems = new RecordProblems();
+  const records: WireRecord[] = [];
+  for (const [index, value] of body.entries()) {
+    if (index > 0 && index % recordsPerTurn === 0) await nextTurn();
+    if (!isObject(value)) {
+      problems.add({ record: index + 1, field: 'body', key: 'error.field.type' });
+      records.push({});
+      continue;
+    }
+    const record = withoutReadOnly(value, fields);
+    for (const problem of problemsAsRequestBody(`/${resource.name}`, 'post', record)) {
+      problems.add({ record: index + 1, ...problem });
+    }
+    records.push(record);
+  }
+  return { records, problems };
+}

@@ -1,0 +1,51 @@
+// A CSV row as the record it stands for: the export's column names (contract F) are field paths, `vessel.vesselId`,
+// `vesselName.en`; this is where an import reads them, by the create body's schema.
+import type { AnyResource, WireRecord } from '../resource-descriptor.ts';
+import { openApiDocument, type Schema } from '../../contract/document.ts';
+import { referencedNode } from '../../contract/references.ts';
+import { schemaAt } from '../../contract/schemas.ts';
+
+const isWholeNumber = /^-?(0|[1-9]\d*)$/;
+
+/** A column's text as the value the schema at its path wants: a whole number as a number, an empty field as null. */
+function valueOf(text: string, schema: Schema | undefined): unknown {
+  if (text === '') return null;
+  const numeric = schema?.type === 'integer' || schema?.type === 'number';
+  return numeric && isWholeNumber.test(text) ? Number(text) : text;
+}
+
+function createSchema(resource: AnyResource): Schema | undefined {
+  const schema = openApiDocument.paths[`/${resource.name}`]?.post?.requestBody?.content?.['application/json']?.schema;
+  return schema && referencedNode(schema);
+}
+
+/** An own property, also for a column named like an Object.prototype member (`__proto__`): never the prototype. */
+function setOwn(target: WireRecord, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * The record of one row: each column's name split at `.` is the field's path (`vessel.vesselId` is `vessel:
+ * {vesselId}`). An empty field is null, except in a map (a language map's `vesselName.de`): a language the record has
+ * no text in is no key. A number the schema does not take as one stays text, for the schema to refuse as a create's.
+ */
+export function recordOfColumns(resource: AnyResource, row: Readonly<Record<string, string>>): WireRecord {
+  const create = createSchema(resource);
+  const record: WireRecord = {};
+  for (const [column, text] of Object.entries(row)) {
+    const path = column.split('.');
+    const parentPath = path.slice(0, -1);
+    const parentSchema = parentPath.length > 0 ? schemaAt(create, parentPath) : create;
+    const inMap = parentPath.length > 0 && parentSchema !== undefined && parentSchema.properties === undefined
+      && typeof parentSchema.additionalProperties === 'object';
+    if (inMap && text === '') continue;
+    let target = record;
+    for (const segment of parentPath) {
+      const next = Object.hasOwn(target, segment) ? target[segment] : undefined;
+      if (typeof next !== 'object' || next === null) setOwn(target, segment, {});
+      target = target[segment] as WireRecord;
+    }
+    setOwn(target, path.at(-1)!, valueOf(text, schemaAt(create, path)));
+  }
+  return record;
+}
