@@ -597,6 +597,8 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A list as CSV (RFC 4180, UTF-8, CRLF): a header row of the view's field names, then a row per record. A referenced record's fields are columns of their own (`vessel.vesselId`, `vessel.vesselName`), a language map has one column per language any vessel has a text in (`vesselName.de`, `vesselName.en`); null (and a language a vessel has no text in) is an empty field; a field is quoted only when it holds a comma, a quote or a line break. An import (`POST /{resource}/batch`) reads the same columns. */
+        CsvExport: string;
         /** @description An equality filter's text: without control characters (tab, line feed and carriage return aside; PostgreSQL cannot store U+0000 and XML 1.0 cannot carry any of them), and not empty: no record holds an empty text (names and memos have a minimum, a blank time zone is stored as null), so an empty filter could only match nothing; leave the parameter out instead. */
         FilterText: string;
         /**
@@ -1370,6 +1372,7 @@ export interface components {
                 "X-Request-Id": components["headers"]["RequestId"];
                 "X-Total-Count": components["headers"]["TotalCount"];
                 "Preference-Applied": components["headers"]["CountApplied"];
+                "Content-Disposition": components["headers"]["ContentDisposition"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -1818,6 +1821,8 @@ export interface components {
         prefer: string;
         /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
         cursor: string;
+        /** @description `true` with `Accept: text/csv` or `application/x-ndjson`: the answer is a file to save, `Content-Disposition: attachment; filename="<collection>-<UTC time, yyyyMMddTHHmmssZ>.csv"` (`.ndjson` for JSON lines; RFC 6266). Changes nothing else, and nothing for JSON or XML. */
+        download: boolean;
         /**
          * @description `count=exact` asks for `X-Total-Count` (the number of matches, whatever the page) and answers `Preference-Applied: count=exact`; other preferences are ignored.
          * @example count=exact
@@ -1836,6 +1841,8 @@ export interface components {
     headers: {
         /** @description Only for a request whose `Origin` is one of `CORS_ORIGINS`: that origin (the Fetch standard's CORS); absent otherwise. */
         "Access-Control-Allow-Origin": string;
+        /** @description With `download=true` on a CSV or JSON lines answer: `attachment; filename="sighting-20261129T031500Z.csv"` (RFC 6266), the collection and the UTC time of the answer. */
+        ContentDisposition: string;
         /** @description With `Prefer: count=exact`: how many records (or history entries) the filters match, whatever the page. */
         TotalCount: number;
         /** @description `count=exact` when `X-Total-Count` is given, as `Prefer` asked (RFC 7240 §3). */
@@ -1925,6 +1932,8 @@ export interface operations {
                 sort?: string;
                 /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
                 cursor?: components["parameters"]["cursor"];
+                /** @description `true` with `Accept: text/csv` or `application/x-ndjson`: the answer is a file to save, `Content-Disposition: attachment; filename="<collection>-<UTC time, yyyyMMddTHHmmssZ>.csv"` (`.ndjson` for JSON lines; RFC 6266). Changes nothing else, and nothing for JSON or XML. */
+                download?: components["parameters"]["download"];
             };
             header?: {
                 /**
@@ -1946,6 +1955,7 @@ export interface operations {
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -1956,6 +1966,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TimezoneListItem"][];
+                    /**
+                     * @example timezoneId,timezoneName
+                     *     -1,Africa/Abidjan
+                     */
+                    "text/csv": components["schemas"]["CsvExport"];
+                    /**
+                     * @example {
+                     *       "timezoneId": -1,
+                     *       "timezoneName": "Africa/Abidjan"
+                     *     }
+                     */
+                    "application/x-ndjson": components["schemas"]["TimezoneListItem"];
                     "text/xml": components["schemas"]["TimezoneCollection"];
                 };
             };
@@ -2021,6 +2043,8 @@ export interface operations {
                 sort?: string;
                 /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
                 cursor?: components["parameters"]["cursor"];
+                /** @description `true` with `Accept: text/csv` or `application/x-ndjson`: the answer is a file to save, `Content-Disposition: attachment; filename="<collection>-<UTC time, yyyyMMddTHHmmssZ>.csv"` (`.ndjson` for JSON lines; RFC 6266). Changes nothing else, and nothing for JSON or XML. */
+                download?: components["parameters"]["download"];
             };
             header?: {
                 /**
@@ -2042,6 +2066,7 @@ export interface operations {
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -2052,6 +2077,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TimezoneDetail"][];
+                    /**
+                     * @example version,timezoneId,timezoneName
+                     *     0,-1,Africa/Abidjan
+                     */
+                    "text/csv": components["schemas"]["CsvExport"];
+                    /**
+                     * @example {
+                     *       "version": 0,
+                     *       "timezoneId": -1,
+                     *       "timezoneName": "Africa/Abidjan"
+                     *     }
+                     */
+                    "application/x-ndjson": components["schemas"]["TimezoneDetail"];
                     "text/xml": components["schemas"]["TimezoneDetailCollection"];
                 };
             };
@@ -2100,7 +2138,10 @@ export interface operations {
     };
     queryTimezonesByExample: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `true` with `Accept: text/csv` or `application/x-ndjson`: the answer is a file to save, `Content-Disposition: attachment; filename="<collection>-<UTC time, yyyyMMddTHHmmssZ>.csv"` (`.ndjson` for JSON lines; RFC 6266). Changes nothing else, and nothing for JSON or XML. */
+                download?: components["parameters"]["download"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2120,6 +2161,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -2131,6 +2173,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TimezoneDetail"][];
+                    /**
+                     * @example version,timezoneId,timezoneName
+                     *     0,-1,Africa/Abidjan
+                     */
+                    "text/csv": components["schemas"]["CsvExport"];
+                    /**
+                     * @example {
+                     *       "version": 0,
+                     *       "timezoneId": -1,
+                     *       "timezoneName": "Africa/Abidjan"
+                     *     }
+                     */
+                    "application/x-ndjson": components["schemas"]["TimezoneDetail"];
                     "text/xml": components["schemas"]["TimezoneDetailCollection"];
                 };
             };
@@ -2528,6 +2583,8 @@ export interface operations {
                 sort?: string;
                 /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
                 cursor?: components["parameters"]["cursor"];
+                /** @description `true` with `Accept: text/csv` or `application/x-ndjson`: the answer is a file to save, `Content-Disposition: attachment; filename="<collection>-<UTC time, yyyyMMddTHHmmssZ>.csv"` (`.ndjson` for JSON lines; RFC 6266). Changes nothing else, and nothing for JSON or XML. */
+                download?: components["parameters"]["download"];
             };
             header?: {
                 /**
@@ -2549,6 +2606,7 @@ export interface operations {
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -2559,6 +2617,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VesselListItem"][];
+                    /**
+                     * @example vesselId,vesselName
+                     *     -1,Klingon Warbird
+                     */
+                    "text/csv": components["schemas"]["CsvExport"];
+                    /**
+                     * @example {
+                     *       "vesselId": -1,
+                     *       "vesselName": "Klingon Warbird"
+                     *     }
+                     */
+                    "application/x-ndjson": components["schemas"]["VesselListItem"];
                     "text/xml": components["schemas"]["VesselCollection"];
                 };
             };
@@ -2622,6 +2692,8 @@ export interface operations {
                 sort?: string;
                 /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
                 cursor?: components["parameters"]["cursor"];
+                /** @description `true` with `Accept: text/csv` or `application/x-ndjson`: the answer is a file to save, `Content-Disposition: attachment; filename="<collection>-<UTC time, yyyyMMddTHHmmssZ>.csv"` (`.ndjson` for JSON lines; RFC 6266). Changes nothing else, and nothing for JSON or XML. */
+                download?: components["parameters"]["download"];
             };
             header?: {
                 /**
@@ -2643,6 +2715,7 @@ export interface operations {
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -2653,6 +2726,22 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VesselDetail"][];
+                    /**
+                     * @example version,vesselId,vesselName.de,vesselName.en
+                     *     0,-1,Klingonischer Jäger,Klingon Warbird
+                     */
+                    "text/csv": components["schemas"]["CsvExport"];
+                    /**
+                     * @example {
+                     *       "version": 0,
+                     *       "vesselId": -1,
+                     *       "vesselName": {
+                     *         "en": "Klingon Warbird",
+                     *         "de": "Klingonischer Jäger"
+                     *       }
+                     *     }
+                     */
+                    "application/x-ndjson": components["schemas"]["VesselDetail"];
                     "text/xml": components["schemas"]["VesselDetailCollection"];
                 };
             };
@@ -2701,7 +2790,10 @@ export interface operations {
     };
     queryVesselsByExample: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `true` with `Accept: text/csv` or `application/x-ndjson`: the answer is a file to save, `Content-Disposition: attachment; filename="<collection>-<UTC time, yyyyMMddTHHmmssZ>.csv"` (`.ndjson` for JSON lines; RFC 6266). Changes nothing else, and nothing for JSON or XML. */
+                download?: components["parameters"]["download"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2721,6 +2813,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -2732,6 +2825,22 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VesselDetail"][];
+                    /**
+                     * @example version,vesselId,vesselName.de,vesselName.en
+                     *     0,-1,Klingonischer Jäger,Klingon Warbird
+                     */
+                    "text/csv": components["schemas"]["CsvExport"];
+                    /**
+                     * @example {
+                     *       "version": 0,
+                     *       "vesselId": -1,
+                     *       "vesselName": {
+                     *         "en": "Klingon Warbird",
+                     *         "de": "Klingonischer Jäger"
+                     *       }
+                     *     }
+                     */
+                    "application/x-ndjson": components["schemas"]["VesselDetail"];
                     "text/xml": components["schemas"]["VesselDetailCollection"];
                 };
             };
@@ -3199,6 +3308,8 @@ export interface operations {
                 sort?: string;
                 /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
                 cursor?: components["parameters"]["cursor"];
+                /** @description `true` with `Accept: text/csv` or `application/x-ndjson`: the answer is a file to save, `Content-Disposition: attachment; filename="<collection>-<UTC time, yyyyMMddTHHmmssZ>.csv"` (`.ndjson` for JSON lines; RFC 6266). Changes nothing else, and nothing for JSON or XML. */
+                download?: components["parameters"]["download"];
             };
             header?: {
                 /**
@@ -3220,6 +3331,7 @@ export interface operations {
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -3230,6 +3342,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SightingListItem"][];
+                    /**
+                     * @example sightingId,vessel.vesselId,vessel.vesselName,sightingTimezone,sightingDate
+                     *     -1,-1,Klingon Warbird,Europe/Berlin,2026-11-22T21:30:00.000
+                     */
+                    "text/csv": components["schemas"]["CsvExport"];
+                    /**
+                     * @example {
+                     *       "sightingId": -1,
+                     *       "vessel": {
+                     *         "vesselId": -1,
+                     *         "vesselName": "Klingon Warbird"
+                     *       },
+                     *       "sightingTimezone": "Europe/Berlin",
+                     *       "sightingDate": "2026-11-22T21:30:00.000"
+                     *     }
+                     */
+                    "application/x-ndjson": components["schemas"]["SightingListItem"];
                     "text/xml": components["schemas"]["SightingCollection"];
                 };
             };
@@ -3329,6 +3458,8 @@ export interface operations {
                 sort?: string;
                 /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
                 cursor?: components["parameters"]["cursor"];
+                /** @description `true` with `Accept: text/csv` or `application/x-ndjson`: the answer is a file to save, `Content-Disposition: attachment; filename="<collection>-<UTC time, yyyyMMddTHHmmssZ>.csv"` (`.ndjson` for JSON lines; RFC 6266). Changes nothing else, and nothing for JSON or XML. */
+                download?: components["parameters"]["download"];
             };
             header?: {
                 /**
@@ -3350,6 +3481,7 @@ export interface operations {
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -3360,6 +3492,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SightingDetail"][];
+                    /**
+                     * @example version,sightingId,sightingMemo,vessel.version,vessel.vesselId,vessel.vesselName,sightingTimezone,sightingDate
+                     *     0,-1,unheimlich!,0,-1,Klingon Warbird,,
+                     */
+                    "text/csv": components["schemas"]["CsvExport"];
+                    /**
+                     * @example {
+                     *       "version": 0,
+                     *       "sightingId": -1,
+                     *       "sightingMemo": "unheimlich!",
+                     *       "vessel": {
+                     *         "version": 0,
+                     *         "vesselId": -1,
+                     *         "vesselName": "Klingon Warbird"
+                     *       },
+                     *       "sightingTimezone": null,
+                     *       "sightingDate": null
+                     *     }
+                     */
+                    "application/x-ndjson": components["schemas"]["SightingDetail"];
                     "text/xml": components["schemas"]["SightingDetailCollection"];
                 };
             };
@@ -3459,6 +3611,8 @@ export interface operations {
                 sort?: string;
                 /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
                 cursor?: components["parameters"]["cursor"];
+                /** @description `true` with `Accept: text/csv` or `application/x-ndjson`: the answer is a file to save, `Content-Disposition: attachment; filename="<collection>-<UTC time, yyyyMMddTHHmmssZ>.csv"` (`.ndjson` for JSON lines; RFC 6266). Changes nothing else, and nothing for JSON or XML. */
+                download?: components["parameters"]["download"];
             };
             header?: {
                 /**
@@ -3494,6 +3648,7 @@ export interface operations {
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -3504,6 +3659,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SightingDetail"][];
+                    /**
+                     * @example version,sightingId,sightingMemo,vessel.version,vessel.vesselId,vessel.vesselName,sightingTimezone,sightingDate
+                     *     0,-1,unheimlich!,0,-1,Klingon Warbird,,
+                     */
+                    "text/csv": components["schemas"]["CsvExport"];
+                    /**
+                     * @example {
+                     *       "version": 0,
+                     *       "sightingId": -1,
+                     *       "sightingMemo": "unheimlich!",
+                     *       "vessel": {
+                     *         "version": 0,
+                     *         "vesselId": -1,
+                     *         "vesselName": "Klingon Warbird"
+                     *       },
+                     *       "sightingTimezone": null,
+                     *       "sightingDate": null
+                     *     }
+                     */
+                    "application/x-ndjson": components["schemas"]["SightingDetail"];
                     "text/xml": components["schemas"]["SightingDetailCollection"];
                 };
             };
@@ -3563,6 +3738,8 @@ export interface operations {
                 sort?: string;
                 /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
                 cursor?: components["parameters"]["cursor"];
+                /** @description `true` with `Accept: text/csv` or `application/x-ndjson`: the answer is a file to save, `Content-Disposition: attachment; filename="<collection>-<UTC time, yyyyMMddTHHmmssZ>.csv"` (`.ndjson` for JSON lines; RFC 6266). Changes nothing else, and nothing for JSON or XML. */
+                download?: components["parameters"]["download"];
             };
             header?: {
                 /**
@@ -3598,6 +3775,7 @@ export interface operations {
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -3608,6 +3786,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SightingListItem"][];
+                    /**
+                     * @example sightingId,vessel.vesselId,vessel.vesselName,sightingTimezone,sightingDate
+                     *     -1,-1,Klingon Warbird,Europe/Berlin,2026-11-22T21:30:00.000
+                     */
+                    "text/csv": components["schemas"]["CsvExport"];
+                    /**
+                     * @example {
+                     *       "sightingId": -1,
+                     *       "vessel": {
+                     *         "vesselId": -1,
+                     *         "vesselName": "Klingon Warbird"
+                     *       },
+                     *       "sightingTimezone": "Europe/Berlin",
+                     *       "sightingDate": "2026-11-22T21:30:00.000"
+                     *     }
+                     */
+                    "application/x-ndjson": components["schemas"]["SightingListItem"];
                     "text/xml": components["schemas"]["SightingCollection"];
                 };
             };

@@ -6,7 +6,7 @@ import { rootColumn, rootFields } from '../crud/root-alias.ts';
 import { Vessel } from '../db/entities/vessel.entity.ts';
 import { vesselObservers } from './vessel-observers.ts';
 import { languageMap, localizedName, replaceNames, normalizeLanguageKey, namesColumn,
-  joinNames } from './vessel-names.ts';
+  joinNames, languageKeys } from './vessel-names.ts';
 
 export default {
   name: 'vessel',
@@ -22,6 +22,7 @@ export default {
   // The vessel's row holds nothing but its id and version: a vessel is its names.
   values: () => ({}),
   writeRelated: (vessel, body, em) => replaceNames(em, vessel, body.vesselName as Record<string, string>),
+  mapKeys: async (em) => ({ vesselName: await languageKeys(em) }),
   exampleFields: { vesselName: (name) => namesExample(name as string | Record<string, string>) },
   // What the web page's "who else" shows: how many sightings, by how many people, how many the caller's.
   ownOperations: [{ kind: 'observers', method: 'get', below: '/{id}/observers', roles: (access) => [access.read],
