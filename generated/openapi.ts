@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * List time zones in the list view, ordered by id.
-         * @description Every record in the list view, ordered by id, streamed. A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. Role `reader`.
+         * @description Every record in the list view, ordered by id, streamed. A whole list (without `limit`) is one consistent set of rows in every format: a record that exists for the whole answer comes exactly once, however slowly the client reads and whatever changes meanwhile (a record changed meanwhile comes as it was or as it is). A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. Role `reader`.
          */
         get: operations["listTimezones"];
         put?: never;
@@ -37,7 +37,7 @@ export interface paths {
         };
         /**
          * List time zones in the detail view, ordered by id.
-         * @description Every record in the detail view (as `GET /timezone/{id}` answers it), ordered by id, streamed. A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. `limit` is at most 200. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. Role `reader`. The same list as `GET /timezone` (`listTimezones`) with each row in the detail view; `GET /timezone?view=detail` is answered as this operation.
+         * @description Every record in the detail view (as `GET /timezone/{id}` answers it), ordered by id, streamed. A whole list (without `limit`) is one consistent set of rows in every format: a record that exists for the whole answer comes exactly once, however slowly the client reads and whatever changes meanwhile (a record changed meanwhile comes as it was or as it is). A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. `limit` is at most 200. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. Role `reader`. The same list as `GET /timezone` (`listTimezones`) with each row in the detail view; `GET /timezone?view=detail` is answered as this operation.
          */
         get: operations["listTimezonesInDetailView"];
         put?: never;
@@ -63,7 +63,7 @@ export interface paths {
         put?: never;
         /**
          * Time zones matching a partial record, in the detail view.
-         * @description The records like the example, in the detail view, ordered by id. Only the fields the example sets are compared: texts match as a case-insensitive substring anywhere in the value (`%`, `_` and `\` are plain characters, never wildcards), other fields by equality. `{}` matches every record; when nothing matches the answer is 204 with no body. Role `reader`.
+         * @description The records like the example, in the detail view, ordered by id. The whole result (without `limit`) is one consistent set of rows in every format: a record that exists for the whole answer comes exactly once. Only the fields the example sets are compared: texts match as a case-insensitive substring anywhere in the value (`%`, `_` and `\` are plain characters, never wildcards), other fields by equality. `{}` matches every record; when nothing matches the answer is 204 with no body. Role `reader`.
          */
         post: operations["queryTimezonesByExample"];
         delete?: never;
@@ -194,7 +194,7 @@ export interface paths {
         };
         /**
          * List vessels in the list view (name in the request's locale), ordered by id.
-         * @description Every record in the list view, ordered by id, streamed. A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. `vesselName` is the text for the request's locale, else `en`, else the first one. Role `reader`.
+         * @description Every record in the list view, ordered by id, streamed. A whole list (without `limit`) is one consistent set of rows in every format: a record that exists for the whole answer comes exactly once, however slowly the client reads and whatever changes meanwhile (a record changed meanwhile comes as it was or as it is). A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. `vesselName` is the text for the request's locale, else `en`, else the first one. Role `reader`.
          */
         get: operations["listVessels"];
         put?: never;
@@ -218,7 +218,7 @@ export interface paths {
         };
         /**
          * List vessels in the detail view, ordered by id.
-         * @description Every record in the detail view (as `GET /vessel/{id}` answers it), ordered by id, streamed. A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. `limit` is at most 200. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. `vesselName` is the text for the request's locale, else `en`, else the first one. Role `reader`. The same list as `GET /vessel` (`listVessels`) with each row in the detail view; `GET /vessel?view=detail` is answered as this operation.
+         * @description Every record in the detail view (as `GET /vessel/{id}` answers it), ordered by id, streamed. A whole list (without `limit`) is one consistent set of rows in every format: a record that exists for the whole answer comes exactly once, however slowly the client reads and whatever changes meanwhile (a record changed meanwhile comes as it was or as it is). A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. `limit` is at most 200. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. `vesselName` is the text for the request's locale, else `en`, else the first one. Role `reader`. The same list as `GET /vessel` (`listVessels`) with each row in the detail view; `GET /vessel?view=detail` is answered as this operation.
          */
         get: operations["listVesselsInDetailView"];
         put?: never;
@@ -244,7 +244,7 @@ export interface paths {
         put?: never;
         /**
          * Vessels matching a partial record, in the detail view.
-         * @description The records like the example, in the detail view, ordered by id. Only the fields the example sets are compared: texts match as a case-insensitive substring anywhere in the value (`%`, `_` and `\` are plain characters, never wildcards), other fields by equality. `{}` matches every record; when nothing matches the answer is 204 with no body. `vesselName` is a language map: each given text must be contained in the vessel's text under that key. Role `reader`.
+         * @description The records like the example, in the detail view, ordered by id. The whole result (without `limit`) is one consistent set of rows in every format: a record that exists for the whole answer comes exactly once. Only the fields the example sets are compared: texts match as a case-insensitive substring anywhere in the value (`%`, `_` and `\` are plain characters, never wildcards), other fields by equality. `{}` matches every record; when nothing matches the answer is 204 with no body. `vesselName` is a language map: each given text must be contained in the vessel's text under that key. Role `reader`.
          */
         post: operations["queryVesselsByExample"];
         delete?: never;
@@ -401,7 +401,7 @@ export interface paths {
         };
         /**
          * List sightings in the list view, ordered by id.
-         * @description Every record in the list view, ordered by id, streamed. A query parameter naming a field is an equality filter; `sightingDateFrom` and `sightingDateBefore` bound `sightingDate`; several are AND-ed; an unknown parameter is a 400. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. The vessel's `vesselName` is the text for the request's locale, else `en`, else the first one. Role `reader`.
+         * @description Every record in the list view, ordered by id, streamed. A whole list (without `limit`) is one consistent set of rows in every format: a record that exists for the whole answer comes exactly once, however slowly the client reads and whatever changes meanwhile (a record changed meanwhile comes as it was or as it is). A query parameter naming a field is an equality filter; `sightingDateFrom` and `sightingDateBefore` bound `sightingDate`; several are AND-ed; an unknown parameter is a 400. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. The vessel's `vesselName` is the text for the request's locale, else `en`, else the first one. Role `reader`.
          */
         get: operations["listSightings"];
         put?: never;
@@ -425,7 +425,7 @@ export interface paths {
         };
         /**
          * List sightings in the detail view, ordered by id.
-         * @description Every record in the detail view (as `GET /sighting/{id}` answers it), ordered by id, streamed. A query parameter naming a field is an equality filter; `sightingDateFrom` and `sightingDateBefore` bound `sightingDate`; several are AND-ed; an unknown parameter is a 400. `limit` is at most 200. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. The vessel's `vesselName` is the text for the request's locale, else `en`, else the first one. Role `reader`. The same list as `GET /sighting` (`listSightings`) with each row in the detail view; `GET /sighting?view=detail` is answered as this operation.
+         * @description Every record in the detail view (as `GET /sighting/{id}` answers it), ordered by id, streamed. A whole list (without `limit`) is one consistent set of rows in every format: a record that exists for the whole answer comes exactly once, however slowly the client reads and whatever changes meanwhile (a record changed meanwhile comes as it was or as it is). A query parameter naming a field is an equality filter; `sightingDateFrom` and `sightingDateBefore` bound `sightingDate`; several are AND-ed; an unknown parameter is a 400. `limit` is at most 200. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. The vessel's `vesselName` is the text for the request's locale, else `en`, else the first one. Role `reader`. The same list as `GET /sighting` (`listSightings`) with each row in the detail view; `GET /sighting?view=detail` is answered as this operation.
          */
         get: operations["listSightingsInDetailView"];
         put?: never;
@@ -451,7 +451,7 @@ export interface paths {
         put?: never;
         /**
          * Sightings matching a partial record, in the detail view.
-         * @description The records like the example, in the detail view, ordered by id. Only the fields the example sets are compared: texts match as a case-insensitive substring anywhere in the value (`%`, `_` and `\` are plain characters, never wildcards), other fields by equality. `{}` matches every record; when nothing matches the answer is 204 with no body. `vessel` matches by `vesselId` when given, else by the vessel's own fields; its `vesselName` is a text that any of the vessel's names (in any language) must contain. The list's query parameters narrow, order, page and count the matches as they do the list (a search beside the filters `vesselId`, `sightingDateFrom`, `sightingDateBefore`, `mine`); with `limit` an empty page is `[]`, only a whole result that is empty is 204. Role `reader`.
+         * @description The records like the example, in the detail view, ordered by id. The whole result (without `limit`) is one consistent set of rows in every format: a record that exists for the whole answer comes exactly once. Only the fields the example sets are compared: texts match as a case-insensitive substring anywhere in the value (`%`, `_` and `\` are plain characters, never wildcards), other fields by equality. `{}` matches every record; when nothing matches the answer is 204 with no body. `vessel` matches by `vesselId` when given, else by the vessel's own fields; its `vesselName` is a text that any of the vessel's names (in any language) must contain. The list's query parameters narrow, order, page and count the matches as they do the list (a search beside the filters `vesselId`, `sightingDateFrom`, `sightingDateBefore`, `mine`); with `limit` an empty page is `[]`, only a whole result that is empty is 204. Role `reader`.
          */
         post: operations["querySightingsByExample"];
         delete?: never;
@@ -471,7 +471,7 @@ export interface paths {
         put?: never;
         /**
          * Sightings matching a partial record, in the list view.
-         * @description The records like the example, in the list view (as `GET /sighting` answers), ordered by id; `POST /sighting/qbe?view=list` is answered as this operation. Otherwise as `POST /sighting/qbe`. Only the fields the example sets are compared: texts match as a case-insensitive substring anywhere in the value (`%`, `_` and `\` are plain characters, never wildcards), other fields by equality. `{}` matches every record; when nothing matches the answer is 204 with no body. `vessel` matches by `vesselId` when given, else by the vessel's own fields; its `vesselName` is a text that any of the vessel's names (in any language) must contain. The list's query parameters narrow, order, page and count the matches as they do the list (a search beside the filters `vesselId`, `sightingDateFrom`, `sightingDateBefore`, `mine`); with `limit` an empty page is `[]`, only a whole result that is empty is 204. Role `reader`.
+         * @description The records like the example, in the list view (as `GET /sighting` answers), ordered by id; the whole result (without `limit`) is one consistent set of rows in every format: a record that exists for the whole answer comes exactly once; `POST /sighting/qbe?view=list` is answered as this operation. Otherwise as `POST /sighting/qbe`. Only the fields the example sets are compared: texts match as a case-insensitive substring anywhere in the value (`%`, `_` and `\` are plain characters, never wildcards), other fields by equality. `{}` matches every record; when nothing matches the answer is 204 with no body. `vessel` matches by `vesselId` when given, else by the vessel's own fields; its `vesselName` is a text that any of the vessel's names (in any language) must contain. The list's query parameters narrow, order, page and count the matches as they do the list (a search beside the filters `vesselId`, `sightingDateFrom`, `sightingDateBefore`, `mine`); with `limit` an empty page is `[]`, only a whole result that is empty is 204. Role `reader`.
          */
         post: operations["querySightingsByExampleInListView"];
         delete?: never;

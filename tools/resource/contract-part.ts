@@ -98,8 +98,10 @@ ${tag}
       operationId: list${type}s
       x-view-operations: { detail: list${type}sInDetailView }
       summary: List ${name}s in the list view, ordered by id.
-      description: 'Every ${name} in the list view, ordered by id, streamed. A query parameter naming a field is an \
-equality filter; several are AND-ed. With \`limit\` one page comes back, and \`Link: <…>; rel="next"\` names the next. \
+      description: 'Every ${name} in the list view, ordered by id, streamed. A whole list (without \`limit\`) is one \
+consistent set of rows in every format: a record that exists for the whole answer comes exactly once. A query \
+parameter naming a field is an equality filter; several are AND-ed. With \`limit\` one page comes back, and \
+\`Link: <…>; rel="next"\` names the next. \
 \`GET /${name}?view=detail\` is answered as \`list${type}sInDetailView\`. Role \`${collection.read}\`.'
       parameters:
 ${listParameters(collection, 'listView')}
