@@ -1,7 +1,6 @@
 // Writes bodies in the negotiated representation, streaming lists with back-pressure.
 import type { Response } from 'express';
-import { listRepresentationOf } from './negotiation.ts';
-import { representationOf } from './negotiation.ts';
+import { listRepresentationOf, representationOf } from './negotiation.ts';
 import { responseWrites } from './bounded-writes.ts';
 import { operationOf } from '../contract/resolution.ts';
 import type { Representation } from './representation.ts';

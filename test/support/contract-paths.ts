@@ -43,7 +43,9 @@ export function answeringOperation(method: string, path: string,
   const operation = operationFor(method, path);
   if (template === undefined || !operation) return undefined;
   const view = new URLSearchParams(asked.search ?? '').get('view');
-  const other = (view !== null && operation['x-view-operations']?.[view])
+  const views = operation['x-view-operations'];
+  // Own keys only: `?view=__defineGetter__` names no view (the service reads it so too).
+  const other = (view !== null && views && Object.hasOwn(views, view) && views[view])
     || (asksForRepresentation(asked.headers?.get('prefer') ?? null) && operation['x-representation-operation'])
       || undefined;
   if (!other) return { template, method: method.toLowerCase() };
