@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * List time zones in the list view, ordered by id.
-         * @description Every record in the list view, ordered by id, streamed. A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. Role `reader`.
+         * @description Every record in the list view, ordered by id, streamed. A whole list (without `limit`) is one consistent set of rows in every format: a record that exists for the whole answer comes exactly once, however slowly the client reads and whatever changes meanwhile (a record changed meanwhile comes as it was or as it is). A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. Role `reader`.
          */
         get: operations["listTimezones"];
         put?: never;
@@ -57,7 +57,7 @@ export interface paths {
         };
         /**
          * List time zones in the detail view, ordered by id.
-         * @description Every record in the detail view (as `GET /timezone/{id}` answers it), ordered by id, streamed. A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. `limit` is at most 200. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. Role `reader`. The same list as `GET /timezone` (`listTimezones`) with each row in the detail view; `GET /timezone?view=detail` is answered as this operation.
+         * @description Every record in the detail view (as `GET /timezone/{id}` answers it), ordered by id, streamed. A whole list (without `limit`) is one consistent set of rows in every format: a record that exists for the whole answer comes exactly once, however slowly the client reads and whatever changes meanwhile (a record changed meanwhile comes as it was or as it is). A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. `limit` is at most 200. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. Role `reader`. The same list as `GET /timezone` (`listTimezones`) with each row in the detail view; `GET /timezone?view=detail` is answered as this operation.
          */
         get: operations["listTimezonesInDetailView"];
         put?: never;
@@ -83,7 +83,7 @@ export interface paths {
         put?: never;
         /**
          * Time zones matching a partial record, in the detail view.
-         * @description The records like the example, in the detail view, ordered by id. Only the fields the example sets are compared: texts match as a case-insensitive substring anywhere in the value (`%`, `_` and `\` are plain characters, never wildcards), other fields by equality. `{}` matches every record; when nothing matches the answer is 204 with no body. Role `reader`.
+         * @description The records like the example, in the detail view, ordered by id. The whole result (without `limit`) is one consistent set of rows in every format: a record that exists for the whole answer comes exactly once. Only the fields the example sets are compared: texts match as a case-insensitive substring anywhere in the value (`%`, `_` and `\` are plain characters, never wildcards), other fields by equality. `{}` matches every record; when nothing matches the answer is 204 with no body. Role `reader`.
          */
         post: operations["queryTimezonesByExample"];
         delete?: never;
@@ -214,7 +214,7 @@ export interface paths {
         };
         /**
          * List vessels in the list view (name in the request's locale), ordered by id.
-         * @description Every record in the list view, ordered by id, streamed. A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. `vesselName` is the text for the request's locale, else `en`, else the first one. Role `reader`.
+         * @description Every record in the list view, ordered by id, streamed. A whole list (without `limit`) is one consistent set of rows in every format: a record that exists for the whole answer comes exactly once, however slowly the client reads and whatever changes meanwhile (a record changed meanwhile comes as it was or as it is). A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. `vesselName` is the text for the request's locale, else `en`, else the first one. Role `reader`.
          */
         get: operations["listVessels"];
         put?: never;
@@ -258,7 +258,7 @@ export interface paths {
         };
         /**
          * List vessels in the detail view, ordered by id.
-         * @description Every record in the detail view (as `GET /vessel/{id}` answers it), ordered by id, streamed. A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. `limit` is at most 200. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. `vesselName` is the text for the request's locale, else `en`, else the first one. Role `reader`. The same list as `GET /vessel` (`listVessels`) with each row in the detail view; `GET /vessel?view=detail` is answered as this operation.
+         * @description Every record in the detail view (as `GET /vessel/{id}` answers it), ordered by id, streamed. A whole list (without `limit`) is one consistent set of rows in every format: a record that exists for the whole answer comes exactly once, however slowly the client reads and whatever changes meanwhile (a record changed meanwhile comes as it was or as it is). A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. `limit` is at most 200. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. `vesselName` is the text for the request's locale, else `en`, else the first one. Role `reader`. The same list as `GET /vessel` (`listVessels`) with each row in the detail view; `GET /vessel?view=detail` is answered as this operation.
          */
         get: operations["listVesselsInDetailView"];
         put?: never;
@@ -284,7 +284,7 @@ export interface paths {
         put?: never;
         /**
          * Vessels matching a partial record, in the detail view.
-         * @description The records like the example, in the detail view, ordered by id. Only the fields the example sets are compared: texts match as a case-insensitive substring anywhere in the value (`%`, `_` and `\` are plain characters, never wildcards), other fields by equality. `{}` matches every record; when nothing matches the answer is 204 with no body. `vesselName` is a language map: each given text must be contained in the vessel's text under that key. Role `reader`.
+         * @description The records like the example, in the detail view, ordered by id. The whole result (without `limit`) is one consistent set of rows in every format: a record that exists for the whole answer comes exactly once. Only the fields the example sets are compared: texts match as a case-insensitive substring anywhere in the value (`%`, `_` and `\` are plain characters, never wildcards), other fields by equality. `{}` matches every record; when nothing matches the answer is 204 with no body. `vesselName` is a language map: each given text must be contained in the vessel's text under that key. Role `reader`.
          */
         post: operations["queryVesselsByExample"];
         delete?: never;
@@ -441,7 +441,7 @@ export interface paths {
         };
         /**
          * List sightings in the list view, ordered by id.
-         * @description Every record in the list view, ordered by id, streamed. A query parameter naming a field is an equality filter; `sightingDateFrom` and `sightingDateBefore` bound `sightingDate`; several are AND-ed; an unknown parameter is a 400. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. The vessel's `vesselName` is the text for the request's locale, else `en`, else the first one. Role `reader`.
+         * @description Every record in the list view, ordered by id, streamed. A whole list (without `limit`) is one consistent set of rows in every format: a record that exists for the whole answer comes exactly once, however slowly the client reads and whatever changes meanwhile (a record changed meanwhile comes as it was or as it is). A query parameter naming a field is an equality filter; `sightingDateFrom` and `sightingDateBefore` bound `sightingDate`; several are AND-ed; an unknown parameter is a 400. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. The vessel's `vesselName` is the text for the request's locale, else `en`, else the first one. Role `reader`.
          */
         get: operations["listSightings"];
         put?: never;
@@ -485,7 +485,7 @@ export interface paths {
         };
         /**
          * List sightings in the detail view, ordered by id.
-         * @description Every record in the detail view (as `GET /sighting/{id}` answers it), ordered by id, streamed. A query parameter naming a field is an equality filter; `sightingDateFrom` and `sightingDateBefore` bound `sightingDate`; several are AND-ed; an unknown parameter is a 400. `limit` is at most 200. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. The vessel's `vesselName` is the text for the request's locale, else `en`, else the first one. Role `reader`. The same list as `GET /sighting` (`listSightings`) with each row in the detail view; `GET /sighting?view=detail` is answered as this operation.
+         * @description Every record in the detail view (as `GET /sighting/{id}` answers it), ordered by id, streamed. A whole list (without `limit`) is one consistent set of rows in every format: a record that exists for the whole answer comes exactly once, however slowly the client reads and whatever changes meanwhile (a record changed meanwhile comes as it was or as it is). A query parameter naming a field is an equality filter; `sightingDateFrom` and `sightingDateBefore` bound `sightingDate`; several are AND-ed; an unknown parameter is a 400. `limit` is at most 200. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. The vessel's `vesselName` is the text for the request's locale, else `en`, else the first one. Role `reader`. The same list as `GET /sighting` (`listSightings`) with each row in the detail view; `GET /sighting?view=detail` is answered as this operation.
          */
         get: operations["listSightingsInDetailView"];
         put?: never;
@@ -511,7 +511,7 @@ export interface paths {
         put?: never;
         /**
          * Sightings matching a partial record, in the detail view.
-         * @description The records like the example, in the detail view, ordered by id. Only the fields the example sets are compared: texts match as a case-insensitive substring anywhere in the value (`%`, `_` and `\` are plain characters, never wildcards), other fields by equality. `{}` matches every record; when nothing matches the answer is 204 with no body. `vessel` matches by `vesselId` when given, else by the vessel's own fields; its `vesselName` is a text that any of the vessel's names (in any language) must contain. The list's query parameters narrow, order, page and count the matches as they do the list (a search beside the filters `vesselId`, `sightingDateFrom`, `sightingDateBefore`, `mine`); with `limit` an empty page is `[]`, only a whole result that is empty is 204. Role `reader`.
+         * @description The records like the example, in the detail view, ordered by id. The whole result (without `limit`) is one consistent set of rows in every format: a record that exists for the whole answer comes exactly once. Only the fields the example sets are compared: texts match as a case-insensitive substring anywhere in the value (`%`, `_` and `\` are plain characters, never wildcards), other fields by equality. `{}` matches every record; when nothing matches the answer is 204 with no body. `vessel` matches by `vesselId` when given, else by the vessel's own fields; its `vesselName` is a text that any of the vessel's names (in any language) must contain. The list's query parameters narrow, order, page and count the matches as they do the list (a search beside the filters `vesselId`, `sightingDateFrom`, `sightingDateBefore`, `mine`); with `limit` an empty page is `[]`, only a whole result that is empty is 204. Role `reader`.
          */
         post: operations["querySightingsByExample"];
         delete?: never;
@@ -531,7 +531,7 @@ export interface paths {
         put?: never;
         /**
          * Sightings matching a partial record, in the list view.
-         * @description The records like the example, in the list view (as `GET /sighting` answers), ordered by id; `POST /sighting/qbe?view=list` is answered as this operation. Otherwise as `POST /sighting/qbe`. Only the fields the example sets are compared: texts match as a case-insensitive substring anywhere in the value (`%`, `_` and `\` are plain characters, never wildcards), other fields by equality. `{}` matches every record; when nothing matches the answer is 204 with no body. `vessel` matches by `vesselId` when given, else by the vessel's own fields; its `vesselName` is a text that any of the vessel's names (in any language) must contain. The list's query parameters narrow, order, page and count the matches as they do the list (a search beside the filters `vesselId`, `sightingDateFrom`, `sightingDateBefore`, `mine`); with `limit` an empty page is `[]`, only a whole result that is empty is 204. Role `reader`.
+         * @description The records like the example, in the list view (as `GET /sighting` answers), ordered by id; the whole result (without `limit`) is one consistent set of rows in every format: a record that exists for the whole answer comes exactly once; `POST /sighting/qbe?view=list` is answered as this operation. Otherwise as `POST /sighting/qbe`. Only the fields the example sets are compared: texts match as a case-insensitive substring anywhere in the value (`%`, `_` and `\` are plain characters, never wildcards), other fields by equality. `{}` matches every record; when nothing matches the answer is 204 with no body. `vessel` matches by `vesselId` when given, else by the vessel's own fields; its `vesselName` is a text that any of the vessel's names (in any language) must contain. The list's query parameters narrow, order, page and count the matches as they do the list (a search beside the filters `vesselId`, `sightingDateFrom`, `sightingDateBefore`, `mine`); with `limit` an empty page is `[]`, only a whole result that is empty is 204. Role `reader`.
          */
         post: operations["querySightingsByExampleInListView"];
         delete?: never;
@@ -657,6 +657,8 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A list as CSV (RFC 4180, UTF-8, CRLF): a header row of the view's field names, then a row per record. A referenced record's fields are columns of their own (`vessel.vesselId`, `vessel.vesselName`), a language map has one column per language any vessel has a text in (`vesselName.de`, `vesselName.en`); null (and a language a vessel has no text in) is an empty field; a field is quoted only when it holds a comma, a quote or a line break. An import (`POST /{resource}/batch`) reads the same columns. */
+        CsvExport: string;
         /** @description An equality filter's text: without control characters (Unicode's Cc, U+0000–U+001F and U+007F–U+009F; tab, line feed and carriage return aside: PostgreSQL cannot store U+0000, XML 1.0 cannot carry the C0 ones and none has a place in a text), and not empty: no record holds an empty text (names and memos have a minimum, a blank time zone is stored as null), so an empty filter could only match nothing; leave the parameter out instead. */
         FilterText: string;
         /**
@@ -1471,6 +1473,7 @@ export interface components {
                 "X-Request-Id": components["headers"]["RequestId"];
                 "X-Total-Count": components["headers"]["TotalCount"];
                 "Preference-Applied": components["headers"]["CountApplied"];
+                "Content-Disposition": components["headers"]["ContentDisposition"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -1977,6 +1980,8 @@ export interface components {
         prefer: string;
         /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
         cursor: string;
+        /** @description `true` with `Accept: text/csv` or `application/x-ndjson`: the answer is a file to save, `Content-Disposition: attachment; filename="<collection>-<UTC time, yyyyMMddTHHmmssZ>.csv"` (`.ndjson` for JSON lines; RFC 6266). Changes nothing else, and nothing for JSON or XML. */
+        download: boolean;
         /**
          * @description `count=exact` asks for `X-Total-Count` (the number of matches, whatever the page) and answers `Preference-Applied: count=exact`; other preferences are ignored.
          * @example count=exact
@@ -1995,6 +2000,8 @@ export interface components {
     headers: {
         /** @description Only for a request whose `Origin` is one of `CORS_ORIGINS`: that origin (the Fetch standard's CORS); absent otherwise. */
         "Access-Control-Allow-Origin": string;
+        /** @description With `download=true` on a CSV or JSON lines answer: `attachment; filename="sighting-20261129T031500Z.csv"` (RFC 6266), the collection and the UTC time of the answer. */
+        ContentDisposition: string;
         /** @description With `Prefer: count=exact`: how many records (or history entries) the filters match, whatever the page. */
         TotalCount: number;
         /** @description `count=exact` when `X-Total-Count` is given, as `Prefer` asked (RFC 7240 §3). */
@@ -2084,6 +2091,8 @@ export interface operations {
                 sort?: string;
                 /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
                 cursor?: components["parameters"]["cursor"];
+                /** @description `true` with `Accept: text/csv` or `application/x-ndjson`: the answer is a file to save, `Content-Disposition: attachment; filename="<collection>-<UTC time, yyyyMMddTHHmmssZ>.csv"` (`.ndjson` for JSON lines; RFC 6266). Changes nothing else, and nothing for JSON or XML. */
+                download?: components["parameters"]["download"];
             };
             header?: {
                 /**
@@ -2105,6 +2114,7 @@ export interface operations {
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -2115,6 +2125,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TimezoneListItem"][];
+                    /**
+                     * @example timezoneId,timezoneName
+                     *     -1,Africa/Abidjan
+                     */
+                    "text/csv": components["schemas"]["CsvExport"];
+                    /**
+                     * @example {
+                     *       "timezoneId": -1,
+                     *       "timezoneName": "Africa/Abidjan"
+                     *     }
+                     */
+                    "application/x-ndjson": components["schemas"]["TimezoneListItem"];
                     "text/xml": components["schemas"]["TimezoneCollection"];
                 };
             };
@@ -2254,6 +2276,8 @@ export interface operations {
                 sort?: string;
                 /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
                 cursor?: components["parameters"]["cursor"];
+                /** @description `true` with `Accept: text/csv` or `application/x-ndjson`: the answer is a file to save, `Content-Disposition: attachment; filename="<collection>-<UTC time, yyyyMMddTHHmmssZ>.csv"` (`.ndjson` for JSON lines; RFC 6266). Changes nothing else, and nothing for JSON or XML. */
+                download?: components["parameters"]["download"];
             };
             header?: {
                 /**
@@ -2275,6 +2299,7 @@ export interface operations {
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -2285,6 +2310,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TimezoneDetail"][];
+                    /**
+                     * @example version,timezoneId,timezoneName
+                     *     0,-1,Africa/Abidjan
+                     */
+                    "text/csv": components["schemas"]["CsvExport"];
+                    /**
+                     * @example {
+                     *       "version": 0,
+                     *       "timezoneId": -1,
+                     *       "timezoneName": "Africa/Abidjan"
+                     *     }
+                     */
+                    "application/x-ndjson": components["schemas"]["TimezoneDetail"];
                     "text/xml": components["schemas"]["TimezoneDetailCollection"];
                 };
             };
@@ -2333,7 +2371,10 @@ export interface operations {
     };
     queryTimezonesByExample: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `true` with `Accept: text/csv` or `application/x-ndjson`: the answer is a file to save, `Content-Disposition: attachment; filename="<collection>-<UTC time, yyyyMMddTHHmmssZ>.csv"` (`.ndjson` for JSON lines; RFC 6266). Changes nothing else, and nothing for JSON or XML. */
+                download?: components["parameters"]["download"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2353,6 +2394,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -2364,6 +2406,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TimezoneDetail"][];
+                    /**
+                     * @example version,timezoneId,timezoneName
+                     *     0,-1,Africa/Abidjan
+                     */
+                    "text/csv": components["schemas"]["CsvExport"];
+                    /**
+                     * @example {
+                     *       "version": 0,
+                     *       "timezoneId": -1,
+                     *       "timezoneName": "Africa/Abidjan"
+                     *     }
+                     */
+                    "application/x-ndjson": components["schemas"]["TimezoneDetail"];
                     "text/xml": components["schemas"]["TimezoneDetailCollection"];
                 };
             };
@@ -2761,6 +2816,8 @@ export interface operations {
                 sort?: string;
                 /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
                 cursor?: components["parameters"]["cursor"];
+                /** @description `true` with `Accept: text/csv` or `application/x-ndjson`: the answer is a file to save, `Content-Disposition: attachment; filename="<collection>-<UTC time, yyyyMMddTHHmmssZ>.csv"` (`.ndjson` for JSON lines; RFC 6266). Changes nothing else, and nothing for JSON or XML. */
+                download?: components["parameters"]["download"];
             };
             header?: {
                 /**
@@ -2782,6 +2839,7 @@ export interface operations {
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -2792,6 +2850,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VesselListItem"][];
+                    /**
+                     * @example vesselId,vesselName
+                     *     -1,Klingon Warbird
+                     */
+                    "text/csv": components["schemas"]["CsvExport"];
+                    /**
+                     * @example {
+                     *       "vesselId": -1,
+                     *       "vesselName": "Klingon Warbird"
+                     *     }
+                     */
+                    "application/x-ndjson": components["schemas"]["VesselListItem"];
                     "text/xml": components["schemas"]["VesselCollection"];
                 };
             };
@@ -2934,6 +3004,8 @@ export interface operations {
                 sort?: string;
                 /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
                 cursor?: components["parameters"]["cursor"];
+                /** @description `true` with `Accept: text/csv` or `application/x-ndjson`: the answer is a file to save, `Content-Disposition: attachment; filename="<collection>-<UTC time, yyyyMMddTHHmmssZ>.csv"` (`.ndjson` for JSON lines; RFC 6266). Changes nothing else, and nothing for JSON or XML. */
+                download?: components["parameters"]["download"];
             };
             header?: {
                 /**
@@ -2955,6 +3027,7 @@ export interface operations {
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -2965,6 +3038,22 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VesselDetail"][];
+                    /**
+                     * @example version,vesselId,vesselName.de,vesselName.en
+                     *     0,-1,Klingonischer Jäger,Klingon Warbird
+                     */
+                    "text/csv": components["schemas"]["CsvExport"];
+                    /**
+                     * @example {
+                     *       "version": 0,
+                     *       "vesselId": -1,
+                     *       "vesselName": {
+                     *         "en": "Klingon Warbird",
+                     *         "de": "Klingonischer Jäger"
+                     *       }
+                     *     }
+                     */
+                    "application/x-ndjson": components["schemas"]["VesselDetail"];
                     "text/xml": components["schemas"]["VesselDetailCollection"];
                 };
             };
@@ -3013,7 +3102,10 @@ export interface operations {
     };
     queryVesselsByExample: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `true` with `Accept: text/csv` or `application/x-ndjson`: the answer is a file to save, `Content-Disposition: attachment; filename="<collection>-<UTC time, yyyyMMddTHHmmssZ>.csv"` (`.ndjson` for JSON lines; RFC 6266). Changes nothing else, and nothing for JSON or XML. */
+                download?: components["parameters"]["download"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3033,6 +3125,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -3044,6 +3137,22 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VesselDetail"][];
+                    /**
+                     * @example version,vesselId,vesselName.de,vesselName.en
+                     *     0,-1,Klingonischer Jäger,Klingon Warbird
+                     */
+                    "text/csv": components["schemas"]["CsvExport"];
+                    /**
+                     * @example {
+                     *       "version": 0,
+                     *       "vesselId": -1,
+                     *       "vesselName": {
+                     *         "en": "Klingon Warbird",
+                     *         "de": "Klingonischer Jäger"
+                     *       }
+                     *     }
+                     */
+                    "application/x-ndjson": components["schemas"]["VesselDetail"];
                     "text/xml": components["schemas"]["VesselDetailCollection"];
                 };
             };
@@ -3511,6 +3620,8 @@ export interface operations {
                 sort?: string;
                 /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
                 cursor?: components["parameters"]["cursor"];
+                /** @description `true` with `Accept: text/csv` or `application/x-ndjson`: the answer is a file to save, `Content-Disposition: attachment; filename="<collection>-<UTC time, yyyyMMddTHHmmssZ>.csv"` (`.ndjson` for JSON lines; RFC 6266). Changes nothing else, and nothing for JSON or XML. */
+                download?: components["parameters"]["download"];
             };
             header?: {
                 /**
@@ -3532,6 +3643,7 @@ export interface operations {
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -3542,6 +3654,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SightingListItem"][];
+                    /**
+                     * @example sightingId,vessel.vesselId,vessel.vesselName,sightingTimezone,sightingDate
+                     *     -1,-1,Klingon Warbird,Europe/Berlin,2026-11-22T21:30:00.000
+                     */
+                    "text/csv": components["schemas"]["CsvExport"];
+                    /**
+                     * @example {
+                     *       "sightingId": -1,
+                     *       "vessel": {
+                     *         "vesselId": -1,
+                     *         "vesselName": "Klingon Warbird"
+                     *       },
+                     *       "sightingTimezone": "Europe/Berlin",
+                     *       "sightingDate": "2026-11-22T21:30:00.000"
+                     *     }
+                     */
+                    "application/x-ndjson": components["schemas"]["SightingListItem"];
                     "text/xml": components["schemas"]["SightingCollection"];
                 };
             };
@@ -3725,6 +3854,8 @@ export interface operations {
                 sort?: string;
                 /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
                 cursor?: components["parameters"]["cursor"];
+                /** @description `true` with `Accept: text/csv` or `application/x-ndjson`: the answer is a file to save, `Content-Disposition: attachment; filename="<collection>-<UTC time, yyyyMMddTHHmmssZ>.csv"` (`.ndjson` for JSON lines; RFC 6266). Changes nothing else, and nothing for JSON or XML. */
+                download?: components["parameters"]["download"];
             };
             header?: {
                 /**
@@ -3746,6 +3877,7 @@ export interface operations {
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -3756,6 +3888,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SightingDetail"][];
+                    /**
+                     * @example version,sightingId,sightingMemo,vessel.version,vessel.vesselId,vessel.vesselName,sightingTimezone,sightingDate
+                     *     0,-1,unheimlich!,0,-1,Klingon Warbird,,
+                     */
+                    "text/csv": components["schemas"]["CsvExport"];
+                    /**
+                     * @example {
+                     *       "version": 0,
+                     *       "sightingId": -1,
+                     *       "sightingMemo": "unheimlich!",
+                     *       "vessel": {
+                     *         "version": 0,
+                     *         "vesselId": -1,
+                     *         "vesselName": "Klingon Warbird"
+                     *       },
+                     *       "sightingTimezone": null,
+                     *       "sightingDate": null
+                     *     }
+                     */
+                    "application/x-ndjson": components["schemas"]["SightingDetail"];
                     "text/xml": components["schemas"]["SightingDetailCollection"];
                 };
             };
@@ -3855,6 +4007,8 @@ export interface operations {
                 sort?: string;
                 /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
                 cursor?: components["parameters"]["cursor"];
+                /** @description `true` with `Accept: text/csv` or `application/x-ndjson`: the answer is a file to save, `Content-Disposition: attachment; filename="<collection>-<UTC time, yyyyMMddTHHmmssZ>.csv"` (`.ndjson` for JSON lines; RFC 6266). Changes nothing else, and nothing for JSON or XML. */
+                download?: components["parameters"]["download"];
             };
             header?: {
                 /**
@@ -3890,6 +4044,7 @@ export interface operations {
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -3900,6 +4055,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SightingDetail"][];
+                    /**
+                     * @example version,sightingId,sightingMemo,vessel.version,vessel.vesselId,vessel.vesselName,sightingTimezone,sightingDate
+                     *     0,-1,unheimlich!,0,-1,Klingon Warbird,,
+                     */
+                    "text/csv": components["schemas"]["CsvExport"];
+                    /**
+                     * @example {
+                     *       "version": 0,
+                     *       "sightingId": -1,
+                     *       "sightingMemo": "unheimlich!",
+                     *       "vessel": {
+                     *         "version": 0,
+                     *         "vesselId": -1,
+                     *         "vesselName": "Klingon Warbird"
+                     *       },
+                     *       "sightingTimezone": null,
+                     *       "sightingDate": null
+                     *     }
+                     */
+                    "application/x-ndjson": components["schemas"]["SightingDetail"];
                     "text/xml": components["schemas"]["SightingDetailCollection"];
                 };
             };
@@ -3959,6 +4134,8 @@ export interface operations {
                 sort?: string;
                 /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
                 cursor?: components["parameters"]["cursor"];
+                /** @description `true` with `Accept: text/csv` or `application/x-ndjson`: the answer is a file to save, `Content-Disposition: attachment; filename="<collection>-<UTC time, yyyyMMddTHHmmssZ>.csv"` (`.ndjson` for JSON lines; RFC 6266). Changes nothing else, and nothing for JSON or XML. */
+                download?: components["parameters"]["download"];
             };
             header?: {
                 /**
@@ -3994,6 +4171,7 @@ export interface operations {
                     Link: components["headers"]["Link"];
                     "X-Total-Count": components["headers"]["TotalCount"];
                     "Preference-Applied": components["headers"]["CountApplied"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -4004,6 +4182,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SightingListItem"][];
+                    /**
+                     * @example sightingId,vessel.vesselId,vessel.vesselName,sightingTimezone,sightingDate
+                     *     -1,-1,Klingon Warbird,Europe/Berlin,2026-11-22T21:30:00.000
+                     */
+                    "text/csv": components["schemas"]["CsvExport"];
+                    /**
+                     * @example {
+                     *       "sightingId": -1,
+                     *       "vessel": {
+                     *         "vesselId": -1,
+                     *         "vesselName": "Klingon Warbird"
+                     *       },
+                     *       "sightingTimezone": "Europe/Berlin",
+                     *       "sightingDate": "2026-11-22T21:30:00.000"
+                     *     }
+                     */
+                    "application/x-ndjson": components["schemas"]["SightingListItem"];
                     "text/xml": components["schemas"]["SightingCollection"];
                 };
             };

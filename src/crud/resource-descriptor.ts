@@ -99,6 +99,11 @@ interface DescriptorFields<E extends object> {
    * Operations of this collection alone, beside the generic set (the vessel's observers); openapi.yaml declares each.
    */
   ownOperations?: ReadonlyArray<OperationShape & { kind: string; handle: RequestHandler }>;
+  /**
+   * The keys any record holds in each map of its detail view (a vessel's languages, by field path `vesselName`): a
+   * CSV writes a column per key (src/http/csv-columns.ts), and must name them all in its header row.
+   */
+  mapKeys?(em: EntityManager): Promise<Readonly<Record<string, readonly string[]>>>;
   /** Query by example for the fields the generic rule (src/crud/read/query-by-example.ts) does not fit. */
   exampleFields?: Readonly<Record<string, (value: unknown, context: RequestContext) => FilterQuery<E>>>;
 }

@@ -4,6 +4,8 @@ import { notAcceptable } from '../errors/refusals.ts';
 import { jsonRepresentation, type Representation } from './representation.ts';
 import { xmlRepresentation } from './xml/xml-representation.ts';
 import { operationOf } from '../contract/resolution.ts';
+import { csvRepresentation } from './csv-representation.ts';
+import { ndjsonRepresentation } from './ndjson-representation.ts';
 
 const representations: Record<string, Representation> = {
   'application/json': jsonRepresentation,
@@ -11,10 +13,17 @@ const representations: Record<string, Representation> = {
   'application/xml': xmlRepresentation,
 };
 
-/** JSON when the client accepts anything (first in the list wins ties), undefined when it accepts neither. */
-function acceptedRepresentation(req: Request): Representation | undefined {
-  const type = req.accepts(Object.keys(representations));
-  return type ? representations[type] : undefined;
+/** A list's and a query by example's besides those: the export formats (docs/api.md#export), after them in ties. */
+const listRepresentations: Record<string, Representation> = {
+  ...representations,
+  'text/csv': csvRepresentation,
+  'application/x-ndjson': ndjsonRepresentation,
+};
+
+/** JSON when the client accepts anything (first in the list wins ties), undefined when it accepts none. */
+function acceptedRepresentation(req: Request, offered: Record<string, Representation>): Representation | undefined {
+  const type = req.accepts(Object.keys(offered));
+  return type ? offered[type] : undefined;
 }
 
 export function negotiate(req: Request, res: Response, next: NextFunction): void {
@@ -24,11 +33,19 @@ export function negotiate(req: Request, res: Response, next: NextFunction): void
     res.vary('Accept');
     return next();
   }
-  const representation = acceptedRepresentation(req);
+  const lists = operationOf(req)?.view !== undefined;
+  const representation = acceptedRepresentation(req, lists ? listRepresentations : representations);
   if (!representation) throw notAcceptable();
-  res.locals.representation = representation;
+  // An export's errors are JSON: a CSV or JSON lines error body would be read as data.
+  res.locals.representation = representation.extension ? jsonRepresentation : representation;
+  res.locals.listRepresentation = representation;
   res.vary('Accept');
   next();
+}
+
+/** The representation chosen for this response's list: an export format's, else that of every other answer. */
+export function listRepresentationOf(res: Response): Representation {
+  return (res.locals.listRepresentation as Representation | undefined) ?? representationOf(res);
 }
 
 /** The representation chosen for this response; JSON before negotiation ran or when it failed (406 is JSON). */

@@ -1,6 +1,12 @@
 // How a body is written in one media type: a whole document, or a list written item by item.
+import type { CsvColumn } from './csv-columns.ts';
+
 export interface Representation {
   mediaType: string;
+  /** An export format's (CSV, JSON lines): the file name's extension of a download (`?download=true`). */
+  extension?: string;
+  /** A format whose list depends on the view's columns (CSV): the list's own writer for them. */
+  forList?(columns: readonly CsvColumn[]): Representation;
   /** The whole body: `root` names the resource (or `errors`) for formats that need a root element. */
   document(root: string, body: unknown): string;
   /** `collection` names a list's element for formats that need one (`collection`, `versions`). */

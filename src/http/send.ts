@@ -1,7 +1,11 @@
 // Writes bodies in the negotiated representation, streaming lists with back-pressure.
 import type { Response } from 'express';
-import { representationOf } from './negotiation.ts';
+import { listRepresentationOf, representationOf } from './negotiation.ts';
 import { responseWrites } from './bounded-writes.ts';
+import { operationOf } from '../contract/resolution.ts';
+import type { Representation } from './representation.ts';
+import type { Schema } from '../contract/document.ts';
+import { csvColumns, mapPaths, type MapKeys } from './csv-columns.ts';
 
 /** An answer as it is about to leave: what an Idempotency-Key keeps to replay (src/http/idempotency-key.ts). */
 export interface Answer {
@@ -49,6 +53,32 @@ export interface ListOptions {
   collection?: string;
   /** Settles before the answer's status and headers are set: a count run beside the reading of the first rows. */
   ready?: Promise<unknown>;
+  /** The keys of the rows' maps (a vessel's languages), asked only by a format with a column per key (CSV). */
+  mapKeys?: (paths: readonly string[]) => Promise<MapKeys>;
+}
+
+/** The operation's row schema: the items of its JSON answer, which every format of its list writes. */
+function rowSchema(res: Response): Schema | undefined {
+  const answer = operationOf(res.req)?.contract.responses?.['200'] as
+    { content?: Record<string, { schema?: Schema }> } | undefined;
+  return answer?.content?.['application/json']?.schema?.items as Schema | undefined;
+}
+
+/**
+ * The writer of this list: in CSV one for the row schema's columns (its maps' keys asked first). With `?download=true`
+ * an export is a file (RFC 6266), named after the collection and the moment: `sighting-20261129T031500Z.csv`.
+ */
+async function listWriter(res: Response, root: string, mapKeys: ListOptions['mapKeys']): Promise<Representation> {
+  const representation = listRepresentationOf(res);
+  if (representation.extension && (res.req.query.download as unknown) === true) {
+    const moment = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+/, '');
+    res.set('Content-Disposition', `attachment; filename="${root}-${moment}.${representation.extension}"`);
+  }
+  const schema = representation.forList && rowSchema(res);
+  if (!schema) return representation;
+  const paths = mapPaths(schema);
+  const keys = paths.length > 0 && mapKeys ? await mapKeys(paths) : {};
+  return representation.forList!(csvColumns(schema, keys));
 }
 
 /**
@@ -59,12 +89,13 @@ export interface ListOptions {
  */
 export async function sendList(
   res: Response, root: string, batches: AsyncIterable<readonly unknown[]> | readonly (readonly unknown[])[],
-  { emptyStatus = 200, collection = 'collection', ready }: ListOptions = {},
+  { emptyStatus = 200, collection = 'collection', ready, mapKeys }: ListOptions = {},
 ): Promise<void> {
-  const representation = representationOf(res);
   if (Array.isArray(batches)) {
     await ready;
-    return sendWhole(res, root, (batches as readonly (readonly unknown[])[]).flat(), emptyStatus, collection);
+    const items = (batches as readonly (readonly unknown[])[]).flat();
+    if (items.length === 0 && emptyStatus === 204) return void res.status(204).end();
+    return sendWhole(res, root, items, collection, await listWriter(res, root, mapKeys));
   }
   const iterator = (batches as AsyncIterable<readonly unknown[]>)[Symbol.asyncIterator]();
   const writes = responseWrites(res);
@@ -78,6 +109,7 @@ export async function sendList(
       res.status(204).end();
       return;
     }
+    const representation = await listWriter(res, root, mapKeys);
     res.status(200).type(`${representation.mediaType}; charset=utf-8`);
     // Items are gathered into chunks of about 64 KiB: one write per item would cost a syscall each.
     let chunk = representation.listOpen(collection);
@@ -106,10 +138,8 @@ export async function sendList(
  * writes' chunked framing and their end cost a write and a syscall more.
  */
 function sendWhole(
-  res: Response, root: string, items: readonly unknown[], emptyStatus: 200 | 204, collection: string,
+  res: Response, root: string, items: readonly unknown[], collection: string, representation: Representation,
 ): void {
-  if (items.length === 0 && emptyStatus === 204) return void res.status(204).end();
-  const representation = representationOf(res);
   let text = representation.listOpen(collection);
   for (const [index, item] of items.entries()) text += representation.listItem(root, item, index === 0);
   res.status(200).type(`${representation.mediaType}; charset=utf-8`);

@@ -114,3 +114,11 @@ export function replaceNames(em: EntityManager, vessel: Vessel, names: Record<st
   // The names are part of the vessel: changing them must change (and version-check) the vessel row.
   if (JSON.stringify(entityNames(vessel)) !== before) vessel.modifiedAt = new Date();
 }
+
+/** Every language key some vessel has a text in, in the order of the keys: a CSV's columns `vesselName.<key>`. */
+export async function languageKeys(em: EntityManager): Promise<string[]> {
+  const rows = await em.getConnection('read').execute(
+    'select distinct "language_key" from "vessel_name" order by "language_key"', [], 'all') as
+    Array<{ language_key: string }>;
+  return rows.map((row) => row.language_key);
+}

@@ -5,7 +5,7 @@ import { matching } from '../crud/read/query-by-example.ts';
 import { fromFields, idField, versionField } from '../crud/fields.ts';
 import { Vessel } from '../db/entities/vessel.entity.ts';
 import { vesselObservers } from './vessel-observers.ts';
-import { replaceNames, normalizeLanguageKey, vesselNameField } from './vessel-names.ts';
+import { replaceNames, normalizeLanguageKey, vesselNameField, languageKeys } from './vessel-names.ts';
 
 export default {
   name: 'vessel',
@@ -18,6 +18,7 @@ export default {
   writeRelated: (vessel, body, em) => replaceNames(em, vessel, body.vesselName as Record<string, string>),
   relatedRows: (body) => ({ relation: 'translations', rows: Object.entries(body.vesselName as Record<string, string>)
     .map(([languageKey, text]) => ({ languageKey, text })) }),
+  mapKeys: async (em) => ({ vesselName: await languageKeys(em) }),
   exampleFields: { vesselName: (name) => namesExample(name as string | Record<string, string>) },
   // What the web page's "who else" shows: how many sightings, by how many people, how many the caller's.
   ownOperations: [{ kind: 'observers', method: 'get', below: '/{id}/observers', roles: (access) => [access.read],

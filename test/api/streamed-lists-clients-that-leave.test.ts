@@ -34,6 +34,12 @@ describe(`streamed lists and clients that leave (${backend}) @pgbouncer`, functi
   const queryByExample: () => Call = () => ({ method: 'POST', path: '/api/sighting/qbe',
     headers: { ...headers, 'Content-Type': 'application/json', 'Accept-Encoding': 'gzip' }, body: '{}' });
 
+  // The export formats (docs/api.md#export) stream through the same writer.
+  const csvList: () => Call = () => ({ path: '/api/sighting?view=detail',
+    headers: { ...headers, Accept: 'text/csv' } });
+  const ndjsonQuery: () => Call = () => ({ method: 'POST', path: '/api/sighting/qbe',
+    headers: { ...headers, 'Content-Type': 'application/json', Accept: 'application/x-ndjson' }, body: '{}' });
+
   /** Connections of the primary's pool in use now (PostgreSQL; PGlite has no pool). */
   const poolInUse = async () => (await poolConnections(service.url)).used;
   const inFlight = async () => (await samples(service.url, 'http_requests_in_flight')).get('') ?? 0;
@@ -43,26 +49,29 @@ describe(`streamed lists and clients that leave (${backend}) @pgbouncer`, functi
     expect(response.status).to.equal(200);
   }
 
-  it('when 12 clients close a list, 4 a sorted list and 12 a query by example after 64 KiB, ' +
-    'then the pool is free and a read by id is answered', async () => {
+  it('when 12 clients close a list, 4 a sorted list, 12 a query by example and 4 each a CSV list and a JSON lines ' +
+    'query after 64 KiB, then the pool is free and a read by id is answered', async () => {
     // One after the other: with three connections, the fourth would find none if any were still held.
     for (let i = 0; i < 12; i++) await readPartAndLeave(service.url, list(), 65_536);
     for (let i = 0; i < 4; i++) await readPartAndLeave(service.url, sortedList(), 65_536);
     for (let i = 0; i < 12; i++) await readPartAndLeave(service.url, queryByExample(), 65_536);
+    for (let i = 0; i < 4; i++) await readPartAndLeave(service.url, csvList(), 65_536);
+    for (let i = 0; i < 4; i++) await readPartAndLeave(service.url, ndjsonQuery(), 65_536);
     await eventually(async () => await poolInUse() === 0);
     await expectReadByIdAnswered();
   });
 
   // PGlite reads in this process, one statement at a time: two such clients already keep it busy for seconds.
   const stoppers = backend === 'postgresql' ? 6 : 1;
-  it(`when ${2 * stoppers} clients stop reading a list or a query by example, ` +
+  it(`when ${4 * stoppers} clients stop reading a list or a query by example (JSON, CSV, JSON lines), ` +
     `then each is cut off after STREAM_WRITE_TIMEOUT_MS, the pool is free and a read by id is answered`, async () => {
     // The scrape is a request in flight itself.
     const quiet = await inFlight();
     const sockets: Socket[] = [];
     try {
       for (let i = 0; i < stoppers; i++)
-        sockets.push(neverRead(service.url, list()), neverRead(service.url, queryByExample()));
+        sockets.push(neverRead(service.url, list()), neverRead(service.url, queryByExample()),
+          neverRead(service.url, csvList()), neverRead(service.url, ndjsonQuery()));
       await eventually(async () => await inFlight() > quiet);
       // Every one of them ended: nothing is answered any more, and nothing is held.
       await eventually(async () => await inFlight() === quiet);

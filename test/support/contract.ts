@@ -11,7 +11,10 @@ export interface ObservedResponse {
   path: string;
   status: number;
   headers: Headers;
-  /** Parsed body: JSON value, or for XML the object the XML checker made of it. */
+  /**
+   * Parsed body: JSON value, for JSON lines the array of its lines' values, for XML the object the XML checker made
+   * of it; for CSV nothing (its media type is checked).
+   */
   body?: unknown;
   /** The request's query and headers, where they name the operation that answers (`view`, `Prefer`). */
   asked?: AskedFor;
@@ -21,8 +24,10 @@ export interface ObservedResponse {
  * Returns the problems found; empty when the response is what the contract documents. `headers: false` leaves the
  * header fields unchecked (a body on its own, such as an example of one).
  */
+export type BodyFormat = 'json' | 'xml' | 'ndjson' | 'csv' | 'none';
+
 export function contractProblems(
-  response: ObservedResponse, bodyFormat: 'json' | 'xml' | 'none', { headers = true } = {},
+  response: ObservedResponse, bodyFormat: BodyFormat, { headers = true } = {},
 ): string[] {
   const where = `${response.method} ${response.path} -> ${response.status}`;
   if (!pathTemplate(response.path)) return response.status === 404 || response.status === 401 || response.status === 406
@@ -54,12 +59,15 @@ export function contractProblems(
   return problems;
 }
 
-function bodyProblems(response: ObservedResponse, bodyFormat: 'json' | 'xml' | 'none', where: string, at: string,
+function bodyProblems(response: ObservedResponse, bodyFormat: BodyFormat, where: string, at: string,
   content: Record<string, unknown>, mediaType: string | undefined): string[] {
   if (!mediaType || !content[mediaType]) return [`${where}: media type ${mediaType} not documented`];
-  if (bodyFormat === 'none' || (bodyFormat === 'xml' && response.body === undefined)) return [];
+  if (bodyFormat === 'none' || bodyFormat === 'csv' || (bodyFormat === 'xml' && response.body === undefined)) return [];
   const schema = `openapi#${at}${pointer('content', mediaType, 'schema')}`;
   const validate = ajv.getSchema(schema) ?? ajv.compile({ $ref: schema });
-  return validate(response.body) ? []
-    : [`${where}: body ${JSON.stringify(response.body)} ${ajv.errorsText(validate.errors)}`];
+  // JSON lines: the media type's schema is that of one line (each a row of the list).
+  const values = bodyFormat === 'ndjson' ? response.body as unknown[] : [response.body];
+  return values.flatMap((value, index) => validate(value) ? []
+    : [`${where}: ${bodyFormat === 'ndjson' ? `line ${index + 1} ` : ''}body ${JSON.stringify(value)} ` +
+      ajv.errorsText(validate.errors)]);
 }

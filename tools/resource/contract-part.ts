@@ -28,12 +28,12 @@ const body = (schema: string) => `      requestBody:
           text/xml: { schema: ${ref('schemas', schema)} }
           application/xml: { schema: ${ref('schemas', schema)} }`;
 
-/** A 200 answer whose headers are one of the shared header sets. */
-const ok = (description: string, headers: string, json: string, xml: string) => `'200':
+/** A 200 answer whose headers are one of the shared header sets; a list's also in the export formats (`rows`). */
+const ok = (description: string, headers: string, json: string, xml: string, rows?: ExportRows) => `'200':
           description: ${description}
           headers: *${headers}
           content:
-            application/json: { schema: ${json} }
+            application/json: { schema: ${json} }${rows ? exportFormats(rows) : ''}
             text/xml: { schema: ${xml} }`;
 
 /** A field's equality filter among a list's query parameters (an optional field's bounds without its null). */
@@ -43,6 +43,34 @@ export const filterParameter = (collection: Collection, field: Field) => field.t
   : `{ name: ${field.name}, in: query, description: Equality filter., schema: ${field.optional
     ? `{ type: integer, format: int32, minimum: ${field.min}, maximum: ${field.max} }`
     : ref('schemas', fieldSchema(collection, field))} }`;
+
+/** The rows of a list: their schema and an example row (its fields in the view's order). */
+interface ExportRows {
+  schema: string;
+  example: Record<string, unknown>;
+}
+
+/** A list as CSV (its columns the row's fields) and as JSON lines (each line a row), with an example each. */
+const exportFormats = ({ schema, example }: ExportRows) => {
+  const csv = `${Object.keys(example).join(',')}\r\n${Object.values(example).join(',')}\r\n`;
+  return `
+            text/csv:
+              schema: ${ref('schemas', 'CsvExport')}
+              example: ${JSON.stringify(csv)}
+            application/x-ndjson:
+              schema: ${ref('schemas', schema)}
+              example: ${JSON.stringify(example)}`;
+};
+
+/** A field's value in an example row: a text of letters within its bounds, an integer at its minimum. */
+const sampleValue = (field: Field) => field.type === 'text'
+  ? 'Example'.padEnd(field.min, 'e').slice(0, Math.max(field.min, Math.min(field.max, 7))) : field.min;
+
+/** A row of the list (or detail) view as an example: the record with id 1 at version 0. */
+function sampleRow(collection: Collection, view: 'list' | 'detail'): Record<string, unknown> {
+  return { ...view === 'detail' && { version: 0 }, [`${collection.name}Id`]: 1,
+    ...Object.fromEntries(collection.fields.map((field) => [field.name, sampleValue(field)])) };
+}
 
 function listParameters(collection: Collection, view: 'listView' | 'detailView'): string {
   const id = `${collection.name}Id`;
@@ -58,7 +86,7 @@ comma-separated, \`-\` for descending; ties by id ascending. Sortable: ${sortabl
 schema: { type: string, maxLength: 200, pattern: '^-?(${sortable.join('|')})(,-?(${sortable.join('|')}))*$', \
 x-message-keys: { pattern: error.sort.invalid, maxLength: error.sort.invalid } } }`;
   return [...filters, ...['limit', view, 'after'].map((name) => ref('parameters', name)), sort,
-    ...['cursor', 'countPreference'].map((name) => ref('parameters', name))]
+    ...['cursor', 'countPreference', 'download'].map((name) => ref('parameters', name))]
     .map((line) => `        - ${line}`).join('\n');
 }
 
@@ -68,20 +96,23 @@ function paths(collection: Collection): string {
   const tag = `      tags: [${name}]`;
   const items = (schema: string) => `{ type: array, items: ${ref('schemas', schema)} }`;
   const detail = ref('schemas', `${type}Detail`);
+  const detailRows = { schema: `${type}Detail`, example: sampleRow(collection, 'detail') };
   return `  /${name}:
     get:
 ${tag}
       operationId: list${type}s
       x-view-operations: { detail: list${type}sInDetailView }
       summary: List ${name}s in the list view, ordered by id.
-      description: 'Every ${name} in the list view, ordered by id, streamed. A query parameter naming a field is an \
-equality filter; several are AND-ed. With \`limit\` one page comes back, and \`Link: <…>; rel="next"\` names the next. \
+      description: 'Every ${name} in the list view, ordered by id, streamed. A whole list (without \`limit\`) is one \
+consistent set of rows in every format: a record that exists for the whole answer comes exactly once. A query \
+parameter naming a field is an equality filter; several are AND-ed. With \`limit\` one page comes back, and \
+\`Link: <…>; rel="next"\` names the next. \
 \`GET /${name}?view=detail\` is answered as \`list${type}sInDetailView\`. Role \`${collection.read}\`.'
       parameters:
 ${listParameters(collection, 'listView')}
       responses:
         ${ok(`The ${name}s (one page of them when \`limit\` is given).`, 'listHeaders', items(`${type}ListItem`),
-          ref('schemas', `${type}Collection`))}
+          ref('schemas', `${type}Collection`), { schema: `${type}ListItem`, example: sampleRow(collection, 'list') })}
 ${answers('        ', readErrors)}
     post:
 ${tag}
@@ -134,7 +165,7 @@ ${tag}
 ${listParameters(collection, 'detailView')}
       responses:
         ${ok(`The ${name}s (one page of them when \`limit\` is given).`, 'listHeaders', items(`${type}Detail`),
-          ref('schemas', `${type}DetailCollection`))}
+          ref('schemas', `${type}DetailCollection`), detailRows)}
 ${answers('        ', readErrors)}
     post:
 ${tag}
@@ -157,10 +188,11 @@ ${tag}
       summary: ${pascal(name)}s matching a partial record, in the detail view.
       description: 'The ${name}s like the example, ordered by id: texts match as a case-insensitive substring, other \
 fields by equality; 204 when nothing matches. Role \`${collection.read}\`.'
+      parameters: [${ref('parameters', 'download')}]
 ${body(`${type}Example`)}
       responses:
         ${ok(`The matching ${name}s, ordered by id.`, 'queryHeaders', items(`${type}Detail`),
-          ref('schemas', `${type}DetailCollection`))}
+          ref('schemas', `${type}DetailCollection`), detailRows)}
 ${answers('        ', { 204: 'NoMatch', ...readErrors, ...bodyErrors })}
   /${name}/{id}:
     parameters: [${ref('parameters', 'id')}]
@@ -227,7 +259,7 @@ ${ref('schemas', 'Version')} }
         - ${ref('parameters', 'afterVersion')}
         - ${ref('parameters', 'countPreference')}
       responses:
-        ${ok('The entries (one page of them when `limit` is given).', 'listHeaders', items(`${type}Version`),
+        ${ok('The entries (one page of them when `limit` is given).', 'versionListHeaders', items(`${type}Version`),
           ref('schemas', `${type}VersionCollection`))}
 ${answers('        ', byIdErrors)}
   /${name}/events:

@@ -6,13 +6,18 @@ import type { Session } from './oidc.ts';
 import { locale } from './i18n.ts';
 
 export type Schemas = components['schemas'];
-export type Api = ReturnType<typeof createClient<paths>>;
+/**
+ * The media types the page reads and sends, JSON's and XML's: the lists' export formats (CSV, JSON lines) are files
+ * to save, not values; left in, every list's answer would be typed as a string too.
+ */
+export type Media = `${string}/json` | `${string}/${string}+json` | `${string}/xml` | 'text/event-stream';
+export type Api = ReturnType<typeof createClient<paths, Media>>;
 
 /** The contract's error bodies: `{general}` or one `{message, key}` per field path. */
 export type ErrorBody = { general?: string } & Record<string, { message: string; key: string } | string | undefined>;
 
 export function apiClient(apiPath: string, session: Session): Api {
-  const client = createClient<paths>({ baseUrl: `${location.origin}${apiPath}` });
+  const client = createClient<paths, Media>({ baseUrl: `${location.origin}${apiPath}` });
   const auth: Middleware = {
     async onRequest({ request }) {
       const token = await session.accessToken();

@@ -37,6 +37,8 @@ export function readHandlers<E extends Versioned>(resource: ResourceDescriptor<E
         principalOf(res).subject;
       if (example) conditions.$and = [example];
       // Counting reads no entity, so the shared EntityManager may run it; it runs beside the page's read.
+      // A CSV's columns name every key of the view's maps (a vessel's languages): asked only when it has maps.
+      const mapKeys = resource.mapKeys && view === 'detail' ? () => resource.mapKeys!(reader) : undefined;
       const counted = countIfPreferred(req, res, () => countMatching(reader, resource, conditions as FilterQuery<E>));
       const { sort, cursor, after, limit } =
         req.query as { sort?: string; cursor?: string; after?: number; limit?: number };
@@ -53,7 +55,8 @@ export function readHandlers<E extends Versioned>(resource: ResourceDescriptor<E
         const signal = clientGone(res);
         const batches = viewRowBatches(reader, resource, where, { kind: 'list', view, keys, share, signal });
         const emptyStatus = example ? 204 : 200;
-        return sendList(res, resource.name, mapBatches(batches, shown), { emptyStatus, ready: counted });
+        return sendList(res, resource.name, mapBatches(batches, shown), { emptyStatus, ready: counted,
+          mapKeys });
       }
       // One row more than asked tells whether a next page exists (RFC 8288 `rel="next"`).
       const [batches] = await Promise.all([Array.fromAsync(viewRowBatches(reader, resource, where, { kind: 'list', view,
@@ -68,7 +71,8 @@ export function readHandlers<E extends Versioned>(resource: ResourceDescriptor<E
         // Beside any other link of the answer (a deprecation's).
         res.append('Link', `<${req.baseUrl}${req.path}?${next}>; rel="next"`);
       }
-      await sendList(res, resource.name, [rows.map(shown)], { emptyStatus: example ? 204 : 200 });
+      await sendList(res, resource.name, [rows.map(shown)], { emptyStatus: example ? 204 : 200,
+        mapKeys });
     },
 
     async read(req: Request, res: Response): Promise<void> {

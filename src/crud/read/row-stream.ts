@@ -57,6 +57,8 @@ export function viewRowBatches<E extends object>(
     // PGlite's driver has no cursors ("Streaming is not supported by PGlite"). A page fits one fetch: one statement
     // reads it, without the cursor's transaction around it (four round trips for one).
     if (byCursor) {
+      // A whole list in another order than the id's: one cursor, one snapshot, let go without losing its order.
+      if (share && keys.length > 1) return snapshotInOrder(from, kind, keys, query);
       if (remaining <= batchSize.postgresql) return onePage(from, kind, remaining, read);
       // Most streamed reads fit one batch (a query by example for a rare word): one statement answers them, the
       // cursor and its transaction only read what comes after a full first batch.
@@ -78,7 +80,15 @@ export function viewRowBatches<E extends object>(
  * batches, it only gives its place back. Chosen over reading ahead into a buffer: memory stays at one batch plus the
  * socket's buffer whatever the client does, and nothing is read that a client who has gone will never take.
  */
-type OpenRead = (after: ViewRow | undefined, limit: number) => AsyncGenerator<ViewRow[]>;
+type OpenRead = (after: ViewRow | undefined, limit: number) => AsyncGenerator<ViewRow[]> | SnapshotRead;
+
+/**
+ * A read that lets go of its connection without reopening: it keeps its own place in the rows (`snapshotInOrder`),
+ * and `letGo` settles once it holds no connection.
+ */
+interface SnapshotRead extends AsyncGenerator<ViewRow[]> {
+  letGo(): Promise<void>;
+}
 
 async function* sharedRead(open: OpenRead, limit: number, closesWhenIdle: boolean, share: StreamShare,
   signal?: AbortSignal): AsyncGenerator<ViewRow[]> {
@@ -101,8 +111,10 @@ async function* sharedRead(open: OpenRead, limit: number, closesWhenIdle: boolea
         const held = rows!;
         const give = release!;
         release = undefined;
-        if (closesWhenIdle) rows = undefined;
-        letGo = (closesWhenIdle ? held.return(undefined).then(() => {}, () => {}) : Promise.resolve()).finally(give);
+        const snapshot = (held as Partial<SnapshotRead>).letGo ? held as SnapshotRead : undefined;
+        if (closesWhenIdle && !snapshot) rows = undefined;
+        letGo = (snapshot ? snapshot.letGo() : closesWhenIdle ? held.return(undefined).then(() => {}, () => {})
+          : Promise.resolve()).finally(give);
       }, share.idleMs);
       try {
         yield next.value;
@@ -217,6 +229,62 @@ async function* sortedBatches<E>(
     const rows = await routedRead(kind, read) as ViewRow[];
     if (rows.length > 0) yield rows;
   }
+}
+
+/**
+ * PostgreSQL, a whole list in another order than the id's (`sort`): one cursor, so every row comes from one snapshot.
+ * Reopened after a pause by a keyset on the sort keys, a row whose key changed meanwhile would come twice or not at
+ * all (issue 58). So when its client pauses (`letGo`), the read takes the ids of the rows still to come from the same
+ * cursor, in its order, closes it, and from then on reads those rows by id, a batch at a time, each as it is then
+ * (a row deleted meanwhile is left out). Memory: one number per row still to come.
+ */
+function snapshotInOrder<E>(
+  where: FilterQuery<E>, kind: ReadKind, keys: readonly SortKey[], query: OrderedQuery<E>,
+): SnapshotRead {
+  const id = keys.at(-1)!;
+  let open: AsyncGenerator<ViewRow[]> | undefined = cursor(where, kind, Infinity, query);
+  let rest: number[] | undefined;
+  let failure: unknown;
+  async function* rows(): AsyncGenerator<ViewRow[]> {
+    try {
+      for (;;) {
+        if (failure !== undefined) throw failure;
+        if (!open) break;
+        const next = await open.next();
+        if (next.done) return;
+        yield next.value;
+      }
+      for (let start = 0; start < rest!.length; start += batchSize.postgresql) {
+        const slice = rest!.slice(start, start + batchSize.postgresql);
+        const batch = { $and: [where, { [id.property]: { $in: slice } }] } as FilterQuery<E>;
+        const found = await routedRead(kind, (connectionType) =>
+          query(batch, connectionType).execute('all', false)) as ViewRow[];
+        const byId = new Map(found.map((row) => [Number(row[id.column]), row]));
+        const inOrder = slice.map((key) => byId.get(key)).filter((row): row is ViewRow => row !== undefined);
+        if (inOrder.length > 0) yield inOrder;
+      }
+    } finally {
+      await open?.return(undefined);
+    }
+  }
+  const read = rows() as SnapshotRead;
+  read.letGo = async () => {
+    const held = open;
+    if (!held) return;
+    const ids: number[] = [];
+    try {
+      for (let next = await held.next(); !next.done; next = await held.next()) {
+        for (const row of next.value) ids.push(Number(row[id.column]));
+      }
+      rest = ids;
+    } catch (error) {
+      failure = error;
+    } finally {
+      open = undefined;
+      await held.return(undefined).catch(() => {});
+    }
+  };
+  return read;
 }
 
 export async function* mapBatches<T, U>(
