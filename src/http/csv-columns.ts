@@ -1,4 +1,5 @@
-// The CSV columns of a view, by the contract's row schema: an import reads the same names back (docs/api.md#csv).
+// The CSV columns of a view, by the contract's row schema; an import reads the same names back
+// (src/crud/write/csv-columns.ts, docs/api.md#csv).
 import type { Schema } from '../contract/document.ts';
 import { propertySchema } from '../contract/schemas.ts';
 import { referencedNode } from '../contract/references.ts';
@@ -56,27 +57,7 @@ export function csvCells(record: unknown, columns: readonly CsvColumn[]): unknow
   });
 }
 
-/**
- * The record a row of cells under `header` stands for, nested again by the dots of the header's names: what an import
- * makes of a CSV row. An empty cell is left out (the CSV cannot tell it from null); the import decides what that means.
- */
-export function recordOfCells(header: readonly string[], cells: readonly string[]): Record<string, unknown> {
-  const record: Record<string, unknown> = {};
-  header.forEach((name, index) => {
-    const cell = cells[index];
-    if (cell === undefined || cell === '') return;
-    const path = columnPath(name);
-    let target = record;
-    for (const key of path.slice(0, -1)) {
-      if (!Object.hasOwn(target, key) || typeof target[key] !== 'object') setOwn(target, key, {});
-      target = target[key] as Record<string, unknown>;
-    }
-    setOwn(target, path.at(-1)!, cell);
-  });
-  return record;
-}
-
 /** A key such as `__proto__` is an ordinary key of the record, never its prototype. */
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }

@@ -1,38 +1,29 @@
 // When the database goes away the service answers 503 (not 500), and recovers by itself when it is back.
 import { expect } from 'chai';
-import { backend, startService, type TestService } from '../support/service.ts';
+import { backend, type TestService } from '../support/service.ts';
 import { rawRequest } from '../support/api-client.ts';
 import { tokenFor } from '../support/tokens.ts';
-import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
-import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
+import { serviceBehindProxy, type ProxiedService, type TcpProxy } from '../support/tcp-proxy.ts';
 
 const unavailable = { general: 'The database is not available; please try again later.' };
 
 describe('database down', function () {
+  let proxied: ProxiedService | undefined;
   let proxy: TcpProxy;
-  let scratch: ScratchDatabase;
   let service: TestService;
 
   before(async function () {
     // An embedded database (PGlite) lives inside the process and cannot go down; only PostgreSQL can.
     if (backend !== 'postgresql') return this.skip();
-    const server = new URL(process.env.DATABASE_URL!);
-    scratch = await createScratchDatabase(server.toString());
-    proxy = await startTcpProxy({ host: server.hostname, port: Number(server.port || 5432) });
-    const viaProxy = new URL(scratch.url);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
-    service = await startService({ DATABASE_URL: viaProxy.toString() });
+    proxied = await serviceBehindProxy();
+    ({ proxy, service } = proxied);
     // Tokens come from the service's embedded provider (or Keycloak), which needs no database; fetch them up front
     // anyway.
     await tokenFor(service.realm, 'alice');
   });
 
   after(async () => {
-    await proxy?.restore().catch(() => {});
-    await service?.stop();
-    await proxy?.close();
-    await scratch?.drop();
+    await proxied?.close();
   });
 
   async function answer(path: string) {

@@ -1,12 +1,12 @@
 // A network partition to PostgreSQL (bytes stop, nothing is refused) is a 503 with Retry-After within the configured
 // bounds.
 import { expect } from 'chai';
-import { backend, startService, type TestService } from '../support/service.ts';
+import { backend, type TestService } from '../support/service.ts';
 import { rawRequest } from '../support/api-client.ts';
 import { tokenFor, type User } from '../support/tokens.ts';
 import { buildSighting, buildVessel } from '../support/fixtures.ts';
-import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
-import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
+import type { ScratchDatabase } from '../support/scratch-database.ts';
+import { serviceBehindProxy, type ProxiedService, type TcpProxy } from '../support/tcp-proxy.ts';
 import pg from 'pg';
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
@@ -24,6 +24,7 @@ const bounds = { DB_ACQUIRE_TIMEOUT_MS: '1000', DB_CONNECT_TIMEOUT_MS: '1000', D
 const within = 1000 + 2000 + 1500;
 
 describe('database partition', function () {
+  let proxied: ProxiedService | undefined;
   let proxy: TcpProxy;
   let scratch: ScratchDatabase;
   let service: TestService;
@@ -31,21 +32,13 @@ describe('database partition', function () {
   before(async function () {
     // PGlite lives inside the process: there is no network to cut.
     if (backend !== 'postgresql') return this.skip();
-    const server = new URL(process.env.DATABASE_URL!);
-    scratch = await createScratchDatabase(server.toString());
-    proxy = await startTcpProxy({ host: server.hostname, port: Number(server.port || 5432) });
-    const viaProxy = new URL(scratch.url);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
-    service = await startService({ DATABASE_URL: viaProxy.toString(), DB_POOL_MAX: '4', ...bounds });
+    proxied = await serviceBehindProxy({ DB_POOL_MAX: '4', ...bounds });
+    ({ proxy, scratch, service } = proxied);
     await Promise.all([tokenFor(service.realm, 'alice'), tokenFor(service.realm, 'admin')]);
   });
 
   after(async () => {
-    await proxy?.restore().catch(() => {});
-    await service?.stop();
-    await proxy?.close();
-    await scratch?.drop();
+    await proxied?.close();
   });
 
   async function timed(method: string, path: string, body?: unknown, user: User = 'alice') {

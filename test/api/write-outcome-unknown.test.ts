@@ -3,12 +3,12 @@
 // keeps the plain 503 (`error.unavailable`), and then nothing was stored.
 import { expect } from 'chai';
 import pg from 'pg';
-import { backend, startService, type TestService } from '../support/service.ts';
+import { backend, type TestService } from '../support/service.ts';
 import { rawRequest } from '../support/api-client.ts';
 import { tokenFor } from '../support/tokens.ts';
 import { buildSighting } from '../support/fixtures.ts';
-import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
-import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
+import type { ScratchDatabase } from '../support/scratch-database.ts';
+import { serviceBehindProxy, type ProxiedService, type TcpProxy } from '../support/tcp-proxy.ts';
 import { eventually } from '../support/condition.ts';
 import { query } from '../support/sql.ts';
 import { poolConnections } from '../support/scrape.ts';
@@ -18,6 +18,7 @@ const outcomeUnknown = { general: 'The connection to the database broke while th
 const unavailable = { general: 'The database is not available; please try again later.' };
 
 describe('a write whose outcome is unknown', function () {
+  let proxied: ProxiedService | undefined;
   let proxy: TcpProxy;
   let scratch: ScratchDatabase;
   let service: TestService;
@@ -26,24 +27,16 @@ describe('a write whose outcome is unknown', function () {
   before(async function () {
     // PGlite lives inside the process: no connection of its can break.
     if (backend !== 'postgresql') return this.skip();
-    const server = new URL(process.env.DATABASE_URL!);
-    scratch = await createScratchDatabase(server.toString());
-    proxy = await startTcpProxy({ host: server.hostname, port: Number(server.port || 5432) });
-    const viaProxy = new URL(scratch.url);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
     // The statement waits on a lock for as long as the test holds it: no bound of the service's may end it first.
-    service = await startService({ DATABASE_URL: viaProxy.toString(), DB_STATEMENT_TIMEOUT_MS: '600000',
-      DB_CONNECT_TIMEOUT_MS: '2000', DB_ACQUIRE_TIMEOUT_MS: '5000' });
+    proxied = await serviceBehindProxy({ DB_STATEMENT_TIMEOUT_MS: '600000', DB_CONNECT_TIMEOUT_MS: '2000',
+      DB_ACQUIRE_TIMEOUT_MS: '5000' });
+    ({ proxy, scratch, service } = proxied);
     await tokenFor(service.realm, 'alice');
   });
 
   after(async () => {
     await locker?.end().catch(() => {});
-    await proxy?.restore().catch(() => {});
-    await service?.stop();
-    await proxy?.close();
-    await scratch?.drop();
+    await proxied?.close();
   });
 
   const stored = async (memo: string) => (await query<{ count: number }>(scratch.url,

@@ -1,6 +1,8 @@
 // A TCP proxy on 127.0.0.1:0 in front of a server (PostgreSQL) that a test can cut, partition and restore.
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { createScratchDatabase, type ScratchDatabase } from './scratch-database.ts';
+import { startService, type TestService } from './service.ts';
 
 export interface TcpProxy {
   /** The port the proxy listens on; clients connect here instead of to the target. */
@@ -62,4 +64,33 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     close: stop,
   };
+}
+
+/** A service on a scratch database of its own, reaching PostgreSQL (DATABASE_URL's server) through a proxy. */
+export interface ProxiedService {
+  proxy: TcpProxy;
+  scratch: ScratchDatabase;
+  service: TestService;
+  /** Restores the proxy, stops the service, closes the proxy, drops the database: whatever of it was made. */
+  close(): Promise<void>;
+}
+
+export async function serviceBehindProxy(env: Record<string, string> = {}): Promise<ProxiedService> {
+  const server = new URL(process.env.DATABASE_URL!);
+  const scratch = await createScratchDatabase(server.toString());
+  const proxy = await startTcpProxy({ host: server.hostname, port: Number(server.port || 5432) });
+  const viaProxy = new URL(scratch.url);
+  viaProxy.hostname = '127.0.0.1';
+  viaProxy.port = String(proxy.port);
+  const close = async (service?: TestService) => {
+    await proxy.restore().catch(() => {});
+    await service?.stop();
+    await proxy.close();
+    await scratch.drop();
+  };
+  const service = await startService({ DATABASE_URL: viaProxy.toString(), ...env }).catch(async (error: unknown) => {
+    await close();
+    throw error;
+  });
+  return { proxy, scratch, service, close: () => close(service) };
 }

@@ -4,6 +4,7 @@ import type { AnyResource, WireRecord } from '../resource-descriptor.ts';
 import { openApiDocument, type Schema } from '../../contract/document.ts';
 import { referencedNode } from '../../contract/references.ts';
 import { schemaAt } from '../../contract/schemas.ts';
+import { columnPath, setOwn } from '../../http/csv-columns.ts';
 
 const isWholeNumber = /^-?(0|[1-9]\d*)$/;
 
@@ -19,11 +20,6 @@ function createSchema(resource: AnyResource): Schema | undefined {
   return schema && referencedNode(schema);
 }
 
-/** An own property, also for a column named like an Object.prototype member (`__proto__`): never the prototype. */
-function setOwn(target: WireRecord, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
 /**
  * The record of one row: each column's name split at `.` is the field's path (`vessel.vesselId` is `vessel:
  * {vesselId}`). An empty field is null, except in a map (a language map's `vesselName.de`): a language the record has
@@ -33,7 +29,7 @@ export function recordOfColumns(resource: AnyResource, row: Readonly<Record<stri
   const create = createSchema(resource);
   const record: WireRecord = {};
   for (const [column, text] of Object.entries(row)) {
-    const path = column.split('.');
+    const path = columnPath(column);
     const parentPath = path.slice(0, -1);
     const parentSchema = parentPath.length > 0 ? schemaAt(create, parentPath) : create;
     const inMap = parentPath.length > 0 && parentSchema !== undefined && parentSchema.properties === undefined
