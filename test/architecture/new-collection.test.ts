@@ -196,9 +196,10 @@ describe('a collection written by npm run resource:create and grown by resource:
     expect((await call('viewer', 'POST', '/planet/qbe', { planetName: 'Vulcan', version: 0 })).status).to.equal(204);
     // The export formats: CSV with the view's columns, JSON lines (one line here, so one JSON value).
     expect(await call('viewer', 'POST', '/planet/qbe', { planetName: 'w vul' }, { Accept: 'text/csv' }))
-      .to.deep.include({ status: 200, body: `version,planetId,planetName,mass\r\n2,${planetId},New Vulcan,8\r\n` });
+      .to.deep.include({ status: 200,
+        body: `version,planetId,planetName,mass,radius,moonName\r\n2,${planetId},New Vulcan,8,,\r\n` });
     expect(await call('viewer', 'GET', '/planet?planetName=Romulus', undefined, { Accept: 'application/x-ndjson' }))
-      .to.deep.include({ status: 200, body: { planetId: romulus, planetName: 'Romulus', mass: 9 } });
+      .to.deep.include({ status: 200, body: { planetId: romulus, planetName: 'Romulus', mass: 9, ...noneAdded } });
     expect((await call('admin', 'DELETE', `/planet/${planetId}`)).status).to.equal(204);
     expect(await call('viewer', 'GET', `/planet/${planetId}`))
       .to.deep.include({ status: 404, body: { general: 'The record does not exist.' } });

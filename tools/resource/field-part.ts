@@ -49,6 +49,27 @@ function addListParameters(lines: string[], path: string, collection: Collection
       (_, first: string, second: string) => `pattern: '^-?(${first}|${field.name})(,-?(${second}|${field.name}))*$'`);
 }
 
+/**
+ * The export's examples in a path carry every column of its rows: the field is added at their end, as null (an empty
+ * CSV cell), as the rows of records stored before it are.
+ */
+function addToExportExamples(lines: string[], path: string, field: Field): void {
+  const { start, end } = block(lines, `  ${path}:`);
+  let media = '';
+  for (let at = start; at < end; at++) {
+    const text = lines[at]!.trim();
+    if (/^[\w./+-]+:$/.test(text)) media = text.slice(0, -1);
+    const example = /^(\s*example: )(.*)$/.exec(lines[at]!);
+    if (!example) continue;
+    if (media === 'application/x-ndjson') {
+      lines[at] = example[1] + JSON.stringify({ ...JSON.parse(example[2]!) as object, [field.name]: null });
+    } else if (media === 'text/csv') {
+      const [header, row, ...rest] = (JSON.parse(example[2]!) as string).split('\r\n');
+      lines[at] = example[1] + JSON.stringify([`${header},${field.name}`, `${row},`, ...rest].join('\r\n'));
+    }
+  }
+}
+
 /** openapi.yaml with `field` added to `collection`'s paths and schemas. */
 export function withField(contract: string, collection: Collection, field: Field): string {
   const type = pascal(collection.name);
@@ -67,5 +88,6 @@ export function withField(contract: string, collection: Collection, field: Field
   addProperty(lines, `${type}Patch`, `${field.name}: ${bounded}`, false);
   addListParameters(lines, `/${collection.name}`, collection, field);
   addListParameters(lines, `/${collection.name}/detail-view`, collection, field);
+  for (const below of ['', '/detail-view', '/qbe']) addToExportExamples(lines, `/${collection.name}${below}`, field);
   return lines.join('\n');
 }
