@@ -39,7 +39,7 @@ export interface paths {
         put?: never;
         /**
          * Create many timezones at once, all or none (role admin).
-         * @description Stores every record of the body, each as `POST /timezone` (`createTimezone`) would, in one transaction: either all of them, each with its `created` history entry and change-feed event in input order, or none. The body is a JSON array, JSON lines (`application/x-ndjson`, one record per line), an XML list document (`text/xml`: `<collection>` holding one create body per record, as a single create's XML) or CSV (`text/csv`, RFC 4180, UTF-8: a header row of the export's column names, a referenced record's field as `vessel.vesselId`, a language map's text as `vesselName.en`; an empty field is null, or no text in that language; a row of another number of fields, or a quote never closed, is a 400 naming its line: `error.csv.malformed`). Each record is checked as a create body (TimezoneCreate); the read-only fields of an exported record (`timezoneId` and `version`) are accepted and ignored, so an export imports as new records; any other unknown field is a 400. The 400 names every bad record by its 1-based position (the array index + 1, the JSON line, the CSV data row) with the field, message and key (RecordErrors); a body that cannot be read at all is field errors on `body`. At most `BATCH_MAX_RECORDS` records and `BATCH_MAX_BYTES` bytes (413 beyond). 201 answers the new ids and versions in input order. `Idempotency-Key` as for a single create. Role `admin`; without it 403, before the body is read.
+         * @description Stores every record of the body, each as `POST /timezone` (`createTimezone`) would, in one transaction: either all of them, each with its `created` history entry and change-feed event in input order, or none. The body is a JSON array, JSON lines (`application/x-ndjson`, one record per line), an XML list document (`text/xml`: `<collection>` holding one create body per record, as a single create's XML) or CSV (`text/csv`, RFC 4180, UTF-8: a header row of the export's column names, a referenced record's field as `vessel.vesselId`, a language map's text as `vesselName.en`; an empty field is null, or no text in that language; a row of another number of fields, or a quote never closed, is a 400 naming its line: `error.csv.malformed`). Each record is checked as a create body (TimezoneCreate); the read-only fields of an exported record (`timezoneId` and `version`) are accepted and ignored, so an export imports as new records; any other unknown field is a 400. The 400 names every bad record by its 1-based position (the array index + 1, the JSON line, the CSV data row) with the field, message and key (BatchErrors); a body that cannot be read at all is field errors on `body`. At most `BATCH_MAX_RECORDS` records and `BATCH_MAX_BYTES` bytes (413 beyond). 201 answers the new ids and versions in input order. `Idempotency-Key` as for a single create. Role `admin`; without it 403, before the body is read.
          */
         post: operations["createTimezoneBatch"];
         delete?: never;
@@ -240,7 +240,7 @@ export interface paths {
         put?: never;
         /**
          * Create many vessels at once, all or none (role admin).
-         * @description Stores every record of the body, each as `POST /vessel` (`createVessel`) would, in one transaction: either all of them, each with its `created` history entry and change-feed event in input order, or none. The body is a JSON array, JSON lines (`application/x-ndjson`, one record per line), an XML list document (`text/xml`: `<collection>` holding one create body per record, as a single create's XML) or CSV (`text/csv`, RFC 4180, UTF-8: a header row of the export's column names, a referenced record's field as `vessel.vesselId`, a language map's text as `vesselName.en`; an empty field is null, or no text in that language; a row of another number of fields, or a quote never closed, is a 400 naming its line: `error.csv.malformed`). Each record is checked as a create body (VesselCreate); the read-only fields of an exported record (`vesselId` and `version`) are accepted and ignored, so an export imports as new records; any other unknown field is a 400. The 400 names every bad record by its 1-based position (the array index + 1, the JSON line, the CSV data row) with the field, message and key (RecordErrors); a body that cannot be read at all is field errors on `body`. At most `BATCH_MAX_RECORDS` records and `BATCH_MAX_BYTES` bytes (413 beyond). 201 answers the new ids and versions in input order. `Idempotency-Key` as for a single create. Role `admin`; without it 403, before the body is read.
+         * @description Stores every record of the body, each as `POST /vessel` (`createVessel`) would, in one transaction: either all of them, each with its `created` history entry and change-feed event in input order, or none. The body is a JSON array, JSON lines (`application/x-ndjson`, one record per line), an XML list document (`text/xml`: `<collection>` holding one create body per record, as a single create's XML) or CSV (`text/csv`, RFC 4180, UTF-8: a header row of the export's column names, a referenced record's field as `vessel.vesselId`, a language map's text as `vesselName.en`; an empty field is null, or no text in that language; a row of another number of fields, or a quote never closed, is a 400 naming its line: `error.csv.malformed`). Each record is checked as a create body (VesselCreate); the read-only fields of an exported record (`vesselId` and `version`) are accepted and ignored, so an export imports as new records; any other unknown field is a 400. The 400 names every bad record by its 1-based position (the array index + 1, the JSON line, the CSV data row) with the field, message and key (BatchErrors); a body that cannot be read at all is field errors on `body`. At most `BATCH_MAX_RECORDS` records and `BATCH_MAX_BYTES` bytes (413 beyond). 201 answers the new ids and versions in input order. `Idempotency-Key` as for a single create. Role `admin`; without it 403, before the body is read.
          */
         post: operations["createVesselBatch"];
         delete?: never;
@@ -467,7 +467,7 @@ export interface paths {
         put?: never;
         /**
          * Create many sightings at once, all or none (role writer).
-         * @description Stores every record of the body, each as `POST /sighting` (`createSighting`) would, in one transaction: either all of them, each with its `created` history entry and change-feed event in input order, or none. The body is a JSON array, JSON lines (`application/x-ndjson`, one record per line), an XML list document (`text/xml`: `<collection>` holding one create body per record, as a single create's XML) or CSV (`text/csv`, RFC 4180, UTF-8: a header row of the export's column names, a referenced record's field as `vessel.vesselId`, a language map's text as `vesselName.en`; an empty field is null, or no text in that language; a row of another number of fields, or a quote never closed, is a 400 naming its line: `error.csv.malformed`). Each record is checked as a create body (SightingCreate); the read-only fields of an exported record (`sightingId`, `version` and the vessels `version` and `vesselName`) are accepted and ignored, so an export imports as new records; any other unknown field is a 400. The 400 names every bad record by its 1-based position (the array index + 1, the JSON line, the CSV data row) with the field, message and key (RecordErrors); a body that cannot be read at all is field errors on `body`. At most `BATCH_MAX_RECORDS` records and `BATCH_MAX_BYTES` bytes (413 beyond). 201 answers the new ids and versions in input order. `Idempotency-Key` as for a single create. Role `writer`; without it 403, before the body is read.
+         * @description Stores every record of the body, each as `POST /sighting` (`createSighting`) would, in one transaction: either all of them, each with its `created` history entry and change-feed event in input order, or none. The body is a JSON array, JSON lines (`application/x-ndjson`, one record per line), an XML list document (`text/xml`: `<collection>` holding one create body per record, as a single create's XML) or CSV (`text/csv`, RFC 4180, UTF-8: a header row of the export's column names, a referenced record's field as `vessel.vesselId`, a language map's text as `vesselName.en`; an empty field is null, or no text in that language; a row of another number of fields, or a quote never closed, is a 400 naming its line: `error.csv.malformed`). Each record is checked as a create body (SightingCreate); the read-only fields of an exported record (`sightingId`, `version` and the vessels `version` and `vesselName`) are accepted and ignored, so an export imports as new records; any other unknown field is a 400. The 400 names every bad record by its 1-based position (the array index + 1, the JSON line, the CSV data row) with the field, message and key (BatchErrors); a body that cannot be read at all is field errors on `body`. At most `BATCH_MAX_RECORDS` records and `BATCH_MAX_BYTES` bytes (413 beyond). 201 answers the new ids and versions in input order. `Idempotency-Key` as for a single create. Role `writer`; without it 403, before the body is read.
          */
         post: operations["createSightingBatch"];
         delete?: never;
@@ -1189,7 +1189,7 @@ export interface components {
         GeneralError: {
             general: string;
         };
-        /** @description The records of a batch create, in order: each a create body of the collection (its `…Create` schema), checked record by record (a bad one is named in RecordErrors), an exported record's read-only fields ignored. */
+        /** @description The records of a batch create, in order: each a create body of the collection (its `…Create` schema), checked record by record (a bad one is named in BatchErrors), an exported record's read-only fields ignored. */
         BatchRecords: unknown[];
         /** @description The records of a batch create as an XML list document: `<collection>` holding one element per record, each read as the collection's create body in XML (the media type's `x-record-schema`). */
         BatchRecordsXml: Record<string, never>[];
@@ -1206,14 +1206,16 @@ export interface components {
             /** @description The message key of the violated rule. */
             key: string;
         };
-        /** @description A batch create's 400 about its records: nothing was stored. One entry per bad field of each bad record, in record order, at most 100; `_more` counts the problems found beyond those. */
-        RecordErrors: {
-            records: components["schemas"]["RecordError"][];
+        /** @description A batch create's 400, nothing stored: `records` when records were refused, or one entry per field (FieldErrors' form, `body` for a body that cannot be read as a whole). One schema rather than a choice of the two: generated clients type it as one class. */
+        BatchErrors: {
+            records?: components["schemas"]["RecordError"][];
             /**
              * Format: int32
              * @description How many more problems were found than are listed.
              */
             _more?: number;
+        } & {
+            [key: string]: components["schemas"]["FieldError"];
         };
         FieldError: {
             /** @description The localized message. */
@@ -1687,7 +1689,7 @@ export interface components {
         };
         /**
          * @description Nothing was stored. Records a create would refuse: each named by position, field, localized message and key
-         *     (RecordErrors). A body that cannot be read as a whole (not an array, no record) is field errors on `body`.
+         *     (BatchErrors). A body that cannot be read as a whole (not an array, no record) is field errors on `body`.
          */
         BatchRejected: {
             headers: {
@@ -1716,8 +1718,8 @@ export interface components {
                  *       ]
                  *     }
                  */
-                "application/json": components["schemas"]["RecordErrors"] | components["schemas"]["FieldErrors"];
-                "text/xml": components["schemas"]["RecordErrors"] | components["schemas"]["FieldErrors"];
+                "application/json": components["schemas"]["BatchErrors"];
+                "text/xml": components["schemas"]["BatchErrors"];
             };
         };
         /** @description The body is larger than `BATCH_MAX_BYTES`, or holds more records than `BATCH_MAX_RECORDS` (`error.batch.tooManyRecords`). */

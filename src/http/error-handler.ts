@@ -75,7 +75,7 @@ async function answer(error: unknown, req: Request, res: Response): Promise<void
 // FieldErrors).
 const mostFieldErrors = 100;
 
-/** A batch's 400 (openapi.yaml RecordErrors): each bad record by position, field, localized message and key. */
+/** A batch's 400 (openapi.yaml BatchErrors): each bad record by position, field, localized message and key. */
 function recordErrorsBody(rejected: errors.BatchRejected, locale: Locale): object {
   const records = rejected.problems.map(({ record, field, key, params }) =>
     ({ record, field, message: message(locale, key, params), key }));

@@ -133,7 +133,7 @@ ${tag}
       summary: Create many ${name}s at once, all or none (role ${collection.write}).
       description: 'Stores every record of the body as \`POST /${name}\` would, in one transaction, each with its \
 \`created\` history entry and event in input order; or none, and the 400 names each bad record by position \
-(RecordErrors). A JSON array, JSON lines, CSV (the columns of an export) or an XML list; the read-only fields of an \
+(BatchErrors). A JSON array, JSON lines, CSV (the columns of an export) or an XML list; the read-only fields of an \
 exported record (\`${name}Id\`, \`version\`) are ignored. At most \`BATCH_MAX_RECORDS\` records and \
 \`BATCH_MAX_BYTES\` bytes (413 beyond). Role \`${collection.write}\`.'
       parameters: [${ref('parameters', 'idempotencyKey')}]

@@ -7,7 +7,7 @@ import { openApiDocument, type Schema } from '../../contract/document.ts';
 import { referencedNode } from '../../contract/references.ts';
 import { schemaAt } from '../../contract/schemas.ts';
 
-/** A 400 lists this many problems, then how many more (openapi.yaml RecordErrors). */
+/** A 400 lists this many problems, then how many more (openapi.yaml BatchErrors). */
 export const mostRecordProblems = 100;
 
 /** The problems of a batch's records, found by several checks (the schema, the references), told in record order. */
