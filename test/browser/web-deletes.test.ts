@@ -6,7 +6,7 @@ import { apiClient } from '../support/api-client.ts';
 import { axeViolations } from '../support/axe.ts';
 import { bulkInsert } from '../support/bulk-insert.ts';
 import { buildSighting, createSighting, createVessel } from '../support/fixtures.ts';
-import { browserSuite, unexpectedProblems } from '../support/web-page.ts';
+import { browserSuite, unexpectedProblems, vesselWithThreeSightings } from '../support/web-page.ts';
 
 describe('web page: deletes that undo, in place', () => {
   const suite = browserSuite();
@@ -19,14 +19,7 @@ describe('web page: deletes that undo, in place', () => {
   it('when alice deletes two sightings at once and undoes the second, ' +
     'then each had its own Undo, the first goes in place and the second stays', async function () {
     this.timeout(90_000);
-    const vesselId = await createVessel(suite.service);
-    const [a, b, c] = [await createSighting(suite.service, buildSighting({ vessel: { vesselId } })),
-      await createSighting(suite.service, buildSighting({ vessel: { vesselId } })),
-      await createSighting(suite.service, buildSighting({ vessel: { vesselId } }))];
-    const alice = await suite.signIn('alice');
-    const page = alice.page;
-    await page.goto(`${suite.service.url}/#vessel/${vesselId}`);
-    await page.getByText('1–3 of 3', { exact: true }).waitFor();
+    const { vesselId, ids: [a, b, c], person: alice, page } = await vesselWithThreeSightings(suite);
 
     await page.getByRole('button', { name: `Delete #${a}`, exact: true }).click();
     // The Undo takes the Delete button's place and the focus: nothing moved.

@@ -6,7 +6,7 @@ import { apiClient } from '../support/api-client.ts';
 import { axeViolations } from '../support/axe.ts';
 import { eventually } from '../support/condition.ts';
 import { buildSighting, createSighting, createVessel, unique } from '../support/fixtures.ts';
-import { browserSuite, openScreen, unexpectedProblems } from '../support/web-page.ts';
+import { browserSuite, openScreen, unexpectedProblems, vesselWithThreeSightings } from '../support/web-page.ts';
 
 describe('web page: pending deletes follow the person', () => {
   const suite = browserSuite();
@@ -53,14 +53,7 @@ describe('web page: pending deletes follow the person', () => {
   it('when alice deletes a sighting, opens Search and goes Back, ' +
     'then the row shows as pending with its Undo, and goes when the delete is sent', async function () {
     this.timeout(120_000);
-    const vesselId = await createVessel(suite.service);
-    const [a, b, c] = [await createSighting(suite.service, buildSighting({ vessel: { vesselId } })),
-      await createSighting(suite.service, buildSighting({ vessel: { vesselId } })),
-      await createSighting(suite.service, buildSighting({ vessel: { vesselId } }))];
-    const alice = await suite.signIn('alice');
-    const page = alice.page;
-    await page.goto(`${suite.service.url}/#vessel/${vesselId}`);
-    await page.getByText('1–3 of 3', { exact: true }).waitFor();
+    const { ids: [a, b, c], person: alice, page } = await vesselWithThreeSightings(suite);
 
     await page.getByRole('button', { name: `Delete #${b}`, exact: true }).click();
     await openScreen(page, 'Search', 'Search sightings');

@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { closeBrowser, launchBrowser, watchContext, type PageWatch } from './browser.ts';
 import { sharedService, type TestService } from './service.ts';
 import type { User } from './tokens.ts';
+import { buildSighting, createSighting, createVessel } from './fixtures.ts';
 
 export interface Person {
   context: BrowserContext;
@@ -94,4 +95,17 @@ export function browserSuite(): {
     await closeBrowser(suite.browser);
   });
   return suite;
+}
+
+/** A new vessel with three new sightings of `user`'s, its screen open in `user`'s page showing all three. */
+export async function vesselWithThreeSightings(suite: ReturnType<typeof browserSuite>, user: User = 'alice') {
+  const vesselId = await createVessel(suite.service);
+  const ids: number[] = [];
+  for (let n = 0; n < 3; n++) {
+    ids.push(await createSighting(suite.service, buildSighting({ vessel: { vesselId } }), user));
+  }
+  const person = await suite.signIn(user);
+  await person.page.goto(`${suite.service.url}/#vessel/${vesselId}`);
+  await person.page.getByText('1–3 of 3', { exact: true }).waitFor();
+  return { vesselId, ids: ids as [number, number, number], person, page: person.page };
 }
