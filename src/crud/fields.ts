@@ -78,8 +78,15 @@ export interface DerivedFromFields {
  */
 export function fromFields(fields: readonly Field[]): DerivedFromFields {
   const shown = (view: View) => fields.filter((each) => each.views.includes(view));
-  const wire = (view: View) => (row: ViewRow, locale: Locale): WireRecord =>
-    Object.fromEntries(shown(view).map((each) => [each.name, each.read(row, locale, view)]));
+  // Each view's fields picked once: a long list makes a wire record per row, with no array besides.
+  const wire = (view: View) => {
+    const fieldsShown = shown(view);
+    return (row: ViewRow, locale: Locale): WireRecord => {
+      const record: WireRecord = {};
+      for (const each of fieldsShown) record[each.name] = each.read(row, locale, view);
+      return record;
+    };
+  };
   return {
     selectView: (qb, view) => {
       const selected = shown(view);

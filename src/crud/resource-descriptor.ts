@@ -52,8 +52,9 @@ export interface ViewQuery {
   limit(count: number): ViewQuery;
   execute(method: 'all' | 'get', mapResults: false): Promise<unknown>;
   getQuery(): string;
+  /** The statement with its values inlined, as a cursor sends it. */
+  getFormattedQuery(): string;
   getParams(): readonly unknown[];
-  stream(options: { rawResults: true; chunkSize: number }): AsyncIterable<ViewRow>;
 }
 
 /** The entity's text properties: where a record's owner, a token subject, can be kept. */

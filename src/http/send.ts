@@ -111,10 +111,11 @@ export async function sendList(
     }
     const representation = await listWriter(res, root, mapKeys);
     res.status(200).type(`${representation.mediaType}; charset=utf-8`);
-    // Items are gathered into chunks of about 64 KiB: one write per item would cost a syscall each.
+    // Items are gathered into chunks of about 64 KiB: one write per item would cost a syscall each. The first batch
+    // leaves at once, whatever its size: the client has its first rows while the next are read.
     let chunk = representation.listOpen(collection);
     let first = true;
-    for (; !next.done; next = await iterator.next()) {
+    for (let batches = 0; !next.done; next = await iterator.next(), batches++) {
       if (writes.gone) return;
       for (const item of next.value) {
         chunk += representation.listItem(root, item, first);
@@ -123,6 +124,9 @@ export async function sendList(
         if (!writes.write(chunk) && !await writes.drained()) return;
         chunk = '';
       }
+      if (batches > 0 || chunk === '') continue;
+      if (!writes.write(chunk) && !await writes.drained()) return;
+      chunk = '';
     }
     // The last rows go through the bounded writes too: ended with them, a client that stopped reading would hold
     // the answer (and the request in flight) with no stall bound to cut it off.

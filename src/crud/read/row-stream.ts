@@ -8,6 +8,7 @@ import { rootField } from '../root-alias.ts';
 import { routedRead, type ConnectionType, type ReadKind } from '../../db/read-routing.ts';
 import { readsByCursor } from '../../db/orm.ts';
 import { runNamed } from '../../db/named-statements.ts';
+import { cursorBatches } from '../../db/cursor-batches.ts';
 import { listStatement } from './statement-shapes.ts';
 import type { StreamShare } from '../../db/stream-share.ts';
 import { keysetAfter, keyValues, listOrder, orderBy, type SortKey } from './list-order.ts';
@@ -58,12 +59,12 @@ export function viewRowBatches<E extends object>(
     // reads it, without the cursor's transaction around it (four round trips for one).
     if (byCursor) {
       // A whole list in another order than the id's: one cursor, one snapshot, let go without losing its order.
-      if (share && keys.length > 1) return snapshotInOrder(from, kind, keys, query);
+      if (share && keys.length > 1) return snapshotInOrder(em, from, kind, keys, query);
       if (remaining <= batchSize.postgresql) return onePage(from, kind, remaining, read);
       // Most streamed reads fit one batch (a query by example for a rare word): one statement answers them, the
       // cursor and its transaction only read what comes after a full first batch.
       const rest = (row: ViewRow) => ({ $and: [from, keysetAfter(keys, keyValues(keys, row))] } as FilterQuery<E>);
-      return pageThenCursor(from, kind, remaining, read, query, rest);
+      return pageThenCursor(em, from, kind, remaining, read, query, rest);
     }
     if (keys.length === 1) return keysetBatches(from, kind, remaining, keys, read);
     return sortedBatches(from, kind, remaining, keys, query);
@@ -139,31 +140,22 @@ async function* sharedRead(open: OpenRead, limit: number, closesWhenIdle: boolea
  * fetch is bounded in time (src/db/bounded-cursor.ts).
  */
 async function* cursor<E>(
-  where: FilterQuery<E>, kind: ReadKind, limit: number, query: OrderedQuery<E>,
+  em: EntityManager, where: FilterQuery<E>, kind: ReadKind, limit: number, query: OrderedQuery<E>,
 ): AsyncGenerator<ViewRow[]> {
   // Opened (first fetch read) inside routedRead, so a replica that fails to answer hands the read to the primary.
-  const { rows, first } = await routedRead(kind, async (connectionType) => {
+  const { batches, first } = await routedRead(kind, async (connectionType) => {
     const qb = query(where, connectionType);
     if (Number.isFinite(limit)) qb.limit(limit);
-    const rows = qb.stream({ rawResults: true, chunkSize: batchSize.postgresql })[Symbol.asyncIterator]();
-    return { rows, first: await rows.next() };
+    const batches = cursorBatches<ViewRow>(em, connectionType, qb.getFormattedQuery(), batchSize.postgresql);
+    return { batches, first: await batches.next() };
   });
   try {
-    if (first.done) return;
-    // The driver hands over rows one at a time; they travel on as the batches it fetched them in.
-    let batch = [first.value];
-    for (let next = await rows.next(); !next.done; next = await rows.next()) {
-      batch.push(next.value);
-      if (batch.length === batchSize.postgresql) {
-        yield batch;
-        batch = [];
-      }
-    }
-    if (batch.length > 0) yield batch;
+    // The driver's fetches travel on as they are: one promise per batch, none per row.
+    for (let next = first; !next.done; next = await batches.next()) yield next.value;
   } finally {
-    // Read by hand, the ORM's stream is closed by hand, through the iterator protocol it offers: its own `finally`
-    // closes the cursor and returns the connection. Reached when the reader stops early (the client has gone) too.
-    await rows.return?.(undefined);
+    // Reached when the reader stops early (the client has gone) too: the generator's own `finally` closes the cursor
+    // and returns the connection.
+    await batches.return(undefined);
   }
 }
 
@@ -180,7 +172,7 @@ async function* onePage<E>(
 
 /** A first batch in one statement; only when it is full, the rest after its last row through a cursor. */
 async function* pageThenCursor<E>(
-  where: FilterQuery<E>, kind: ReadKind, limit: number, read: LimitedRead<E>, query: OrderedQuery<E>,
+  em: EntityManager, where: FilterQuery<E>, kind: ReadKind, limit: number, read: LimitedRead<E>, query: OrderedQuery<E>,
   after: (row: ViewRow) => FilterQuery<E>,
 ): AsyncGenerator<ViewRow[]> {
   let last: ViewRow | undefined;
@@ -188,7 +180,7 @@ async function* pageThenCursor<E>(
     yield rows;
     if (rows.length === batchSize.postgresql) last = rows.at(-1);
   }
-  if (last) yield* cursor(after(last), kind, limit - batchSize.postgresql, query);
+  if (last) yield* cursor(em, after(last), kind, limit - batchSize.postgresql, query);
 }
 
 async function* keysetBatches<E>(
@@ -239,10 +231,10 @@ async function* sortedBatches<E>(
  * (a row deleted meanwhile is left out). Memory: one number per row still to come.
  */
 function snapshotInOrder<E>(
-  where: FilterQuery<E>, kind: ReadKind, keys: readonly SortKey[], query: OrderedQuery<E>,
+  em: EntityManager, where: FilterQuery<E>, kind: ReadKind, keys: readonly SortKey[], query: OrderedQuery<E>,
 ): SnapshotRead {
   const id = keys.at(-1)!;
-  let open: AsyncGenerator<ViewRow[]> | undefined = cursor(where, kind, Infinity, query);
+  let open: AsyncGenerator<ViewRow[]> | undefined = cursor(em, where, kind, Infinity, query);
   let rest: number[] | undefined;
   let failure: unknown;
   async function* rows(): AsyncGenerator<ViewRow[]> {
