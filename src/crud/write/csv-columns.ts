@@ -4,13 +4,17 @@ import type { AnyResource, WireRecord } from '../resource-descriptor.ts';
 import { openApiDocument, type Schema } from '../../contract/document.ts';
 import { referencedNode } from '../../contract/references.ts';
 import { schemaAt } from '../../contract/schemas.ts';
-import { columnPath, setOwn } from '../../http/csv-columns.ts';
+import { columnPath, formulaGuarded, isText, setOwn } from '../../http/csv-columns.ts';
 
 const isWholeNumber = /^-?(0|[1-9]\d*)$/;
 
-/** A column's text as the value the schema at its path wants: a whole number as a number, an empty field as null. */
+/**
+ * A column's text as the value the schema at its path wants: a whole number as a number, an empty field as null, a
+ * text the export guarded from opening as a formula (`'=1+2`) without its one `'` (src/http/csv-columns.ts).
+ */
 function valueOf(text: string, schema: Schema | undefined): unknown {
   if (text === '') return null;
+  if (isText(schema)) return formulaGuarded.test(text) ? text.slice(1) : text;
   const numeric = schema?.type === 'integer' || schema?.type === 'number';
   return numeric && isWholeNumber.test(text) ? Number(text) : text;
 }
