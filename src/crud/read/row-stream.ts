@@ -20,6 +20,12 @@ import { keysetAfter, keyValues, listOrder, orderBy, type SortKey } from './list
  */
 export const batchSize = { pglite: 200, postgresql: 1000 };
 
+/**
+ * Rows of a whole list's first statement on PostgreSQL: a page's worth, so its first rows leave as soon as a page of
+ * 50 would; the cursor's fetches read the rest.
+ */
+export const firstRows = 50;
+
 export interface BatchedRead {
   /** Whether a read replica may answer (src/db/read-routing.ts decides). */
   kind: ReadKind;
@@ -170,17 +176,17 @@ async function* onePage<E>(
   if (rows.length > 0) yield rows;
 }
 
-/** A first batch in one statement; only when it is full, the rest after its last row through a cursor. */
+/** A first page in one statement; only when it is full, the rest after its last row through a cursor. */
 async function* pageThenCursor<E>(
   em: EntityManager, where: FilterQuery<E>, kind: ReadKind, limit: number, read: LimitedRead<E>, query: OrderedQuery<E>,
   after: (row: ViewRow) => FilterQuery<E>,
 ): AsyncGenerator<ViewRow[]> {
   let last: ViewRow | undefined;
-  for await (const rows of onePage(where, kind, batchSize.postgresql, read)) {
+  for await (const rows of onePage(where, kind, firstRows, read)) {
     yield rows;
-    if (rows.length === batchSize.postgresql) last = rows.at(-1);
+    if (rows.length === firstRows) last = rows.at(-1);
   }
-  if (last) yield* cursor(em, after(last), kind, limit - batchSize.postgresql, query);
+  if (last) yield* cursor(em, after(last), kind, limit - firstRows, query);
 }
 
 async function* keysetBatches<E>(
