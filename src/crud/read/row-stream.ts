@@ -67,8 +67,8 @@ export function viewRowBatches<E extends object>(
       // A whole list in another order than the id's: one cursor, one snapshot, let go without losing its order.
       if (share && keys.length > 1) return snapshotInOrder(em, from, kind, keys, query);
       if (remaining <= batchSize.postgresql) return onePage(from, kind, remaining, read);
-      // Most streamed reads fit one batch (a query by example for a rare word): one statement answers them, the
-      // cursor and its transaction only read what comes after a full first batch.
+      // Many streamed reads fit one page (a query by example for a rare word): one statement answers them, the
+      // cursor and its transaction only read what comes after a full first page.
       const rest = (row: ViewRow) => ({ $and: [from, keysetAfter(keys, keyValues(keys, row))] } as FilterQuery<E>);
       return pageThenCursor(em, from, kind, remaining, read, query, rest);
     }
@@ -84,8 +84,9 @@ export function viewRowBatches<E extends object>(
  * read lets go: on PostgreSQL it closes its cursor (its connection goes back to the pool) and gives its place back;
  * once the client asks again it takes a place and reads on from after the last row it was given, by the same order's
  * keyset (the rows after it as they are then, like PGlite's batches). On PGlite, which holds no connection between
- * batches, it only gives its place back. Chosen over reading ahead into a buffer: memory stays at one batch plus the
- * socket's buffer whatever the client does, and nothing is read that a client who has gone will never take.
+ * batches, it only gives its place back. Chosen over reading ahead into a buffer: memory stays at two batches (the one
+ * handed on, the cursor's next fetch) plus the socket's buffer whatever the client does, and at most one batch is read
+ * that a client who has gone will never take.
  */
 type OpenRead = (after: ViewRow | undefined, limit: number) => AsyncGenerator<ViewRow[]> | SnapshotRead;
 
@@ -156,8 +157,15 @@ async function* cursor<E>(
     return { batches, first: await batches.next() };
   });
   try {
-    // The driver's fetches travel on as they are: one promise per batch, none per row.
-    for (let next = first; !next.done; next = await batches.next()) yield next.value;
+    // The driver's fetches travel on as they are: one promise per batch, none per row. The next fetch is asked for
+    // before a batch is handed on, so the server reads it while this one is written: one batch ahead, never more.
+    for (let next = first; !next.done;) {
+      const ahead = batches.next();
+      // Its failure is the next turn's to report; a reader that stops first closes the cursor once it has settled.
+      ahead.catch(() => {});
+      yield next.value;
+      next = await ahead;
+    }
   } finally {
     // Reached when the reader stops early (the client has gone) too: the generator's own `finally` closes the cursor
     // and returns the connection.
