@@ -13,8 +13,9 @@ const needsQuotes = /[",\r\n]/;
  */
 function cell(value: unknown, text: boolean): string {
   if (value === null || value === undefined) return '';
-  let field = typeof value === 'string' ? value
-    : typeof value === 'object' ? JSON.stringify(value) : String(value as number | boolean | bigint);
+  // A number or a boolean holds no comma, quote or line end, and is never a text to guard.
+  if (typeof value !== 'string' && typeof value !== 'object') return String(value as number | boolean | bigint);
+  let field = typeof value === 'string' ? value : JSON.stringify(value);
   if (text && typeof value === 'string' && formulaStart.test(field)) field = `'${field}`;
   return needsQuotes.test(field) ? `"${field.replaceAll('"', '""')}"` : field;
 }
