@@ -16,6 +16,7 @@ interface Outcome {
   status?: number;
   connection?: string;
   retryAfter?: string;
+  requestId?: string;
   body?: string;
   /** The answer began and then ended in an error: a cut. */
   cut?: boolean;
@@ -63,7 +64,8 @@ describe('SIGTERM while the event loop is busy @pgbouncer', function () {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => resolve({
           what, status: response.statusCode, connection: response.headers.connection,
-          retryAfter: response.headers['retry-after'], body: Buffer.concat(chunks).toString('utf8'),
+          retryAfter: response.headers['retry-after'], requestId: response.headers['x-request-id'] as string,
+          body: Buffer.concat(chunks).toString('utf8'),
         })).on('error', (error: NodeJS.ErrnoException) =>
           resolve({ what, status: response.statusCode, cut: true, error: error.code ?? error.message }));
       });
@@ -117,7 +119,7 @@ describe('SIGTERM while the event loop is busy @pgbouncer', function () {
     expect({
       resets: seen.filter((o) => o.error && !o.cut),
       unexpected: seen.filter((o) => !o.cut && !(o.status === 200 || o.status === 201
-        || (o.status === 503 && o.retryAfter === '1' && o.body === stopping))),
+        || (o.status === 503 && o.retryAfter === '1' && o.requestId && o.body === stopping))),
       // Every request here but the first creates was read after the announcement: its answer closes its connection.
       withoutClose: seen.filter((o) => o.what !== 'create in flight at SIGTERM' && o.status && o.connection !== 'close')
         .length,
