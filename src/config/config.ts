@@ -149,6 +149,16 @@ const schema = z.object({
 export type Config = z.output<typeof schema> & { publicUrl: string };
 
 /** The URL for what needs a session of its own (migrations, their lock, LISTEN): never through a transaction pooler. */
+/** Settings only a PostgreSQL server gives a meaning to, in the order they are checked: each needs DATABASE_URL. */
+const needsServer = [
+  ['DATABASE_REPLICA_URLS', 'the embedded database has no replicas'],
+  ['DATABASE_MIGRATION_URL', 'the embedded database has no server'],
+  ['DATABASE_DIRECT_URL', 'the embedded database has no server'],
+] as const;
+
+const isSet = (value: readonly string[] | string | undefined): boolean =>
+  typeof value === 'string' ? value !== '' : (value?.length ?? 0) > 0;
+
 export const directUrl = (config: Pick<Config, 'DATABASE_URL' | 'DATABASE_DIRECT_URL'>): string | undefined =>
   config.DATABASE_DIRECT_URL ?? config.DATABASE_URL;
 
@@ -193,17 +203,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new InvalidConfiguration([{ variable: 'HEADERS_TIMEOUT_MS',
       problem: 'must not exceed REQUEST_TIMEOUT_MS: the header is part of the request' }]);
   }
-  if (config.DATABASE_REPLICA_URLS.length && !config.DATABASE_URL) {
-    throw new InvalidConfiguration([{ variable: 'DATABASE_REPLICA_URLS',
-      problem: 'needs DATABASE_URL: the embedded database has no replicas' }]);
-  }
-  if (config.DATABASE_MIGRATION_URL && !config.DATABASE_URL) {
-    throw new InvalidConfiguration([{ variable: 'DATABASE_MIGRATION_URL',
-      problem: 'needs DATABASE_URL: the embedded database has no server' }]);
-  }
-  if (config.DATABASE_DIRECT_URL && !config.DATABASE_URL) {
-    throw new InvalidConfiguration([{ variable: 'DATABASE_DIRECT_URL',
-      problem: 'needs DATABASE_URL: the embedded database has no server' }]);
-  }
+  const needing = config.DATABASE_URL ? undefined : needsServer.find(([variable]) => isSet(config[variable]));
+  if (needing) throw new InvalidConfiguration([{ variable: needing[0], problem: `needs DATABASE_URL: ${needing[1]}` }]);
   return { ...config, publicUrl: (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '') };
 }

@@ -91,6 +91,10 @@ export function boundedWaits(settings: Settings, onPool: (pool: object) => void 
       const { processID, secretKey, host, port } = this as unknown as Keyed;
       if (processID !== null && secretKey !== null) await sendCancelRequest({ host, port, processId: processID,
         secretKey }, cancelBoundMs);
+      // Ended, not only its socket destroyed: the pool discards a client released while it ends. The socket's close,
+      // its other signal, comes a loop turn later, and a release before it (a list's cursor closed at once) handed the
+      // dead connection to the next request waiting for one: "Connection terminated unexpectedly".
+      this.end().catch(() => {});
       this.#socket.destroy();
     }
 

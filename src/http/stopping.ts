@@ -5,6 +5,7 @@ import { ServiceUnavailable } from '../errors/app-errors.ts';
 import { detectLocale } from '../i18n/request-locale.ts';
 import { message } from '../i18n/messages.ts';
 import { apiVersion } from './api-version.ts';
+import { requestId } from '../observability/request-id.ts';
 
 // RFC 9110 §10.2.3: another instance can answer at once; one second spares a client that comes back to this address.
 const retryAfter = '1';
@@ -18,6 +19,8 @@ export const instanceStopping = (): ServiceUnavailable =>
  */
 export function answerStopping(req: IncomingMessage, res: ServerResponse): void {
   const body = JSON.stringify({ general: message(detectLocale(req, res), 'error.stopping') });
+  // Every answer names its request (openapi.yaml); one refused before the application saw it has no id yet.
+  if (!res.hasHeader('X-Request-Id')) requestId(req, res);
   res.writeHead(503, {
     'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body),
       'Retry-After': retryAfter, Connection: 'close',

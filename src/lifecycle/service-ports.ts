@@ -27,7 +27,7 @@ export async function openPorts(config: Config): Promise<ServicePorts> {
   const server = serviceServer(config);
   const drain = drainable(server, answerStopping);
   let answer: Answer = answerStarting({ health: config.MANAGEMENT_PORT === undefined });
-  server.on('request', (req, res) => answer(req, res));
+  server.on('request', (req, res) => (drain.overdue() ? answerStopping : answer)(req, res));
   let answerManagement: Answer = answerStarting({ health: true });
   const management = config.MANAGEMENT_PORT === undefined ? undefined
     : createServer((req, res) => answerManagement(req, res));

@@ -41,6 +41,14 @@ describe('workarounds of library internals: what they rely on', () => {
     expect(client).to.be.instanceOf(pg.Client);
   });
 
+  it('when pg-pool is not the version src/db/bounded-waits.ts was checked against, '
+    + 'then this fails (it discards a client released while it ends)', () => {
+    // A connection torn down is ended (Client#end) before whoever holds it releases it: pg-pool 3.14.0 then removes
+    // it instead of handing it to the next request (its `_release` checks `_ending`). Re-check that, and
+    // test/api/list-connection-lost.test.ts, then this.
+    expect(installedVersion('pg-pool')).to.equal('3.14.0');
+  });
+
   it('when pg\'s Client no longer keeps the session\'s cancel key as processID and secretKey, '
     + 'then this fails (src/db/bounded-waits.ts sends it, src/db/pooler-probe.ts reads it)', () => {
     // pg's own Client#cancel sends them; its types do not declare them. Behind PgBouncer the service's cancel request

@@ -1,10 +1,19 @@
-// Reads a child service's heap through the inspector protocol (node --inspect), so no endpoint exists for tests only.
+// Reads a child service's heap, or keeps its event loop busy, through the inspector protocol (node --inspect), so no
+// endpoint exists for tests only.
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { eventually } from './condition.ts';
 import type { ServiceProcess } from './service-process.ts';
 
 export interface Inspector {
   /** The heap after full garbage collections (the child runs with --expose-gc): used and reserved, in bytes. */
   heapAfterGc(): Promise<{ heapUsed: number; heapTotal: number }>;
+  /**
+   * Resolves once the service's event loop is busy (a CPU-bound loop on its main thread) and stays so until `release`
+   * is called: meanwhile the kernel accepts connections and receives requests that the service does not read.
+   */
+  occupy(): Promise<{ release(): Promise<void> }>;
   close(): void;
 }
 
@@ -36,6 +45,21 @@ export async function inspect(service: ServiceProcess): Promise<Inspector> {
       const { result } = await call('Runtime.evaluate',
         { expression, returnByValue: true }) as { result: { value: { heapUsed: number; heapTotal: number } } };
       return result.value;
+    },
+    async occupy() {
+      const directory = mkdtempSync(join(tmpdir(), 'occupied-'));
+      const [started, released] = [join(directory, 'started'), join(directory, 'released')];
+      const expression = `(() => { const fs = process.getBuiltinModule('node:fs'); ` +
+        `fs.writeFileSync(${JSON.stringify(started)}, ''); while (!fs.existsSync(${JSON.stringify(released)})); })()`;
+      const answered = call('Runtime.evaluate', { expression });
+      await eventually(() => existsSync(started), { what: 'the service\'s loop to be occupied' });
+      return {
+        async release() {
+          writeFileSync(released, '');
+          await answered;
+          rmSync(directory, { recursive: true });
+        },
+      };
     },
     close: () => socket.close(),
   };

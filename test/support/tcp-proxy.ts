@@ -14,6 +14,8 @@ export interface TcpProxy {
    * ways; new connections are accepted and then never answered.
    */
   partition(): void;
+  /** The connections open now go silent both ways, as in a partition; new ones pass (a single path is lost). */
+  stallOpen(): void;
   /** Listens again on the same port (after cut), or ends a partition by dropping its stalled connections. */
   restore(): Promise<void>;
   close(): Promise<void>;
@@ -22,6 +24,7 @@ export interface TcpProxy {
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
   let partitioned = false;
+  const stalled = new Set<Socket>();
   const server: Server = createServer((client) => {
     sockets.add(client);
     client.on('close', () => sockets.delete(client));
@@ -34,7 +37,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       socket.on('close', () => { sockets.delete(socket); other.destroy(); });
       socket.on('error', () => other.destroy());
       // Dropped, not queued: a partition loses what is sent while it lasts.
-      socket.on('data', (chunk) => { if (!partitioned) other.write(chunk); });
+      socket.on('data', (chunk) => { if (!partitioned && !stalled.has(socket)) other.write(chunk); });
     }
   });
   const listen = (port: number) => new Promise<void>((resolve, reject) => server.once('error', reject)
@@ -54,12 +57,13 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     port,
     cut: stop,
     partition() { partitioned = true; },
+    stallOpen() { for (const socket of sockets) stalled.add(socket); },
     async restore() {
-      if (partitioned) {
-        partitioned = false;
-        // The stalled connections lost bytes both ways; like TCP giving up on them, they end now.
-        for (const socket of sockets) socket.destroy();
-      }
+      // The stalled connections lost bytes both ways; like TCP giving up on them, they end now.
+      if (partitioned) for (const socket of sockets) socket.destroy();
+      for (const socket of stalled) socket.destroy();
+      partitioned = false;
+      stalled.clear();
       if (!server.listening) await listen(port);
     },
     close: stop,
