@@ -21,7 +21,7 @@ generate() {
   case $target in
     java-*)
       options+=(--library "${target#java-}" --global-property=apiTests=false,modelTests=false,apiDocs=false,modelDocs=false
-        --additional-properties=invokerPackage=org.sighting.client,apiPackage=org.sighting.client.api,modelPackage=org.sighting.client.model,groupId=org.sighting,artifactId=sighting-client,openApiNullable=false) ;;
+        --additional-properties=invokerPackage=org.sighting.client,apiPackage=org.sighting.client.api,modelPackage=org.sighting.client.model,groupId=org.sighting,artifactId=sighting-client,openApiNullable=false,useSingleRequestParameter=true) ;;
   esac
   "$JAVA" -jar "$GENERATOR_JAR" generate --input-spec "$REPO_ROOT/openapi.yaml" --generator-name "$generator" \
     --output "$out/sdk" "${options[@]}" > "$out/generate.log" 2>&1 || { cat "$out/generate.log"; return 1; }

@@ -99,6 +99,17 @@ def create_represented():
     check(sightings.get_sighting(created.sighting_id) == created, "the returned record is the stored one")
 
 
+def create_batch():
+    # The default call sends the records as a JSON array and returns the new ids and versions in input order.
+    records = [SightingCreate(sighting_memo=f"{memo} (batch 1)", vessel=SightingVesselLink(vessel_id=-1)),
+               SightingCreate(sighting_memo=f"{memo} (batch 2)", vessel=SightingVesselLink(vessel_id=-2), sighting_timezone="Europe/Berlin")]
+    stored = sightings.create_sighting_batch(records)
+    check([one.version for one in stored] == [0, 0] and stored[1].sighting_id > stored[0].sighting_id, str(stored))
+    read_back = [sightings.get_sighting(one.sighting_id) for one in stored]
+    check([(r.sighting_memo, r.vessel.vessel_id, r.sighting_timezone) for r in read_back]
+          == [(f"{memo} (batch 1)", -1, None), (f"{memo} (batch 2)", -2, "Europe/Berlin")], str(read_back))
+
+
 def update():
     updated = sightings.update_sighting(state["id"], SightingUpdate(version=0, sighting_memo=f"{memo} (updated)", vessel=SightingVesselLink(vessel_id=-1)), prefer="return=representation")
     check((updated.version, updated.sighting_memo) == (1, f"{memo} (updated)"), str(updated))
@@ -157,6 +168,7 @@ step("list rows in the detail view: typed detail rows", detail_rows)
 step("a read with its ETag and API-Version headers", read_headers)
 step("the default create: no throw, the new record's Location", create_plain)
 step("create returning the record: the typed detail view", create_represented)
+step("batch create: the new ids in input order, each read back", create_batch)
 step("update with the version read", update)
 step("a stale update is a 409, a typed error", stale_update)
 step("patch the memo (JSON Merge Patch) with If-Match", patch)

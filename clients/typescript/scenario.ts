@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { deepStrictEqual, ok, strictEqual } from 'node:assert/strict';
 import {
   Configuration, GeneralErrorFromJSON, ResponseError, SightingApi, VesselApi,
-  type SightingDetail, type SightingListItem, type VesselDetail, type VesselListItem,
+  type SightingCreate, type SightingDetail, type SightingListItem, type VesselDetail, type VesselListItem,
 } from 'sighting-client';
 
 const [api, tokenUrl] = process.argv.slice(2);
@@ -103,6 +103,18 @@ await step('create returning the record: the typed detail view', async () => {
   });
   deepStrictEqual([answer.version, answer.sightingMemo, answer.vessel.vesselId], [0, `${memo} (represented)`, -1]);
   deepStrictEqual(await sightings.getSighting({ id: answer.sightingId }), answer);
+});
+await step('batch create: the new ids in input order, each read back', async () => {
+  // The default call sends the records as a JSON array and returns the new ids and versions in input order.
+  const stored = await sightings.createSightingBatch({ requestBody: [
+    { sightingMemo: `${memo} (batch 1)`, vessel: { vesselId: -1 } },
+    { sightingMemo: `${memo} (batch 2)`, vessel: { vesselId: -2 }, sightingTimezone: 'Europe/Berlin' },
+  ] satisfies SightingCreate[] });
+  deepStrictEqual(stored.map((one) => one.version), [0, 0]);
+  ok(stored[1]!.sightingId > stored[0]!.sightingId, `ids in input order: ${JSON.stringify(stored)}`);
+  const readBack = await Promise.all(stored.map(({ sightingId }) => sightings.getSighting({ id: sightingId })));
+  deepStrictEqual(readBack.map((r) => [r.sightingMemo, r.vessel.vesselId, r.sightingTimezone]),
+    [[`${memo} (batch 1)`, -1, null], [`${memo} (batch 2)`, -2, 'Europe/Berlin']]);
 });
 await step('read it back', async () => {
   deepStrictEqual(await sightings.getSighting({ id: created.sightingId }), created);
