@@ -16,6 +16,7 @@ import java.util.UUID;
 import org.sighting.client.ApiException;
 import org.sighting.client.ApiResponse;
 import org.sighting.client.api.SightingApi;
+import org.sighting.client.api.TimezoneApi;
 import org.sighting.client.api.VesselApi;
 import org.sighting.client.model.GeneralError;
 import org.sighting.client.model.SightingBatchCreatedInner;
@@ -28,6 +29,8 @@ import org.sighting.client.model.SightingVersion;
 import org.sighting.client.model.SightingVesselSummary;
 import org.sighting.client.model.SightingUpdate;
 import org.sighting.client.model.SightingVesselLink;
+import org.sighting.client.model.TimezoneCreate;
+import org.sighting.client.model.VesselCreate;
 import org.sighting.client.model.VesselDetail;
 import org.sighting.client.model.VesselExample;
 import org.sighting.client.model.VesselListItem;
@@ -155,6 +158,18 @@ public final class Scenario {
     });
     step("query by example: no match is a 204", () ->
         equal(Sdk.querySightingsByExample(sightings, new SightingExample().sightingMemo(UUID.randomUUID().toString()), r -> r).getStatusCode(), 204));
+    step("the change feed of each collection: a created event from the generated call", () -> {
+      // Timezones and vessels are created by role admin.
+      var admin = Sdk.client(args[1], token(args[2], "admin"));
+      var adminTimezones = new TimezoneApi(admin);
+      var adminVessels = new VesselApi(admin);
+      equal(Sdk.createdEvent(admin, "timezone", () -> Sdk.createTimezoneReturningRecord(adminTimezones,
+          new TimezoneCreate().timezoneName("Scenario/" + UUID.randomUUID())).getData().getTimezoneId()), "created");
+      equal(Sdk.createdEvent(admin, "vessel", () -> Sdk.createVesselReturningRecord(adminVessels,
+          new VesselCreate().vesselName(Map.of("en", "scenario " + UUID.randomUUID()))).getData().getVesselId()), "created");
+      equal(Sdk.createdEvent(client, "sighting", () -> Sdk.createSightingReturningRecord(sightings,
+          new SightingCreate().sightingMemo(memo + " (feed)").vessel(new SightingVesselLink().vesselId(-1L))).getData().getSightingId()), "created");
+    });
     step("delete", () -> equal(Sdk.deleteSighting(sightings, created.getSightingId()).getStatusCode(), 204));
     step("read after delete is a 404, a typed error", () -> {
       ApiException error = failure(() -> Sdk.getSighting(sightings, created.getSightingId()));
@@ -162,6 +177,22 @@ public final class Scenario {
       check(!Sdk.generalError(error).getGeneral().isEmpty(), "the error says why");
     });
     System.out.println(label + " scenario: every step passed");
+  }
+
+  /**
+   * Reads a change feed's body (Server-Sent Events) as it comes: once it is open, creates a record, then returns the
+   * `event` of the first event whose data is about that record.
+   */
+  static String createdEvent(java.io.InputStream body, java.util.concurrent.Callable<Long> create) throws Exception {
+    long id = create.call();
+    var lines = new java.io.BufferedReader(new java.io.InputStreamReader(body, StandardCharsets.UTF_8));
+    String event = null;
+    for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+      if (line.startsWith("event: ")) event = line.substring(7);
+      if (line.startsWith("data: ") && line.matches("data: \\{\"id\":" + id + ",.*")) return event;
+      if (line.isEmpty()) event = null;
+    }
+    throw new AssertionError("the feed ended before an event about " + id);
   }
 
   /** Resource owner password grant with the public client sighting-cli, as the realm allows for scripts. */

@@ -29,6 +29,7 @@ describe('SDK packages (npm run sdk) in consumer projects', function () {
     'a read with its ETag and API-Version headers',
     'a deprecated call: its Deprecation header',
     'batch create: the new ids in input order, each read back',
+    'the change feed of each collection: a created event from the generated call',
   ];
   const scenarios: Array<[string, string, string[], boolean]> = [
     ['the npm package (typescript-fetch)', 'consume.sh', ['typescript'], true],

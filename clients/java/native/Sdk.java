@@ -11,6 +11,10 @@ import org.sighting.client.ApiException;
 import org.sighting.client.ApiResponse;
 import org.sighting.client.api.SightingApi;
 import org.sighting.client.api.VesselApi;
+import org.sighting.client.api.TimezoneApi;
+import org.sighting.client.model.TimezoneCreate;
+import org.sighting.client.model.TimezoneDetail;
+import org.sighting.client.model.VesselCreate;
 import org.sighting.client.model.GeneralError;
 import org.sighting.client.model.SightingBatchCreatedInner;
 import org.sighting.client.model.SightingCreate;
@@ -106,5 +110,45 @@ final class Sdk {
 
   static ApiResponse<Void> deleteSighting(SightingApi api, long id) throws ApiException {
     return api.deleteSightingWithHttpInfo(SightingApi.APIDeleteSightingRequest.newBuilder().id(id).build());
+  }
+
+  static ApiResponse<TimezoneDetail> createTimezoneReturningRecord(TimezoneApi api, TimezoneCreate record) throws ApiException {
+    return api.createTimezoneReturningRecordWithHttpInfo(TimezoneApi.APICreateTimezoneReturningRecordRequest.newBuilder().timezoneCreate(record).build());
+  }
+
+  static ApiResponse<VesselDetail> createVesselReturningRecord(VesselApi api, VesselCreate record) throws ApiException {
+    return api.createVesselReturningRecordWithHttpInfo(VesselApi.APICreateVesselReturningRecordRequest.newBuilder().vesselCreate(record).build());
+  }
+
+  /**
+   * A collection's change feed through its generated call. That call reads the whole body before it returns, and a
+   * feed's body never ends; the client's response interceptor sees the answer first, its body still a stream, so the
+   * events are read there (Scenario.createdEvent); closing the body then ends the call.
+   */
+  static String createdEvent(ApiClient client, String collection, java.util.concurrent.Callable<Long> create) throws Exception {
+    var event = new java.util.concurrent.atomic.AtomicReference<String>();
+    var failed = new java.util.concurrent.atomic.AtomicReference<Exception>();
+    client.setResponseInterceptor(response -> {
+      if (response.statusCode() != 200) return;
+      try (var body = response.body()) {
+        event.set(Scenario.createdEvent(body, create));
+      } catch (Exception | AssertionError error) {
+        failed.set(error instanceof Exception e ? e : new RuntimeException(error));
+      }
+    });
+    try {
+      switch (collection) {
+        case "timezone" -> new TimezoneApi(client).timezoneEvents(TimezoneApi.APITimezoneEventsRequest.newBuilder().build());
+        case "vessel" -> new VesselApi(client).vesselEvents(VesselApi.APIVesselEventsRequest.newBuilder().build());
+        default -> new SightingApi(client).sightingEvents(SightingApi.APISightingEventsRequest.newBuilder().build());
+      }
+    } catch (ApiException closed) {
+      // The call reading the body the interceptor closed; an error answer has no event and is thrown.
+      if (event.get() == null && failed.get() == null) throw closed;
+    } finally {
+      client.setResponseInterceptor(null);
+    }
+    if (failed.get() != null) throw failed.get();
+    return event.get();
   }
 }

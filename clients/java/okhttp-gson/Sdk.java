@@ -11,6 +11,10 @@ import org.sighting.client.ApiException;
 import org.sighting.client.ApiResponse;
 import org.sighting.client.api.SightingApi;
 import org.sighting.client.api.VesselApi;
+import org.sighting.client.api.TimezoneApi;
+import org.sighting.client.model.TimezoneCreate;
+import org.sighting.client.model.TimezoneDetail;
+import org.sighting.client.model.VesselCreate;
 import org.sighting.client.model.GeneralError;
 import org.sighting.client.model.SightingBatchCreatedInner;
 import org.sighting.client.model.SightingCreate;
@@ -105,5 +109,29 @@ final class Sdk {
 
   static ApiResponse<Void> deleteSighting(SightingApi api, long id) throws ApiException {
     return api.deleteSighting(id).executeWithHttpInfo();
+  }
+
+  static ApiResponse<TimezoneDetail> createTimezoneReturningRecord(TimezoneApi api, TimezoneCreate record) throws ApiException {
+    return api.createTimezoneReturningRecord(record).executeWithHttpInfo();
+  }
+
+  static ApiResponse<VesselDetail> createVesselReturningRecord(VesselApi api, VesselCreate record) throws ApiException {
+    return api.createVesselReturningRecord(record).executeWithHttpInfo();
+  }
+
+  /**
+   * A collection's change feed through its generated call: the request object's buildCall gives the OkHttp call, whose
+   * response body is read as it comes (execute() would read it whole, and a feed's body never ends).
+   */
+  static String createdEvent(ApiClient client, String collection, java.util.concurrent.Callable<Long> create) throws Exception {
+    okhttp3.Call call = switch (collection) {
+      case "timezone" -> new TimezoneApi(client).timezoneEvents().buildCall(null);
+      case "vessel" -> new VesselApi(client).vesselEvents().buildCall(null);
+      default -> new SightingApi(client).sightingEvents().buildCall(null);
+    };
+    try (okhttp3.Response response = call.execute()) {
+      if (response.code() != 200) throw new AssertionError("the feed answered " + response.code());
+      return Scenario.createdEvent(response.body().byteStream(), create);
+    }
   }
 }
