@@ -120,6 +120,11 @@ public final class Scenario {
       SightingDetail patched = Sdk.patchSighting(sightings, created.getSightingId(), new SightingPatch().sightingMemo(memo + " (patched)"), r -> r.ifMatch("\"1\"").prefer(PREFER)).getData();
       equal(List.of(patched.getVersion(), patched.getSightingMemo(), patched.getVessel().getVesselId()), List.of(2, memo + " (patched)", -1L));
     });
+    step("a patch on a stale If-Match is a 412, a typed error", () -> {
+      ApiException error = failure(() -> Sdk.patchSighting(sightings, created.getSightingId(), new SightingPatch().sightingMemo(memo + " (stale)"), r -> r.ifMatch("\"0\"")));
+      equal(error.getCode(), 412);
+      check(!Sdk.generalError(error).getGeneral().isEmpty(), "the error says why");
+    });
     step("the history lists every version, newest first, each record as it was", () -> {
       List<SightingVersion> versions = Sdk.listSightingVersions(sightings, created.getSightingId(), r -> r).getData();
       equal(versions.stream().map(v -> v.getVersion() + " " + v.getChange().getValue()).toList(), List.of("2 updated", "1 updated", "0 created"));

@@ -166,6 +166,11 @@ def patch():
     check((patched.version, patched.sighting_memo, patched.vessel.vessel_id) == (2, f"{memo} (patched)", -1), str(patched))
 
 
+
+def stale_patch():
+    error = failure(lambda: sightings.patch_sighting(state["id"], SightingPatch(sighting_memo=f"{memo} (stale)"), if_match='"0"'))
+    check(error.status == 412 and json.loads(error.body)["general"], f"{error.status} {error.body}")
+
 def history():
     versions = sightings.list_sighting_versions(state["id"])
     check([(v.version, v.change.value) for v in versions] == [(2, "updated"), (1, "updated"), (0, "created")], str(versions))
@@ -213,6 +218,7 @@ step("batch create: the new ids in input order, each read back", create_batch)
 step("update with the version read", update)
 step("a stale update is a 409, a typed error", stale_update)
 step("patch the memo (JSON Merge Patch) with If-Match", patch)
+step("a patch on a stale If-Match is a 412, a typed error", stale_patch)
 step("the history lists every version, newest first", history)
 step("one version: the history filtered by version", one_version)
 step("a deprecated call: its Deprecation header", deprecated_call)

@@ -137,6 +137,13 @@ await step('patch the memo (JSON Merge Patch) with If-Match: the other fields st
   });
   deepStrictEqual([patched?.version, patched?.sightingMemo, patched?.vessel.vesselId], [2, `${memo} (patched)`, -1]);
 });
+await step('a patch on a stale If-Match is a 412, a typed error', async () => {
+  const error = await failure(sightings.patchSighting({
+    id: created.sightingId, ifMatch: '"0"', sightingPatch: { sightingMemo: `${memo} (stale)` },
+  }));
+  strictEqual(error.status, 412);
+  ok(error.general.length > 0, 'the error says why');
+});
 await step('the history lists every version, newest first, each record as it was', async () => {
   const versions = await sightings.listSightingVersions({ id: created.sightingId });
   deepStrictEqual(versions.map((v) => [v.version, v.change]), [[2, 'updated'], [1, 'updated'], [0, 'created']]);
