@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Generates the Java SDKs (okhttp-gson, native) from openapi.yaml with OpenAPI Generator and compiles each with the
 # scenario in place, for the library that is not packaged (the packages: clients/package.sh, clients/consume.sh); a
-# target whose inputs are unchanged since its last build is skipped.
-# Usage: clients/build.sh [java-okhttp-gson|java-native ...]   (default: both)
+# target whose inputs are unchanged since its last build is skipped. `typescript-axios` is generated only (into
+# clients/build/typescript-axios/sdk): test/clients/sdk-request-objects.test.ts type-checks a consumer against it.
+# Usage: clients/build.sh [java-okhttp-gson|java-native|typescript-axios ...]   (default: the two Java ones)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 
@@ -19,9 +20,11 @@ generate() {
   local target=$1 out=$2
   local generator=${target%%-*} options=(--additional-properties=hideGenerationTimestamp=true)
   case $target in
+    # Request objects: each call names the parameters it sets, so one a release adds breaks no caller.
+    typescript-axios) generator=typescript-axios options+=(--additional-properties=useSingleRequestParameter=true,supportsES6=true) ;;
     java-*)
       options+=(--library "${target#java-}" --global-property=apiTests=false,modelTests=false,apiDocs=false,modelDocs=false
-        --additional-properties=invokerPackage=org.sighting.client,apiPackage=org.sighting.client.api,modelPackage=org.sighting.client.model,groupId=org.sighting,artifactId=sighting-client,openApiNullable=false) ;;
+        --additional-properties=invokerPackage=org.sighting.client,apiPackage=org.sighting.client.api,modelPackage=org.sighting.client.model,groupId=org.sighting,artifactId=sighting-client,openApiNullable=false,useSingleRequestParameter=true) ;;
   esac
   "$JAVA" -jar "$GENERATOR_JAR" generate --input-spec "$REPO_ROOT/openapi.yaml" --generator-name "$generator" \
     --output "$out/sdk" "${options[@]}" > "$out/generate.log" 2>&1 || { cat "$out/generate.log"; return 1; }

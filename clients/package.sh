@@ -44,7 +44,7 @@ package_python() {
 package_java() {
   local out="$work/java"
   generate_into java "$out" --library native --global-property=apiTests=false,modelTests=false,apiDocs=false,modelDocs=false \
-    --additional-properties=invokerPackage=org.sighting.client,apiPackage=org.sighting.client.api,modelPackage=org.sighting.client.model,groupId=org.sighting,artifactId=sighting-client,artifactVersion="$version",openApiNullable=false
+    --additional-properties=invokerPackage=org.sighting.client,apiPackage=org.sighting.client.api,modelPackage=org.sighting.client.model,groupId=org.sighting,artifactId=sighting-client,artifactVersion="$version",openApiNullable=false,useSingleRequestParameter=true
   cp "$CLIENTS_DIR/package/README.java.md" "$out/README.md"
   (cd "$out" && maven -q -Dmaven.test.skip=true -Dmaven.javadoc.skip=true package)
   cp "$out/target/sighting-client-$version.jar" "$DIST_DIR/"

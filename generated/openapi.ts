@@ -194,7 +194,7 @@ export interface paths {
         };
         /**
          * Changes to time zones as they are committed (Server-Sent Events).
-         * @description A stream, one event per committed change in commit order, from every instance sharing the database, within a second. Each event has `id` (a number that only grows), `event` (`created`, `updated` or `deleted`) and `data`: `{"id": <record id>, "version": <n>, "record": <the list view after the change, null for a delete>}`. Reconnecting with `Last-Event-ID` resumes with every later event, none lost and none repeated; an id the history does not know starts the stream with `event: reset` (reload, then follow). A comment line `: keep-alive` comes at least every 15 s. A stream opens at once whatever the write rate. An instance holds at most `EVENTS_MAX_SUBSCRIBERS` streams (503 with `Retry-After` beyond), one caller (token subject) at most `EVENTS_MAX_SUBSCRIBERS_PER_CALLER` (429 with `Retry-After` beyond); a closed stream frees its slot at once, and a client that takes nothing for `STREAM_WRITE_TIMEOUT_MS` is cut off. When the token expires the stream ends with `event: token-expired` (`data: {}`): reconnect with a fresh token and `Last-Event-ID`. On shutdown streams end, and clients reconnect elsewhere with `Last-Event-ID`. Role `reader`.
+         * @description A stream, one event per committed change in commit order, from every instance sharing the database, within a second. Each event has `id` (a number that only grows), `event` (`created`, `updated` or `deleted`) and `data`: `{"id": <record id>, "version": <n>, "record": <the list view after the change, null for a delete>}`. Reconnecting with `Last-Event-ID` resumes with every later event, none lost and none repeated; an id the history does not know starts the stream with `event: reset` (reload, then follow). A comment line `: keep-alive` comes at least every 15 s. A stream opens at once whatever the write rate. An instance holds at most `EVENTS_MAX_SUBSCRIBERS` streams (503 with `Retry-After` beyond), one caller (token subject) at most `EVENTS_MAX_SUBSCRIBERS_PER_CALLER` (429 with `Retry-After` beyond); a closed stream frees its slot at once, and a client that takes nothing for `STREAM_WRITE_TIMEOUT_MS` is cut off. When the token expires the stream ends with `event: token-expired` (`data: {}`): reconnect with a fresh token and `Last-Event-ID`. On shutdown streams end, and clients reconnect elsewhere with `Last-Event-ID`. The answer is the stream whenever `Accept` admits `text/event-stream` or `application/json` (the errors' type; a generated client asks for JSON first), else 406. A generated client opens it by its call that leaves the body unread (typescript-fetch `…EventsRaw`, python `…_events_without_preload_content`, java okhttp-gson `…Events().buildCall`; docs/sdk.md): its plain call reads the whole body as one JSON value, and this body ends only when the client or the instance goes away. Role `reader`.
          */
         get: operations["timezoneEvents"];
         put?: never;
@@ -421,7 +421,7 @@ export interface paths {
         };
         /**
          * Changes to vessels as they are committed (Server-Sent Events).
-         * @description A stream, one event per committed change in commit order, from every instance sharing the database, within a second. Each event has `id` (a number that only grows), `event` (`created`, `updated` or `deleted`) and `data`: `{"id": <record id>, "version": <n>, "record": <the list view after the change, null for a delete>}`. Reconnecting with `Last-Event-ID` resumes with every later event, none lost and none repeated; an id the history does not know starts the stream with `event: reset` (reload, then follow). A comment line `: keep-alive` comes at least every 15 s. A stream opens at once whatever the write rate. An instance holds at most `EVENTS_MAX_SUBSCRIBERS` streams (503 with `Retry-After` beyond), one caller (token subject) at most `EVENTS_MAX_SUBSCRIBERS_PER_CALLER` (429 with `Retry-After` beyond); a closed stream frees its slot at once, and a client that takes nothing for `STREAM_WRITE_TIMEOUT_MS` is cut off. When the token expires the stream ends with `event: token-expired` (`data: {}`): reconnect with a fresh token and `Last-Event-ID`. On shutdown streams end, and clients reconnect elsewhere with `Last-Event-ID`. Role `reader`.
+         * @description A stream, one event per committed change in commit order, from every instance sharing the database, within a second. Each event has `id` (a number that only grows), `event` (`created`, `updated` or `deleted`) and `data`: `{"id": <record id>, "version": <n>, "record": <the list view after the change, null for a delete>}`. Reconnecting with `Last-Event-ID` resumes with every later event, none lost and none repeated; an id the history does not know starts the stream with `event: reset` (reload, then follow). A comment line `: keep-alive` comes at least every 15 s. A stream opens at once whatever the write rate. An instance holds at most `EVENTS_MAX_SUBSCRIBERS` streams (503 with `Retry-After` beyond), one caller (token subject) at most `EVENTS_MAX_SUBSCRIBERS_PER_CALLER` (429 with `Retry-After` beyond); a closed stream frees its slot at once, and a client that takes nothing for `STREAM_WRITE_TIMEOUT_MS` is cut off. When the token expires the stream ends with `event: token-expired` (`data: {}`): reconnect with a fresh token and `Last-Event-ID`. On shutdown streams end, and clients reconnect elsewhere with `Last-Event-ID`. The answer is the stream whenever `Accept` admits `text/event-stream` or `application/json` (the errors' type; a generated client asks for JSON first), else 406. A generated client opens it by its call that leaves the body unread (typescript-fetch `…EventsRaw`, python `…_events_without_preload_content`, java okhttp-gson `…Events().buildCall`; docs/sdk.md): its plain call reads the whole body as one JSON value, and this body ends only when the client or the instance goes away. Role `reader`.
          */
         get: operations["vesselEvents"];
         put?: never;
@@ -642,7 +642,7 @@ export interface paths {
         };
         /**
          * Changes to sightings as they are committed (Server-Sent Events).
-         * @description A stream, one event per committed change in commit order, from every instance sharing the database, within a second. Each event has `id` (a number that only grows), `event` (`created`, `updated` or `deleted`) and `data`: `{"id": <record id>, "version": <n>, "record": <the list view after the change, null for a delete>}`. Reconnecting with `Last-Event-ID` resumes with every later event, none lost and none repeated; an id the history does not know starts the stream with `event: reset` (reload, then follow). A comment line `: keep-alive` comes at least every 15 s. A stream opens at once whatever the write rate. An instance holds at most `EVENTS_MAX_SUBSCRIBERS` streams (503 with `Retry-After` beyond), one caller (token subject) at most `EVENTS_MAX_SUBSCRIBERS_PER_CALLER` (429 with `Retry-After` beyond); a closed stream frees its slot at once, and a client that takes nothing for `STREAM_WRITE_TIMEOUT_MS` is cut off. When the token expires the stream ends with `event: token-expired` (`data: {}`): reconnect with a fresh token and `Last-Event-ID`. On shutdown streams end, and clients reconnect elsewhere with `Last-Event-ID`. Role `reader`.
+         * @description A stream, one event per committed change in commit order, from every instance sharing the database, within a second. Each event has `id` (a number that only grows), `event` (`created`, `updated` or `deleted`) and `data`: `{"id": <record id>, "version": <n>, "record": <the list view after the change, null for a delete>}`. Reconnecting with `Last-Event-ID` resumes with every later event, none lost and none repeated; an id the history does not know starts the stream with `event: reset` (reload, then follow). A comment line `: keep-alive` comes at least every 15 s. A stream opens at once whatever the write rate. An instance holds at most `EVENTS_MAX_SUBSCRIBERS` streams (503 with `Retry-After` beyond), one caller (token subject) at most `EVENTS_MAX_SUBSCRIBERS_PER_CALLER` (429 with `Retry-After` beyond); a closed stream frees its slot at once, and a client that takes nothing for `STREAM_WRITE_TIMEOUT_MS` is cut off. When the token expires the stream ends with `event: token-expired` (`data: {}`): reconnect with a fresh token and `Last-Event-ID`. On shutdown streams end, and clients reconnect elsewhere with `Last-Event-ID`. The answer is the stream whenever `Accept` admits `text/event-stream` or `application/json` (the errors' type; a generated client asks for JSON first), else 406. A generated client opens it by its call that leaves the body unread (typescript-fetch `…EventsRaw`, python `…_events_without_preload_content`, java okhttp-gson `…Events().buildCall`; docs/sdk.md): its plain call reads the whole body as one JSON value, and this body ends only when the client or the instance goes away. Role `reader`.
          */
         get: operations["sightingEvents"];
         put?: never;
@@ -1964,9 +1964,25 @@ export interface components {
         id: components["schemas"]["Id"];
         /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
         limit: number;
-        /** @description The view of the rows: `list`, the only one this operation answers (and its default). `view=detail` on a list is answered as its `…InDetailView` operation (`x-view-operations`), whose rows a generated client types. */
-        listView: "list";
-        /** @description The view of the rows: `detail`, the only one this operation answers (and its default): for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request. `limit` is then at most 200 (else a 400 on `limit`). */
+        /**
+         * @deprecated
+         * @description The view of the rows: `list` (the default) is this operation's; `view=detail` is answered as its `…InDetailView` operation (`x-view-operations`), rows in the detail view and `limit` at most 200. Deprecated since 2.2.0: the operation says the view, so call the `…InDetailView` operation for detail rows (a generated client types its rows, not those `view=detail` brings here) and leave `view` out.
+         */
+        listView: "list" | "detail";
+        /**
+         * @deprecated
+         * @description The view of the rows: `detail` (the default) is this operation's; `view=list` is answered as its `…InListView` operation (`x-view-operations`), rows in the list view. Deprecated since 2.2.0: the operation says the view, so call the `…InListView` operation for list rows (a generated client types its rows, not those `view=list` brings here) and leave `view` out.
+         */
+        exampleView: "detail" | "list";
+        /**
+         * @deprecated
+         * @description The view of the rows: `list`, the only one this operation answers (and its default). Deprecated since 2.2.0: the operation says the view; leave `view` out.
+         */
+        listOnlyView: "list";
+        /**
+         * @deprecated
+         * @description The view of the rows: `detail`, the only one this operation answers (and its default): for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request. `limit` is then at most 200 (else a 400 on `limit`). Deprecated since 2.2.0: the operation says the view; leave `view` out.
+         */
         detailView: "detail";
         /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
         after: components["schemas"]["Id"];
@@ -2085,7 +2101,10 @@ export interface operations {
                 version?: components["schemas"]["Version"];
                 /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
-                /** @description The view of the rows: `list`, the only one this operation answers (and its default). `view=detail` on a list is answered as its `…InDetailView` operation (`x-view-operations`), whose rows a generated client types. */
+                /**
+                 * @deprecated
+                 * @description The view of the rows: `list` (the default) is this operation's; `view=detail` is answered as its `…InDetailView` operation (`x-view-operations`), rows in the detail view and `limit` at most 200. Deprecated since 2.2.0: the operation says the view, so call the `…InDetailView` operation for detail rows (a generated client types its rows, not those `view=detail` brings here) and leave `view` out.
+                 */
                 view?: components["parameters"]["listView"];
                 /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
                 after?: components["parameters"]["after"];
@@ -2270,7 +2289,10 @@ export interface operations {
                 version?: components["schemas"]["Version"];
                 /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
-                /** @description The view of the rows: `detail`, the only one this operation answers (and its default): for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request. `limit` is then at most 200 (else a 400 on `limit`). */
+                /**
+                 * @deprecated
+                 * @description The view of the rows: `detail`, the only one this operation answers (and its default): for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request. `limit` is then at most 200 (else a 400 on `limit`). Deprecated since 2.2.0: the operation says the view; leave `view` out.
+                 */
                 view?: components["parameters"]["detailView"];
                 /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
                 after?: components["parameters"]["after"];
@@ -2810,7 +2832,10 @@ export interface operations {
                 version?: components["schemas"]["Version"];
                 /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
-                /** @description The view of the rows: `list`, the only one this operation answers (and its default). `view=detail` on a list is answered as its `…InDetailView` operation (`x-view-operations`), whose rows a generated client types. */
+                /**
+                 * @deprecated
+                 * @description The view of the rows: `list` (the default) is this operation's; `view=detail` is answered as its `…InDetailView` operation (`x-view-operations`), rows in the detail view and `limit` at most 200. Deprecated since 2.2.0: the operation says the view, so call the `…InDetailView` operation for detail rows (a generated client types its rows, not those `view=detail` brings here) and leave `view` out.
+                 */
                 view?: components["parameters"]["listView"];
                 /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
                 after?: components["parameters"]["after"];
@@ -2998,7 +3023,10 @@ export interface operations {
                 version?: components["schemas"]["Version"];
                 /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
-                /** @description The view of the rows: `detail`, the only one this operation answers (and its default): for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request. `limit` is then at most 200 (else a 400 on `limit`). */
+                /**
+                 * @deprecated
+                 * @description The view of the rows: `detail`, the only one this operation answers (and its default): for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request. `limit` is then at most 200 (else a 400 on `limit`). Deprecated since 2.2.0: the operation says the view; leave `view` out.
+                 */
                 view?: components["parameters"]["detailView"];
                 /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
                 after?: components["parameters"]["after"];
@@ -3614,7 +3642,10 @@ export interface operations {
                 mine?: boolean;
                 /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
-                /** @description The view of the rows: `list`, the only one this operation answers (and its default). `view=detail` on a list is answered as its `…InDetailView` operation (`x-view-operations`), whose rows a generated client types. */
+                /**
+                 * @deprecated
+                 * @description The view of the rows: `list` (the default) is this operation's; `view=detail` is answered as its `…InDetailView` operation (`x-view-operations`), rows in the detail view and `limit` at most 200. Deprecated since 2.2.0: the operation says the view, so call the `…InDetailView` operation for detail rows (a generated client types its rows, not those `view=detail` brings here) and leave `view` out.
+                 */
                 view?: components["parameters"]["listView"];
                 /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
                 after?: components["parameters"]["after"];
@@ -3848,7 +3879,10 @@ export interface operations {
                 mine?: boolean;
                 /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
-                /** @description The view of the rows: `detail`, the only one this operation answers (and its default): for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request. `limit` is then at most 200 (else a 400 on `limit`). */
+                /**
+                 * @deprecated
+                 * @description The view of the rows: `detail`, the only one this operation answers (and its default): for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request. `limit` is then at most 200 (else a 400 on `limit`). Deprecated since 2.2.0: the operation says the view; leave `view` out.
+                 */
                 view?: components["parameters"]["detailView"];
                 /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
                 after?: components["parameters"]["after"];
@@ -4001,8 +4035,11 @@ export interface operations {
                 mine?: boolean;
                 /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
-                /** @description The view of the rows: `detail`, the only one this operation answers (and its default): for a sighting with `version` and `sightingMemo`, so a page of rows and their memos come in one request. `limit` is then at most 200 (else a 400 on `limit`). */
-                view?: components["parameters"]["detailView"];
+                /**
+                 * @deprecated
+                 * @description The view of the rows: `detail` (the default) is this operation's; `view=list` is answered as its `…InListView` operation (`x-view-operations`), rows in the list view. Deprecated since 2.2.0: the operation says the view, so call the `…InListView` operation for list rows (a generated client types its rows, not those `view=list` brings here) and leave `view` out.
+                 */
+                view?: components["parameters"]["exampleView"];
                 /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
                 after?: components["parameters"]["after"];
                 /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-sightingDate,sightingId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `sightingId`, `sightingTimezone`, `sightingDate`. */
@@ -4128,8 +4165,11 @@ export interface operations {
                 mine?: boolean;
                 /** @description Page size, in plain decimal (`1.0` or `1e2` is a 400). Without it the whole collection comes back. */
                 limit?: components["parameters"]["limit"];
-                /** @description The view of the rows: `list`, the only one this operation answers (and its default). `view=detail` on a list is answered as its `…InDetailView` operation (`x-view-operations`), whose rows a generated client types. */
-                view?: components["parameters"]["listView"];
+                /**
+                 * @deprecated
+                 * @description The view of the rows: `list`, the only one this operation answers (and its default). Deprecated since 2.2.0: the operation says the view; leave `view` out.
+                 */
+                view?: components["parameters"]["listOnlyView"];
                 /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
                 after?: components["parameters"]["after"];
                 /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-sightingDate,sightingId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `sightingId`, `sightingTimezone`, `sightingDate`. */

@@ -99,6 +99,58 @@ def create_represented():
     check(sightings.get_sighting(created.sighting_id) == created, "the returned record is the stored one")
 
 
+def create_batch():
+    # The default call sends the records as a JSON array and returns the new ids and versions in input order.
+    records = [SightingCreate(sighting_memo=f"{memo} (batch 1)", vessel=SightingVesselLink(vessel_id=-1)),
+               SightingCreate(sighting_memo=f"{memo} (batch 2)", vessel=SightingVesselLink(vessel_id=-2), sighting_timezone="Europe/Berlin")]
+    stored = sightings.create_sighting_batch(records)
+    check([one.version for one in stored] == [0, 0] and stored[1].sighting_id > stored[0].sighting_id, str(stored))
+    read_back = [sightings.get_sighting(one.sighting_id) for one in stored]
+    check([(r.sighting_memo, r.vessel.vessel_id, r.sighting_timezone) for r in read_back]
+          == [(f"{memo} (batch 1)", -1, None), (f"{memo} (batch 2)", -2, "Europe/Berlin")], str(read_back))
+
+
+def created_event(open_feed, create):
+    """Opens a change feed by its generated call without preloading (the plain call would read the whole body, and a
+    feed's body never ends; its `Accept: application/json` gets the stream too); creates a record; reads events until
+    the one about it, then leaves the stream."""
+    response = open_feed(_request_timeout=60)
+    try:
+        check(response.status == 200 and response.headers["Content-Type"].startswith("text/event-stream"), str(response.headers))
+        record_id = create()
+        event = {}
+        while True:
+            line = response.readline().decode()
+            check(line != "", f"the feed ended before an event about {record_id}")
+            if line.strip() == "":
+                if event.get("data") and json.loads(event["data"])["id"] == record_id:
+                    return record_id, event.get("event")
+                event = {}
+            elif ": " in line and not line.startswith(":"):
+                name, value = line.rstrip("\n").split(": ", 1)
+                event[name] = value
+    finally:
+        # Closed, not only released: a connection given back to the pool mid-stream would carry the next call's
+        # request and answer after the stream's unread bytes (urllib3 then retries an idempotent call: a second DELETE).
+        response.close()
+        response.release_conn()
+
+
+def feeds():
+    admin = sighting_client.ApiClient(sighting_client.Configuration(host=api, access_token=token("admin")))
+    timezones, admin_vessels = sighting_client.TimezoneApi(admin), sighting_client.VesselApi(admin)
+    for open_feed, create in [
+        (timezones.timezone_events_without_preload_content, lambda: timezones.create_timezone_returning_record(
+            sighting_client.TimezoneCreate(timezone_name=f"Scenario/{uuid.uuid4()}")).timezone_id),
+        (admin_vessels.vessel_events_without_preload_content, lambda: admin_vessels.create_vessel_returning_record(
+            sighting_client.VesselCreate(vessel_name={"en": f"scenario {uuid.uuid4()}"})).vessel_id),
+        (sightings.sighting_events_without_preload_content, lambda: sightings.create_sighting_returning_record(
+            SightingCreate(sighting_memo=f"{memo} (feed)", vessel=SightingVesselLink(vessel_id=-1))).sighting_id),
+    ]:
+        record_id, event = created_event(open_feed, create)
+        check(event == "created", f"the created event of {record_id}: {event}")
+
+
 def update():
     updated = sightings.update_sighting(state["id"], SightingUpdate(version=0, sighting_memo=f"{memo} (updated)", vessel=SightingVesselLink(vessel_id=-1)), prefer="return=representation")
     check((updated.version, updated.sighting_memo) == (1, f"{memo} (updated)"), str(updated))
@@ -113,6 +165,11 @@ def patch():
     patched = sightings.patch_sighting(state["id"], SightingPatch(sighting_memo=f"{memo} (patched)"), if_match='"1"', prefer="return=representation")
     check((patched.version, patched.sighting_memo, patched.vessel.vessel_id) == (2, f"{memo} (patched)", -1), str(patched))
 
+
+
+def stale_patch():
+    error = failure(lambda: sightings.patch_sighting(state["id"], SightingPatch(sighting_memo=f"{memo} (stale)"), if_match='"0"'))
+    check(error.status == 412 and json.loads(error.body)["general"], f"{error.status} {error.body}")
 
 def history():
     versions = sightings.list_sighting_versions(state["id"])
@@ -157,12 +214,15 @@ step("list rows in the detail view: typed detail rows", detail_rows)
 step("a read with its ETag and API-Version headers", read_headers)
 step("the default create: no throw, the new record's Location", create_plain)
 step("create returning the record: the typed detail view", create_represented)
+step("batch create: the new ids in input order, each read back", create_batch)
 step("update with the version read", update)
 step("a stale update is a 409, a typed error", stale_update)
 step("patch the memo (JSON Merge Patch) with If-Match", patch)
+step("a patch on a stale If-Match is a 412, a typed error", stale_patch)
 step("the history lists every version, newest first", history)
 step("one version: the history filtered by version", one_version)
 step("a deprecated call: its Deprecation header", deprecated_call)
 step("query by example: the memo, in the detail view and in the list view", query_by_example)
+step("the change feed of each collection: a created event from the generated call", feeds)
 step("delete, then a read is a 404, a typed error", delete)
 print("python scenario: every step passed")

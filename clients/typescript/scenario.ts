@@ -4,8 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { deepStrictEqual, ok, strictEqual } from 'node:assert/strict';
 import {
-  Configuration, GeneralErrorFromJSON, ResponseError, SightingApi, VesselApi,
-  type SightingDetail, type SightingListItem, type VesselDetail, type VesselListItem,
+  type ApiResponse, Configuration, GeneralErrorFromJSON, ResponseError, SightingApi, TimezoneApi, VesselApi,
+  type SightingCreate, type SightingDetail, type SightingListItem, type VesselDetail, type VesselListItem,
 } from 'sighting-client';
 
 const [api, tokenUrl] = process.argv.slice(2);
@@ -104,6 +104,18 @@ await step('create returning the record: the typed detail view', async () => {
   deepStrictEqual([answer.version, answer.sightingMemo, answer.vessel.vesselId], [0, `${memo} (represented)`, -1]);
   deepStrictEqual(await sightings.getSighting({ id: answer.sightingId }), answer);
 });
+await step('batch create: the new ids in input order, each read back', async () => {
+  // The default call sends the records as a JSON array and returns the new ids and versions in input order.
+  const stored = await sightings.createSightingBatch({ requestBody: [
+    { sightingMemo: `${memo} (batch 1)`, vessel: { vesselId: -1 } },
+    { sightingMemo: `${memo} (batch 2)`, vessel: { vesselId: -2 }, sightingTimezone: 'Europe/Berlin' },
+  ] satisfies SightingCreate[] });
+  deepStrictEqual(stored.map((one) => one.version), [0, 0]);
+  ok(stored[1]!.sightingId > stored[0]!.sightingId, `ids in input order: ${JSON.stringify(stored)}`);
+  const readBack = await Promise.all(stored.map(({ sightingId }) => sightings.getSighting({ id: sightingId })));
+  deepStrictEqual(readBack.map((r) => [r.sightingMemo, r.vessel.vesselId, r.sightingTimezone]),
+    [[`${memo} (batch 1)`, -1, null], [`${memo} (batch 2)`, -2, 'Europe/Berlin']]);
+});
 await step('read it back', async () => {
   deepStrictEqual(await sightings.getSighting({ id: created.sightingId }), created);
 });
@@ -124,6 +136,13 @@ await step('patch the memo (JSON Merge Patch) with If-Match: the other fields st
     sightingPatch: { sightingMemo: `${memo} (patched)` },
   });
   deepStrictEqual([patched?.version, patched?.sightingMemo, patched?.vessel.vesselId], [2, `${memo} (patched)`, -1]);
+});
+await step('a patch on a stale If-Match is a 412, a typed error', async () => {
+  const error = await failure(sightings.patchSighting({
+    id: created.sightingId, ifMatch: '"0"', sightingPatch: { sightingMemo: `${memo} (stale)` },
+  }));
+  strictEqual(error.status, 412);
+  ok(error.general.length > 0, 'the error says why');
 });
 await step('the history lists every version, newest first, each record as it was', async () => {
   const versions = await sightings.listSightingVersions({ id: created.sightingId });
@@ -172,6 +191,24 @@ await step('query by example: no match is a 204', async () => {
   const response = await sightings.querySightingsByExampleRaw({ sightingExample: { sightingMemo: randomUUID() } });
   strictEqual(response.raw.status, 204);
 });
+await step('the change feed of each collection: a created event from the generated call', async () => {
+  // Timezones and vessels are created by role admin.
+  const admin = new Configuration({ basePath: api, accessToken: await token('admin') });
+  const [adminTimezones, adminVessels] = [new TimezoneApi(admin), new VesselApi(admin)];
+  const feeds = [
+    [(init: RequestInit) => adminTimezones.timezoneEventsRaw({}, init), async () => (await adminTimezones
+      .createTimezoneReturningRecord({ timezoneCreate: { timezoneName: `Scenario/${randomUUID()}` } })).timezoneId],
+    [(init: RequestInit) => adminVessels.vesselEventsRaw({}, init), async () => (await adminVessels
+      .createVesselReturningRecord({ vesselCreate: { vesselName: { en: `scenario ${randomUUID()}` } } })).vesselId],
+    [(init: RequestInit) => sightings.sightingEventsRaw({}, init), async () =>
+      (await sightings.createSightingReturningRecord(
+        { sightingCreate: { sightingMemo: `${memo} (feed)`, vessel: { vesselId: -1 } } })).sightingId],
+  ] as const;
+  for (const [open, create] of feeds) {
+    const { id, event } = await createdEvent(open, create);
+    strictEqual(event, 'created', `the created event of ${id}`);
+  }
+});
 await step('delete', async () => {
   const response = await sightings.deleteSightingRaw({ id: created.sightingId });
   strictEqual(response.raw.status, 204);
@@ -181,6 +218,37 @@ await step('read after delete is a 404, a typed error', async () => {
   strictEqual(error.status, 404);
   ok(error.general.length > 0, 'the error says why');
 });
+
+/**
+ * Opens a change feed by its generated raw call (`…EventsRaw`, whose `raw` is the fetch Response, its body the stream;
+ * the plain `…Events()` would wait for the whole body as one JSON value, and a feed's body never ends), creates a
+ * record, and reads events until the one about it; then leaves the stream.
+ */
+async function createdEvent(open: (init: RequestInit) => Promise<ApiResponse<unknown>>,
+  create: () => Promise<number>): Promise<{ id: number; event: string }> {
+  const { raw } = await open({ signal: AbortSignal.timeout(60_000) });
+  ok(raw.headers.get('Content-Type')?.startsWith('text/event-stream'), `a stream: ${raw.headers.get('Content-Type')}`);
+  const id = await create();
+  const reader = raw.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the feed ended before an event about ${id}`);
+      text += value;
+      const events = text.split('\n\n');
+      text = events.pop()!;
+      for (const block of events) {
+        const field = (name: string) =>
+          block.split('\n').find((line) => line.startsWith(`${name}: `))?.slice(name.length + 2);
+        const data = field('data');
+        if (data && (JSON.parse(data) as { id: number }).id === id) return { id, event: field('event')! };
+      }
+    }
+  } finally {
+    await reader.cancel();
+  }
+}
 
 /** The update body for a record as read: its version, memo and vessel link. */
 function update(sighting: SightingDetail) {

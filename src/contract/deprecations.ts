@@ -53,3 +53,17 @@ export function deprecationsOf(operation: Operation & Marked): Deprecation[] {
       (request) => isObject(request.body) && Object.hasOwn(request.body, name))),
   ];
 }
+
+type Declared = { headers?: Record<string, { schema?: { pattern?: string } }> };
+
+/**
+ * Whether the operation's success answers declare a `Link` that can carry the changelog link of a deprecation. A page's
+ * `Link` is declared as the next page's only (its pattern a client may check), so a list using a deprecated parameter
+ * gets `Deprecation` and `Sunset` without it until a major release widens that header.
+ */
+export function declaresDeprecationLink(operation: Operation): boolean {
+  return Object.entries(operation.responses ?? {}).filter(([status]) => status.startsWith('2')).every(([, answer]) => {
+    const link = referencedNode<Declared>(answer as Declared).headers?.Link;
+    return link !== undefined && (referencedNode(link).schema?.pattern ?? '').includes('rel="deprecation"');
+  });
+}

@@ -27,9 +27,10 @@ function acceptedRepresentation(req: Request, offered: Record<string, Representa
 }
 
 export function negotiate(req: Request, res: Response, next: NextFunction): void {
-  // A stream of events is that or nothing; its errors are JSON.
+  // A stream of events is that or nothing; its errors are JSON. A client that accepts JSON gets the stream as well: the
+  // stream is the operation's only success, and generated clients (python, go) ask for JSON first whatever it answers.
   if (operationOf(req)?.streams) {
-    if (!req.accepts('text/event-stream')) throw notAcceptable();
+    if (!req.accepts(['text/event-stream', 'application/json'])) throw notAcceptable();
     res.vary('Accept');
     return next();
   }

@@ -88,8 +88,21 @@ describe('change feed @pgbouncer', () => {
     }
   });
 
-  it('when the caller accepts only JSON, or has no token, then 406 and 401', async () => {
-    expect((await rawRequest(service, 'GET', '/sighting/events', { headers: { Accept: 'application/json' } })).status)
+  it('when the caller accepts only JSON (as generated clients ask), then it gets the stream and its events; ' +
+    'accepting neither the stream nor JSON is a 406, no token a 401', async () => {
+    const vesselId = await createVessel(service);
+    const stream = await openEventStream(service, `/sighting/events?vesselId=${vesselId}`,
+      { headers: { Accept: 'application/json' } });
+    try {
+      expect([stream.response.status, stream.response.headers.get('content-type')])
+        .to.deep.equal([200, 'text/event-stream; charset=utf-8']);
+      const id = await createSighting(service, buildSighting({ vessel: { vesselId } }));
+      await stream.until(({ events }) => events.length >= 1);
+      expect([stream.events[0]!.event, dataOf(stream.events[0]!).id]).to.deep.equal(['created', id]);
+    } finally {
+      stream.close();
+    }
+    expect((await rawRequest(service, 'GET', '/sighting/events', { headers: { Accept: 'text/csv' } })).status)
       .to.equal(406);
     expect((await rawRequest(service, 'GET', '/sighting/events',
       { user: null, headers: { Accept: 'text/event-stream' } })).status).to.equal(401);

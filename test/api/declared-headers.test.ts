@@ -110,6 +110,9 @@ describe('declared headers, over a walk of every operation in openapi.yaml', fun
         (referencedNode(operation.responses![success]) as { content?: Record<string, unknown> }).content;
       const accept = Object.keys(successContent ?? { 'application/json': {} })[0]!;
       const body = exampleBody(operation);
+      // A deprecated query parameter (`view`) is sent with its own view, so its announcement is walked too.
+      const deprecatedQuery = parameters.filter((p) => p.in === 'query' && (p as { deprecated?: boolean }).deprecated)
+        .map((p) => `${p.name}=${(referencedNode(p.schema) as { enum?: string[] } | undefined)?.enum?.[0]}`);
       const shared = template.includes('{id}') ? await created(resource, authorization) : '';
       const pathOf = (id: string) => template.replace('{id}', id).replace('{version}', '0');
       /** A request the contract accepts: a new record (or the shared one), the declared preference, the example. */
@@ -121,7 +124,7 @@ describe('declared headers, over a walk of every operation in openapi.yaml', fun
         const value = !renewed ? body?.value : Array.isArray(body.value) ? body.value.map(renew) : renew(body.value);
         return {
           path: pathOf(id),
-          query: has('limit') ? 'limit=1' : undefined,
+          query: [...(has('limit') ? ['limit=1'] : []), ...deprecatedQuery].join('&') || undefined,
           headers: {
             Authorization: authorization, Accept: accept,
             ...(preference && { Prefer: preference }),

@@ -65,6 +65,18 @@ describe('contract releases: API-Version and deprecations', () => {
     expect(await uses(service)).to.equal(before);
   });
 
+  it('when a list names its view (`view`, deprecated in 2.2.0: the operation says it), then it is answered in that ' +
+    'view with Deprecation and Sunset, its Link the next page\'s alone (as a page declares it)', async () => {
+    const answers = await Promise.all(['/vessel?view=detail&limit=1', '/vessel/detail-view?view=detail&limit=1',
+      '/vessel?limit=1'].map((path) => rawRequest(service, 'GET', path)));
+    const since = `@${Date.UTC(2026, 10, 29) / 1000}`;
+    const sunset = 'Sat, 29 May 2027 00:00:00 GMT';
+    expect(await Promise.all(answers.map(async (r) => [r.status, r.headers.get('deprecation'), r.headers.get('sunset'),
+      /^<[^>]+>; rel="next"$/.test(r.headers.get('link') ?? ''),
+      Object.keys((await r.json() as Array<Record<string, unknown>>)[0]!).includes('version')]))).to.deep.equal([
+      [200, since, sunset, true, true], [200, since, sunset, true, true], [200, null, null, true, false]]);
+  });
+
   it('when the deprecation Link is followed, then the changelog has the entry it names', async () => {
     const response = await fetch(`${service.url}/changelog.md`);
     expect([response.status, response.headers.get('content-type')])

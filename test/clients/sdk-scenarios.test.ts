@@ -28,6 +28,9 @@ describe('SDK packages (npm run sdk) in consumer projects', function () {
     'list rows in the detail view: typed detail rows',
     'a read with its ETag and API-Version headers',
     'a deprecated call: its Deprecation header',
+    'batch create: the new ids in input order, each read back',
+    'the change feed of each collection: a created event from the generated call',
+    'a patch on a stale If-Match is a 412, a typed error',
   ];
   const scenarios: Array<[string, string, string[], boolean]> = [
     ['the npm package (typescript-fetch)', 'consume.sh', ['typescript'], true],

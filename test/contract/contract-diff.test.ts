@@ -34,8 +34,8 @@ function lines(findings: Finding[], level: Finding['level'] = 'breaking'): strin
 }
 
 const json = 'application/json';
-const positional = ' (breaks calls by position in generated SDKs: kotlin, typescript-axios and java without request ' +
-  'objects)';
+const positional = ' (breaks calls by position in generated SDKs: kotlin, and java native\'s positional overloads; ' +
+  'not java\'s request objects or typescript-axios with useSingleRequestParameter, as this project generates them)';
 const history = 'GET /sighting/{id}/versions';
 const schema = (contract: Json, name: string) => at(contract, 'components', 'schemas', name);
 

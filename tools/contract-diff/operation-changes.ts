@@ -101,15 +101,17 @@ export class OperationComparison {
   }
 
   /**
-   * Generators that pass arguments by position (kotlin, typescript-axios and java without request objects) hand a
-   * caller's values to other parameters when a kept one moves; one that is only added at the end moves none.
+   * Generators that pass arguments by position (kotlin; java native keeps positional overloads beside its request
+   * objects) hand a caller's values to other parameters when a kept one moves; one only added at the end moves none.
+   * The project generates java and typescript-axios with request objects (useSingleRequestParameter): named, unmoved.
    */
   private comparePositions(was: string[], is: string[]): void {
     const kept = was.filter((id) => is.includes(id));
     if (kept.every((id) => was.indexOf(id) === is.indexOf(id))) return;
     const names = (ids: string[]) => code(ids.map((id) => this.argumentName(id)).join(', '));
     this.add('breaking', 'parameters', `positional order ${names(was)} → ${names(is)}` +
-      ' (breaks calls by position in generated SDKs: kotlin, typescript-axios and java without request objects)');
+      ' (breaks calls by position in generated SDKs: kotlin, and java native\'s positional overloads; not java\'s' +
+      ' request objects or typescript-axios with useSingleRequestParameter, as this project generates them)');
   }
 
   private argumentName(id: string): string {

@@ -1,7 +1,9 @@
 // A collection's part of openapi.yaml: its paths (every operation of the generic set but the deprecated version
 // read) and its schemas. What every collection answers alike is shared and only named here: the error answers and
 // `Updated`, `NoMatch`, `NotModified` (response components), the header sets of the success answers (`x-header-sets`,
-// by YAML alias), the event stream's shared events and the building-block schemas.
+// written out in full where the hand-written part aliases them: aliases.ts), the event stream's shared events and the
+// building-block schemas.
+import { withoutAliases } from './aliases.ts';
 import { fieldSchema, pascal, type Collection, type Field } from './description.ts';
 
 export const ref = (kind: string, name: string) => `{ $ref: '#/components/${kind}/${name}' }`;
@@ -97,6 +99,11 @@ function paths(collection: Collection): string {
   const items = (schema: string) => `{ type: array, items: ${ref('schemas', schema)} }`;
   const detail = ref('schemas', `${type}Detail`);
   const detailRows = { schema: `${type}Detail`, example: sampleRow(collection, 'detail') };
+  // Written for PUT and PATCH alike, not anchored and aliased (aliases.ts).
+  const replaced = `'200':
+          description: 'Replaced, asked with \`Prefer: return=representation\`; the body is the detail view.'
+          headers: *replacedHeaders
+          content: { application/json: { schema: ${detail} }, text/xml: { schema: ${detail} } }`;
   return `  /${name}:
     get:
 ${tag}
@@ -215,10 +222,7 @@ new \`ETag\`, or 200 with the detail view with \`Prefer: return=representation\`
       parameters: [${ref('parameters', 'ifMatch')}, ${ref('parameters', 'prefer')}]
 ${body(`${type}Update`)}
       responses:
-        '200': &${name}Replaced
-          description: 'Replaced, asked with \`Prefer: return=representation\`; the body is the detail view.'
-          headers: *replacedHeaders
-          content: { application/json: { schema: ${detail} }, text/xml: { schema: ${detail} } }
+        ${replaced}
 ${answers('        ', { 204: 'Updated', ...writeErrors })}
     patch:
 ${tag}
@@ -231,7 +235,7 @@ ${tag}
         required: true
         content: { application/merge-patch+json: { schema: ${ref('schemas', `${type}Patch`)} } }
       responses:
-        '200': *${name}Replaced
+        ${replaced}
 ${answers('        ', { 204: 'Updated', 428: 'PreconditionRequired', ...writeErrors })}
     delete:
 ${tag}
@@ -437,8 +441,8 @@ export function withCollection(contract: string, collection: Collection): string
   const tagsAt = lines.indexOf('tags:');
   const tagsEndAt = lines.findIndex((line, index) => index > tagsAt && /^\S/.test(line));
   lines.splice(tagsEndAt, 0, `  - name: ${name}`, `    description: ${pascal(name)}s.`);
-  insertBefore(/^components:/, paths(collection));
+  insertBefore(/^components:/, withoutAliases(contract, paths(collection)));
   while (lines.at(-1) === '') lines.pop();
-  lines.push(...schemas(collection).replace(/\n$/, '').split('\n'), '');
+  lines.push(...withoutAliases(contract, schemas(collection)).replace(/\n$/, '').split('\n'), '');
   return lines.join('\n');
 }

@@ -1,5 +1,6 @@
 // One field added to a collection's part of openapi.yaml: its bounds schema, its place in the views, bodies and
 // example (the XML wrappers and the change feed's events carry the views, so they follow), its list filter and sort.
+import { withoutAliases } from './aliases.ts';
 import { boundsSchema, exampleField, filterParameter, ref, viewField } from './contract-part.ts';
 import { fieldSchema, pascal, type Collection, type Field } from './description.ts';
 
@@ -84,7 +85,8 @@ export function withField(contract: string, collection: Collection, field: Field
   addProperty(lines, `${type}Detail`, `${field.name}: ${viewField(field)}`, true);
   addProperty(lines, `${type}Create`, `${field.name}: ${bounded}`, !field.optional);
   addProperty(lines, `${type}Update`, `${field.name}: ${bounded}`, !field.optional);
-  addProperty(lines, `${type}Example`, `${field.name}: ${exampleField(collection, field)}`, false);
+  addProperty(lines, `${type}Example`, `${field.name}: ${withoutAliases(contract, exampleField(collection, field))}`,
+    false);
   addProperty(lines, `${type}Patch`, `${field.name}: ${bounded}`, false);
   addListParameters(lines, `/${collection.name}`, collection, field);
   addListParameters(lines, `/${collection.name}/detail-view`, collection, field);
