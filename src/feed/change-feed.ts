@@ -2,7 +2,7 @@
 // that order and hands each to the streams that want it: "after event N" never skips a later commit.
 import type { MikroORM } from '@mikro-orm/core';
 import { onCommit } from '../db/commit-signal.ts';
-import { placeCommitted } from './sequencer.ts';
+import { placeCommitted, placedPerRun, placeSome } from './sequencer.ts';
 import { StreamShare } from '../db/stream-share.ts';
 import { eventBatch, newestPlace, readEvents, type ChangeEvent } from './change-events.ts';
 import { deliver, type Stream, type Subscriber, type Subscription } from './feed-stream.ts';
@@ -294,16 +294,25 @@ export class ChangeFeed {
     do {
       this.#readAgain = false;
       this.#unplaced = false;
-      await placeCommitted(this.#orm.em);
-      for (let events = await readEvents(this.#orm, this.#position); events.length; events = events.length < eventBatch
-        ? [] : await readEvents(this.#orm, this.#position)) {
-        // One write per stream for the whole read: a batch's events cost each stream a write per 500, not per event.
-        for (const stream of this.#streams) {
-          if (stream.state === 'live' && !deliver(stream, events)) this.#fallBehind(stream);
-        }
-        this.#position = events.at(-1)!.eventId;
+      // What one placing run placed is delivered before the next run: a batch create's first events leave once its
+      // first 5,000 are placed, not after all of them.
+      for (let placed = placedPerRun; placed === placedPerRun;) {
+        placed = await placeSome(this.#orm.em);
+        await this.#deliverPlaced();
       }
       // Streams waiting to start or join are let in between reads: writers that never stop would keep this loop going.
     } while (this.#readAgain && !this.#hasWaiting());
+  }
+
+  /** Reads what is placed after the feed's position and gives it to the live streams. */
+  async #deliverPlaced(): Promise<void> {
+    for (let events = await readEvents(this.#orm, this.#position); events.length; events = events.length < eventBatch
+      ? [] : await readEvents(this.#orm, this.#position)) {
+      // One write per stream for the whole read: a batch's events cost each stream a write per 500, not per event.
+      for (const stream of this.#streams) {
+        if (stream.state === 'live' && !deliver(stream, events)) this.#fallBehind(stream);
+      }
+      this.#position = events.at(-1)!.eventId;
+    }
   }
 }
