@@ -2,6 +2,7 @@
 // open stream in commit order with other writers' creates in their place, on this instance and on another sharing the
 // database; a client that stops reading is cut off and resumes with what it missed; one that leaves mid-batch and
 // resumes with Last-Event-ID gets exactly the rest.
+import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { backend, startService, type TestService } from '../support/service.ts';
 import { tokenFor } from '../support/tokens.ts';
@@ -11,8 +12,19 @@ import { samples } from '../support/scrape.ts';
 import { readThenStop } from '../support/leaving-clients.ts';
 import { dataOf, openEventStream, type EventStream, type StreamEvent } from '../support/event-stream.ts';
 
-/** Sightings in the batch: 40 of the history's reads of 500. */
-const batchSize = 20_000;
+/** The most a socket's send buffer grows to on this host (Linux's tcp_wmem; its default, 4 MiB, if unknown). */
+const sendBufferMax = (() => {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/tcp_wmem', 'utf8').trim().split(/\s+/)[2]) || 4 * 2 ** 20;
+  } catch {
+    return 4 * 2 ** 20;
+  }
+})();
+/**
+ * Sightings in the batch: at least 40 of the history's reads of 500, and half again more events (some 390 bytes each,
+ * with the long vessel name below) than a stopped client's sockets and the stream's bound (1 MiB) hold together.
+ */
+const batchSize = Math.max(20_000, Math.ceil(1.5 * (sendBufferMax + 2 ** 20 + 2 ** 18) / 390));
 /** A record's place in a stream: the event id and the record's id. */
 type Place = [eventId: number, recordId: number];
 
@@ -74,7 +86,7 @@ describe(`change feed under a batch create (${backend}) @pgbouncer`, function ()
     return idFromLocation(response.headers.get('location'));
   }
 
-  it(`when ${batchSize.toLocaleString('en')} sightings come in one batch while another writer creates one at a time, ` +
+  it('when 20,000 sightings or more come in one batch while another writer creates one at a time, ' +
     'then every stream gets every created event once in one order, a stopped reader is cut off and resumes, ' +
     'and a stream left mid-batch resumes with exactly the rest', async () => {
     const token = await tokenFor(first.realm, 'alice');
@@ -109,8 +121,8 @@ describe(`change feed under a batch create (${backend}) @pgbouncer`, function ()
     const later: EventStream[] = [];
     try {
       expect(opened.map(({ response }) => response.status)).to.deep.equal([200, 200, 200, 200]);
-      // A vessel with a long name, and a long time zone: some 9 MB of events, more than the sockets of a client that
-      // stopped reading hold (4 MB here) and the stream's own bound (1 MB) together.
+      // A vessel with a long name, and a long time zone: more events than the sockets of a client that stopped reading
+      // hold and the stream's own bound together (see batchSize).
       const vesselId =
         await createVessel(first, buildVessel({ vesselName: { en: `${unique('Vessel')} `.padEnd(200, 'v') } }));
       const memo = unique('batch');
