@@ -57,7 +57,7 @@ function collectionHandlers(
     config.EVENTS_MAX_SUBSCRIBERS, config.EVENTS_MAX_SUBSCRIBERS_PER_CALLER, memoryAfterPeaks().streamsOpen,
   );
   const events = eventStreams({
-    feed, drain, slots, keepAliveMs: config.EVENTS_KEEPALIVE_MS, delivered: metrics.eventDelivered,
+    feed, drain, slots, keepAliveMs: config.EVENTS_KEEPALIVE_MS, delivered: metrics.eventsDelivered,
   });
   return (resource) => ({
     ...readHandlers(resource), ...writeHandlers(resource), ...batchHandlers(resource, config.BATCH_MAX_RECORDS),

@@ -2,7 +2,7 @@
 // that order and hands each to the streams that want it: "after event N" never skips a later commit.
 import type { MikroORM } from '@mikro-orm/core';
 import { onCommit } from '../db/commit-signal.ts';
-import { placeCommitted } from './sequencer.ts';
+import { placeCommitted, placedPerRun, placeSome } from './sequencer.ts';
 import { StreamShare } from '../db/stream-share.ts';
 import { eventBatch, newestPlace, readEvents, type ChangeEvent } from './change-events.ts';
 import { deliver, type Stream, type Subscriber, type Subscription } from './feed-stream.ts';
@@ -150,28 +150,56 @@ export class ChangeFeed {
         return this.#fromNow(stream);
       }
       stream.cursor = after;
-      for (;;) {
-        // Every event up to the feed's position now was committed before this read begins: the read sees it.
-        const known = this.#position;
-        const events = await this.#catchUpRead(stream);
-        if (events === undefined) return;
-        stream.start.resolve();
-        for (const event of events) deliver(stream, event);
-        if (events.length < eventBatch) {
-          // Other collections' events up to there are none of its business: joining need not read through them.
-          stream.cursor = Math.max(stream.cursor, known);
-          break;
-        }
-        // The client takes this batch before the next is read: a slow reader is never sent more than it reads.
-        if (!await stream.drained() || stream.state !== 'catching-up') return;
-      }
-      stream.state = 'joining';
-      this.wake();
+      await this.#readOwn(stream);
     } catch (error) {
-      if (stream.state === 'closed') return;
-      stream.start.reject(error);
-      stream.end();
+      this.#failed(stream, error);
     }
+  }
+
+  /**
+   * A live or joining stream whose client fell behind the feed's reads (a batch's thousands of events come faster
+   * than a slow client takes them): it gets nothing more from them, and once its client has taken what it was sent,
+   * reads the history on its own from where it is, then joins again. It misses nothing, and holds a bounded buffer
+   * however many events come; a client that takes nothing is cut off (STREAM_WRITE_TIMEOUT_MS) as it waits.
+   */
+  #fallBehind(stream: Stream): void {
+    stream.state = 'catching-up';
+    void (async () => {
+      try {
+        if (!await stream.drained() || stream.state !== 'catching-up') return;
+        await this.#readOwn(stream);
+      } catch (error) {
+        this.#failed(stream, error);
+      }
+    })();
+  }
+
+  /** Reads the stream's history after its cursor, a batch at a time as its client takes them; then it joins. */
+  async #readOwn(stream: Stream): Promise<void> {
+    for (;;) {
+      // Every event up to the feed's position now was committed before this read begins: the read sees it.
+      const known = this.#position;
+      const events = await this.#catchUpRead(stream);
+      if (events === undefined) return;
+      stream.start.resolve();
+      deliver(stream, events);
+      if (events.length < eventBatch) {
+        // Other collections' events up to there are none of its business: joining need not read through them.
+        stream.cursor = Math.max(stream.cursor, known);
+        break;
+      }
+      // The client takes this batch before the next is read: a slow reader is never sent more than it reads.
+      if (!await stream.drained() || stream.state !== 'catching-up') return;
+    }
+    stream.state = 'joining';
+    this.wake();
+  }
+
+  /** The feed could not serve the stream (the database failed as it read on its own): it ends, the client resumes. */
+  #failed(stream: Stream, error: unknown): void {
+    if (stream.state === 'closed') return;
+    stream.start.reject(error);
+    stream.end();
   }
 
   /**
@@ -244,10 +272,10 @@ export class ChangeFeed {
     if (!joining.length) return;
     for (let from = Math.min(...joining.map(({ cursor }) => cursor)); from < this.#position;) {
       const events = await readEvents(this.#orm, from, this.#position);
-      for (const event of events) {
-        for (const stream of joining) if (stream.state === 'joining') deliver(stream, event);
-        from = event.eventId;
+      for (const stream of joining) {
+        if (stream.state === 'joining' && !deliver(stream, events)) this.#fallBehind(stream);
       }
+      from = events.at(-1)?.eventId ?? from;
       if (events.length < eventBatch) break;
     }
     for (const stream of joining) {
@@ -266,15 +294,25 @@ export class ChangeFeed {
     do {
       this.#readAgain = false;
       this.#unplaced = false;
-      await placeCommitted(this.#orm.em);
-      for (let events = await readEvents(this.#orm, this.#position); events.length; events = events.length < eventBatch
-        ? [] : await readEvents(this.#orm, this.#position)) {
-        for (const event of events) {
-          for (const stream of this.#streams) if (stream.state === 'live') deliver(stream, event);
-          this.#position = event.eventId;
-        }
+      // What one placing run placed is delivered before the next run: a batch create's first events leave once its
+      // first 5,000 are placed, not after all of them.
+      for (let placed = placedPerRun; placed === placedPerRun;) {
+        placed = await placeSome(this.#orm.em);
+        await this.#deliverPlaced();
       }
       // Streams waiting to start or join are let in between reads: writers that never stop would keep this loop going.
     } while (this.#readAgain && !this.#hasWaiting());
+  }
+
+  /** Reads what is placed after the feed's position and gives it to the live streams. */
+  async #deliverPlaced(): Promise<void> {
+    for (let events = await readEvents(this.#orm, this.#position); events.length; events = events.length < eventBatch
+      ? [] : await readEvents(this.#orm, this.#position)) {
+      // One write per stream for the whole read: a batch's events cost each stream a write per 500, not per event.
+      for (const stream of this.#streams) {
+        if (stream.state === 'live' && !deliver(stream, events)) this.#fallBehind(stream);
+      }
+      this.#position = events.at(-1)!.eventId;
+    }
   }
 }

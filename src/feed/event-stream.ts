@@ -20,8 +20,8 @@ export interface EventStreamSettings {
   drain: Drain;
   slots: StreamSlots;
   keepAliveMs: number;
-  /** Counts each event written (metrics). */
-  delivered(): void;
+  /** Counts the events written (metrics). */
+  delivered(count: number): void;
 }
 
 /** setTimeout's longest wait; a later expiry is waited for in steps. */
@@ -82,10 +82,11 @@ export function eventStreams({ feed, drain, slots, keepAliveMs, delivered }: Eve
       const subscription = feed.subscribe({
         resource,
         filters,
-        send: (event) => {
-          if (stream.released) return;
-          stream.write(textOf(event, locale));
-          delivered();
+        send: (events) => {
+          if (stream.released) return true;
+          stream.write(events.map((event) => textOf(event, locale)).join(''));
+          delivered(events.length);
+          return !stream.behind;
         },
         reset: () => stream.write('event: reset\ndata: {}\n\n'),
         drained: () => writes.drained(),

@@ -7,7 +7,12 @@ export interface Subscriber {
   resource: AnyResource;
   /** Filter values (`vesselId`): an event whose scope holds each of them. */
   filters: Record<string, unknown>;
-  send(event: ChangeEvent): void;
+  /**
+   * Writes `events` (in order, each one it wants) in one go. False when its client has fallen behind: more than a
+   * bound waits in its buffer, and the feed stops giving it events from its own reads (the stream reads the history
+   * on its own, as its client takes it, then joins again).
+   */
+  send(events: readonly ChangeEvent[]): boolean;
   /** The id it resumes after is unknown to the history: it gets events from now on, and should reload first. */
   reset(): void;
   /** Resolves true once the stream's client has taken what it was sent, false when it has gone. */
@@ -46,9 +51,14 @@ export interface Stream extends Subscriber {
 const wants = (stream: Stream, event: ChangeEvent) => event.collection === stream.resource.name
   && Object.entries(stream.filters).every(([name, value]) => event.scope[name]?.includes(value));
 
-/** Gives `event` to `stream` if it wants it and has not had it. */
-export function deliver(stream: Stream, event: ChangeEvent): void {
-  if (event.eventId <= stream.cursor) return;
-  if (wants(stream, event)) stream.send(event);
-  stream.cursor = event.eventId;
+/**
+ * Gives `stream` those of `events` (in event id order) it wants and has not had, in one write; false when its client
+ * has fallen behind.
+ */
+export function deliver(stream: Stream, events: readonly ChangeEvent[]): boolean {
+  const last = events.at(-1);
+  if (!last || last.eventId <= stream.cursor) return true;
+  const wanted = events.filter((event) => event.eventId > stream.cursor && wants(stream, event));
+  stream.cursor = last.eventId;
+  return wanted.length === 0 || stream.send(wanted);
 }

@@ -16,16 +16,25 @@ const batch = 5000;
  * (src/feed/change-feed.ts).
  */
 export async function placeCommitted(em: EntityManager): Promise<void> {
+  while (await placeSome(em) === placedPerRun);
+}
+
+/** Entries one placing run places at most. */
+export const placedPerRun = batch;
+
+/**
+ * One placing run, in one commit: up to `placedPerRun` of the oldest unplaced entries. Answers how many it placed
+ * (fewer than `placedPerRun`: none was left when it began). The feed delivers what one run placed before the next.
+ */
+export async function placeSome(em: EntityManager): Promise<number> {
   const connection = (em as SqlEntityManager).getConnection('write');
-  for (let placed = batch; placed === batch;) {
-    placed = await connection.transactional(async (trx) => {
-      await connection.execute('select pg_advisory_xact_lock(?)', [placingLock], 'run', trx);
-      const result = await connection.execute(`update "record_change" as "c" set "position" = "p"."position"
-        from (select "event_id", nextval('record_change_position_seq') as "position"
-          from (select "event_id" from "record_change" where "position" is null
-            order by "event_id" limit ${batch}) as "u") as "p"
-        where "c"."event_id" = "p"."event_id"`, [], 'run', trx) as { affectedRows?: number };
-      return result.affectedRows ?? 0;
-    });
-  }
+  return connection.transactional(async (trx) => {
+    await connection.execute('select pg_advisory_xact_lock(?)', [placingLock], 'run', trx);
+    const result = await connection.execute(`update "record_change" as "c" set "position" = "p"."position"
+      from (select "event_id", nextval('record_change_position_seq') as "position"
+        from (select "event_id" from "record_change" where "position" is null
+          order by "event_id" limit ${batch}) as "u") as "p"
+      where "c"."event_id" = "p"."event_id"`, [], 'run', trx) as { affectedRows?: number };
+    return result.affectedRows ?? 0;
+  });
 }

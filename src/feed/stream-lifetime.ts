@@ -1,16 +1,22 @@
 // An event stream's answer while it lasts: its writes, and the end that lets go of everything it holds, once, however
-// it comes (the client leaves or reads too slowly, the feed ends it, shutdown, the token expires).
+// it comes (the client leaves or stops reading, the feed ends it, shutdown, the token expires).
 import type { Request, Response } from 'express';
 import type { BoundedWrites } from '../http/bounded-writes.ts';
 
-/** A stream whose client reads slower than changes come is ended; it reconnects with Last-Event-ID and catches up. */
+/**
+ * A stream whose client has more than this waiting for it is behind: the feed stops giving it events as it reads them
+ * and the stream reads the history on its own, as its client takes it (src/feed/change-feed.ts). Its buffer stays
+ * about this plus one read's events, however fast changes come.
+ */
 const maxBuffered = 1024 * 1024;
 
 export interface StreamLifetime {
   /** True once the stream has let go of what it holds: nothing more is written. */
   readonly released: boolean;
-  /** Writes `text`, and ends the stream when its client has fallen too far behind. */
+  /** Writes `text` (a client that takes nothing is cut off: src/http/bounded-writes.ts). */
   write(text: string): void;
+  /** Whether more than a bound waits in the client's buffer: it takes less than it is sent. */
+  readonly behind: boolean;
   /** Lets go of what the stream holds and ends the answer. */
   end(): void;
   /** Lets go of what the stream holds without ending the answer; false when that was done before. */
@@ -45,7 +51,9 @@ export function streamLifetime(req: Request, res: Response, writes: BoundedWrite
     write(text) {
       if (released) return;
       writes.write(text);
-      if (res.writableLength > maxBuffered) end();
+    },
+    get behind() {
+      return res.writableLength > maxBuffered;
     },
     end,
     release,

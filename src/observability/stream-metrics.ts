@@ -6,8 +6,8 @@ export interface StreamMetrics {
   addStreamShare(share: { readonly held: number; readonly waiting: number }): void;
   /** Reports the change feed's open streams at every scrape. */
   addFeed(feed: { readonly subscribers: number }): void;
-  /** One change-feed event was written to a stream. */
-  eventDelivered(): void;
+  /** `count` change-feed events were written to a stream. */
+  eventsDelivered(count: number): void;
   /** Reports whether the change feed's LISTEN session is connected at every scrape (PostgreSQL only). */
   addFeedListener(listening: () => boolean | undefined): void;
 }
@@ -48,7 +48,7 @@ export function streamMetrics(registry: Registry): StreamMetrics {
   return {
     addStreamShare: (streamShare) => { share = streamShare; },
     addFeed: (changeFeed) => { feed = changeFeed; },
-    eventDelivered: () => eventsDelivered.inc(),
+    eventsDelivered: (count) => eventsDelivered.inc(count),
     addFeedListener,
   };
 }

@@ -69,7 +69,7 @@ describe(`batch import in JSON and JSON lines (${backend})`, function () {
 
   it('when 6,000 sightings come as JSON lines (more rows than one statement\'s), then a subscriber that resumes ' +
     'with Last-Event-ID whenever its stream ends sees 6,000 created events in input order, none twice', async () => {
-    // A client that falls too far behind has its stream ended (docs/behaviour.md), and resumes where it was.
+    // A stream the feed can no longer serve is ended (docs/behaviour.md); the client resumes where it was.
     let stream = await openEventStream(service, '/sighting/events');
     const seen: StreamEvent[] = [];
     const memo = unique('many');

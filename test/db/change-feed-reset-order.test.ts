@@ -56,7 +56,11 @@ describe('the change feed: a reset is sent once the stream is placed (postgresql
       await lockHeld.promise;
       const subscription = feed.subscribe({
         resource: sighting, filters: {},
-        send: (event) => { seen.push(`event ${event.recordId}`); events.push(event); },
+        send: (sent) => {
+          for (const event of sent) seen.push(`event ${event.recordId}`);
+          events.push(...sent);
+          return true;
+        },
         reset: () => seen.push('reset'), drained: async () => true, end: () => {},
       }, Number.MAX_SAFE_INTEGER);
       try {

@@ -43,3 +43,39 @@ export function neverRead(origin: string, call: Call): Socket {
   socket.pause();
   return socket;
 }
+
+export interface StoppedReader {
+  /** What was read before the client stopped reading (raw HTTP: status line, headers, chunked body). */
+  text: string;
+  destroy(): void;
+}
+
+/**
+ * Sends `call`, reads the answer until `enough` holds for what was read, then stops reading for good (the socket is
+ * paused, so the kernel's buffers fill and the server's writes find it full).
+ */
+export function readThenStop(origin: string, call: Call, enough: (text: string) => boolean,
+  within = 60_000): Promise<StoppedReader> {
+  return new Promise((resolve, reject) => {
+    const socket = request(origin, call);
+    const closed = new Promise<void>((done) => socket.once('close', () => done()));
+    let text = '';
+    const late = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`not read within ${within} ms: ${text.slice(0, 400)}`));
+    }, within);
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString();
+      if (!enough(text)) return;
+      clearTimeout(late);
+      socket.off('data', onData);
+      socket.pause();
+      resolve({ text, destroy: () => socket.destroy() });
+    };
+    socket.on('data', onData);
+    void closed.then(() => {
+      clearTimeout(late);
+      reject(new Error(`the answer ended after: ${text.slice(0, 400)}`));
+    });
+  });
+}
