@@ -3618,8 +3618,8 @@ export interface operations {
                 view?: components["parameters"]["listView"];
                 /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
                 after?: components["parameters"]["after"];
-                /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-sightingDate,sightingId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `sightingId`, `sightingTimezone`, `sightingDate`. */
-                sort?: string;
+                /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-sightingDate,sightingId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `sightingId`, `sightingTimezone`, `sightingDate`; or, alone, `vesselName` (the vessel's name as the list shows it, in the caller's language; ties by id). */
+                sort?: string | ("vesselName" | "-vesselName");
                 /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
                 cursor?: components["parameters"]["cursor"];
                 /** @description `true` with `Accept: text/csv` or `application/x-ndjson`: the answer is a file to save, `Content-Disposition: attachment; filename="<collection>-<UTC time, yyyyMMddTHHmmssZ>.csv"` (`.ndjson` for JSON lines; RFC 6266). Changes nothing else, and nothing for JSON or XML. */
@@ -3852,8 +3852,8 @@ export interface operations {
                 view?: components["parameters"]["detailView"];
                 /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
                 after?: components["parameters"]["after"];
-                /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-sightingDate,sightingId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `sightingId`, `sightingTimezone`, `sightingDate`. */
-                sort?: string;
+                /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-sightingDate,sightingId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `sightingId`, `sightingTimezone`, `sightingDate`; or, alone, `vesselName` (the vessel's name as the list shows it, in the caller's language; ties by id). */
+                sort?: string | ("vesselName" | "-vesselName");
                 /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
                 cursor?: components["parameters"]["cursor"];
                 /** @description `true` with `Accept: text/csv` or `application/x-ndjson`: the answer is a file to save, `Content-Disposition: attachment; filename="<collection>-<UTC time, yyyyMMddTHHmmssZ>.csv"` (`.ndjson` for JSON lines; RFC 6266). Changes nothing else, and nothing for JSON or XML. */
@@ -4005,8 +4005,8 @@ export interface operations {
                 view?: components["parameters"]["detailView"];
                 /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
                 after?: components["parameters"]["after"];
-                /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-sightingDate,sightingId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `sightingId`, `sightingTimezone`, `sightingDate`. */
-                sort?: string;
+                /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-sightingDate,sightingId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `sightingId`, `sightingTimezone`, `sightingDate`; or, alone, `vesselName` (the vessel's name as the list shows it, in the caller's language; ties by id). */
+                sort?: string | ("vesselName" | "-vesselName");
                 /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
                 cursor?: components["parameters"]["cursor"];
                 /** @description `true` with `Accept: text/csv` or `application/x-ndjson`: the answer is a file to save, `Content-Disposition: attachment; filename="<collection>-<UTC time, yyyyMMddTHHmmssZ>.csv"` (`.ndjson` for JSON lines; RFC 6266). Changes nothing else, and nothing for JSON or XML. */
@@ -4132,8 +4132,8 @@ export interface operations {
                 view?: components["parameters"]["listView"];
                 /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
                 after?: components["parameters"]["after"];
-                /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-sightingDate,sightingId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `sightingId`, `sightingTimezone`, `sightingDate`. */
-                sort?: string;
+                /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-sightingDate,sightingId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `sightingId`, `sightingTimezone`, `sightingDate`; or, alone, `vesselName` (the vessel's name as the list shows it, in the caller's language; ties by id). */
+                sort?: string | ("vesselName" | "-vesselName");
                 /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
                 cursor?: components["parameters"]["cursor"];
                 /** @description `true` with `Accept: text/csv` or `application/x-ndjson`: the answer is a file to save, `Content-Disposition: attachment; filename="<collection>-<UTC time, yyyyMMddTHHmmssZ>.csv"` (`.ndjson` for JSON lines; RFC 6266). Changes nothing else, and nothing for JSON or XML. */

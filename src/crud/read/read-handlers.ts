@@ -42,7 +42,7 @@ export function readHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       const counted = countIfPreferred(req, res, () => countMatching(reader, resource, conditions as FilterQuery<E>));
       const { sort, cursor, after, limit } =
         req.query as { sort?: string; cursor?: string; after?: number; limit?: number };
-      const keys = listOrder(reader, resource, sort);
+      const keys = listOrder(reader, resource, sort, ctx.locale);
       // Without `sort`, pages continue after an id (docs/behaviour.md#list); with it, after the last row's keys (an
       // opaque cursor).
       const continued = cursor !== undefined ? keysetAfter(keys, cursorValues(cursor, keys))
