@@ -77,6 +77,11 @@ interface DescriptorFields<E extends object> {
    */
   localizedSortProperties?: Readonly<Record<string, (locale: Locale) => string>>;
   /**
+   * Query parameters (`asc`/`desc`) that order a list by a field before its `sort`: `vesselNameOrder=desc` is
+   * `sort=-vesselName,…` (src/crud/read/list-order.ts, `leadingSort`).
+   */
+  leadingOrders?: Readonly<Record<string, string>>;
+  /**
    * Adds the columns a view reads, and their joins, to a query rooted at `rootAlias` (src/crud/root-alias.ts, whose
    * `rootFields` and `rootColumn` name the root's fields): one statement per read. A list reads the columns of
    * `listView` (the sortable fields among them), a detail those of `detailView`.

@@ -13,7 +13,8 @@ export default {
   idProperty: 'sightingId',
   populate: [],
   filterProperties: { vesselId: 'vessel' },
-  // `sort=vesselName`: by the vessel's name as the list shows it, in the caller's language.
+  // `vesselNameOrder=asc`: by the vessel's name as the list shows it, in the caller's language, before `sort`.
+  leadingOrders: { vesselNameOrder: 'vesselName' },
   localizedSortProperties: { vesselName: vesselNameProperty },
   access: { read: 'reader', create: 'writer', change: 'creator' },
   // `?mine=true`: the caller's own sightings (docs/behaviour.md#list); the creator itself is never part of a view.

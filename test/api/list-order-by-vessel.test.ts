@@ -1,5 +1,6 @@
-// Sightings ordered by their vessel's name (`sort=vesselName`, issue 57): the name as the list shows it, in the
-// caller's language (falling back as the name does), ties by id, and paged by cursor without a row lost or repeated.
+// Sightings ordered by their vessel's name (`vesselNameOrder`, issue 57): the name as the list shows it, in the
+// caller's language (falling back as the name does), then by `sort`, then by id, and paged by cursor without a row
+// lost or repeated.
 import { expect } from 'chai';
 import { sharedService, type TestService } from '../support/service.ts';
 import { rawRequest } from '../support/api-client.ts';
@@ -32,9 +33,9 @@ describe('list order by vessel name', () => {
   });
 
   /** A query by example for this test's sightings, every page followed by its `Link`. */
-  async function ordered(sort: string, language = 'en', limit?: number): Promise<Item[]> {
+  async function ordered(order: string, language = 'en', limit?: number): Promise<Item[]> {
     const items: Item[] = [];
-    let next: string | undefined = `/sighting/qbe?sort=${sort}${limit ? `&limit=${limit}` : ''}`;
+    let next: string | undefined = `/sighting/qbe?vesselNameOrder=${order}${limit ? `&limit=${limit}` : ''}`;
     while (next) {
       const response = await rawRequest(service, 'POST', next, { body: JSON.stringify({ sightingMemo: word }),
         headers: { 'Content-Type': 'application/json', 'Accept-Language': language } });
@@ -47,40 +48,44 @@ describe('list order by vessel name', () => {
   const ids = (items: Item[]) => items.map((item) => item.sightingId);
 
   it('when sorted by vessel name in English, then A to Z (ties by id), and Z to A descending', async () => {
-    const items = await ordered('vesselName');
+    const items = await ordered('asc');
     expect(ids(items)).to.deep.equal([...of.able, ...of.baker, ...of.charlie]);
     expect(items.map((item) => item.vessel.vesselName!.split(' ')[1])).to.deep.equal(
       ['Able', 'Able', 'Baker', 'Baker', 'Charlie', 'Charlie']);
-    expect(ids(await ordered('-vesselName'))).to.deep.equal([...of.charlie, ...of.baker, ...of.able]);
+    expect(ids(await ordered('desc'))).to.deep.equal([...of.charlie, ...of.baker, ...of.able]);
   });
 
   it('when sorted by vessel name in German, then by the German names, a vessel without one by its English one',
     async () => {
-      const items = await ordered('vesselName', 'de');
+      const items = await ordered('asc', 'de');
       expect(ids(items)).to.deep.equal([...of.charlie, ...of.baker, ...of.able]);
       expect(items.map((item) => item.vessel.vesselName!.split(' ')[1])).to.deep.equal(
         ['Charlie', 'Charlie', 'Yacht', 'Yacht', 'Zeppelin', 'Zeppelin']);
     });
 
   it('when paged one or four at a time by cursor, then every sighting comes once, in the same order', async () => {
-    for (const [sort, language] of [['vesselName', 'en'], ['-vesselName', 'de']] as const) {
+    for (const [sort, language] of [['asc', 'en'], ['desc&sort=-sightingId', 'de']] as const) {
       const whole = ids(await ordered(sort, language));
       expect(ids(await ordered(sort, language, 1)), `${sort} ${language}`).to.deep.equal(whole);
       expect(ids(await ordered(sort, language, 4)), `${sort} ${language}`).to.deep.equal(whole);
     }
   });
 
-  it('when a plain list of one vessel is sorted by vessel name, then ties go by id', async () => {
-    const response = await rawRequest(service, 'GET', `/sighting?vesselId=${vesselIds[0]}&sort=-vesselName&limit=10`);
+  it('when combined with sort, then sort orders the sightings of one vessel', async () => {
+    expect(ids(await ordered('desc&sort=-sightingId'))).to.deep.equal(
+      [...of.charlie.toReversed(), ...of.baker.toReversed(), ...of.able.toReversed()]);
+    const response =
+      await rawRequest(service, 'GET', `/sighting?vesselId=${vesselIds[0]}&vesselNameOrder=asc&limit=10`);
     expect(response.status).to.equal(200);
     expect(ids(await response.json() as Item[])).to.deep.equal(of.able);
   });
 
-  it('when the vessel name is combined with another sort field, then 400 on sort', async () => {
-    for (const sort of ['vesselName,sightingId', 'sightingDate,vesselName', 'vessel.vesselName']) {
-      const response = await rawRequest(service, 'GET', `/sighting?sort=${sort}`);
-      expect(response.status, sort).to.equal(400);
-      expect(await response.json(), sort).to.have.keys('sort');
+  it('when the order is neither asc nor desc, or the name is asked of sort, then 400 on that parameter', async () => {
+    for (const [query, parameter] of [['vesselNameOrder=up', 'vesselNameOrder'], ['sort=vesselName', 'sort'],
+      ['sort=vessel.vesselName', 'sort']] as const) {
+      const response = await rawRequest(service, 'GET', `/sighting?${query}`);
+      expect(response.status, query).to.equal(400);
+      expect(await response.json(), query).to.have.keys(parameter);
     }
   });
 });

@@ -61,6 +61,17 @@ export function inOrder(qb: ViewQuery, keys: readonly SortKey[]): ViewQuery {
   return (computed.length ? qb.addSelect(computed) : qb).orderBy(orderBy(keys));
 }
 
+/**
+ * The list's `sort` with the orders of the resource's leading parameters before it (`vesselNameOrder=desc&sort=
+ * sightingDate` is `-vesselName,sightingDate`); undefined when neither is given (the list then pages by id).
+ */
+export function leadingSort(resource: AnyResource, query: Record<string, unknown>): string | undefined {
+  const leading = Object.entries(resource.leadingOrders ?? {}).filter(([parameter]) => query[parameter] !== undefined)
+    .map(([parameter, field]) => `${query[parameter] === 'desc' ? '-' : ''}${field}`);
+  const sort = [...leading, ...typeof query.sort === 'string' ? [query.sort] : []].join(',');
+  return sort || undefined;
+}
+
 /** ORDER BY for the keys: nulls last in both directions (docs/behaviour.md#list). */
 export function orderBy(keys: readonly SortKey[]): Record<string, QueryOrder>[] {
   return keys.map(({ property, descending }) => ({ [property]: descending ? QueryOrder.DESC_NULLS_LAST
