@@ -2,7 +2,7 @@
 // way back to the default, a page size on a long list; an unknown address says so and leads home.
 import { expect } from 'chai';
 import { axeViolations } from '../support/axe.ts';
-import { bulkInsert } from '../support/bulk-insert.ts';
+import { vesselWithSightings } from '../support/vessel-sightings.ts';
 import { buildSighting, createSighting, createVessel, unique } from '../support/fixtures.ts';
 import { browserSuite, unexpectedProblems } from '../support/web-page.ts';
 
@@ -71,11 +71,7 @@ describe('web page: lists people can steer', () => {
   it('when a vessel has 5,000 sightings and bob picks 100 rows per page, ' +
     'then a page is 100 rows of 5,000, a jump to page 30 and to the last page shows those rows', async function () {
     this.timeout(120_000);
-    const vesselId = await createVessel(suite.service);
-    const seed = await createSighting(suite.service, buildSighting({ vessel: { vesselId } }), 'bob');
-    await bulkInsert(suite.service, 4_999, (from, to) => `insert into sighting (sighting_memo, vessel_id, creator)
-      select 'row ' || g, ${vesselId}, (select creator from sighting where sighting_id = ${seed})
-      from generate_series(${from}, ${to}) g`);
+    const { vesselId, first: seed } = await vesselWithSightings(suite.service, 5_000, { user: 'bob' });
     const bob = await suite.signIn('bob');
     const page = bob.page;
     await page.goto(`${suite.service.url}/#vessel/${vesselId}`);
