@@ -105,6 +105,32 @@ describe('web page: import and export', () => {
     });
   }
 
+  it('when the administrator imports a JSON array of vessels, ' +
+    'then its records are previewed by their fields and stored', async function () {
+    this.timeout(90_000);
+    const names = [unique('Imported vessel'), unique('Imported vessel')];
+    const admin = await suite.signIn('admin');
+    const page = admin.page;
+    await page.goto(`${suite.service.url}/#import`);
+    await page.getByLabel('What the file holds').selectOption('vessel');
+    await page.getByLabel('File (CSV or JSON)').setInputFiles({ name: 'vessels.json', mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(names.map((en) => ({ vesselName: { en, de: `${en} (de)` } })))) });
+    await page.locator('table.preview caption', { hasText: 'The first 2 of 2 records in the file' }).waitFor();
+    expect(await page.locator('table.preview thead th').allInnerTexts())
+      .to.deep.equal(['Row', 'vesselName.en', 'vesselName.de']);
+    await page.getByRole('button', { name: 'Import 2 records' }).click();
+    const done = page.locator('.import-outcome [role="status"]', { hasText: '2 records stored.' });
+    await done.waitFor();
+    expect(await axeViolations(page)).to.deep.equal([]);
+    const api = await apiClient(suite.service, { user: 'admin' });
+    const { data } = await api.GET('/vessel');
+    expect((data ?? []).map((vessel) => vessel.vesselName).filter((name) => names.includes(name!)).sort())
+      .to.deep.equal([...names].sort());
+    await done.getByRole('link', { name: 'Show them under Vessels' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Manage vessels' }).waitFor();
+    expect(unexpectedProblems(admin.watch)).to.deep.equal([]);
+  });
+
   it('when bob exports a search of a vessel in time-zone order, ' +
     'then the CSV file holds exactly the search\'s rows in that order', async function () {
     this.timeout(90_000);
