@@ -15,16 +15,20 @@ export function readCsv(text: string): CsvText {
   let quoted = false;
   let line = 1;
   let quoteLine = 0;
+  /** Whether anything of a row has been read since the last line end (a quoted empty field counts). */
+  let started = false;
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
   const endRow = () => {
     row.push(value);
     rows.push(row);
     row = [];
     value = '';
+    started = false;
   };
   for (let i = 0; i < body.length; i++) {
     const char = body[i]!;
     if (char === '\n') line++;
+    if (char !== '\n' || quoted) started = true;
     if (quoted) {
       if (char !== '"') value += char;
       else if (body[i + 1] === '"') value += body[++i];
@@ -41,6 +45,6 @@ export function readCsv(text: string): CsvText {
   }
   if (quoted) return { rows, unclosedQuoteLine: quoteLine };
   // A final line end ends the last row; it does not start an empty one.
-  if (value !== '' || row.length) endRow();
+  if (started) endRow();
   return { rows };
 }
