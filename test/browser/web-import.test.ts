@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { parse } from 'csv-parse/sync';
 import type { Page } from 'playwright-core';
 import { axeViolations } from '../support/axe.ts';
+import { screenshotPath } from '../support/browser.ts';
 import { apiClient } from '../support/api-client.ts';
 import { buildSighting, createSighting, createVessel, unique } from '../support/fixtures.ts';
 import { browserSuite, unexpectedProblems } from '../support/web-page.ts';
@@ -71,6 +72,7 @@ describe('web page: import and export', () => {
       expect(await refusal.locator('table.import-errors tbody tr td').allInnerTexts())
         .to.deep.equal([...words.problem]);
       expect(await axeViolations(page)).to.deep.equal([]);
+      await page.screenshot({ path: screenshotPath(`import-refused-${language}`), fullPage: true });
       expect(await storedMemos(vesselId)).to.deep.equal([]);
 
       // The fixed file, large enough to take a while on a slow upload line (the browser's own throttling).
