@@ -56,7 +56,7 @@ export function listOrder(em: EntityManager, resource: AnyResource, sort?: strin
  * `qb` in the keys' order, selecting the computed keys too: a cursor is made of a row's key values, so each must be a
  * column of the row.
  */
-export function inOrder(qb: ViewQuery, keys: readonly SortKey[]): ViewQuery {
+export function inKeyOrder(qb: ViewQuery, keys: readonly SortKey[]): ViewQuery {
   const computed = keys.filter((key) => key.computed).map((key) => key.property);
   return (computed.length ? qb.addSelect(computed) : qb).orderBy(orderBy(keys));
 }

@@ -10,7 +10,7 @@ import { readsByCursor } from '../../db/orm.ts';
 import { runNamed } from '../../db/named-statements.ts';
 import { listStatement } from './statement-shapes.ts';
 import type { StreamShare } from '../../db/stream-share.ts';
-import { inOrder, keysetAfter, keyValues, listOrder, type SortKey } from './list-order.ts';
+import { inKeyOrder, keysetAfter, keyValues, listOrder, type SortKey } from './list-order.ts';
 
 /**
  * Rows per cursor fetch on PostgreSQL, and per keyset batch on PGlite. PGlite runs in this process and cannot
@@ -45,7 +45,7 @@ export function viewRowBatches<E extends object>(
   { kind, view, limit = Infinity, keys = listOrder(em, resource), share, signal }: BatchedRead,
 ): AsyncGenerator<ViewRow[]> {
   const query: OrderedQuery<E> = (condition, connectionType) =>
-    inOrder(viewQuery(em, resource, condition, view, connectionType), keys);
+    inKeyOrder(viewQuery(em, resource, condition, view, connectionType), keys);
   const read: LimitedRead<E> = (condition, rows, connectionType) => {
     const { statement, params } = listStatement(em, resource, condition, view, keys, rows, connectionType);
     return runNamed<ViewRow>(em, statement, params, connectionType);
