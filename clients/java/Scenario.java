@@ -50,7 +50,7 @@ public final class Scenario {
       List<Long> ids = rows.stream().map(VesselListItem::getVesselId).toList();
       check(ids.contains(-1L) && ids.contains(-2L), "the demo vessels -1 and -2 are listed: " + ids);
       SightingDetail detail = sightings.getSighting(-1L, null);
-      List<SightingListItem> sightingRows = sightings.listSightings(-1L, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+      List<SightingListItem> sightingRows = sightings.listSightings(-1L, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
       equal(sightingRows, List.of(new SightingListItem().sightingId(-1L).sightingTimezone(detail.getSightingTimezone()).sightingDate(detail.getSightingDate())
           .vessel(new SightingVesselSummary().vesselId(-1L).vesselName(detail.getVessel().getVesselName()))));
     });
@@ -58,7 +58,7 @@ public final class Scenario {
       List<VesselDetail> rows = vessels.listVesselsInDetailView(-1L, null, null, null, null, null, null, null, null);
       equal(rows, List.of(vessels.getVessel(-1L, null)));
       check(!rows.get(0).getVesselName().isEmpty(), "the language map: " + rows);
-      List<SightingDetail> sightingRows = sightings.listSightingsInDetailView(-1L, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+      List<SightingDetail> sightingRows = sightings.listSightingsInDetailView(-1L, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
       equal(sightingRows.stream().map(SightingDetail::getSightingMemo).toList(), List.of("unheimlich!"));
     });
     step("a read with its ETag and API-Version headers", () -> {
@@ -121,17 +121,17 @@ public final class Scenario {
       equal(answer.getData().getSightingMemo(), memo + " (updated)");
     });
     step("a sorted list: the newest ids first", () -> {
-      List<Long> ids = sightings.listSightings(null, null, null, null, null, null, null, null, null, 3, null, null, "-sightingId", null, null, null, null)
+      List<Long> ids = sightings.listSightings(null, null, null, null, null, null, null, null, null, 3, null, null, "-sightingId", null, null, null)
           .stream().map(SightingListItem::getSightingId).toList();
       equal(ids, ids.stream().sorted(java.util.Comparator.reverseOrder()).toList());
       check(ids.get(0) >= created.getSightingId(), "the newest first: " + ids);
     });
     step("query by example: the memo, in the detail view and in the list view", () -> {
       SightingExample example = new SightingExample().sightingMemo((memo + " (patched)").toUpperCase());
-      List<SightingDetail> found = sightings.querySightingsByExample(example, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+      List<SightingDetail> found = sightings.querySightingsByExample(example, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
       equal(found.stream().map(SightingDetail::getSightingMemo).toList(), List.of(memo + " (patched)"));
-      List<SightingListItem> rows = sightings.querySightingsByExampleInListView(example, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
-      equal(rows, sightings.listSightings(created.getSightingId(), null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null));
+      List<SightingListItem> rows = sightings.querySightingsByExampleInListView(example, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+      equal(rows, sightings.listSightings(created.getSightingId(), null, null, null, null, null, null, null, null, null, null, null, null, null, null, null));
     });
     step("query by example: a vessel name by language, {de: \"J\u00e4ger\"}", () -> {
       List<VesselDetail> found = vessels.queryVesselsByExample(new VesselExample().vesselName(Map.of("de", "J\u00e4ger")), null);
@@ -140,7 +140,7 @@ public final class Scenario {
       check(found.stream().allMatch(v -> v.getVesselName().getOrDefault("de", "").toLowerCase().contains("j\u00e4ger")), "every match has J\u00e4ger in its German name");
     });
     step("query by example: no match is a 204", () ->
-        equal(sightings.querySightingsByExampleWithHttpInfo(new SightingExample().sightingMemo(UUID.randomUUID().toString()), null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null).getStatusCode(), 204));
+        equal(sightings.querySightingsByExampleWithHttpInfo(new SightingExample().sightingMemo(UUID.randomUUID().toString()), null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null).getStatusCode(), 204));
     step("delete", () -> equal(sightings.deleteSightingWithHttpInfo(created.getSightingId(), null).getStatusCode(), 204));
     step("read after delete is a 404, a typed error", () -> {
       ApiException error = failure(() -> sightings.getSighting(created.getSightingId(), null));
