@@ -1986,6 +1986,8 @@ export interface components {
         detailView: "detail";
         /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
         after: components["schemas"]["Id"];
+        /** @description Orders the sightings by their vessel's name first, as the list shows it (in the caller's language, else English, else the vessel's first name): `asc` A to Z, `desc` Z to A; then by `sort`, then by id. With it, the next page is the `Link` header's URL (its `cursor` is opaque). A parameter of its own rather than a `sort` field: a field added to `sort`'s pattern would change what the contract's earlier clients may send. */
+        vesselNameOrder: "asc" | "desc";
         /** @description Makes a retried create safe (IETF httpapi idempotency-key draft): the same key with the same body, by the same user within the window (setting `IDEMPOTENCY_WINDOW_SECONDS`), gets the first answer again and stores nothing new; the same key with another body is a 422; while the first is still in flight, 409. */
         idempotencyKey: string;
         /** @description An entity tag from an earlier `ETag`; 304 when the record is unchanged (RFC 9110 §13.1.2). */
@@ -3649,12 +3651,14 @@ export interface operations {
                 view?: components["parameters"]["listView"];
                 /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
                 after?: components["parameters"]["after"];
-                /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-sightingDate,sightingId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `sightingId`, `sightingTimezone`, `sightingDate`. */
+                /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-sightingDate,sightingId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `sightingId`, `sightingTimezone`, `sightingDate`; by the vessel's name: `vesselNameOrder`. */
                 sort?: string;
                 /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
                 cursor?: components["parameters"]["cursor"];
                 /** @description `true` with `Accept: text/csv` or `application/x-ndjson`: the answer is a file to save, `Content-Disposition: attachment; filename="<collection>-<UTC time, yyyyMMddTHHmmssZ>.csv"` (`.ndjson` for JSON lines; RFC 6266). Changes nothing else, and nothing for JSON or XML. */
                 download?: components["parameters"]["download"];
+                /** @description Orders the sightings by their vessel's name first, as the list shows it (in the caller's language, else English, else the vessel's first name): `asc` A to Z, `desc` Z to A; then by `sort`, then by id. With it, the next page is the `Link` header's URL (its `cursor` is opaque). A parameter of its own rather than a `sort` field: a field added to `sort`'s pattern would change what the contract's earlier clients may send. */
+                vesselNameOrder?: components["parameters"]["vesselNameOrder"];
             };
             header?: {
                 /**
@@ -3886,12 +3890,14 @@ export interface operations {
                 view?: components["parameters"]["detailView"];
                 /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
                 after?: components["parameters"]["after"];
-                /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-sightingDate,sightingId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `sightingId`, `sightingTimezone`, `sightingDate`. */
+                /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-sightingDate,sightingId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `sightingId`, `sightingTimezone`, `sightingDate`; by the vessel's name: `vesselNameOrder`. */
                 sort?: string;
                 /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
                 cursor?: components["parameters"]["cursor"];
                 /** @description `true` with `Accept: text/csv` or `application/x-ndjson`: the answer is a file to save, `Content-Disposition: attachment; filename="<collection>-<UTC time, yyyyMMddTHHmmssZ>.csv"` (`.ndjson` for JSON lines; RFC 6266). Changes nothing else, and nothing for JSON or XML. */
                 download?: components["parameters"]["download"];
+                /** @description Orders the sightings by their vessel's name first, as the list shows it (in the caller's language, else English, else the vessel's first name): `asc` A to Z, `desc` Z to A; then by `sort`, then by id. With it, the next page is the `Link` header's URL (its `cursor` is opaque). A parameter of its own rather than a `sort` field: a field added to `sort`'s pattern would change what the contract's earlier clients may send. */
+                vesselNameOrder?: components["parameters"]["vesselNameOrder"];
             };
             header?: {
                 /**
@@ -4042,12 +4048,14 @@ export interface operations {
                 view?: components["parameters"]["exampleView"];
                 /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
                 after?: components["parameters"]["after"];
-                /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-sightingDate,sightingId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `sightingId`, `sightingTimezone`, `sightingDate`. */
+                /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-sightingDate,sightingId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `sightingId`, `sightingTimezone`, `sightingDate`; by the vessel's name: `vesselNameOrder`. */
                 sort?: string;
                 /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
                 cursor?: components["parameters"]["cursor"];
                 /** @description `true` with `Accept: text/csv` or `application/x-ndjson`: the answer is a file to save, `Content-Disposition: attachment; filename="<collection>-<UTC time, yyyyMMddTHHmmssZ>.csv"` (`.ndjson` for JSON lines; RFC 6266). Changes nothing else, and nothing for JSON or XML. */
                 download?: components["parameters"]["download"];
+                /** @description Orders the sightings by their vessel's name first, as the list shows it (in the caller's language, else English, else the vessel's first name): `asc` A to Z, `desc` Z to A; then by `sort`, then by id. With it, the next page is the `Link` header's URL (its `cursor` is opaque). A parameter of its own rather than a `sort` field: a field added to `sort`'s pattern would change what the contract's earlier clients may send. */
+                vesselNameOrder?: components["parameters"]["vesselNameOrder"];
             };
             header?: {
                 /**
@@ -4172,12 +4180,14 @@ export interface operations {
                 view?: components["parameters"]["listOnlyView"];
                 /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
                 after?: components["parameters"]["after"];
-                /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-sightingDate,sightingId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `sightingId`, `sightingTimezone`, `sightingDate`. */
+                /** @description Orders the list by list-view fields, comma-separated, `-` for descending (e.g. `-sightingDate,sightingId`); ties by id ascending, nulls last either way. With it, the next page is the `Link` header's URL (its `cursor` is opaque). Sortable: `sightingId`, `sightingTimezone`, `sightingDate`; by the vessel's name: `vesselNameOrder`. */
                 sort?: string;
                 /** @description Where a sorted list's next page starts; opaque, taken from the `Link` header's URL. */
                 cursor?: components["parameters"]["cursor"];
                 /** @description `true` with `Accept: text/csv` or `application/x-ndjson`: the answer is a file to save, `Content-Disposition: attachment; filename="<collection>-<UTC time, yyyyMMddTHHmmssZ>.csv"` (`.ndjson` for JSON lines; RFC 6266). Changes nothing else, and nothing for JSON or XML. */
                 download?: components["parameters"]["download"];
+                /** @description Orders the sightings by their vessel's name first, as the list shows it (in the caller's language, else English, else the vessel's first name): `asc` A to Z, `desc` Z to A; then by `sort`, then by id. With it, the next page is the `Link` header's URL (its `cursor` is opaque). A parameter of its own rather than a `sort` field: a field added to `sort`'s pattern would change what the contract's earlier clients may send. */
+                vesselNameOrder?: components["parameters"]["vesselNameOrder"];
             };
             header?: {
                 /**

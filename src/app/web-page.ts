@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { textLength } from '../contract/bounds.ts';
-import { sortableFields } from '../contract/sortable-fields.ts';
+import { orderParameters, sortableFields } from '../contract/sortable-fields.ts';
 import { precompressedFiles } from '../http/precompressed-files.ts';
 import { sendStatic, staticAnswer } from '../http/static-answer.ts';
 
@@ -20,8 +20,10 @@ export interface WebPageSettings {
 export function webPageRouter({ apiPath, issuer }: WebPageSettings): Router {
   // The bounds the page checks before sending come from the contract, so they never drift from what the API checks.
   const bounds = { sightingMemo: textLength('SightingMemo'), vesselName: textLength('LanguageMap', 'en') };
-  // Likewise the orders a list offers: the sighting list's sortable fields.
-  const settings = { apiPath, issuer, clientId: 'sighting-web', bounds, sortable: sortableFields('/sighting') };
+  // Likewise the orders a list offers: the sighting list's sortable fields, and those with an order parameter.
+  const orderedBy = orderParameters('/sighting');
+  const settings = { apiPath, issuer, clientId: 'sighting-web', bounds,
+    sortable: [...sortableFields('/sighting'), ...Object.keys(orderedBy)], orderParameters: orderedBy };
   const config = staticAnswer(JSON.stringify(settings));
   const router = Router().get('/web-config.json', (req, res) => sendStatic(req, res, 'json', config));
   if (!existsSync(distDir)) {

@@ -45,6 +45,7 @@ export interface OperationShape {
  */
 export interface ViewQuery {
   select(fields: Array<string | RawQueryFragment>): ViewQuery;
+  addSelect(fields: string[]): ViewQuery;
   join(field: string, alias: string): ViewQuery;
   leftJoinLateral(subquery: RawQueryFragment, alias: string, condition: object): ViewQuery;
   where(condition: object): ViewQuery;
@@ -71,6 +72,16 @@ interface DescriptorFields<E extends object> {
   populate: readonly string[];
   /** List parameters (openapi.yaml) whose entity property has another name (src/crud/read/list-filters.ts). */
   filterProperties?: Readonly<Record<string, string>>;
+  /**
+   * `sort` fields that order by a text in the caller's language (a sighting's `vesselName`): the entity's computed
+   * property for that language (src/crud/read/list-order.ts).
+   */
+  localizedSortProperties?: Readonly<Record<string, (locale: Locale) => string>>;
+  /**
+   * Query parameters (`asc`/`desc`) that order a list by a field before its `sort`: `vesselNameOrder=desc` is
+   * `sort=-vesselName,…` (src/crud/read/list-order.ts, `leadingSort`).
+   */
+  leadingOrders?: Readonly<Record<string, string>>;
   /**
    * Adds the columns a view reads, and their joins, to a query rooted at `rootAlias` (src/crud/root-alias.ts, whose
    * `rootFields` and `rootColumn` name the root's fields): one statement per read. A list reads the columns of

@@ -3,6 +3,7 @@ import type { ResourceDescriptor } from '../crud/resource-descriptor.ts';
 import { exampleCondition } from '../crud/read/query-by-example.ts';
 import { field, fromFields, idField, versionField } from '../crud/fields.ts';
 import { Sighting } from '../db/entities/sighting.entity.ts';
+import { vesselNameProperty } from '../db/entities/vessel-name-formula.ts';
 import vesselResource from './vessel.resource.ts';
 import { dateField, localDateTime, timeZoneField, vesselReference } from './sighting-fields.ts';
 
@@ -12,6 +13,9 @@ export default {
   idProperty: 'sightingId',
   populate: [],
   filterProperties: { vesselId: 'vessel' },
+  // `vesselNameOrder=asc`: by the vessel's name as the list shows it, in the caller's language, before `sort`.
+  leadingOrders: { vesselNameOrder: 'vesselName' },
+  localizedSortProperties: { vesselName: vesselNameProperty },
   access: { read: 'reader', create: 'writer', change: 'creator' },
   // `?mine=true`: the caller's own sightings (docs/behaviour.md#list); the creator itself is never part of a view.
   owner: { property: 'creator', listParameter: 'mine' },

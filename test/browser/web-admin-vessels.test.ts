@@ -113,7 +113,7 @@ describe('web page: admin manages vessels', () => {
     const alice = await signedIn(browser, service, 'alice');
     people.push(alice);
     expect(await alice.page.locator('header nav a').allInnerTexts())
-      .to.deep.equal(['Mine', 'Record', 'By vessel', 'Search']);
+      .to.deep.equal(['Mine', 'Record', 'By vessel', 'Search', 'Import']);
     await alice.page.goto(`${service.url}/#admin`);
     // Said plainly, not another screen in its place.
     await alice.page.getByRole('heading', { name: 'Not allowed' }).waitFor();

@@ -4,8 +4,7 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { apiClient } from '../support/api-client.ts';
 import { axeViolations } from '../support/axe.ts';
-import { bulkInsert } from '../support/bulk-insert.ts';
-import { buildSighting, createSighting, createVessel } from '../support/fixtures.ts';
+import { vesselWithSightings } from '../support/vessel-sightings.ts';
 import { browserSuite, unexpectedProblems, vesselWithThreeSightings } from '../support/web-page.ts';
 
 describe('web page: deletes that undo, in place', () => {
@@ -56,12 +55,7 @@ describe('web page: deletes that undo, in place', () => {
   it('when alice deletes row 121 of three pages, ' +
     'then the row goes in place: pages, scroll, focus and address kept', async function () {
     this.timeout(120_000);
-    const vesselId = await createVessel(suite.service);
-    const first = await createSighting(suite.service, buildSighting({ vessel: { vesselId } }));
-    // Alice's like the first: the same creator, written beside the service.
-    await bulkInsert(suite.service, 129, (from, to) => `insert into sighting (sighting_memo, vessel_id, creator)
-      select 'row ' || g, ${vesselId}, (select creator from sighting where sighting_id = ${first})
-      from generate_series(${from}, ${to}) g`);
+    const { vesselId } = await vesselWithSightings(suite.service, 130);
     const alice = await suite.signIn('alice');
     const page = alice.page;
     await page.goto(`${suite.service.url}/#vessel/${vesselId}`);

@@ -41,7 +41,7 @@ describe('web page: German', () => {
     await page.getByRole('heading', { name: 'Meine Sichtungen' }).waitFor();
     expect(await page.locator('html').getAttribute('lang')).to.equal('de');
     expect(await page.locator('header nav a').allInnerTexts())
-      .to.deep.equal(['Meine', 'Erfassen', 'Nach Schiff', 'Suchen']);
+      .to.deep.equal(['Meine', 'Erfassen', 'Nach Schiff', 'Suchen', 'Importieren']);
     await openScreen(page, 'Erfassen', 'Sichtung erfassen');
     await page.getByLabel('Schiff', { exact: true }).selectOption('-1');
     expect(await page.getByLabel('Schiff', { exact: true }).locator('option:checked').innerText())

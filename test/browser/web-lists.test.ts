@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { apiClient } from '../support/api-client.ts';
 import { axeViolations } from '../support/axe.ts';
 import { buildSighting, createSighting, createVessel, unique } from '../support/fixtures.ts';
-import { bulkInsert } from '../support/bulk-insert.ts';
+import { vesselWithSightings } from '../support/vessel-sightings.ts';
 import { browserSuite, unexpectedProblems, type Person } from '../support/web-page.ts';
 import type { Page } from 'playwright-core';
 
@@ -19,14 +19,9 @@ describe('web page: lists at scale, history and moderation', () => {
     'then one page of 50 renders with "1–50 of 2,001", memos in the same request', async function () {
     this.timeout(180_000);
     const word = unique('seed').replace(/\W/g, '');
-    const vesselId = await createVessel(suite.service);
     // One through the API, 2,000 more beside it, by the same creator: 2,001 requests took 88 s on a loaded machine
     // (two busy cores), most of the test's bound, for what is not under test here.
-    const first =
-      await createSighting(suite.service, buildSighting({ vessel: { vesselId }, sightingMemo: `${word} 0` }));
-    await bulkInsert(suite.service, 2000, (from, to) => `insert into sighting (sighting_memo, vessel_id, creator)
-      select '${word} ' || g, ${vesselId}, (select creator from sighting where sighting_id = ${first})
-      from generate_series(${from}, ${to}) g`);
+    await vesselWithSightings(suite.service, 2_001, { memo: word });
     bob = await suite.signIn('bob');
     const page = bob.page;
     await page.goto(`${suite.service.url}/#search?${new URLSearchParams({ q: word.slice(2) })}`);

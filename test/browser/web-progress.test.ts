@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { axeViolations } from '../support/axe.ts';
-import { bulkInsert } from '../support/bulk-insert.ts';
+import { vesselWithSightings } from '../support/vessel-sightings.ts';
 import { buildSighting, createSighting, createVessel } from '../support/fixtures.ts';
 import { browserSuite, unexpectedProblems } from '../support/web-page.ts';
 
@@ -52,11 +52,7 @@ describe('web page: progress you can see and hear', () => {
   it('when alice shows older sightings slowly, ' +
     'then the button is busy and a status line says what loads', async function () {
     this.timeout(120_000);
-    const vesselId = await createVessel(suite.service);
-    const first = await createSighting(suite.service, buildSighting({ vessel: { vesselId } }));
-    await bulkInsert(suite.service, 59, (from, to) => `insert into sighting (sighting_memo, vessel_id, creator)
-      select 'row ' || g, ${vesselId}, (select creator from sighting where sighting_id = ${first})
-      from generate_series(${from}, ${to}) g`);
+    const { vesselId, first } = await vesselWithSightings(suite.service, 60);
     const alice = await suite.signIn('alice');
     const page = alice.page;
     await page.goto(`${suite.service.url}/#vessel/${vesselId}`);

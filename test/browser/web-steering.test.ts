@@ -2,8 +2,8 @@
 // way back to the default, a page size on a long list; an unknown address says so and leads home.
 import { expect } from 'chai';
 import { axeViolations } from '../support/axe.ts';
-import { bulkInsert } from '../support/bulk-insert.ts';
-import { buildSighting, createSighting, createVessel } from '../support/fixtures.ts';
+import { vesselWithSightings } from '../support/vessel-sightings.ts';
+import { buildSighting, createSighting, createVessel, unique } from '../support/fixtures.ts';
 import { browserSuite, unexpectedProblems } from '../support/web-page.ts';
 
 describe('web page: lists people can steer', () => {
@@ -37,14 +37,41 @@ describe('web page: lists people can steer', () => {
     expect(unexpectedProblems(alice.watch)).to.deep.equal([]);
   });
 
+  it('when alice clicks the Vessel column header on Mine, then her sightings go by vessel name, A to Z, ' +
+    'and a second click turns the order round', async function () {
+    this.timeout(90_000);
+    // A day of their own: the list shows these two, whatever else alice has recorded.
+    const day = `${1900 + Math.floor(Math.random() * 100)}-03-${String(1 + Math.floor(Math.random() * 28))
+      .padStart(2, '0')}`;
+    const sighting = async (name: string) => createSighting(suite.service, buildSighting({ sightingDate: `${day}T12:00`,
+      vessel: { vesselId: await createVessel(suite.service, { vesselName: { en: unique(name) } }) } }));
+    const zulu = await sighting('Zz last vessel');
+    const alpha = await sighting('Aa first vessel');
+    const alice = await suite.signIn('alice');
+    const page = alice.page;
+    await page.goto(`${suite.service.url}/#mine?from=${day}&to=${day}`);
+    await page.getByTestId('list-order').filter({ hasText: 'Order: date and time, earliest first (the default).' })
+      .waitFor();
+    const shownIds = () => page.locator('table.sightings tbody tr[data-sighting-id]')
+      .evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-sighting-id'))));
+    await page.getByRole('columnheader', { name: /Vessel/ }).getByRole('button').click();
+    await page.waitForURL((url) => url.hash === `#mine?from=${day}&to=${day}&sort=vesselName`);
+    await page.getByTestId('list-order').filter({ hasText: 'Order: vessel, A to Z.' }).waitFor();
+    expect(await page.getByRole('columnheader', { name: /Vessel/ }).getAttribute('aria-sort')).to.equal('ascending');
+    expect(await shownIds()).to.deep.equal([alpha, zulu]);
+    expect(await axeViolations(page)).to.deep.equal([]);
+
+    await page.getByRole('columnheader', { name: /Vessel/ }).getByRole('button').click();
+    await page.waitForURL((url) => url.hash === `#mine?from=${day}&to=${day}&sort=-vesselName`);
+    await page.getByTestId('list-order').filter({ hasText: 'Order: vessel, Z to A.' }).waitFor();
+    expect(await shownIds()).to.deep.equal([zulu, alpha]);
+    expect(unexpectedProblems(alice.watch)).to.deep.equal([]);
+  });
+
   it('when a vessel has 5,000 sightings and bob picks 100 rows per page, ' +
     'then a page is 100 rows of 5,000, a jump to page 30 and to the last page shows those rows', async function () {
     this.timeout(120_000);
-    const vesselId = await createVessel(suite.service);
-    const seed = await createSighting(suite.service, buildSighting({ vessel: { vesselId } }), 'bob');
-    await bulkInsert(suite.service, 4_999, (from, to) => `insert into sighting (sighting_memo, vessel_id, creator)
-      select 'row ' || g, ${vesselId}, (select creator from sighting where sighting_id = ${seed})
-      from generate_series(${from}, ${to}) g`);
+    const { vesselId, first: seed } = await vesselWithSightings(suite.service, 5_000, { user: 'bob' });
     const bob = await suite.signIn('bob');
     const page = bob.page;
     await page.goto(`${suite.service.url}/#vessel/${vesselId}`);

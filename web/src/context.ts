@@ -7,8 +7,10 @@ export interface WebSettings {
   issuer: string;
   clientId: string;
   bounds: { sightingMemo: { min: number; max: number }; vesselName: { min: number; max: number } };
-  /** The sighting list's sortable fields, from the contract's `sort` pattern. */
+  /** The sighting list's sortable fields, from the contract's `sort` pattern and its order parameters. */
   sortable: string[];
+  /** Fields ordered by a parameter of their own rather than by `sort`: `{ vesselName: 'vesselNameOrder' }`. */
+  orderParameters: Record<string, string>;
 }
 
 export interface Context {

@@ -27,11 +27,24 @@ export const pageSize = 50;
 const nextLink = (response: Response): string | undefined =>
   /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('Link') ?? '')?.[1];
 
+/**
+ * The order as the API takes it: `-vesselName,sightingDate` is `vesselNameOrder=desc&sort=sightingDate`, a leading
+ * field with an order parameter of its own (the contract's `sort` pattern does not name it).
+ */
+function orderOf(ctx: Context, sort: string): [string, string][] {
+  const [first = '', ...rest] = sort.split(',');
+  const parameter = ctx.settings.orderParameters[first.replace(/^-/, '')];
+  if (!parameter) return [['sort', sort]];
+  return [[parameter, first.startsWith('-') ? 'desc' : 'asc'], ...rest.length ? [['sort', rest.join(',')]] : []] as
+    [string, string][];
+}
+
 /** The first page's URL; later pages come from the `Link` header, which keeps the filters, order and view. */
-export function firstPageUrl(ctx: Context, { text, limit = pageSize, ...query }: ListQuery): string {
+export function firstPageUrl(ctx: Context, { text, limit = pageSize, sort, ...query }: ListQuery): string {
   const parameters = new URLSearchParams({ view: 'detail', limit: String(limit) });
-  for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== false)
-    parameters.set(name, String(value));
+  for (const [name, value] of [...Object.entries(query), ...orderOf(ctx, sort)]) {
+    if (value !== undefined && value !== false) parameters.set(name, String(value));
+  }
   return `${location.origin}${ctx.settings.apiPath}/sighting${text ? '/qbe' : ''}?${parameters}`;
 }
 

@@ -14,12 +14,16 @@ export interface ListFilter {
 
 const boundOperators = { From: '$gte', Before: '$lt' } as const;
 
-/** Every filter of the list: every query parameter but paging, ordering, the view, a download's and the owner's. */
+/**
+ * Every filter of the list: every query parameter but paging, ordering (`sort` and the resource's `leadingOrders`),
+ * the view, a download's and the owner's.
+ */
 export function listFilters<E extends object>(resource: ResourceDescriptor<E>): readonly ListFilter[] {
   const properties = EntitySchema.REGISTRY.get(resource.entity)!.meta.properties;
   return parametersOf(openApiDocument.paths[`/${resource.name}`]?.get)
     .filter(({ name, in: where }) => where === 'query'
-      && !['limit', 'after', 'sort', 'cursor', 'view', 'download', resource.owner?.listParameter].includes(name))
+      && !['limit', 'after', 'sort', 'cursor', 'view', 'download', resource.owner?.listParameter,
+        ...Object.keys(resource.leadingOrders ?? {})].includes(name))
     .map(({ name }): ListFilter => {
       const property = resource.filterProperties?.[name] ?? name;
       if (property in properties) return { parameter: name, property, operator: '$eq' };

@@ -2,9 +2,10 @@
 // a row.
 import { QueryOrder, type EntityManager, type FilterQuery } from '@mikro-orm/core';
 import { BadRequest } from '../../errors/app-errors.ts';
-import type { AnyResource, ViewRow } from '../resource-descriptor.ts';
+import type { AnyResource, ViewQuery, ViewRow } from '../resource-descriptor.ts';
 import { localDateTimeText } from '../../db/local-date-time-text.ts';
 import { normalizeLocalDateTime } from '../../validation/formats.ts';
+import type { Locale } from '../../i18n/messages.ts';
 
 type Kind = 'number' | 'timestamp' | 'text';
 
@@ -17,25 +18,58 @@ export interface SortKey {
   kind: Kind;
   /** Whether a row may hold no value for it: only then does the keyset look for nulls after the values. */
   nullable: boolean;
+  /** A computed property (a formula, such as a vessel's name in a language): no column of the view selects it. */
+  computed: boolean;
 }
 
 const kindOf = (columnType = ''): Kind => (/int|serial|numeric/.test(columnType) ? 'number'
   : columnType.startsWith('timestamp') ? 'timestamp' : 'text');
 
-/** The list's order: the `sort` fields (the contract's pattern admitted them), then the id ascending to break ties. */
-export function listOrder(em: EntityManager, resource: AnyResource, sort?: string): SortKey[] {
+/** The property a `sort` field orders by: its own, a filter's other name, or the caller's language's (a name). */
+function sortProperty(resource: AnyResource, field: string, locale: Locale): string {
+  if (resource.localizedSortProperties && Object.hasOwn(resource.localizedSortProperties, field))
+    return resource.localizedSortProperties[field]!(locale);
+  return resource.filterProperties && Object.hasOwn(resource.filterProperties, field)
+    ? resource.filterProperties[field]! : field;
+}
+
+/**
+ * The list's order: the `sort` fields (the contract admitted them), then the id ascending to break ties; a name in
+ * `locale`, the language the list's names are shown in.
+ */
+export function listOrder(em: EntityManager, resource: AnyResource, sort?: string, locale: Locale = 'en'): SortKey[] {
   const properties =
     em.getMetadata().get(resource.entity).properties as Record<string, { fieldNames: string[]; columnTypes: string[
-    ]; nullable?: boolean }>;
+    ]; nullable?: boolean; formula?: unknown }>;
   const key = (field: string, descending: boolean): SortKey => {
-    const property = resource.filterProperties && Object.hasOwn(resource.filterProperties, field)
-      ? resource.filterProperties[field]! : field;
-    const { fieldNames, columnTypes, nullable } = properties[property]!;
-    return { property, column: fieldNames[0]!, descending, kind: kindOf(columnTypes[0]), nullable: nullable === true };
+    const property = sortProperty(resource, field, locale);
+    const { fieldNames, columnTypes, nullable, formula } = properties[property]!;
+    return { property, column: fieldNames[0]!, descending, kind: kindOf(columnTypes[0]), nullable: nullable === true,
+      computed: formula !== undefined };
   };
   const keys = (sort ? sort.split(',') : []).map((field) => key(field.replace(/^-/, ''), field.startsWith('-')));
   return [...keys.filter(({ property }) => property !== resource.idProperty),
     key(resource.idProperty, keys.find(({ property }) => property === resource.idProperty)?.descending ?? false)];
+}
+
+/**
+ * `qb` in the keys' order, selecting the computed keys too: a cursor is made of a row's key values, so each must be a
+ * column of the row.
+ */
+export function inKeyOrder(qb: ViewQuery, keys: readonly SortKey[]): ViewQuery {
+  const computed = keys.filter((key) => key.computed).map((key) => key.property);
+  return (computed.length ? qb.addSelect(computed) : qb).orderBy(orderBy(keys));
+}
+
+/**
+ * The list's `sort` with the orders of the resource's leading parameters before it (`vesselNameOrder=desc&sort=
+ * sightingDate` is `-vesselName,sightingDate`); undefined when neither is given (the list then pages by id).
+ */
+export function leadingSort(resource: AnyResource, query: Record<string, unknown>): string | undefined {
+  const leading = Object.entries(resource.leadingOrders ?? {}).filter(([parameter]) => query[parameter] !== undefined)
+    .map(([parameter, field]) => `${query[parameter] === 'desc' ? '-' : ''}${field}`);
+  const sort = [...leading, ...typeof query.sort === 'string' ? [query.sort] : []].join(',');
+  return sort || undefined;
 }
 
 /** ORDER BY for the keys: nulls last in both directions (docs/behaviour.md#list). */

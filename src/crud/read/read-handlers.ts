@@ -11,7 +11,7 @@ import { exampleCondition } from './query-by-example.ts';
 import { listViewOf } from './list-view.ts';
 import { sendDocument, sendList } from '../../http/send.ts';
 import { countIfPreferred } from '../representation-preference.ts';
-import { cursorOf, cursorValues, keysetAfter, keyValues, listOrder } from './list-order.ts';
+import { cursorOf, cursorValues, keysetAfter, keyValues, leadingSort, listOrder } from './list-order.ts';
 import { countMatching } from './list-count.ts';
 import { statementManager } from '../../db/request-context.ts';
 import { clientGone, streamShareOf } from '../../db/stream-share.ts';
@@ -40,9 +40,9 @@ export function readHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       // A CSV's columns name every key of the view's maps (a vessel's languages): asked only when it has maps.
       const mapKeys = resource.mapKeys && view === 'detail' ? () => resource.mapKeys!(reader) : undefined;
       const counted = countIfPreferred(req, res, () => countMatching(reader, resource, conditions as FilterQuery<E>));
-      const { sort, cursor, after, limit } =
-        req.query as { sort?: string; cursor?: string; after?: number; limit?: number };
-      const keys = listOrder(reader, resource, sort);
+      const { cursor, after, limit } = req.query as { cursor?: string; after?: number; limit?: number };
+      const sort = leadingSort(resource, req.query);
+      const keys = listOrder(reader, resource, sort, ctx.locale);
       // Without `sort`, pages continue after an id (docs/behaviour.md#list); with it, after the last row's keys (an
       // opaque cursor).
       const continued = cursor !== undefined ? keysetAfter(keys, cursorValues(cursor, keys))

@@ -11,7 +11,7 @@ import { runNamed } from '../../db/named-statements.ts';
 import { cursorBatches } from '../../db/cursor-batches.ts';
 import { listStatement } from './statement-shapes.ts';
 import type { StreamShare } from '../../db/stream-share.ts';
-import { keysetAfter, keyValues, listOrder, orderBy, type SortKey } from './list-order.ts';
+import { inKeyOrder, keysetAfter, keyValues, listOrder, type SortKey } from './list-order.ts';
 
 /**
  * Rows per cursor fetch on PostgreSQL, and per keyset batch on PGlite. PGlite runs in this process and cannot
@@ -52,7 +52,7 @@ export function viewRowBatches<E extends object>(
   { kind, view, limit = Infinity, keys = listOrder(em, resource), share, signal }: BatchedRead,
 ): AsyncGenerator<ViewRow[]> {
   const query: OrderedQuery<E> = (condition, connectionType) =>
-    viewQuery(em, resource, condition, view, connectionType).orderBy(orderBy(keys));
+    inKeyOrder(viewQuery(em, resource, condition, view, connectionType), keys);
   const read: LimitedRead<E> = (condition, rows, connectionType) => {
     const { statement, params } = listStatement(em, resource, condition, view, keys, rows, connectionType);
     return runNamed<ViewRow>(em, statement, params, connectionType);

@@ -5,7 +5,7 @@ import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import type { ResourceDescriptor, View } from '../resource-descriptor.ts';
 import type { ConnectionType } from '../../db/read-routing.ts';
 import { viewQuery } from '../view-rows.ts';
-import { orderBy, type SortKey } from './list-order.ts';
+import { inKeyOrder, type SortKey } from './list-order.ts';
 import { unnamedStatement, type NamedStatement } from '../../db/named-statements.ts';
 
 /** What a statement is sent with: its text, and the values of this request in the text's order. */
@@ -81,7 +81,7 @@ export function listStatement<E extends object>(em: EntityManager, resource: Res
     return { statement: known.statement, params };
   }
   // The builder may change the condition it is given: the values were taken before.
-  const qb = viewQuery(em, resource, where, view, connectionType).orderBy(orderBy(keys)).limit(limit);
+  const qb = inKeyOrder(viewQuery(em, resource, where, view, connectionType), keys).limit(limit);
   const statement = unnamedStatement(qb.getQuery());
   const params = qb.getParams();
   const passing = passingOf(values, params);

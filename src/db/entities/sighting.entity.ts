@@ -3,6 +3,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { Vessel } from './vessel.entity.ts';
 import { LocalDateTimeType } from '../local-date-time.type.ts';
 import { textLength } from '../../contract/bounds.ts';
+import { vesselNameFormulas } from './vessel-name-formula.ts';
 
 export const SightingSchema = defineEntity({
   name: 'Sighting',
@@ -29,6 +30,9 @@ export const SightingSchema = defineEntity({
     sightingDate: p.type(LocalDateTimeType).nullable(),
     // The token subject of whoever created it; used for ownership, never shown.
     creator: p.string().length(255).nullable().hidden(),
+    // The vessel's name in each language the API speaks, as its list shows it: what `sort=vesselName` orders by.
+    // Computed, not stored: lazy (never read with the row) and hidden (never written out).
+    ...vesselNameFormulas,
   },
 });
 

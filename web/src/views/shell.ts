@@ -9,6 +9,7 @@ import { searchView } from './search.ts';
 import { editView } from './edit.ts';
 import { adminVesselsView } from './admin-vessels.ts';
 import { sightingPageView } from './sighting-page.ts';
+import { importView } from './import.ts';
 import { failureNotice, shownFine } from './failure.ts';
 import { pendingDeletesRegion } from './pending-deletes.ts';
 import { mayLeave } from '../unsaved-guard.ts';
@@ -42,6 +43,7 @@ async function screen(ctx: Context, route: string): Promise<HTMLElement> {
   if (name === 'sighting' && id !== undefined)
     return sightingPageView(ctx, id, query.has('version') ? Number(query.get('version')) : undefined);
   if (name === 'admin') return ctx.isAdmin ? adminVesselsView(ctx, id) : notAllowed();
+  if (name === 'import') return importView(ctx);
   if (name === 'record') return recordView(ctx, Number(query.get('vessel') ?? '') || undefined);
   if (name === 'mine' || name === '') return mineView(ctx, query);
   return notFound(route);
@@ -115,6 +117,7 @@ export function shell(root: HTMLElement, ctx: Context, onNavigate: () => void) {
     const links: [string, string][] = [['#mine', t('web.nav.mine')],
       ...(ctx.isWriter ? [['#record', t('web.nav.record')] as [string, string]] : []), ['#vessel', t('web.nav.vessel')],
       ['#search', t('web.nav.search')],
+      ...(ctx.isWriter || ctx.isAdmin ? [['#import', t('web.nav.import')] as [string, string]] : []),
       ...(ctx.isAdmin ? [['#admin', t('web.nav.admin')] as [string, string]] : [])];
     const current = parse(location.hash)[0] || 'mine';
     const user = ctx.session.claims.preferred_username;

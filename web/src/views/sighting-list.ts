@@ -8,6 +8,7 @@ import { firstPageUrl, pageSize, pageUrlAt, readPage, type ListQuery } from '../
 import { listControls } from './list-controls.ts';
 import { sightingTable } from './sighting-table.ts';
 import { progressLine, showProgress } from './progress.ts';
+import { exportButton } from './export-button.ts';
 
 export interface ListOptions {
   /** Shown when nothing matches. */
@@ -116,5 +117,5 @@ export async function sightingList(ctx: Context, asked: ListQuery,
     // The keyboard goes on where the new rows begin (the focus would otherwise fall to <body> with a hidden button).
     firstNew?.querySelector<HTMLElement>('a')?.focus();
   });
-  return h('div', {}, controls, count, table.element, more, moreProgress);
+  return h('div', {}, controls, exportButton(ctx, asked), count, table.element, more, moreProgress);
 }

@@ -23,7 +23,7 @@ export interface TableOptions {
 
 export interface SightingTable { element: HTMLElement; append(rows: Row[], mine: Set<number>): HTMLElement | undefined }
 
-/** Which field orders each column, when the contract lets the list sort by it (a vessel's, once it does). */
+/** Which field orders each column, when the contract lets the list sort by it (the vessel's: `vesselName`). */
 const columnFields: Record<string, (field: string) => boolean> = {
   date: (field) => field === 'sightingDate',
   timezone: (field) => field === 'sightingTimezone',
