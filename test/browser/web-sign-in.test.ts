@@ -31,6 +31,7 @@ describe('web page: sign-in, token refresh and sign-out, under a non-default BAS
     expect(rest).to.deep.equal({
       apiPath: '/registry/v2', issuer: service.realm, clientId: 'sighting-web',
       bounds: { sightingMemo: { min: 2, max: 4000 }, vesselName: { min: 1, max: 200 } },
+      orderParameters: { vesselName: 'vesselNameOrder' },
     });
     // The orders the lists offer, as the contract's `sort` pattern names them (more as the contract adds them).
     expect(sortable).to.include.members(['sightingId', 'sightingTimezone', 'sightingDate']);
@@ -42,10 +43,10 @@ describe('web page: sign-in, token refresh and sign-out, under a non-default BAS
     // The landing screen: her own sightings, newest first, read under the configured base path.
     await person.page.getByRole('heading', { name: 'My sightings' }).waitFor();
     await person.page.getByText('You have not recorded a sighting yet.').waitFor();
-    const apiCalls = person.watch.requests.filter((url) => url.startsWith(service.url) && /\/sighting\?/.test(url));
+    const apiCalls = person.watch.requests.filter((url) => url.startsWith(`${service.api}/sighting`));
     // One page, with its memos (the detail view), and nothing else: the whole list of her own sightings is never
     // fetched.
-    expect(apiCalls).to.deep.equal([`${service.api}/sighting?view=detail&limit=50&mine=true&sort=-sightingId`]);
+    expect(apiCalls).to.deep.equal([`${service.api}/sighting/detail-view?limit=50&mine=true&sort=-sightingId`]);
     await person.page.screenshot({ path: screenshotPath('web-signed-in'), fullPage: true });
     expect(unexpectedProblems(person.watch)).to.deep.equal([]);
   });

@@ -39,13 +39,27 @@ function orderOf(ctx: Context, sort: string): [string, string][] {
     [string, string][];
 }
 
-/** The first page's URL; later pages come from the `Link` header, which keeps the filters, order and view. */
+/**
+ * Each view is an operation of its own (the `view` parameter is deprecated): a list's detail view is
+ * `/sighting/detail-view`, its list view `/sighting`; a search's detail view is `/sighting/qbe`, its list view
+ * `/sighting/qbe/list-view`. `url` (a first page's or a `Link`'s) in `view`, its query kept.
+ */
+export function inView(url: string, view: 'list' | 'detail'): string {
+  const moved = new URL(url);
+  const search = /\/qbe(\/list-view)?$/.test(moved.pathname);
+  const base = moved.pathname.replace(/\/(detail-view|list-view)$/, '');
+  const suffix = search ? view === 'list' && '/list-view' : view === 'detail' && '/detail-view';
+  moved.pathname = `${base}${suffix || ''}`;
+  return moved.href;
+}
+
+/** The first page's URL, in the detail view; later pages come from the `Link` header, which keeps the operation. */
 export function firstPageUrl(ctx: Context, { text, limit = pageSize, sort, ...query }: ListQuery): string {
-  const parameters = new URLSearchParams({ view: 'detail', limit: String(limit) });
+  const parameters = new URLSearchParams({ limit: String(limit) });
   for (const [name, value] of [...Object.entries(query), ...orderOf(ctx, sort)]) {
     if (value !== undefined && value !== false) parameters.set(name, String(value));
   }
-  return `${location.origin}${ctx.settings.apiPath}/sighting${text ? '/qbe' : ''}?${parameters}`;
+  return inView(`${location.origin}${ctx.settings.apiPath}/sighting${text ? '/qbe' : ''}?${parameters}`, 'detail');
 }
 
 /** The most rows the API gives in one answer (`limit`'s maximum): the step when a jump passes over rows. */
@@ -60,8 +74,7 @@ export async function pageUrlAt(ctx: Context, query: ListQuery, skip: number): P
   let url = firstPageUrl(ctx, query);
   for (let left = skip; left > 0;) {
     const step = Math.min(left, largestPage);
-    const passed = new URL(url);
-    passed.searchParams.set('view', 'list');
+    const passed = new URL(inView(url, 'list'));
     passed.searchParams.set('limit', String(step));
     const response = await request(ctx, passed.href, query.text, false).catch(() => undefined);
     // Read whole: the answer is a stream the server would otherwise see cut.
@@ -71,8 +84,7 @@ export async function pageUrlAt(ctx: Context, query: ListQuery, skip: number): P
     left -= step;
     url = new URL(next, location.origin).href;
   }
-  const page = new URL(url);
-  page.searchParams.set('view', 'detail');
+  const page = new URL(inView(url, 'detail'));
   page.searchParams.set('limit', String(query.limit ?? pageSize));
   return page.href;
 }
@@ -98,9 +110,8 @@ async function request(ctx: Context, url: string, text: string | undefined, coun
  * request, not after it: the two take one round trip.
  */
 async function ownFrom(ctx: Context, url: string, text: string | undefined): Promise<number[]> {
-  const own = new URL(url);
+  const own = new URL(inView(url, 'list'));
   own.searchParams.set('mine', 'true');
-  own.searchParams.set('view', 'list');
   own.searchParams.set('limit', own.searchParams.get('limit') ?? String(pageSize));
   const response = await request(ctx, own.href, text, false).catch(() => undefined);
   if (response?.status !== 200) return [];
@@ -129,8 +140,7 @@ export async function readPage(ctx: Context, url: string, query: ListQuery): Pro
 
 /** How many sightings the filters match (`Prefer: count=exact` on a one-row page): counts that honour a date range. */
 export async function countOf(ctx: Context, query: Omit<ListQuery, 'sort' | 'text'>): Promise<number | undefined> {
-  const url = new URL(firstPageUrl(ctx, { ...query, sort: 'sightingId' }));
-  url.searchParams.set('view', 'list');
+  const url = new URL(inView(firstPageUrl(ctx, { ...query, sort: 'sightingId' }), 'list'));
   url.searchParams.set('limit', '1');
   const response = await request(ctx, url.href, undefined, true).catch(() => undefined);
   return response?.ok ? Number(response.headers.get('X-Total-Count')) : undefined;
@@ -143,7 +153,7 @@ export async function countOf(ctx: Context, query: Omit<ListQuery, 'sort' | 'tex
 export async function mayChange(ctx: Context, id: number): Promise<boolean> {
   if (ctx.isAdmin) return true;
   const url = new URL(`${location.origin}${ctx.settings.apiPath}/sighting`);
-  const own = { sightingId: String(id), mine: 'true', view: 'list', limit: '1' };
+  const own = { sightingId: String(id), mine: 'true', limit: '1' };
   for (const [name, value] of Object.entries(own)) url.searchParams.set(name, value);
   const response = await request(ctx, url.href, undefined, false).catch(() => undefined);
   return response?.status === 200 && (await response.json() as unknown[]).length === 1;
