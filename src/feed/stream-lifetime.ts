@@ -34,10 +34,11 @@ export function streamLifetime(req: Request, res: Response, writes: BoundedWrite
   const end = () => {
     if (release()) res.end();
   };
-  res.once('close', end);
+  // Each comes once at most, and `end` acts once: `on`, without a wrapper per listener held for the stream's life.
+  res.on('close', end);
   // A client that closes its connection has gone: connections may be half-open (lifecycle/service-ports.ts), so its FIN
   // alone does not close the answer, and an idle stream would notice only when a keep-alive write failed.
-  req.socket.once('end', end);
+  req.socket.on('end', end);
   return {
     get released() {
       return released;

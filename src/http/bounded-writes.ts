@@ -33,7 +33,8 @@ export function boundedWrites(res: ServerResponse, stallMs: number): BoundedWrit
   // One listener each for the answer's life, never added per wait: a compressing middleware (src/http/compression.ts)
   // moves `drain` listeners onto its compressor, where removing them from the answer would not reach.
   res.on('drain', () => settle(true));
-  res.once('close', () => settle(false));
+  // An answer closes once: no `once` wrapper held for the stream's life.
+  res.on('close', () => settle(false));
   const gone = () => res.destroyed || res.writableEnded;
   return {
     get gone() {
