@@ -81,6 +81,9 @@ export function eventStreams({ feed, drain, slots, keepAliveMs, delivered }: Eve
       }, after === 'unknown' ? Number.MAX_SAFE_INTEGER : after);
       stream.hold(subscription.unsubscribe);
       await awaitStart(stream, res, subscription);
+      // From here on nothing is passed to the router: its continuation, which the request keeps as `req.next`, would
+      // hold the router's state for this request (closures, arrays, about a KiB) for as long as the stream lasts.
+      req.next = undefined;
     };
   };
 }
