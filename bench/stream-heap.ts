@@ -39,8 +39,8 @@ try {
     await Promise.all(Array.from({ length: streams }, () => subscribe(server.url, token)));
     const after = kinds(await snapshot(server));
     for (const stream of open.splice(0)) stream.destroy();
-    const grown = [...after].map(([kind, [count, bytes]]) =>
-      [kind, (count - (before.get(kind)?.[0] ?? 0)) / streams, (bytes - (before.get(kind)?.[1] ?? 0)) / streams] as const);
+    const grown = [...after].map(([kind, [count, bytes]]) => [kind,
+      (count - (before.get(kind)?.[0] ?? 0)) / streams, (bytes - (before.get(kind)?.[1] ?? 0)) / streams] as const);
     const total = grown.reduce((sum, [, , bytes]) => sum + bytes, 0);
     perStream.set(server.name, total);
     console.log(`\n${server.name}: ${total.toFixed(0)} bytes per stream; the kinds that grew most:`);
