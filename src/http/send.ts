@@ -116,7 +116,7 @@ export async function sendList(
     let chunk = representation.listOpen(collection);
     let first = true;
     for (; !next.done; next = await iterator.next()) {
-      if (writes.gone) return;
+      if (writes.gone()) return;
       for (const item of next.value) {
         chunk += representation.listItem(root, item, first);
         first = false;
