@@ -16,13 +16,14 @@ import type { Logger } from '../observability/logger.ts';
 import { requestObservation } from '../observability/request-observation.ts';
 import { compressAnswers } from '../http/compression.ts';
 import { apiVersionHeader } from '../http/api-version.ts';
+import { handlerChain } from '../http/handler-chain.ts';
 
 export async function createApp(config: Config, orm: MikroORM, services: AppServices): Promise<Express> {
   const { logger, metrics, state, streamShare } = services;
   const app = express();
-  // First, so every answer is timed and logged, including the ones refused before any route.
-  app.use(requestObservation(logger, metrics, config.BASE_PATH));
-  app.use(apiVersionHeader);
+  // First, so every answer is timed and logged, including the ones refused before any route. One layer of the router
+  // for both: each layer it passes costs a request more than either step.
+  app.use(handlerChain([requestObservation(logger, metrics, config.BASE_PATH), apiVersionHeader]));
   app.disable('x-powered-by');
   // ETags are record versions, set by the handlers; express's body hashes would contradict them.
   app.set('etag', false);

@@ -31,6 +31,11 @@ export type TokenCheck = RequestHandler & { startKeys(): Promise<void>; stopKeys
 export function tokenCheck(options: TokenCheckOptions): TokenCheck {
   const { realm } = options;
   const verified = new VerifiedTokens<AccessClaims>();
+  /**
+   * The caller a verified token's claims admitted, made once per token: nothing in it changes while the token is
+   * cached, and a `nbf` that was passed stays passed. Held as long as the claims are (the cache keeps those).
+   */
+  const admitted = new WeakMap<AccessClaims, Principal>();
   // A token verified with a key the realm no longer lists must not stay admitted from the cache.
   const keys = new RealmKeys({ ...options, onKeyRemoved: () => verified.clear() });
 
@@ -55,6 +60,11 @@ export function tokenCheck(options: TokenCheckOptions): TokenCheck {
   };
 
   const admit = (content: AccessClaims, res: Response, next: NextFunction): void => {
+    const known = admitted.get(content);
+    if (known) {
+      res.locals.principal = known;
+      return next();
+    }
     // keycloak-connect lets a token without `exp` live forever and ignores `nbf`; RFC 9068 §2.2 requires
     // `exp` and RFC 7519 §4.1.5 forbids accepting a token before its `nbf`.
     const notYetValid = content.nbf !== undefined
@@ -66,6 +76,7 @@ export function tokenCheck(options: TokenCheckOptions): TokenCheck {
     if (!isBoundedClaim(username)) throw invalidToken(realm);
     const principal: Principal = { subject: content.sub, username, roles: new Set(realmRoles(content.realm_access)),
       expiresAt: content.exp * 1000 };
+    admitted.set(content, principal);
     res.locals.principal = principal;
     next();
   };

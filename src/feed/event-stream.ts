@@ -14,6 +14,7 @@ import type { ChangeEvent } from './change-events.ts';
 import type { StreamSlots } from './stream-slots.ts';
 import type { Subscription } from './feed-stream.ts';
 import { streamLifetime, type StreamLifetime } from './stream-lifetime.ts';
+import { StreamTimers } from './stream-timers.ts';
 
 export interface EventStreamSettings {
   feed: ChangeFeed;
@@ -24,26 +25,12 @@ export interface EventStreamSettings {
   delivered(count: number): void;
 }
 
-/** setTimeout's longest wait; a later expiry is waited for in steps. */
-const longestTimer = 2 ** 31 - 1;
-
 /** `Last-Event-ID` as an event id, or undefined (then the stream starts from now). */
 function lastEventId(req: Request): number | undefined | 'unknown' {
   const text = req.get('Last-Event-ID')?.trim();
   if (!text) return undefined;
   const id = /^\d+$/.test(text) ? Number(text) : NaN;
   return Number.isSafeInteger(id) ? id : 'unknown';
-}
-
-/** Calls `then` at `time` (milliseconds since the epoch); the function returned cancels it. */
-function at(time: number, then: () => void): () => void {
-  let timer: NodeJS.Timeout;
-  const arm = () => {
-    const wait = time - Date.now();
-    timer = wait > longestTimer ? setTimeout(arm, longestTimer) : setTimeout(then, Math.max(0, wait));
-  };
-  arm();
-  return () => clearTimeout(timer);
 }
 
 /** An event's Server-Sent Event text in a language, made once per language however many streams it goes to. */
@@ -65,6 +52,7 @@ function eventTexts(resource: AnyResource): (event: ChangeEvent, locale: Locale)
 
 /** Each resource's `GET /{resource}/events` handler: one stream per request, holding a slot until it ends. */
 export function eventStreams({ feed, drain, slots, keepAliveMs, delivered }: EventStreamSettings) {
+  const timers = new StreamTimers(keepAliveMs);
   return (resource: AnyResource) => {
     const textOf = eventTexts(resource);
     return async (req: Request, res: Response): Promise<void> => {
@@ -78,7 +66,7 @@ export function eventStreams({ feed, drain, slots, keepAliveMs, delivered }: Eve
       // Sent with the first event, or once started: until then a failure (the database is down) is still a 503.
       res.status(200).set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store',
         'X-Accel-Buffering': 'no' });
-      holdTimers(stream, res, { drain, keepAliveMs, expiresAt: principal.expiresAt });
+      holdTimers(stream, res, { drain, timers, expiresAt: principal.expiresAt });
       const subscription = feed.subscribe({
         resource,
         filters,
@@ -86,7 +74,7 @@ export function eventStreams({ feed, drain, slots, keepAliveMs, delivered }: Eve
           if (stream.released) return true;
           stream.write(events.map((event) => textOf(event, locale)).join(''));
           delivered(events.length);
-          return !stream.behind;
+          return !stream.behind();
         },
         reset: () => stream.write('event: reset\ndata: {}\n\n'),
         drained: () => writes.drained(),
@@ -94,6 +82,9 @@ export function eventStreams({ feed, drain, slots, keepAliveMs, delivered }: Eve
       }, after === 'unknown' ? Number.MAX_SAFE_INTEGER : after);
       stream.hold(subscription.unsubscribe);
       await awaitStart(stream, res, subscription);
+      // From here on nothing is passed to the router: its continuation, which the request keeps as `req.next`, would
+      // hold the router's state for this request (closures, arrays, about a KiB) for as long as the stream lasts.
+      req.next = undefined;
     };
   };
 }
@@ -114,15 +105,16 @@ function takeSlot(slots: StreamSlots, caller: string): () => void {
 
 /** The stream's keep-alive, and its ends on shutdown and when its token expires. */
 function holdTimers(stream: StreamLifetime, res: Response,
-  { drain, keepAliveMs, expiresAt }: { drain: Drain; keepAliveMs: number; expiresAt: number }): void {
-  // Only once the stream has begun: until then an error can still be answered.
-  const keepAlive = setInterval(() => { if (res.headersSent) stream.write(': keep-alive\n\n'); }, keepAliveMs);
-  stream.hold(() => clearInterval(keepAlive));
-  // A token is good until it expires, and so is the stream it opened: the client reconnects with a fresh one.
-  stream.hold(at(expiresAt, () => {
-    stream.write('event: token-expired\ndata: {}\n\n');
-    stream.end();
-  }));
+  { drain, timers, expiresAt }: { drain: Drain; timers: StreamTimers; expiresAt: number }): void {
+  stream.hold(timers.add({
+    // Only once the stream has begun: until then an error can still be answered.
+    beat: () => { if (res.headersSent) stream.write(': keep-alive\n\n'); },
+    // A token is good until it expires, and so is the stream it opened: the client reconnects with a fresh one.
+    expire: () => {
+      stream.write('event: token-expired\ndata: {}\n\n');
+      stream.end();
+    },
+  }, expiresAt));
   // On shutdown the stream ends cleanly; the client reconnects (to another instance) with Last-Event-ID.
   stream.hold(drain.onStop(stream.end));
 }

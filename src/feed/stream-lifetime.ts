@@ -16,7 +16,7 @@ export interface StreamLifetime {
   /** Writes `text` (a client that takes nothing is cut off: src/http/bounded-writes.ts). */
   write(text: string): void;
   /** Whether more than a bound waits in the client's buffer: it takes less than it is sent. */
-  readonly behind: boolean;
+  behind(): boolean;
   /** Lets go of what the stream holds and ends the answer. */
   end(): void;
   /** Lets go of what the stream holds without ending the answer; false when that was done before. */
@@ -28,38 +28,37 @@ export interface StreamLifetime {
 /** `freeSlot` frees the stream's slot, the first thing it holds. */
 export function streamLifetime(req: Request, res: Response, writes: BoundedWrites,
   freeSlot: () => void): StreamLifetime {
-  let released = false;
   const held = [freeSlot];
+  // `released` a plain property, not a getter: V8 keeps an object literal with an accessor in dictionary mode, a few
+  // hundred bytes more for every open stream.
+  const lifetime = {
+    released: false,
+    write(text: string) {
+      if (lifetime.released) return;
+      writes.write(text);
+    },
+    behind: () => res.writableLength > maxBuffered,
+    end: () => {
+      if (release()) res.end();
+    },
+    release: () => release(),
+    hold(letGo: () => void) {
+      if (lifetime.released) letGo();
+      else held.push(letGo);
+    },
+  };
   const release = () => {
-    if (released) return false;
-    released = true;
+    if (lifetime.released) return false;
+    lifetime.released = true;
     for (const letGo of held) letGo();
     req.socket.off('end', end);
     return true;
   };
-  const end = () => {
-    if (release()) res.end();
-  };
-  res.once('close', end);
+  const { end } = lifetime;
+  // Each comes once at most, and `end` acts once: `on`, without a wrapper per listener held for the stream's life.
+  res.on('close', end);
   // A client that closes its connection has gone: connections may be half-open (lifecycle/service-ports.ts), so its FIN
   // alone does not close the answer, and an idle stream would notice only when a keep-alive write failed.
-  req.socket.once('end', end);
-  return {
-    get released() {
-      return released;
-    },
-    write(text) {
-      if (released) return;
-      writes.write(text);
-    },
-    get behind() {
-      return res.writableLength > maxBuffered;
-    },
-    end,
-    release,
-    hold(letGo) {
-      if (released) letGo();
-      else held.push(letGo);
-    },
-  };
+  req.socket.on('end', end);
+  return lifetime;
 }

@@ -33,7 +33,8 @@ export function bodySlots(size = slots): BodySlots {
     const start = () => {
       holders.add(req);
       // An error answered before `release`, or a client that leaves while it waits or is read: the slot is freed.
-      res.once('close', () => free(req));
+      // An answer closes once (`on`: no wrapper per request).
+      res.on('close', () => free(req));
       next();
     };
     const gone = () => {

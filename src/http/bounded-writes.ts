@@ -9,7 +9,7 @@ export interface BoundedWrites {
   /** Resolves true once the client has taken what was written, false when it has gone or was cut off. */
   drained(): Promise<boolean>;
   /** Whether the client has gone (or was cut off): nothing more is written to it. */
-  readonly gone: boolean;
+  gone(): boolean;
 }
 
 /**
@@ -33,12 +33,12 @@ export function boundedWrites(res: ServerResponse, stallMs: number): BoundedWrit
   // One listener each for the answer's life, never added per wait: a compressing middleware (src/http/compression.ts)
   // moves `drain` listeners onto its compressor, where removing them from the answer would not reach.
   res.on('drain', () => settle(true));
-  res.once('close', () => settle(false));
+  // An answer closes once: no `once` wrapper held for the stream's life.
+  res.on('close', () => settle(false));
   const gone = () => res.destroyed || res.writableEnded;
+  // Methods only, no getter: V8 keeps an object literal with an accessor in dictionary mode, larger for every stream.
   return {
-    get gone() {
-      return gone();
-    },
+    gone,
     write(text) {
       if (gone()) return false;
       if (res.write(text)) return true;

@@ -33,7 +33,8 @@ export async function sendDocument(res: Response, status: number, root: string, 
   const representation = representationOf(res);
   const text = representation.document(root, body);
   res.status(status).type(`${representation.mediaType}; charset=utf-8`);
-  await release(res, status, text);
+  // Most answers have no hold: no promise and no turn of the event loop's microtasks for them.
+  if (holds.has(res)) await release(res, status, text);
   res.send(text);
 }
 
@@ -42,7 +43,7 @@ export async function sendEmpty(res: Response, status: number): Promise<void> {
   res.status(status);
   // A create's 201 without a body says so by its length (Content-Length: 0), as HTTP/1.1 clients expect.
   if (status !== 204) res.setHeader('Content-Length', '0');
-  await release(res, status, null);
+  if (holds.has(res)) await release(res, status, null);
   res.end();
 }
 
@@ -116,7 +117,7 @@ export async function sendList(
     let chunk = representation.listOpen(collection);
     let first = true;
     for (let batches = 0; !next.done; next = await iterator.next(), batches++) {
-      if (writes.gone) return;
+      if (writes.gone()) return;
       for (const item of next.value) {
         chunk += representation.listItem(root, item, first);
         first = false;

@@ -11,7 +11,8 @@ export function requestObservation(logger: Logger, metrics: Metrics, basePath: s
     const at = performance.now();
     requestArrived(metrics);
     const start = requestStart(req, res, at);
-    res.once('close', () => {
+    // An answer closes once: `on`, not `once`, which would wrap the listener in one more closure per request.
+    res.on('close', () => {
       const route = routeTemplate(req, basePath);
       requestEnded(metrics, req, res, route, at);
       logRequest(logger, req, res, route, start);
