@@ -5,12 +5,8 @@ import { backend, type TestService } from '../support/service.ts';
 import { rawRequest } from '../support/api-client.ts';
 import { tokenFor, type User } from '../support/tokens.ts';
 import { buildSighting, buildVessel } from '../support/fixtures.ts';
-import type { ScratchDatabase } from '../support/scratch-database.ts';
-import { serviceBehindProxy, type ProxiedService, type TcpProxy } from '../support/tcp-proxy.ts';
-import pg from 'pg';
-import { once } from 'node:events';
-import type { ServerResponse } from 'node:http';
-import { eventually } from '../support/condition.ts';
+import { longListWaitingForItsClient, readToEnd, serviceBehindProxy, type ProxiedService, type TcpProxy }
+  from '../support/tcp-proxy.ts';
 import { poolConnections } from '../support/scrape.ts';
 
 const unavailable = { general: 'The database is not available; please try again later.' };
@@ -26,14 +22,13 @@ const within = 1000 + 2000 + 1500;
 describe('database partition', function () {
   let proxied: ProxiedService | undefined;
   let proxy: TcpProxy;
-  let scratch: ScratchDatabase;
   let service: TestService;
 
   before(async function () {
     // PGlite lives inside the process: there is no network to cut.
     if (backend !== 'postgresql') return this.skip();
     proxied = await serviceBehindProxy({ DB_POOL_MAX: '4', ...bounds });
-    ({ proxy, scratch, service } = proxied);
+    ({ proxy, service } = proxied);
     await Promise.all([tokenFor(service.realm, 'alice'), tokenFor(service.realm, 'admin')]);
   });
 
@@ -112,34 +107,10 @@ describe('database partition', function () {
 
   it('when the network to PostgreSQL is partitioned while a long list streams, ' +
     'then the answer is cut within the bound instead of hanging, and the service recovers', async () => {
-    // Enough rows that the list needs many cursor fetches, and more bytes than the sockets buffer.
-    const db = new pg.Client({ connectionString: scratch.url });
-    await db.connect();
-    await db.query('insert into sighting (sighting_memo, vessel_id, creator) ' +
-      `select 'streamed ' || g, -1, 'bulk' from generate_series(1, 50000) g`);
-    await db.end();
-    const token = await tokenFor(service.realm, 'alice');
-    // The list's answer as the service (in this process) writes it.
-    const answer = once(service.web.server, 'request').then(([, res]) => res as ServerResponse);
-    // Uncompressed: compressed, the whole list would fit the sockets' buffers and be read before the partition.
-    const response = await fetch(`${service.api}/sighting`,
-      { headers: { Authorization: `Bearer ${token}`, 'Accept-Encoding': 'identity' } });
-    expect(response.status).to.equal(200);
-    const reader = response.body!.getReader();
-    await reader.read();
-
-    // The client stops reading: the service waits for the socket to drain, its cursor idle between fetches.
-    const written = await answer;
-    await eventually(() => written.writableNeedDrain, { within: 30_000, what: 'the list waiting for its client' });
+    const reader = await longListWaitingForItsClient(proxied!);
     proxy.partition();
     const started = performance.now();
-    let ended: 'cut' | 'complete';
-    try {
-      while (!(await reader.read()).done);
-      ended = 'complete';
-    } catch {
-      ended = 'cut';
-    }
+    const ended = await readToEnd(reader);
     const ms = performance.now() - started;
     await proxy.restore();
 

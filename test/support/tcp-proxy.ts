@@ -3,6 +3,12 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { createScratchDatabase, type ScratchDatabase } from './scratch-database.ts';
 import { startService, type TestService } from './service.ts';
+import { expect } from 'chai';
+import { once } from 'node:events';
+import type { ServerResponse } from 'node:http';
+import pg from 'pg';
+import { tokenFor } from './tokens.ts';
+import { eventually } from './condition.ts';
 
 export interface TcpProxy {
   /** The port the proxy listens on; clients connect here instead of to the target. */
@@ -97,4 +103,39 @@ export async function serviceBehindProxy(env: Record<string, string> = {}): Prom
     throw error;
   });
   return { proxy, scratch, service, close: () => close(service) };
+}
+
+/**
+ * A long list (50,000 more sightings in `proxied`'s database) whose client has read its first chunk and stopped:
+ * the service waits for the socket to drain, its cursor idle between fetches. Uncompressed: compressed, the whole list
+ * would fit the sockets' buffers and be read before whatever the test does to the connection next.
+ */
+export async function longListWaitingForItsClient({ scratch, service }: ProxiedService):
+  Promise<ReadableStreamDefaultReader<Uint8Array>> {
+  const db = new pg.Client({ connectionString: scratch.url });
+  await db.connect();
+  await db.query('insert into sighting (sighting_memo, vessel_id, creator) ' +
+    `select 'streamed ' || g, -1, 'bulk' from generate_series(1, 50000) g`);
+  await db.end();
+  const token = await tokenFor(service.realm, 'alice');
+  // The list's answer as the service (in this process) writes it.
+  const answer = once(service.web.server, 'request').then(([, res]) => res as ServerResponse);
+  const response = await fetch(`${service.api}/sighting`,
+    { headers: { Authorization: `Bearer ${token}`, 'Accept-Encoding': 'identity' } });
+  expect(response.status).to.equal(200);
+  const reader = response.body!.getReader();
+  await reader.read();
+  const written = await answer;
+  await eventually(() => written.writableNeedDrain, { within: 30_000, what: 'the list waiting for its client' });
+  return reader;
+}
+
+/** Reads `reader` to its end: `complete`, or `cut` when the answer broke off. */
+export async function readToEnd(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<'cut' | 'complete'> {
+  try {
+    while (!(await reader.read()).done);
+    return 'complete';
+  } catch {
+    return 'cut';
+  }
 }
