@@ -8,7 +8,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { AnyResource } from '../resource-descriptor.ts';
 import { unnamedStatement } from '../../db/named-statements.ts';
 import { copyFromSql, copyTableSql, insertCopiedSql } from './batch-statements.ts';
-import { chunks, type BatchSession, type NewRow } from './batch-session.ts';
+import { taken, type BatchSession, type NewRow } from './batch-session.ts';
 
 /** A field in COPY's text format (PostgreSQL, COPY, "Text Format"): `\N` is null; `\`, tab, LF and CR escaped. */
 function copyField(value: unknown): string {
@@ -18,10 +18,13 @@ function copyField(value: unknown): string {
   return text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
 }
 
-/** The rows as COPY's lines, a thousand to a chunk; each line starts with the row's position. */
-function* copyText(columns: readonly string[], rows: ReadonlyArray<Record<string, unknown>>): Generator<string> {
+/**
+ * The rows as COPY's lines, a thousand to a chunk, made as COPY asks for them (each row taken out of `rows` then); each
+ * line starts with the row's position.
+ */
+function* copyText(columns: readonly string[], rows: Array<Record<string, unknown> | undefined>): Generator<string> {
   let position = 0;
-  for (const part of chunks(rows, 1000)) {
+  for (const part of taken(rows, 1000)) {
     yield part.map((row) => `${[position++, ...columns.map((column) => copyField(row[column]))].join('\t')}\n`)
       .join('');
   }

@@ -6,10 +6,10 @@ import type { SqlEntityManager } from '@mikro-orm/sql';
 import type { AnyResource, WireRecord } from '../resource-descriptor.ts';
 import { rowValues } from './row-values.ts';
 import { entriesSql, existingSql, insertRowsSql, relatedRowsSql } from './batch-statements.ts';
-import { RecordProblems } from './batch-records.ts';
+import { nextTurn, recordsPerTurn, type RecordProblems } from './batch-records.ts';
 import type { Written } from './row-writes.ts';
 import { copySession } from './batch-copy.ts';
-import { chunks, type BatchSession, type NewRow } from './batch-session.ts';
+import { chunks, taken, type BatchSession, type NewRow } from './batch-session.ts';
 
 /** Multi-row statements in MikroORM's transaction, the rows as one JSON parameter per statement (PGlite's path). */
 function statementSession(tx: EntityManager, resource: AnyResource): BatchSession {
@@ -19,7 +19,7 @@ function statementSession(tx: EntityManager, resource: AnyResource): BatchSessio
     run,
     async insertRows(columns, rows) {
       const made: NewRow[] = [];
-      for (const part of chunks(rows)) {
+      for (const part of taken(rows)) {
         made.push(...await run<NewRow>(insertRowsSql(tx, resource, columns), [JSON.stringify(part)]));
       }
       return made;
@@ -27,15 +27,49 @@ function statementSession(tx: EntityManager, resource: AnyResource): BatchSessio
   };
 }
 
-/** Each record's row keyed by column (a relation by its key, a custom type as stored), and the union of columns. */
-function rowsOf(em: EntityManager, resource: AnyResource, data: readonly object[]) {
+/**
+ * A batch's rows as its writes take them: each record's row keyed by column (undefined for one the schema refused),
+ * the union of their columns, and the rows each record has in other tables (a vessel's names), by its position.
+ */
+export interface BatchRows {
+  rows: Array<Record<string, unknown> | undefined>;
+  columns: string[];
+  related: Map<string, Array<{ position: number; row: Record<string, unknown> }>>;
+}
+
+/**
+ * The rows of `records` (checked, with `problems`), the owner's column set to `owner`: a relation by its key, a
+ * custom type as stored. Each record is dropped from `records` once its rows are made, and the event loop turns every
+ * thousand: the batch is held once, as records or as rows, never both whole.
+ */
+export async function batchRows(em: EntityManager, resource: AnyResource, records: WireRecord[],
+  problems: RecordProblems, owner: Record<string, unknown>): Promise<BatchRows> {
   const columns = new Set<string>();
-  const rows = data.map((record) => {
-    const { columns: named, values } = rowValues(em, resource, record);
-    named.forEach((column) => columns.add(column));
-    return Object.fromEntries(named.map((column, index) => [column, values[index]]));
-  });
-  return { rows, columns: [...columns].sort() };
+  const related: BatchRows['related'] = new Map();
+  const rows: BatchRows['rows'] = [];
+  for (const [index, record] of records.entries()) {
+    if (index > 0 && index % recordsPerTurn === 0) await nextTurn();
+    records[index] = undefined as never;
+    // A record the schema refused has no values; its references are not looked up.
+    if (problems.has(index + 1)) {
+      rows.push(undefined);
+      continue;
+    }
+    const { columns: named, values } = rowValues(em, resource, { ...resource.values(record), ...owner });
+    const row: Record<string, unknown> = {};
+    named.forEach((column, at) => {
+      columns.add(column);
+      row[column] = values[at];
+    });
+    rows.push(row);
+    if (resource.relatedRows) {
+      const { relation, rows: own } = resource.relatedRows(record);
+      const list = related.get(relation) ?? related.set(relation, []).get(relation)!;
+      for (const one of own) list.push({ position: index, row: one });
+    }
+  }
+  records.length = 0;
+  return { rows, columns: [...columns].sort(), related };
 }
 
 /**
@@ -62,44 +96,35 @@ async function checkReferences(session: BatchSession, em: EntityManager, resourc
 
 /** The related rows of every record (a vessel's names), each with its owner's new id. */
 async function writeRelated(session: BatchSession, em: EntityManager, resource: AnyResource,
-  records: readonly WireRecord[], ids: readonly number[]): Promise<void> {
-  if (!resource.relatedRows) return;
-  const byRelation = new Map<string, Array<Record<string, unknown>>>();
-  records.forEach((record, index) => {
-    const { relation, rows } = resource.relatedRows!(record);
-    const list = byRelation.get(relation) ?? byRelation.set(relation, []).get(relation)!;
-    for (const row of rows) list.push({ ...row, __owner: ids[index] });
-  });
-  for (const [relation, rows] of byRelation) {
-    if (rows.length === 0) continue;
-    const properties = Object.keys(rows[0]!).filter((name) => name !== '__owner');
+  related: BatchRows['related'], ids: readonly number[]): Promise<void> {
+  for (const [relation, list] of related) {
+    if (list.length === 0) continue;
+    const properties = Object.keys(list[0]!.row);
     const { sql, owner, columns } = relatedRowsSql(em, resource, relation, properties);
-    const asColumns = rows.map((row) => Object.fromEntries(columns.map((column, index) =>
-      [column, index === 0 ? row.__owner : row[properties[index - 1]!]])));
     if (owner !== columns[0]) throw new Error('the owner column comes first');
-    for (const part of chunks(asColumns)) await session.run(sql, [JSON.stringify(part)]);
+    for (const part of chunks(list)) {
+      const asColumns = part.map(({ position, row }) => Object.fromEntries(columns.map((column, index) =>
+        [column, index === 0 ? ids[position] : row[properties[index - 1]!]])));
+      await session.run(sql, [JSON.stringify(asColumns)]);
+    }
   }
 }
 
 /**
- * Creates every record (`data`: the descriptor's `values` with the owner, undefined for a record the schema refused;
- * `records`: the checked bodies) with its `created` entry, in the session's transaction, ids ascending in input order:
- * their ids and versions, in input order. Or, when a record had a problem (`problems`, and the references checked
- * here), the 400 naming each, and nothing written.
+ * Creates every record of `batch` (rows made by `batchRows`; undefined for a record the schema refused) with its
+ * `created` entry, in the session's transaction, ids ascending in input order: their ids and versions, in input order.
+ * Or, when a record had a problem (`problems`, and the references checked here), the 400 naming each, and nothing
+ * written. The rows are dropped as they are sent.
  */
-export async function writeBatch(session: BatchSession, em: EntityManager, resource: AnyResource,
-  records: readonly WireRecord[], data: ReadonlyArray<object | undefined>, problems: RecordProblems,
-  changedBy: string | null): Promise<Written[]> {
-  const { rows, columns } = rowsOf(em, resource, data.filter((record) => record !== undefined));
-  let next = 0;
-  await checkReferences(session, em, resource,
-    data.map((record) => (record === undefined ? undefined : rows[next++])), problems);
+export async function writeBatch(session: BatchSession, em: EntityManager, resource: AnyResource, batch: BatchRows,
+  problems: RecordProblems, changedBy: string | null): Promise<Written[]> {
+  await checkReferences(session, em, resource, batch.rows, problems);
   // Past this, every record passed: `rows` are all of them, in input order.
   problems.refuseAny();
-  const made = await session.insertRows(columns, rows);
+  const made = await session.insertRows(batch.columns, batch.rows);
   const written = made.map(({ id, version }) => ({ id: Number(id), version })).sort((a, b) => a.id - b.id);
   const ids = written.map(({ id }) => id);
-  await writeRelated(session, em, resource, records, ids);
+  await writeRelated(session, em, resource, batch.related, ids);
   for (const part of chunks(ids)) {
     await session.run(entriesSql(em, resource), [resource.name, changedBy, part[0], part.at(-1), JSON.stringify(part)]);
   }
@@ -107,13 +132,13 @@ export async function writeBatch(session: BatchSession, em: EntityManager, resou
 }
 
 /** The batch in one transaction: on PostgreSQL through COPY (write/batch-copy.ts), else multi-row statements. */
-export async function createBatch(em: EntityManager, resource: AnyResource, records: readonly WireRecord[],
-  data: ReadonlyArray<object | undefined>, problems: RecordProblems, changedBy: string | null): Promise<Written[]> {
+export async function createBatch(em: EntityManager, resource: AnyResource, batch: BatchRows,
+  problems: RecordProblems, changedBy: string | null): Promise<Written[]> {
   const pool = await em.getConnection('write').getNativeClient();
   if (pool instanceof pg.Pool) {
-    return copySession(pool, em, resource, (session) => writeBatch(session, em, resource, records, data, problems,
+    return copySession(pool, em, resource, (session) => writeBatch(session, em, resource, batch, problems,
       changedBy));
   }
-  return em.transactional((tx) => writeBatch(statementSession(tx, resource), tx, resource, records, data, problems,
+  return em.transactional((tx) => writeBatch(statementSession(tx, resource), tx, resource, batch, problems,
     changedBy));
 }
