@@ -54,13 +54,18 @@ function collectionHandlers(
 ): (resource: AnyResource) => OperationHandlers {
   // After a peak of open streams, the heap they grew goes back to the system (src/feed/memory-after-peaks.ts).
   const slots = new StreamSlots(
-    config.EVENTS_MAX_SUBSCRIBERS, config.EVENTS_MAX_SUBSCRIBERS_PER_CALLER, memoryAfterPeaks().streamsOpen,
+    config.EVENTS_MAX_SUBSCRIBERS, config.EVENTS_MAX_SUBSCRIBERS_PER_CALLER, memoryAfterPeaks().inUse,
   );
   const events = eventStreams({
     feed, drain, slots, keepAliveMs: config.EVENTS_KEEPALIVE_MS, delivered: metrics.eventDelivered,
   });
+  // After a large import, the heap its records grew goes back to the system too: a peak of 50,000 records and more.
+  const importMemory = memoryAfterPeaks(undefined, { minimumPeak: 50_000 });
+  let importing = 0;
+  const recordsImporting = (change: number) => importMemory.inUse(importing += change);
   return (resource) => ({
-    ...readHandlers(resource), ...writeHandlers(resource), ...batchHandlers(resource, config.BATCH_MAX_RECORDS),
+    ...readHandlers(resource), ...writeHandlers(resource),
+    ...batchHandlers(resource, config.BATCH_MAX_RECORDS, recordsImporting),
     ...historyHandlers(resource), events: events(resource),
   });
 }

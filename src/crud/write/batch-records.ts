@@ -71,8 +71,22 @@ function readOnlyFields(resource: AnyResource): ReadOnlyFields {
 const isObject = (value: unknown): value is WireRecord =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The record without the export's read-only fields; own keys only, the client's object left as it was. */
+/** Whether the record carries any of the export's read-only fields. */
+function hasReadOnly(record: WireRecord, fields: ReadOnlyFields): boolean {
+  return Object.keys(record).some((name) => {
+    if (fields.own.has(name)) return true;
+    const nested = fields.nested.get(name);
+    const value = record[name];
+    return nested !== undefined && isObject(value) && Object.keys(value).some((field) => nested.has(field));
+  });
+}
+
+/**
+ * The record without the export's read-only fields; own keys only, the client's object left as it was. A record
+ * without any is itself: a batch's records are not copied for nothing.
+ */
 function withoutReadOnly(record: WireRecord, fields: ReadOnlyFields): WireRecord {
+  if (!hasReadOnly(record, fields)) return record;
   const kept: WireRecord = {};
   for (const [name, value] of Object.entries(record)) {
     if (fields.own.has(name)) continue;
