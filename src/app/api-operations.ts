@@ -19,6 +19,7 @@ import { historyHandlers } from '../history/history-handlers.ts';
 import { eventStreams } from '../feed/event-stream.ts';
 import { StreamSlots } from '../feed/stream-slots.ts';
 import { memoryAfterPeaks } from '../feed/memory-after-peaks.ts';
+import { importMemory } from './import-memory.ts';
 import { idempotencyKey } from '../http/idempotency-key.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 import { cors } from '../http/cors.ts';
@@ -59,13 +60,11 @@ function collectionHandlers(
   const events = eventStreams({
     feed, drain, slots, keepAliveMs: config.EVENTS_KEEPALIVE_MS, delivered: metrics.eventDelivered,
   });
-  // After a large import, the heap its records grew goes back to the system too: a peak of 50,000 records and more.
-  const importMemory = memoryAfterPeaks(undefined, { minimumPeak: 50_000 });
-  let importing = 0;
-  const recordsImporting = (change: number) => importMemory.inUse(importing += change);
+  // After a large import, the heap its records grew goes back to the system too (src/app/import-memory.ts).
+  const imports = importMemory();
   return (resource) => ({
     ...readHandlers(resource), ...writeHandlers(resource),
-    ...batchHandlers(resource, config.BATCH_MAX_RECORDS, recordsImporting),
+    ...batchHandlers(resource, config.BATCH_MAX_RECORDS, imports),
     ...historyHandlers(resource), events: events(resource),
   });
 }

@@ -10,22 +10,30 @@ import { requestEntityManager } from '../../db/request-context.ts';
 import { signalCommit } from '../../db/commit-signal.ts';
 import { sendDocument } from '../../http/send.ts';
 
-/** `importing` is told the records of each batch when its work starts (a positive change) and ends (negative). */
-export function batchHandlers(resource: AnyResource, maxRecords: number,
-  importing: (change: number) => void = () => undefined) {
+/** Told of each batch's size as its work goes (src/app/import-memory.ts gives its heap back). */
+export interface ImportMemory {
+  /** A batch of that many records starts its work (a positive change), or has ended it (negative). */
+  importing(change: number): void;
+  /** A batch's records were dropped, their rows sent: what is left to hold is their ids, for the answer. */
+  dropped(records: number): void;
+}
+
+const unwatched: ImportMemory = { importing: () => undefined, dropped: () => undefined };
+
+export function batchHandlers(resource: AnyResource, maxRecords: number, memory = unwatched) {
   return {
     async batch(req: Request, res: Response): Promise<void> {
       const size = (req.body as unknown[]).length;
-      importing(size);
+      memory.importing(size);
       try {
-        await importBatch(req, res);
+        await importBatch(req, res, size);
       } finally {
-        importing(-size);
+        memory.importing(-size);
       }
     },
   };
 
-  async function importBatch(req: Request, res: Response): Promise<void> {
+  async function importBatch(req: Request, res: Response, size: number): Promise<void> {
     // CSV rows are flat, keyed by column: each becomes the record its columns name.
     const toRecord = req.is('text/csv') ? (row: Record<string, string>) => recordOfColumns(resource, row)
       : undefined;
@@ -35,10 +43,10 @@ export function batchHandlers(resource: AnyResource, maxRecords: number,
     const { owner } = resource;
     const em = requestEntityManager(req);
     const rows = await BatchRows.of(em, resource, records, problems,
-      owner ? { [owner.property]: principal.subject } : {});
-    const written = await createBatch(em, resource, rows, problems, principal.username);
+      owner ? { [owner.property]: principal.subject } : {}, () => memory.dropped(size));
+    const ids = await createBatch(em, resource, rows, problems, principal.username);
     signalCommit();
-    await sendDocument(res, 201, 'created',
-      written.map(({ id, version }) => ({ [resource.idProperty]: id, version })));
+    // A new record's version is 0.
+    await sendDocument(res, 201, 'created', ids.map((id) => ({ [resource.idProperty]: id, version: 0 })));
   }
 }

@@ -22,26 +22,29 @@ export class BatchRows {
   private readonly resource: AnyResource;
   private readonly records: Array<WireRecord | undefined>;
   private readonly owner: Row;
+  private readonly dropped: () => void;
 
   private constructor(em: EntityManager, resource: AnyResource, records: WireRecord[], owner: Row,
-    columns: string[], references: Map<string, unknown[]>) {
+    dropped: () => void, columns: string[], references: Map<string, unknown[]>) {
     this.em = em;
     this.resource = resource;
     this.records = records;
     this.owner = owner;
+    this.dropped = dropped;
     this.columns = columns;
     this.references = references;
   }
 
   /**
    * The rows of `records` (checked, with `problems`; the owner's column set to `owner`). One pass, a thousand records
-   * a turn, finds their columns and referenced keys; the rows themselves are made when taken (`parts`).
+   * a turn, finds their columns and referenced keys; the rows themselves are made when taken (`parts`), and `dropped`
+   * is told when the last record is.
    */
   static async of(em: EntityManager, resource: AnyResource, records: WireRecord[], problems: RecordProblems,
-    owner: Row): Promise<BatchRows> {
+    owner: Row, dropped: () => void = () => undefined): Promise<BatchRows> {
     const columns = new Set<string>();
     const references = new Map(Object.keys(resource.references ?? {}).map((column) => [column, [] as unknown[]]));
-    const rows = new BatchRows(em, resource, records, owner, [], references);
+    const rows = new BatchRows(em, resource, records, owner, dropped, [], references);
     for (const [index, record] of records.entries()) {
       if (index > 0 && index % recordsPerTurn === 0) await nextTurn();
       // A record the schema refused has no values; its references are not looked up.
@@ -53,7 +56,7 @@ export class BatchRows {
       for (const column of Object.keys(row)) columns.add(column);
       for (const [column, values] of references) values[index] = row[column];
     }
-    return new BatchRows(em, resource, records, owner, [...columns].sort(), references);
+    return new BatchRows(em, resource, records, owner, dropped, [...columns].sort(), references);
   }
 
   /**
@@ -73,6 +76,7 @@ export class BatchRows {
       yield part;
     }
     records.length = 0;
+    this.dropped();
   }
 
   private rowOf(record: WireRecord): Row {

@@ -7,7 +7,6 @@ import type { AnyResource } from '../resource-descriptor.ts';
 import type { BatchRows } from './batch-rows.ts';
 import { entriesSql, existingSql, insertRowsSql, relatedRowsSql } from './batch-statements.ts';
 import type { RecordProblems } from './batch-records.ts';
-import type { Written } from './row-writes.ts';
 import { copySession } from './batch-copy.ts';
 import { chunks, rowsPerStatement, type BatchSession, type NewRow } from './batch-session.ts';
 
@@ -66,27 +65,26 @@ async function writeRelated(session: BatchSession, em: EntityManager, resource: 
 
 /**
  * Creates every record of `batch` with its `created` entry, in the session's transaction, ids ascending in input
- * order: their ids and versions, in input order. Or, when a record had a problem (`problems`, and the references
- * checked here), the 400 naming each, and nothing written. The records are dropped as their rows are sent.
+ * order: their ids, in input order (each new record's version is 0). Or, when a record had a problem (`problems`,
+ * and the references checked here), the 400 naming each, and nothing written. The records are dropped as their rows
+ * are sent.
  */
 export async function writeBatch(session: BatchSession, em: EntityManager, resource: AnyResource, batch: BatchRows,
-  problems: RecordProblems, changedBy: string | null): Promise<Written[]> {
+  problems: RecordProblems, changedBy: string | null): Promise<number[]> {
   await checkReferences(session, em, resource, batch, problems);
   // Past this, every record passed: its rows are all of them, in input order.
   problems.refuseAny();
-  const made = await session.insertRows(batch);
-  const written = made.map(({ id, version }) => ({ id: Number(id), version })).sort((a, b) => a.id - b.id);
-  const ids = written.map(({ id }) => id);
+  const ids = (await session.insertRows(batch)).map(({ id }) => Number(id)).sort((a, b) => a - b);
   await writeRelated(session, em, resource, batch.related, ids);
   for (const part of chunks(ids)) {
     await session.run(entriesSql(em, resource), [resource.name, changedBy, part[0], part.at(-1), JSON.stringify(part)]);
   }
-  return written;
+  return ids;
 }
 
 /** The batch in one transaction: on PostgreSQL through COPY (write/batch-copy.ts), else multi-row statements. */
 export async function createBatch(em: EntityManager, resource: AnyResource, batch: BatchRows,
-  problems: RecordProblems, changedBy: string | null): Promise<Written[]> {
+  problems: RecordProblems, changedBy: string | null): Promise<number[]> {
   const pool = await em.getConnection('write').getNativeClient();
   if (pool instanceof pg.Pool) {
     return copySession(pool, em, resource, (session) => writeBatch(session, em, resource, batch, problems,
