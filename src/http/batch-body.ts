@@ -1,6 +1,6 @@
 // A batch's body read as its bytes arrive: a JSON array element by element, JSON lines line by line, CSV row by row,
 // each record parsed from its own text once that is whole. Neither the body's bytes nor its text is held whole, only
-// the records (docs/api.md#batch-creates-import); the event loop turns between the chunks the socket hands over.
+// the records (docs/api.md#whole-data-sets-in-batch-create); the event loop turns between the socket's chunks.
 import zlib from 'node:zlib';
 import type { Readable, Transform } from 'node:stream';
 import type { Request, RequestHandler } from 'express';

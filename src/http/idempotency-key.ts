@@ -43,7 +43,8 @@ export function idempotencyKey(orm: MikroORM, windowSeconds: number): RequestHan
 
 /**
  * The hash of the request line and its body's JSON. A batch's array is hashed record by record, the event loop turning
- * every thousand, to the same digest as its whole JSON text, which is never made (docs/api.md#batch-creates-import).
+ * every thousand, to the same digest as its whole JSON text, which is never made
+ * (docs/api.md#whole-data-sets-in-batch-create).
  */
 async function fingerprintOf(request: string, body: unknown): Promise<string> {
   const hash = createHash('sha256').update(request);
