@@ -45,7 +45,9 @@ export async function copySession<T>(pool: pg.Pool, em: EntityManager, resource:
       async insertRows(batch) {
         const { columns } = batch;
         await query(copyTableSql(em, resource, columns));
-        await pipeline(Readable.from(copyText(batch)), client.query(copyStreams.from(copyFromSql(columns))));
+        // One chunk of text made at a time, when COPY takes the one before: never a run of them in one turn.
+        await pipeline(Readable.from(copyText(batch), { highWaterMark: 1 }),
+          client.query(copyStreams.from(copyFromSql(columns))));
         return (await query(insertCopiedSql(em, resource, columns))).rows as NewRow[];
       },
     });
