@@ -14,6 +14,7 @@ import type { BoundOperation } from '../crud/operations.ts';
 import { readHandlers } from '../crud/read/read-handlers.ts';
 import { writeHandlers } from '../crud/write/write-handlers.ts';
 import { batchHandlers } from '../crud/write/batch-handlers.ts';
+import { recordOfColumns } from '../crud/write/csv-columns.ts';
 import type { AnyResource } from '../crud/resource-descriptor.ts';
 import { historyHandlers } from '../history/history-handlers.ts';
 import { eventStreams } from '../feed/event-stream.ts';
@@ -79,8 +80,9 @@ function operationSteps(
 ): (operation: BoundOperation) => RequestHandler[] {
   const bodyWork = bodySlots();
   const parsers = bodyParsers(config.BODY_LIMIT, [bodyWork.take]);
-  // A batch's body is bounded by its own limit, and may be JSON lines.
-  const batchParsers = bodyParsers(config.BATCH_MAX_BYTES, [bodyWork.take], true);
+  // A batch's body is bounded by its own limit, and may be JSON lines or CSV, whose rows are the collection's records.
+  const batchParsers = new Map(resources.map((resource) => [resource, bodyParsers(config.BATCH_MAX_BYTES,
+    [bodyWork.take], true, (row) => recordOfColumns(resource, row))]));
   const perRequestManager = entityManagerPerRequest(orm, readRouting);
   const idempotency = idempotencyKey(orm, config.IDEMPOTENCY_WINDOW_SECONDS);
   const deprecations = deprecationNotice(metrics.deprecatedUsed);
@@ -96,7 +98,7 @@ function operationSteps(
     roleCheck,
     // Bodies decoded, parsed and validated a few at a time (src/http/body-slots.ts): a read by id never queues
     // behind 50.
-    ...operation.kind === 'batch' ? batchParsers : parsers,
+    ...operation.kind === 'batch' ? batchParsers.get(operation.resource)! : parsers,
     ...operation.integerQuery.length ? [queryIntegers] : [],
     ...validation,
     bodyWork.release,

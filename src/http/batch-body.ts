@@ -8,7 +8,7 @@ import { BadRequest, UnsupportedMediaType, ValidationFailed, type FieldProblem }
 import { malformedBody, payloadTooLarge, unsupportedMediaType } from '../errors/refusals.ts';
 import { JsonArrayElements } from './json-array-elements.ts';
 import { JsonLineRecords } from './json-lines.ts';
-import { CsvRows } from './csv-rows.ts';
+import { CsvRows, type CsvRow } from './csv-rows.ts';
 import { jsonOfText } from './json-text.ts';
 import { checkedAsRead, illFormedText } from './well-formed-text.ts';
 
@@ -78,10 +78,12 @@ function jsonReader(record: (value: unknown, position: number) => void): TextRea
 
 /**
  * Reads a batch body of `mediaType` (a JSON array, JSON lines, CSV) into the array of its records, each checked for
- * ill-formed text as it comes (src/http/well-formed-text.ts); an XML one into its bytes, for its parser. The 413 past
+ * ill-formed text as it comes (src/http/well-formed-text.ts); an XML one into its bytes, for its parser. A CSV row
+ * becomes its record at once (`recordOfRow`), so that the rows are never held beside the records. The 413 past
  * `limit` bytes (after Content-Encoding) comes as soon as they are past, the rest of the body read off and dropped.
  */
-export function readBatchBody(req: Request, mediaType: string, limit: number): Promise<unknown> {
+export function readBatchBody(req: Request, mediaType: string, limit: number,
+  recordOfRow: (row: CsvRow) => unknown = (row) => row): Promise<unknown> {
   const records: unknown[] = [];
   const problems: FieldProblem[] = [];
   const record = (value: unknown, position: number) => {
@@ -89,7 +91,7 @@ export function readBatchBody(req: Request, mediaType: string, limit: number): P
     records.push(value);
   };
   const text: TextReader | undefined = mediaType === 'application/x-ndjson' ? new JsonLineRecords(record)
-    : mediaType === 'text/csv' ? new CsvRows(record)
+    : mediaType === 'text/csv' ? new CsvRows((row, position) => record(recordOfRow(row), position))
       : mediaType === 'application/json' || mediaType.endsWith('+json') ? jsonReader(record) : undefined;
   const bytes: Buffer[] = [];
   const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -161,14 +163,15 @@ export function readBatchBody(req: Request, mediaType: string, limit: number): P
 }
 
 /** The batch's reader as a step: `req.body` is the records (or an XML body's bytes) once it has run. */
-export function batchBody(limit: string, mediaTypeOf: (req: Request) => string | false): RequestHandler {
+export function batchBody(limit: string, mediaTypeOf: (req: Request) => string | false,
+  recordOfRow?: (row: CsvRow) => unknown): RequestHandler {
   const bytes = bytesOf(limit);
   return async (req, _res, next) => {
     // RFC 9112 §6.3: neither header, no body.
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return next();
     const mediaType = mediaTypeOf(req);
     if (mediaType === false) return next();
-    req.body = await readBatchBody(req, mediaType, bytes);
+    req.body = await readBatchBody(req, mediaType, bytes, recordOfRow);
     next();
   };
 }

@@ -7,6 +7,7 @@ import { xmlMediaTypes, xmlToObject } from './xml/xml-body-parser.ts';
 import { unrounded } from './unrounded-numbers.ts';
 import { wellFormedText } from './well-formed-text.ts';
 import { batchBody } from './batch-body.ts';
+import type { CsvRow } from './csv-rows.ts';
 import { jsonOfText } from './json-text.ts';
 
 const jsonTypes = ['application/json', 'application/*+json'];
@@ -58,13 +59,15 @@ function emptyBody(req: Request): unknown {
 
 /**
  * `beforeDecoding` runs once the bytes are read, before any work on them (src/http/body-slots.ts takes a slot there).
- * A batch's parsers (`batch`) read its records as the bytes arrive (JSON, JSON lines, CSV), so the work on them is
- * spread over the chunks, and its slot bounds the checks that follow; an XML batch is read whole, then parsed.
+ * A batch's parsers (`batch`) read its records as the bytes arrive (JSON, JSON lines, CSV: each row made its record by
+ * `recordOfRow`), so the work on them is spread over the chunks, and its slot bounds the checks that follow; an XML
+ * batch is read whole, then parsed.
  */
-export function bodyParsers(limit: string, beforeDecoding: RequestHandler[] = [], batch = false): RequestHandler[] {
+export function bodyParsers(limit: string, beforeDecoding: RequestHandler[] = [], batch = false,
+  recordOfRow?: (row: CsvRow) => unknown): RequestHandler[] {
   const types = batch ? batchTypes : bodyTypes;
   // body-parser's reader: the size limit (413), Content-Encoding inflated (a body that is not what it says: 400).
-  const read = batch ? batchBody(limit, (req) => mediaTypeOf(req, types))
+  const read = batch ? batchBody(limit, (req) => mediaTypeOf(req, types), recordOfRow)
     : express.raw({ type: (req) => mediaTypeOf(req as Request, types) !== false, limit });
   const toValue: RequestHandler = (req, _res, next) => {
     if (Buffer.isBuffer(req.body)) {

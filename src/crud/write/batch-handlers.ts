@@ -4,7 +4,6 @@ import type { AnyResource } from '../resource-descriptor.ts';
 import { batchRecords } from './batch-records.ts';
 import { createBatch } from './batch-writes.ts';
 import { BatchRows } from './batch-rows.ts';
-import { recordOfColumns } from './csv-columns.ts';
 import { principalOf } from '../request-parts.ts';
 import { requestEntityManager } from '../../db/request-context.ts';
 import { signalCommit } from '../../db/commit-signal.ts';
@@ -34,11 +33,9 @@ export function batchHandlers(resource: AnyResource, maxRecords: number, memory 
   };
 
   async function importBatch(req: Request, res: Response, size: number): Promise<void> {
-    // CSV rows are flat, keyed by column: each becomes the record its columns name.
-    const toRecord = req.is('text/csv') ? (row: Record<string, string>) => recordOfColumns(resource, row)
-      : undefined;
-    // Each checked record takes its body's place; its row is made as the writes take it (docs/api.md).
-    const { records, problems } = await batchRecords(resource, req.body as unknown[], maxRecords, toRecord);
+    // A CSV row was made the record its columns name as it was read (crud/write/csv-columns.ts). Each checked record
+    // takes its body's place; its row is made as the writes take it (docs/api.md).
+    const { records, problems } = await batchRecords(resource, req.body as unknown[], maxRecords);
     const principal = principalOf(res);
     const { owner } = resource;
     const em = requestEntityManager(req);

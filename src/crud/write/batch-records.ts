@@ -110,20 +110,18 @@ export const recordsPerTurn = 1000;
 export const nextTurn = () => new Promise<void>((resolve) => { setImmediate(resolve); });
 
 /**
- * A 413 past `maxRecords`; else every record (first made one by `toRecord`: a CSV row's columns) checked against the
- * create body's schema, field by field, a thousand at a time with the event loop turning between, so that others'
- * requests are answered meanwhile. Each checked record takes its body's place in `body`, which is the records then:
- * a batch's body is never held twice.
+ * A 413 past `maxRecords`; else every record checked against the create body's schema, field by field, a thousand at a
+ * time with the event loop turning between, so that others' requests are answered meanwhile. Each checked record takes
+ * its body's place in `body`, which is the records then: a batch's body is never held twice.
  */
-export async function batchRecords(resource: AnyResource, body: unknown[], maxRecords: number,
-  toRecord?: (value: never) => unknown): Promise<CheckedRecords> {
+export async function batchRecords(resource: AnyResource, body: unknown[], maxRecords: number):
+  Promise<CheckedRecords> {
   if (body.length > maxRecords) throw new PayloadTooLarge('error.batch.tooManyRecords', { max: maxRecords });
   const fields = readOnlyFields(resource);
   const problems = new RecordProblems();
   const records = body as WireRecord[];
-  for (const [index, sent] of body.entries()) {
+  for (const [index, value] of body.entries()) {
     if (index > 0 && index % recordsPerTurn === 0) await nextTurn();
-    const value = toRecord ? toRecord(sent as never) : sent;
     if (!isObject(value)) {
       problems.add({ record: index + 1, field: 'body', key: 'error.field.type' });
       records[index] = {};
