@@ -104,15 +104,30 @@ export interface CheckedRecords {
   problems: RecordProblems;
 }
 
-/** Records checked between two turns of the event loop: a batch of 100,000 never holds it for the whole check. */
-export const recordsPerTurn = 1000;
-
-export const nextTurn = () => new Promise<void>((resolve) => { setImmediate(resolve); });
+/** How long a batch's work holds the event loop before it lets a turn go by: others' reads wait this long at most. */
+const turnMs = 5;
 
 /**
- * A 413 past `maxRecords`; else every record checked against the create body's schema, field by field, a thousand at a
- * time with the event loop turning between, so that others' requests are answered meanwhile. Each checked record takes
- * its body's place in `body`, which is the records then: a batch's body is never held twice.
+ * A check, between records, that lets the event loop turn once `turnMs` have passed since the last turn: a batch of
+ * 100,000 never holds it for the whole of its work, and a small one pays nothing for it.
+ */
+export function turns(): () => Promise<void> | undefined {
+  let since = performance.now();
+  return () => {
+    if (performance.now() - since < turnMs) return undefined;
+    return new Promise<void>((resolve) => {
+      setImmediate(() => {
+        since = performance.now();
+        resolve();
+      });
+    });
+  };
+}
+
+/**
+ * A 413 past `maxRecords`; else every record checked against the create body's schema, field by field, in slices of
+ * a few milliseconds with the event loop turning between, so that others' requests are answered meanwhile. Each
+ * checked record takes its body's place in `body`, which is the records then: a batch's body is never held twice.
  */
 export async function batchRecords(resource: AnyResource, body: unknown[], maxRecords: number):
   Promise<CheckedRecords> {
@@ -120,8 +135,9 @@ export async function batchRecords(resource: AnyResource, body: unknown[], maxRe
   const fields = readOnlyFields(resource);
   const problems = new RecordProblems();
   const records = body as WireRecord[];
+  const turn = turns();
   for (const [index, value] of body.entries()) {
-    if (index > 0 && index % recordsPerTurn === 0) await nextTurn();
+    await turn();
     if (!isObject(value)) {
       problems.add({ record: index + 1, field: 'body', key: 'error.field.type' });
       records[index] = {};

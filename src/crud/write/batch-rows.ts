@@ -3,7 +3,7 @@
 import type { EntityManager } from '@mikro-orm/core';
 import type { AnyResource, WireRecord } from '../resource-descriptor.ts';
 import { rowValues } from './row-values.ts';
-import { nextTurn, recordsPerTurn, type RecordProblems } from './batch-records.ts';
+import { turns, type RecordProblems } from './batch-records.ts';
 
 /** A row keyed by column (a relation by its key, a custom type as stored). */
 export type Row = Record<string, unknown>;
@@ -36,7 +36,7 @@ export class BatchRows {
   }
 
   /**
-   * The rows of `records` (checked, with `problems`; the owner's column set to `owner`). One pass, a thousand records
+   * The rows of `records` (checked, with `problems`; the owner's column set to `owner`). One pass, a few milliseconds
    * a turn, finds their columns and referenced keys; the rows themselves are made when taken (`parts`), and `dropped`
    * is told when the last record is.
    */
@@ -45,8 +45,9 @@ export class BatchRows {
     const columns = new Set<string>();
     const references = new Map(Object.keys(resource.references ?? {}).map((column) => [column, [] as unknown[]]));
     const rows = new BatchRows(em, resource, records, owner, dropped, [], references);
+    const turn = turns();
     for (const [index, record] of records.entries()) {
-      if (index > 0 && index % recordsPerTurn === 0) await nextTurn();
+      await turn();
       // A record the schema refused has no values; its references are not looked up.
       if (problems.has(index + 1)) {
         rows.records[index] = undefined;
