@@ -109,7 +109,8 @@ for (const format of ['application/json', 'application/x-ndjson', 'text/csv']) {
     console.log(`${format}: ${records} sightings, ${mb(size)}, ${seconds.toFixed(1)} s`);
     console.log(`  RSS baseline ${mb(baseline)}, peak ${mb(peak)}: growth ${mb(peak - baseline)} = `
       + `${((peak - baseline) / size).toFixed(2)}× the body; ${settleMs / 1000} s after ${mb(after)} `
-      + `(${mb(after - baseline)} above the baseline)`);
+      + `(${mb(after - baseline)} above the baseline; the peak is ${((peak - after) / size).toFixed(2)}× the body `
+      + 'above it: the baseline before holds garbage of the start that a collection gives back)');
     console.log(`  GET /sighting/{id} p99: idle ${p99(idle).toFixed(1)} ms (${idle.length} reads), during the import `
       + `${p99(busy).toFixed(1)} ms (${busy.length} reads): ${(p99(busy) / p99(idle)).toFixed(2)}×`
       + (failed.length ? `; ${failed.length} not 200, the first: ${failed[0]}` : ''));
