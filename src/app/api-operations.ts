@@ -14,11 +14,13 @@ import type { BoundOperation } from '../crud/operations.ts';
 import { readHandlers } from '../crud/read/read-handlers.ts';
 import { writeHandlers } from '../crud/write/write-handlers.ts';
 import { batchHandlers } from '../crud/write/batch-handlers.ts';
+import { recordOfColumns } from '../crud/write/csv-columns.ts';
 import type { AnyResource } from '../crud/resource-descriptor.ts';
 import { historyHandlers } from '../history/history-handlers.ts';
 import { eventStreams } from '../feed/event-stream.ts';
 import { StreamSlots } from '../feed/stream-slots.ts';
 import { memoryAfterPeaks } from '../feed/memory-after-peaks.ts';
+import { importMemory } from './import-memory.ts';
 import { idempotencyKey } from '../http/idempotency-key.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 import { cors } from '../http/cors.ts';
@@ -55,13 +57,16 @@ function collectionHandlers(
 ): (resource: AnyResource) => OperationHandlers {
   // After a peak of open streams, the heap they grew goes back to the system (src/feed/memory-after-peaks.ts).
   const slots = new StreamSlots(
-    config.EVENTS_MAX_SUBSCRIBERS, config.EVENTS_MAX_SUBSCRIBERS_PER_CALLER, memoryAfterPeaks().streamsOpen,
+    config.EVENTS_MAX_SUBSCRIBERS, config.EVENTS_MAX_SUBSCRIBERS_PER_CALLER, memoryAfterPeaks().inUse,
   );
   const events = eventStreams({
     feed, drain, slots, keepAliveMs: config.EVENTS_KEEPALIVE_MS, delivered: metrics.eventsDelivered,
   });
+  // After a large import, the heap its records grew goes back to the system too (src/app/import-memory.ts).
+  const imports = importMemory();
   return (resource) => ({
-    ...readHandlers(resource), ...writeHandlers(resource), ...batchHandlers(resource, config.BATCH_MAX_RECORDS),
+    ...readHandlers(resource), ...writeHandlers(resource),
+    ...batchHandlers(resource, config.BATCH_MAX_RECORDS, imports),
     ...historyHandlers(resource), events: events(resource),
   });
 }
@@ -76,8 +81,9 @@ function operationSteps(
 ): (operation: BoundOperation) => RequestHandler[] {
   const bodyWork = bodySlots();
   const parsers = bodyParsers(config.BODY_LIMIT, [bodyWork.take]);
-  // A batch's body is bounded by its own limit, and may be JSON lines.
-  const batchParsers = bodyParsers(config.BATCH_MAX_BYTES, [bodyWork.take], true);
+  // A batch's body is bounded by its own limit, and may be JSON lines or CSV, whose rows are the collection's records.
+  const batchParsers = new Map(resources.map((resource) => [resource, bodyParsers(config.BATCH_MAX_BYTES,
+    [bodyWork.take], true, (row) => recordOfColumns(resource, row))]));
   const perRequestManager = entityManagerPerRequest(orm, readRouting);
   const idempotency = idempotencyKey(orm, config.IDEMPOTENCY_WINDOW_SECONDS);
   const deprecations = deprecationNotice(metrics.deprecatedUsed);
@@ -93,7 +99,7 @@ function operationSteps(
     roleCheck,
     // Bodies decoded, parsed and validated a few at a time (src/http/body-slots.ts): a read by id never queues
     // behind 50.
-    ...operation.kind === 'batch' ? batchParsers : parsers,
+    ...operation.kind === 'batch' ? batchParsers.get(operation.resource)! : parsers,
     ...operation.integerQuery.length ? [queryIntegers] : [],
     ...validation,
     bodyWork.release,

@@ -1,7 +1,8 @@
-// Gives memory back after a peak of open streams. V8 keeps the heap a peak grew, and the garbage the closed streams
-// left in it, for as long as the instance stays quiet: nothing allocates enough to start a collection, so 5,000 closed
-// streams kept RSS at 420 MB (docs/benchmarks.md). One memory-reducing collection, once the streams have fallen to half
-// their peak and stayed there a moment, hands the freed heap back to the system.
+// Gives memory back after a peak of open streams, or of records of batch imports under way. V8 keeps the heap a peak
+// grew, and the garbage the closed streams (or the finished import) left in it, for as long as the instance stays
+// quiet: nothing allocates enough to start a collection, so 5,000 closed streams kept RSS at 420 MB
+// (docs/benchmarks.md). One memory-reducing collection, once the count has fallen to half its peak and stayed there a
+// moment, hands the freed heap back to the system.
 
 /** V8's collection function, present when the process runs with `--expose-gc` (`npm start` and the image pass it). */
 type Collect = (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
@@ -14,8 +15,8 @@ export interface MemoryAfterPeaksOptions {
 }
 
 export interface MemoryAfterPeaks {
-  /** Told the number of open streams whenever it changes. */
-  streamsOpen(count: number): void;
+  /** Told the count (open streams, records of imports under way) whenever it changes. */
+  inUse(count: number): void;
   /** Whether a collection waits for its quiet moment. */
   readonly scheduled: boolean;
   stop(): void;
@@ -31,7 +32,7 @@ export function memoryAfterPeaks(collect: Collect | undefined = (globalThis as {
     timer = undefined;
   };
   return {
-    streamsOpen(now) {
+    inUse(now) {
       count = now;
       peak = Math.max(peak, now);
       // Streams coming back above half the peak: the peak is not over, and a pause now would hit them.

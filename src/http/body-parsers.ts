@@ -4,18 +4,16 @@ import express, { type Request, type RequestHandler } from 'express';
 import { BadRequest, UnsupportedMediaType } from '../errors/app-errors.ts';
 import { malformedBody } from '../errors/refusals.ts';
 import { xmlMediaTypes, xmlToObject } from './xml/xml-body-parser.ts';
-import { parseUnrounded, unrounded } from './unrounded-numbers.ts';
+import { unrounded } from './unrounded-numbers.ts';
 import { wellFormedText } from './well-formed-text.ts';
-import { refuseDeepJson } from './body-depth.ts';
-import { jsonLines } from './json-lines.ts';
-import { csvRows } from './csv-rows.ts';
+import { batchBody } from './batch-body.ts';
+import type { CsvRow } from './csv-rows.ts';
+import { jsonOfText } from './json-text.ts';
 
 const jsonTypes = ['application/json', 'application/*+json'];
 const bodyTypes = [...jsonTypes, ...xmlMediaTypes];
-/** A batch's bodies besides those: JSON lines, CSV. */
-const jsonLinesType = 'application/x-ndjson';
-const csvType = 'text/csv';
-const batchTypes = [jsonLinesType, csvType, ...bodyTypes];
+/** A batch's bodies besides those: JSON lines, CSV (read as they arrive, src/http/batch-body.ts). */
+const batchTypes = ['application/x-ndjson', 'text/csv', ...bodyTypes];
 const charsetParameter = /;\s*charset\s*=\s*"?([^";\s]*)/i;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -32,9 +30,9 @@ function mediaTypeOf(req: Request, types: string[]): string | false {
  * RFC 8259 §8.1: JSON exchanged between systems is UTF-8. Another declared charset is 415, bytes that are not UTF-8
  * are 400 rather than silently decoded to U+FFFD. As body-parser's strict JSON: a leading byte order mark is dropped,
  * an empty body is `{}`, and anything but an object or an array at the top is 400. A batch's JSON lines and CSV are
- * text alike (UTF-8, RFC 7464 and RFC 4180 §4's charset), each then read by its own reader.
+ * text alike (UTF-8, RFC 7464 and RFC 4180 §4's charset), read by src/http/batch-body.ts as they arrive.
  */
-function jsonValue(req: Request, bytes: Buffer, mediaType = 'application/json'): unknown {
+function jsonValue(req: Request, bytes: Buffer): unknown {
   const charset = charsetParameter.exec(req.get('Content-Type') ?? '')?.[1];
   if (charset !== undefined && !/^utf-?8$/i.test(charset)) throw new UnsupportedMediaType('error.utf8');
   let text: string;
@@ -43,17 +41,7 @@ function jsonValue(req: Request, bytes: Buffer, mediaType = 'application/json'):
   } catch {
     throw new BadRequest('error.utf8');
   }
-  if (mediaType === jsonLinesType) return jsonLines(text);
-  if (mediaType === csvType) return csvRows(text);
-  if (text.length === 0) return {};
-  const first = /^[ \t\n\r]*(.)/.exec(text)?.[1];
-  if (first !== '{' && first !== '[') throw malformedBody();
-  refuseDeepJson(text);
-  try {
-    return parseUnrounded(text);
-  } catch {
-    throw malformedBody();
-  }
+  return jsonOfText(text);
 }
 
 /**
@@ -71,17 +59,21 @@ function emptyBody(req: Request): unknown {
 
 /**
  * `beforeDecoding` runs once the bytes are read, before any work on them (src/http/body-slots.ts takes a slot there).
- * A batch's parsers (`batch`) also read JSON lines, into the array of its records.
+ * A batch's parsers (`batch`) read its records as the bytes arrive (JSON, JSON lines, CSV: each row made its record by
+ * `recordOfRow`), so the work on them is spread over the chunks, and its slot bounds the checks that follow; an XML
+ * batch is read whole, then parsed.
  */
-export function bodyParsers(limit: string, beforeDecoding: RequestHandler[] = [], batch = false): RequestHandler[] {
+export function bodyParsers(limit: string, beforeDecoding: RequestHandler[] = [], batch = false,
+  recordOfRow?: (row: CsvRow) => unknown): RequestHandler[] {
   const types = batch ? batchTypes : bodyTypes;
   // body-parser's reader: the size limit (413), Content-Encoding inflated (a body that is not what it says: 400).
-  const read = express.raw({ type: (req) => mediaTypeOf(req as Request, types) !== false, limit });
+  const read = batch ? batchBody(limit, (req) => mediaTypeOf(req, types), recordOfRow)
+    : express.raw({ type: (req) => mediaTypeOf(req as Request, types) !== false, limit });
   const toValue: RequestHandler = (req, _res, next) => {
     if (Buffer.isBuffer(req.body)) {
       const mediaType = mediaTypeOf(req, types) as string;
       req.body = xmlMediaTypes.includes(mediaType) ? xmlToObject(req, mediaType, req.body, unrounded)
-        : jsonValue(req, req.body, mediaType);
+        : jsonValue(req, req.body);
     } else if (req.body === undefined && (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH')) {
       req.body = emptyBody(req);
     }

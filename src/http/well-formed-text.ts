@@ -9,17 +9,30 @@ import { ValidationFailed, type FieldProblem } from '../errors/app-errors.ts';
  */
 export const wellFormedText: RequestHandler = (req, _res, next) => {
   const problems: FieldProblem[] = [];
-  collect(req.body, problems);
+  if (!checkedBodies.has(req.body as object)) collect(req.body, problems);
   collect(req.query, problems);
   if (problems.length) throw new ValidationFailed(problems);
   next();
 };
 
+/** Bodies whose parts were checked as they were read (a batch's records, src/http/batch-body.ts). */
+const checkedBodies = new WeakSet<object>();
+
+/** `body` was checked part by part with `illFormedText`: the request's check leaves it. */
+export function checkedAsRead(body: object): void {
+  checkedBodies.add(body);
+}
+
+/** The problems of one part of a body (a batch's record), its fields named below `path` as the whole body's are. */
+export function illFormedText(part: unknown, path: string[], problems: FieldProblem[]): void {
+  collect(part, problems, path);
+}
+
 /**
  * Every string and member name in `root`, walked with a stack of its own: no body can nest deep enough to overflow it.
  */
-function collect(root: unknown, problems: FieldProblem[]): void {
-  const pending: Array<[value: unknown, path: string[]]> = [[root, []]];
+function collect(root: unknown, problems: FieldProblem[], at: string[] = []): void {
+  const pending: Array<[value: unknown, path: string[]]> = [[root, at]];
   for (let next = pending.pop(); next; next = pending.pop()) {
     const [value, path] = next;
     if (typeof value === 'string') {

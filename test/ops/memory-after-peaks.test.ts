@@ -10,7 +10,7 @@ describe('memory after a peak of streams', () => {
   function instance(minimumPeak = 10) {
     const collections: unknown[] = [];
     const memory = memoryAfterPeaks((options) => void collections.push(options), { quietMs: 50, minimumPeak });
-    const slots = new StreamSlots(100, 100, memory.streamsOpen);
+    const slots = new StreamSlots(100, 100, memory.inUse);
     const open = (count: number) => Array.from({ length: count }, (_, i) => slots.take(`caller ${i}`) as () => void);
     return { collections, memory, open };
   }

@@ -8,7 +8,8 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { AnyResource } from '../resource-descriptor.ts';
 import { unnamedStatement } from '../../db/named-statements.ts';
 import { copyFromSql, copyTableSql, insertCopiedSql } from './batch-statements.ts';
-import { chunks, type BatchSession, type NewRow } from './batch-session.ts';
+import type { BatchSession, NewRow } from './batch-session.ts';
+import type { BatchRows } from './batch-rows.ts';
 
 /** A field in COPY's text format (PostgreSQL, COPY, "Text Format"): `\N` is null; `\`, tab, LF and CR escaped. */
 function copyField(value: unknown): string {
@@ -18,10 +19,11 @@ function copyField(value: unknown): string {
   return text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
 }
 
-/** The rows as COPY's lines, a thousand to a chunk; each line starts with the row's position. */
-function* copyText(columns: readonly string[], rows: ReadonlyArray<Record<string, unknown>>): Generator<string> {
+/** The rows as COPY's lines, a thousand to a chunk, made as COPY asks for them; each starts with its position. */
+function* copyText(batch: BatchRows): Generator<string> {
+  const { columns } = batch;
   let position = 0;
-  for (const part of chunks(rows, 1000)) {
+  for (const part of batch.parts(1000)) {
     yield part.map((row) => `${[position++, ...columns.map((column) => copyField(row[column]))].join('\t')}\n`)
       .join('');
   }
@@ -40,9 +42,12 @@ export async function copySession<T>(pool: pg.Pool, em: EntityManager, resource:
     await query('begin');
     const result = await work({
       run: async <R>(sql: string, params: unknown[]) => (await query(sql, params)).rows as R[],
-      async insertRows(columns, rows) {
+      async insertRows(batch) {
+        const { columns } = batch;
         await query(copyTableSql(em, resource, columns));
-        await pipeline(Readable.from(copyText(columns, rows)), client.query(copyStreams.from(copyFromSql(columns))));
+        // One chunk of text made at a time, when COPY takes the one before: never a run of them in one turn.
+        await pipeline(Readable.from(copyText(batch), { highWaterMark: 1 }),
+          client.query(copyStreams.from(copyFromSql(columns))));
         return (await query(insertCopiedSql(em, resource, columns))).rows as NewRow[];
       },
     });

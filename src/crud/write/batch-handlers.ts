@@ -3,29 +3,47 @@ import type { Request, Response } from 'express';
 import type { AnyResource } from '../resource-descriptor.ts';
 import { batchRecords } from './batch-records.ts';
 import { createBatch } from './batch-writes.ts';
-import { recordOfColumns } from './csv-columns.ts';
+import { BatchRows } from './batch-rows.ts';
 import { principalOf } from '../request-parts.ts';
 import { requestEntityManager } from '../../db/request-context.ts';
 import { signalCommit } from '../../db/commit-signal.ts';
 import { sendDocument } from '../../http/send.ts';
 
-export function batchHandlers(resource: AnyResource, maxRecords: number) {
+/** Told of each batch's size as its work goes (src/app/import-memory.ts gives its heap back). */
+export interface ImportMemory {
+  /** A batch of that many records starts its work (a positive change), or has ended it (negative). */
+  importing(change: number): void;
+  /** A batch's records were dropped, their rows sent: what is left to hold is their ids, for the answer. */
+  dropped(records: number): void;
+}
+
+const unwatched: ImportMemory = { importing: () => undefined, dropped: () => undefined };
+
+export function batchHandlers(resource: AnyResource, maxRecords: number, memory = unwatched) {
   return {
     async batch(req: Request, res: Response): Promise<void> {
-      // CSV rows are flat, keyed by column: each becomes the record its columns name.
-      const body = req.is('text/csv') ? (req.body as Array<Record<string, string>>)
-        .map((row) => recordOfColumns(resource, row)) : req.body as unknown[];
-      const { records, problems } = await batchRecords(resource, body, maxRecords);
-      const principal = principalOf(res);
-      const { owner } = resource;
-      // A record the schema refused has no values; its references are not looked up.
-      const data = records.map((record, index) => (problems.has(index + 1) ? undefined
-        : { ...resource.values(record), ...owner && { [owner.property]: principal.subject } }));
-      const written = await createBatch(requestEntityManager(req), resource, records, data, problems,
-        principal.username);
-      signalCommit();
-      await sendDocument(res, 201, 'created',
-        written.map(({ id, version }) => ({ [resource.idProperty]: id, version })));
+      const size = (req.body as unknown[]).length;
+      memory.importing(size);
+      try {
+        await importBatch(req, res, size);
+      } finally {
+        memory.importing(-size);
+      }
     },
   };
+
+  async function importBatch(req: Request, res: Response, size: number): Promise<void> {
+    // A CSV row was made the record its columns name as it was read (crud/write/csv-columns.ts). Each checked record
+    // takes its body's place; its row is made as the writes take it (docs/api.md).
+    const { records, problems } = await batchRecords(resource, req.body as unknown[], maxRecords);
+    const principal = principalOf(res);
+    const { owner } = resource;
+    const em = requestEntityManager(req);
+    const rows = await BatchRows.of(em, resource, records, problems,
+      owner ? { [owner.property]: principal.subject } : {}, () => memory.dropped(size));
+    const ids = await createBatch(em, resource, rows, problems, principal.username);
+    signalCommit();
+    // A new record's version is 0.
+    await sendDocument(res, 201, 'created', ids.map((id) => ({ [resource.idProperty]: id, version: 0 })));
+  }
 }

@@ -3,13 +3,12 @@
 import pg from 'pg';
 import type { EntityManager } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/sql';
-import type { AnyResource, WireRecord } from '../resource-descriptor.ts';
-import { rowValues } from './row-values.ts';
+import type { AnyResource } from '../resource-descriptor.ts';
+import type { BatchRows } from './batch-rows.ts';
 import { entriesSql, existingSql, insertRowsSql, relatedRowsSql } from './batch-statements.ts';
-import { RecordProblems } from './batch-records.ts';
-import type { Written } from './row-writes.ts';
+import type { RecordProblems } from './batch-records.ts';
 import { copySession } from './batch-copy.ts';
-import { chunks, type BatchSession, type NewRow } from './batch-session.ts';
+import { chunks, rowsPerStatement, type BatchSession, type NewRow } from './batch-session.ts';
 
 /** Multi-row statements in MikroORM's transaction, the rows as one JSON parameter per statement (PGlite's path). */
 function statementSession(tx: EntityManager, resource: AnyResource): BatchSession {
@@ -17,25 +16,14 @@ function statementSession(tx: EntityManager, resource: AnyResource): BatchSessio
     (await (tx as SqlEntityManager).execute(sql, params, 'all')) as T[];
   return {
     run,
-    async insertRows(columns, rows) {
+    async insertRows(batch) {
       const made: NewRow[] = [];
-      for (const part of chunks(rows)) {
-        made.push(...await run<NewRow>(insertRowsSql(tx, resource, columns), [JSON.stringify(part)]));
+      for (const part of batch.parts(rowsPerStatement)) {
+        made.push(...await run<NewRow>(insertRowsSql(tx, resource, batch.columns), [JSON.stringify(part)]));
       }
       return made;
     },
   };
-}
-
-/** Each record's row keyed by column (a relation by its key, a custom type as stored), and the union of columns. */
-function rowsOf(em: EntityManager, resource: AnyResource, data: readonly object[]) {
-  const columns = new Set<string>();
-  const rows = data.map((record) => {
-    const { columns: named, values } = rowValues(em, resource, record);
-    named.forEach((column) => columns.add(column));
-    return Object.fromEntries(named.map((column, index) => [column, values[index]]));
-  });
-  return { rows, columns: [...columns].sort() };
 }
 
 /**
@@ -43,16 +31,15 @@ function rowsOf(em: EntityManager, resource: AnyResource, data: readonly object[
  * transaction before any row is written; no referenced record is ever created.
  */
 async function checkReferences(session: BatchSession, em: EntityManager, resource: AnyResource,
-  rows: ReadonlyArray<Record<string, unknown> | undefined>, problems: RecordProblems): Promise<void> {
+  batch: BatchRows, problems: RecordProblems): Promise<void> {
   for (const [column, problem] of Object.entries(resource.references ?? {})) {
-    const named =
-      [...new Set(rows.map((row) => row?.[column]).filter((value) => value !== null && value !== undefined))];
+    const values = batch.references.get(column) ?? [];
+    const named = [...new Set(values.filter((value) => value !== null && value !== undefined))];
     if (named.length === 0) continue;
     const found = await session.run<{ id: string | number }>(existingSql(em, resource, column),
       [JSON.stringify(named)]);
     const existing = new Set(found.map(({ id }) => String(id)));
-    rows.forEach((row, index) => {
-      const value = row?.[column];
+    values.forEach((value, index) => {
       if (value !== null && value !== undefined && !existing.has(String(value))) {
         problems.add({ record: index + 1, ...problem });
       }
@@ -62,58 +49,52 @@ async function checkReferences(session: BatchSession, em: EntityManager, resourc
 
 /** The related rows of every record (a vessel's names), each with its owner's new id. */
 async function writeRelated(session: BatchSession, em: EntityManager, resource: AnyResource,
-  records: readonly WireRecord[], ids: readonly number[]): Promise<void> {
-  if (!resource.relatedRows) return;
-  const byRelation = new Map<string, Array<Record<string, unknown>>>();
-  records.forEach((record, index) => {
-    const { relation, rows } = resource.relatedRows!(record);
-    const list = byRelation.get(relation) ?? byRelation.set(relation, []).get(relation)!;
-    for (const row of rows) list.push({ ...row, __owner: ids[index] });
-  });
-  for (const [relation, rows] of byRelation) {
-    if (rows.length === 0) continue;
-    const properties = Object.keys(rows[0]!).filter((name) => name !== '__owner');
+  related: BatchRows['related'], ids: readonly number[]): Promise<void> {
+  for (const [relation, list] of related) {
+    if (list.length === 0) continue;
+    const properties = Object.keys(list[0]!.row);
     const { sql, owner, columns } = relatedRowsSql(em, resource, relation, properties);
-    const asColumns = rows.map((row) => Object.fromEntries(columns.map((column, index) =>
-      [column, index === 0 ? row.__owner : row[properties[index - 1]!]])));
     if (owner !== columns[0]) throw new Error('the owner column comes first');
-    for (const part of chunks(asColumns)) await session.run(sql, [JSON.stringify(part)]);
+    for (const part of chunks(list)) {
+      const asColumns = part.map(({ position, row }) => Object.fromEntries(columns.map((column, index) =>
+        [column, index === 0 ? ids[position] : row[properties[index - 1]!]])));
+      await session.run(sql, [JSON.stringify(asColumns)]);
+    }
   }
+}
+
+/** The ids in ascending order: the statement answers them so already, and checking costs less than sorting. */
+function ascending(ids: number[]): number[] {
+  return ids.every((id, index) => index === 0 || id > ids[index - 1]!) ? ids : ids.sort((a, b) => a - b);
 }
 
 /**
- * Creates every record (`data`: the descriptor's `values` with the owner, undefined for a record the schema refused;
- * `records`: the checked bodies) with its `created` entry, in the session's transaction, ids ascending in input order:
- * their ids and versions, in input order. Or, when a record had a problem (`problems`, and the references checked
- * here), the 400 naming each, and nothing written.
+ * Creates every record of `batch` with its `created` entry, in the session's transaction, ids ascending in input
+ * order: their ids, in input order (each new record's version is 0). Or, when a record had a problem (`problems`,
+ * and the references checked here), the 400 naming each, and nothing written. The records are dropped as their rows
+ * are sent.
  */
-export async function writeBatch(session: BatchSession, em: EntityManager, resource: AnyResource,
-  records: readonly WireRecord[], data: ReadonlyArray<object | undefined>, problems: RecordProblems,
-  changedBy: string | null): Promise<Written[]> {
-  const { rows, columns } = rowsOf(em, resource, data.filter((record) => record !== undefined));
-  let next = 0;
-  await checkReferences(session, em, resource,
-    data.map((record) => (record === undefined ? undefined : rows[next++])), problems);
-  // Past this, every record passed: `rows` are all of them, in input order.
+export async function writeBatch(session: BatchSession, em: EntityManager, resource: AnyResource, batch: BatchRows,
+  problems: RecordProblems, changedBy: string | null): Promise<number[]> {
+  await checkReferences(session, em, resource, batch, problems);
+  // Past this, every record passed: its rows are all of them, in input order.
   problems.refuseAny();
-  const made = await session.insertRows(columns, rows);
-  const written = made.map(({ id, version }) => ({ id: Number(id), version })).sort((a, b) => a.id - b.id);
-  const ids = written.map(({ id }) => id);
-  await writeRelated(session, em, resource, records, ids);
+  const ids = ascending((await session.insertRows(batch)).map(({ id }) => Number(id)));
+  await writeRelated(session, em, resource, batch.related, ids);
   for (const part of chunks(ids)) {
     await session.run(entriesSql(em, resource), [resource.name, changedBy, part[0], part.at(-1), JSON.stringify(part)]);
   }
-  return written;
+  return ids;
 }
 
 /** The batch in one transaction: on PostgreSQL through COPY (write/batch-copy.ts), else multi-row statements. */
-export async function createBatch(em: EntityManager, resource: AnyResource, records: readonly WireRecord[],
-  data: ReadonlyArray<object | undefined>, problems: RecordProblems, changedBy: string | null): Promise<Written[]> {
+export async function createBatch(em: EntityManager, resource: AnyResource, batch: BatchRows,
+  problems: RecordProblems, changedBy: string | null): Promise<number[]> {
   const pool = await em.getConnection('write').getNativeClient();
   if (pool instanceof pg.Pool) {
-    return copySession(pool, em, resource, (session) => writeBatch(session, em, resource, records, data, problems,
+    return copySession(pool, em, resource, (session) => writeBatch(session, em, resource, batch, problems,
       changedBy));
   }
-  return em.transactional((tx) => writeBatch(statementSession(tx, resource), tx, resource, records, data, problems,
+  return em.transactional((tx) => writeBatch(statementSession(tx, resource), tx, resource, batch, problems,
     changedBy));
 }

@@ -1,0 +1,126 @@
+// A whole data set's import and the service's memory and reads: `POST /sighting/batch` of about IMPORT_MB (64) MB of
+// sightings, once as a JSON array, once as JSON lines, once as CSV. For each it samples the service's resident set
+// (/proc/PID/status VmRSS, every 50 ms; a fresh service and database for each format) and prints the baseline before
+// the import, the peak during it, the growth as a multiple of the body's size and the resident set IMPORT_SETTLE_MS
+// (10,000) after the answer; and, from a steady stream of `GET /api/sighting/{id}` sent one after the other by this
+// process, the reads' p99 on the idle service and during the import, and their ratio. Asserts nothing. The service runs
+// on core 0, this process on core 1. Run: `npm run bench:import-memory` (PGlite),
+// `DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test npm run bench:import-memory` (PostgreSQL, COPY).
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { prepareDatabase } from './seed.ts';
+import { startServer } from './processes.ts';
+import { passwordToken } from './tokens.ts';
+
+const megabytes = Number(process.env.IMPORT_MB ?? 64);
+const settleMs = Number(process.env.IMPORT_SETTLE_MS ?? 10_000);
+const idleMs = Number(process.env.IMPORT_IDLE_MS ?? 3000);
+execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
+
+/** A service of its own for each format, on a database of its own: each import starts from the same baseline. */
+async function freshService() {
+  const db = await prepareDatabase(0, []);
+  const service = await startServer('service', 'src/server.ts', { PORT: '0', HOST: '127.0.0.1', DEMO_DATA: 'false',
+    RATE_LIMIT_PER_MINUTE: '100000000', DB_STATEMENT_TIMEOUT_MS: '600000',
+    // The bounds raised above the body: this measures the import, not its 413.
+    BATCH_MAX_RECORDS: '10000000', BATCH_MAX_BYTES: `${Math.ceil(megabytes * 1.25)}mb`, ...db.serviceEnv }, '0');
+  return { service, db, pid: service.child.pid! };
+}
+
+/** A process's resident set in bytes, as the kernel counts it (kB in /proc/PID/status). */
+function residentBytes(pid: number): number {
+  const line = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(line?.[1] ?? 0) * 1024;
+}
+
+const sighting = (n: number) => ({ sightingMemo: `imported ${n} near ${(n * 7919).toString(36)}`,
+  vessel: { vesselId: n % 2 ? -1 : -2 }, sightingTimezone: 'Europe/Berlin',
+  sightingDate: `2026-0${1 + (n % 9)}-1${n % 10}T1${n % 10}:30:00.000` });
+
+/** Records until the body reaches the size: the body as sent, and how many records it holds. */
+function body(format: string): { text: string; records: number } {
+  const target = megabytes * 1024 * 1024;
+  const parts: string[] = [];
+  let size = 0;
+  const add = (text: string) => { parts.push(text); size += Buffer.byteLength(text); };
+  if (format === 'text/csv') add('sightingMemo,vessel.vesselId,sightingTimezone,sightingDate\r\n');
+  let n = 0;
+  for (; size < target; n += 1) {
+    const record = sighting(n);
+    if (format === 'application/json') add(`${n === 0 ? '[' : ','}${JSON.stringify(record)}`);
+    else if (format === 'application/x-ndjson') add(`${JSON.stringify(record)}\n`);
+    else add(`${record.sightingMemo},${record.vessel.vesselId},${record.sightingTimezone},${record.sightingDate}\r\n`);
+  }
+  if (format === 'application/json') add(']');
+  return { text: parts.join(''), records: n };
+}
+
+/** Reads of one record one after the other until `stop` says so: each one's time in milliseconds, and the others. */
+async function reads(url: string, token: string, stop: () => boolean): Promise<{ times: number[]; failed: string[] }> {
+  const times: number[] = [];
+  const failed: string[] = [];
+  while (!stop()) {
+    const started = performance.now();
+    try {
+      const response = await fetch(`${url}/api/sighting/-1`, { headers: { Authorization: `Bearer ${token}` } });
+      const text = await response.text();
+      if (response.status !== 200) failed.push(`${response.status} ${text.slice(0, 100)}`);
+    } catch (error) {
+      // A kept-alive connection the service closed as it was reused: told, not fatal to the run.
+      failed.push(String((error as Error).cause ?? error));
+    }
+    times.push(performance.now() - started);
+  }
+  return { times, failed };
+}
+
+const p99 = (times: number[]) => [...times].sort((a, b) => a - b)[Math.min(times.length - 1,
+  Math.floor(times.length * 0.99))] ?? NaN;
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+
+const backend = process.env.DATABASE_URL ? 'PostgreSQL (COPY)' : 'PGlite';
+console.log(`a whole data set's import: memory and reads, ${backend}, node ${process.version}, ~${megabytes} MB `
+  + 'bodies\n');
+for (const format of ['application/json', 'application/x-ndjson', 'text/csv']) {
+  const { text, records } = body(format);
+  const size = Buffer.byteLength(text);
+  const { service, db, pid } = await freshService();
+  try {
+    const token = await passwordToken(`${service.url}/realms/sighting`, 'alice');
+    const until = (ms: number) => ((end) => () => performance.now() > end)(performance.now() + ms);
+    // Warm: the first reads compile the read's statement and code paths.
+    await reads(service.url, token, until(1000));
+    const { times: idle } = await reads(service.url, token, until(idleMs));
+    const baseline = residentBytes(pid);
+    let peak = baseline;
+    const sampler = setInterval(() => { peak = Math.max(peak, residentBytes(pid)); }, 50);
+    let importing = true;
+    const during = reads(service.url, token, () => !importing);
+    const started = performance.now();
+    const response = await fetch(`${service.url}/api/sighting/batch`, { method: 'POST', body: text,
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': format } });
+    const answer = await response.text();
+    const seconds = (performance.now() - started) / 1000;
+    importing = false;
+    const { times: busy, failed } = await during;
+    clearInterval(sampler);
+    peak = Math.max(peak, residentBytes(pid));
+    if (response.status !== 201) throw new Error(`POST /sighting/batch: ${response.status} ${answer.slice(0, 300)}`);
+    const created = (JSON.parse(answer) as unknown[]).length;
+    if (created !== records) throw new Error(`the batch answered ${created} of ${records} records`);
+    await sleep(settleMs);
+    const after = residentBytes(pid);
+    console.log(`${format}: ${records} sightings, ${mb(size)}, ${seconds.toFixed(1)} s`);
+    console.log(`  RSS baseline ${mb(baseline)}, peak ${mb(peak)}: growth ${mb(peak - baseline)} = `
+      + `${((peak - baseline) / size).toFixed(2)}× the body; ${settleMs / 1000} s after ${mb(after)} `
+      + `(${mb(after - baseline)} above the baseline; the peak is ${((peak - after) / size).toFixed(2)}× the body `
+      + 'above it: the baseline before holds garbage of the start that a collection gives back)');
+    console.log(`  GET /sighting/{id} p99: idle ${p99(idle).toFixed(1)} ms (${idle.length} reads), during the import `
+      + `${p99(busy).toFixed(1)} ms (${busy.length} reads): ${(p99(busy) / p99(idle)).toFixed(2)}×`
+      + (failed.length ? `; ${failed.length} not 200, the first: ${failed[0]}` : ''));
+  } finally {
+    await service.stop();
+    await db.drop();
+  }
+}

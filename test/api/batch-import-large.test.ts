@@ -1,0 +1,72 @@
+// A batch of several MB, read as its bytes arrive (src/http/batch-body.ts): in each format every record is stored
+// exactly as sent, in input order, and a bad record near the end is named by its position, with nothing stored.
+import { expect } from 'chai';
+import { backend, sharedService, type TestService } from '../support/service.ts';
+import { rawRequest } from '../support/api-client.ts';
+import { unique } from '../support/fixtures.ts';
+
+const count = 40_000;
+
+type Sighting = { sightingMemo: string; vessel: { vesselId: number } };
+
+/** The body of `records` in `type`: a JSON array, JSON lines, or CSV with the export's column names. */
+function encode(type: string, records: Sighting[]): string {
+  if (type === 'application/json') return JSON.stringify(records);
+  if (type === 'application/x-ndjson') return records.map((record) => `${JSON.stringify(record)}\n`).join('');
+  return `sightingMemo,vessel.vesselId\r\n${records.map(({ sightingMemo, vessel }) =>
+    `"${sightingMemo.replaceAll('"', '""')}",${vessel.vesselId}\r\n`).join('')}`;
+}
+
+describe(`batch import of several MB (${backend})`, function () {
+  this.timeout(300_000);
+  let service: TestService;
+  before(async () => { service = await sharedService(); });
+
+  async function batch(type: string, body: string) {
+    const response = await rawRequest(service, 'POST', '/sighting/batch',
+      { user: 'alice', body, headers: { 'Content-Type': type } });
+    return { status: response.status, body: await response.json() as unknown };
+  }
+
+  const read = async (path: string) => {
+    const response = await rawRequest(service, 'GET', path);
+    expect(response.status, path).to.equal(200);
+    return response.json() as Promise<Record<string, unknown>>;
+  };
+
+  // Texts of one, two, three and four UTF-8 bytes and escapes, so that chunks end inside characters and strings.
+  const records = (memo: string) => Array.from({ length: count }, (_, index): Sighting => ({
+    sightingMemo: `${memo} ${index} Grüße, "Jäger" ✨ 🚀 \\ ${'x'.repeat(index % 50)}`,
+    vessel: { vesselId: index % 2 ? -1 : -2 } }));
+
+  for (const type of ['application/json', 'application/x-ndjson', 'text/csv']) {
+    it(`when ${count} sightings come as ${type} (several MB), then each is stored exactly, ids in input order`,
+      async () => {
+        const sent = records(unique('large'));
+        const body = encode(type, sent);
+        expect(Buffer.byteLength(body)).to.be.above(3_000_000);
+        const answer = await batch(type, body);
+        expect(answer.status, JSON.stringify(answer.body).slice(0, 300)).to.equal(201);
+        const ids = (answer.body as Array<{ sightingId: number; version: number }>).map(({ sightingId }) => sightingId);
+        expect(ids).to.have.length(count);
+        expect(ids.every((id, index) => index === 0 || id > ids[index - 1]!)).to.equal(true);
+        for (const index of [0, 1, 12_345, count - 2, count - 1]) {
+          const stored = await read(`/sighting/${ids[index]}`);
+          const { vesselId } = stored.vessel as Sighting['vessel'];
+          expect({ sightingMemo: stored.sightingMemo, vessel: { vesselId } }).to.deep.equal(sent[index]);
+        }
+      });
+
+    it(`when the next-to-last of ${count} sightings as ${type} breaks a rule, then 400 names it by position, and ` +
+      'none is stored', async () => {
+      const memo = unique('late');
+      const sent = records(memo);
+      sent[count - 2] = { ...sent[count - 2]!, sightingMemo: 'x' };
+      const answer = await batch(type, encode(type, sent));
+      expect(answer).to.deep.equal({ status: 400, body: { records: [{ record: count - 1, field: 'sightingMemo',
+        message: 'The memo must have at least 2 characters.', key: 'sighting.memo.minLength' }] } });
+      const first = encodeURIComponent(sent[0]!.sightingMemo);
+      expect(await (await rawRequest(service, 'GET', `/sighting?sightingMemo=${first}`)).json()).to.deep.equal([]);
+    });
+  }
+});
