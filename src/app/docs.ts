@@ -68,8 +68,8 @@ const contrast = `.swagger-ui .info .title small { background: #4b5563; }
 .swagger-ui .markdown code, .swagger-ui .renderedMarkdown code { color: #6b0fc0; }
 /* The example highlighter colours by inline style: lighter on its dark background. */
 .swagger-ui .microlight span[style*="211, 99, 99"] { color: #f2a0a0 !important; }
-/* The "deprecated" mark of a schema property. */
-.swagger-ui .json-schema-2020-12__attribute--warning { color: #b91c1c; }
+/* The "deprecated" mark of a schema property, and of a parameter (\`view\`, contract 2.2.0). */
+.swagger-ui .json-schema-2020-12__attribute--warning, .swagger-ui .parameter__deprecated { color: #b91c1c; }
 /* A deprecated operation: Swagger UI greys it out (opacity .6) below 4.5:1; its path stays struck through. */
 .swagger-ui .opblock.opblock-deprecated { opacity: 1; }
 .swagger-ui .opblock.opblock-deprecated .opblock-summary-method { background: #4b5563; }`;

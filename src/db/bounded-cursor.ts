@@ -14,6 +14,27 @@ export const isCursor = (value: unknown): value is Cursor =>
  * fails as `pg`'s own `query_timeout` does.
  * Closing waits for the server too, so it is bounded as well; a connection torn down has nothing left to close.
  */
+/**
+ * Settles as `answer` does, or after `ms` as `late` does (it tears the connection down). From then on the answer is
+ * nobody's to report: the cancel `late` sends makes it fail at once, and passing that on would release the connection
+ * to the pool before it is torn down, for the next request to find it closed.
+ */
+export function settledWithin<T>(answer: Promise<T>, ms: number, late: () => Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      late().then(resolve, reject);
+    }, ms);
+    const settle = (then: () => void) => {
+      if (timedOut) return;
+      clearTimeout(timer);
+      then();
+    };
+    answer.then((value) => settle(() => resolve(value)), (error: unknown) => settle(() => reject(error as Error)));
+  });
+}
+
 export function boundedCursor(cursor: Cursor, opened: Promise<void>, ms: number, tearDown: () => Promise<void>,
   end: () => Promise<void>): Cursor {
   const read = cursor.read.bind(cursor);
@@ -22,12 +43,10 @@ export function boundedCursor(cursor: Cursor, opened: Promise<void>, ms: number,
   const within = <T>(start: () => Promise<T>, onTimeout: () => T | Promise<T>): Promise<T> => {
     // Nothing more is asked of a connection torn down.
     if (torn) return Promise.resolve().then(onTimeout);
-    const wait = start();
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<T>((resolve) => {
-      timer = setTimeout(() => { torn = true; void tearDown().then(() => resolve(onTimeout())); }, ms);
+    return settledWithin(start(), ms, () => {
+      torn = true;
+      return tearDown().then(onTimeout);
     });
-    return Promise.race([wait, late]).finally(() => clearTimeout(timer));
   };
   // A cursor that could not be opened fails its first read with the reason, and has nothing to close.
   cursor.read = (rows) => within(() => opened.then(() => read(rows)),

@@ -3,7 +3,7 @@
 import { Socket } from 'node:net';
 import pg from 'pg';
 import type { Config } from '../config/config.ts';
-import { boundedCursor, isCursor } from './bounded-cursor.ts';
+import { boundedCursor, isCursor, settledWithin } from './bounded-cursor.ts';
 import { sendCancelRequest } from './cancel-request.ts';
 
 type Settings = Pick<Config, 'DB_ACQUIRE_TIMEOUT_MS' | 'DB_CONNECT_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS'
@@ -16,19 +16,6 @@ const cancelBoundMs = 1000;
 
 /** The session's cancel key, which pg's Client keeps from the server's BackendKeyData (its own `cancel` sends it). */
 type Keyed = { processID: number | null; secretKey: number | null; host: string; port: number };
-
-/** Settles as `answer` does, or rejects as `pg`'s own read timeout does after `ms`, once `late` is done. */
-function within<T>(answer: Promise<T>, ms: number, late: () => Promise<void>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      void late().then(() => reject(new Error('Query read timeout')));
-    }, ms);
-  });
-  // The answer that loses the race (its connection torn down under it) is nobody's to report.
-  answer.catch(() => {});
-  return Promise.race([answer, timeout]).finally(() => clearTimeout(timer));
-}
 
 const isNamed = (query: unknown): query is pg.QueryConfig =>
   typeof (query as pg.QueryConfig | undefined)?.name === 'string';
@@ -114,7 +101,8 @@ export function boundedWaits(settings: Settings, onPool: (pool: object) => void 
       }
       if (!keepsNames && isNamed(args[0])) args[0] = { ...args[0], name: undefined };
       const result = query(...args);
-      return (result instanceof Promise ? within(result, clientBound, tearDown) : result) as never;
+      const timedOut = () => tearDown().then((): never => { throw new Error('Query read timeout'); });
+      return (result instanceof Promise ? settledWithin(result, clientBound, timedOut) : result) as never;
     }
   }
   return {

@@ -1,7 +1,7 @@
 // A batch of several MB, read as its bytes arrive (src/http/batch-body.ts): in each format every record is stored
 // exactly as sent, in input order, and a bad record near the end is named by its position, with nothing stored.
 import { expect } from 'chai';
-import { backend, sharedService, type TestService } from '../support/service.ts';
+import { backend, startService, type TestService } from '../support/service.ts';
 import { rawRequest } from '../support/api-client.ts';
 import { unique } from '../support/fixtures.ts';
 
@@ -20,7 +20,9 @@ function encode(type: string, records: Sighting[]): string {
 describe(`batch import of several MB (${backend})`, function () {
   this.timeout(300_000);
   let service: TestService;
-  before(async () => { service = await sharedService(); });
+  // A service of its own: 120,000 more sightings would make every whole list of the shared one long (and slow).
+  before(async () => { service = await startService(); });
+  after(async () => { await service?.stop(); });
 
   async function batch(type: string, body: string) {
     const response = await rawRequest(service, 'POST', '/sighting/batch',

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { axeViolations } from '../support/axe.ts';
 import { buildSighting, createSighting, createVessel } from '../support/fixtures.ts';
-import { browserSuite, unexpectedProblems } from '../support/web-page.ts';
+import { browserSuite, sightingListRequest, unexpectedProblems } from '../support/web-page.ts';
 
 describe('web page: smaller things of the lists', () => {
   const suite = browserSuite();
@@ -38,7 +38,7 @@ describe('web page: smaller things of the lists', () => {
     await page.getByLabel('From', { exact: true }).fill('2026-11-20');
     await page.getByLabel('To', { exact: true }).fill('2026-11-10');
     const lists: string[] = [];
-    page.on('request', (request) => { if (/\/api\/sighting\?/.test(request.url())) lists.push(request.url()); });
+    page.on('request', (request) => { if (sightingListRequest.test(request.url())) lists.push(request.url()); });
     await page.getByRole('button', { name: 'Show', exact: true }).click();
     const error = page.getByText('The last day is before the first; pick a last day on or after it.');
     await error.waitFor();
@@ -67,7 +67,7 @@ describe('web page: smaller things of the lists', () => {
     const page = alice.page;
     // In the order the browser reports them.
     const traffic: string[] = [];
-    const kind = (url: string) => (/\/api\/vessel(\?|$)/.test(url) ? 'vessels' : !/\/api\/sighting\?/.test(url)
+    const kind = (url: string) => (/\/api\/vessel(\?|$)/.test(url) ? 'vessels' : !sightingListRequest.test(url)
       ? undefined : url.includes('mine=true') ? 'own' : 'page');
     page.on('request', (request) => { if (kind(request.url())) traffic.push(`asked ${kind(request.url())}`); });
     page.on('response', (response) => { if (kind(response.url())) traffic.push(`answered ${kind(response.url())}`); });

@@ -3,7 +3,7 @@
 // failure reads as words for a person, never the browser's "Failed to fetch".
 import { expect } from 'chai';
 import { buildSighting, createSighting, createVessel } from '../support/fixtures.ts';
-import { browserSuite, unexpectedProblems } from '../support/web-page.ts';
+import { browserSuite, sightingListRequest, unexpectedProblems } from '../support/web-page.ts';
 import { axeViolations } from '../support/axe.ts';
 
 describe('web page: menus, preselection and words', () => {
@@ -52,7 +52,7 @@ describe('web page: menus, preselection and words', () => {
     const alice = await suite.signIn('alice');
     const page = alice.page;
     // The network drops the list's requests, as a lost connection would.
-    await page.route((url) => /\/api\/sighting\?/.test(url.href), (route) => route.abort('internetdisconnected'));
+    await page.route((url) => sightingListRequest.test(url.href), (route) => route.abort('internetdisconnected'));
     await page.goto(`${suite.service.url}/#mine?sort=sightingDate`);
     const alert = page.getByRole('main').getByRole('alert').filter({ hasText: /\S/ });
     await alert.waitFor();
@@ -62,7 +62,7 @@ describe('web page: menus, preselection and words', () => {
     expect(await alert.getByRole('button', { name: 'Try again' }).count()).to.equal(1);
     expect(await page.locator('main').innerText()).not.to.match(/Failed to fetch|TypeError/);
     expect(await axeViolations(page)).to.deep.equal([]);
-    expect(unexpectedProblems(alice.watch, [/request failed: GET .*\/api\/sighting\?.*ERR_INTERNET_DISCONNECTED/,
+    expect(unexpectedProblems(alice.watch, [/request failed: GET .*\/api\/sighting\/detail-view\?.*ERR_INTERNET_DISCONNECTED/,
       /Failed to load resource: net::ERR_INTERNET_DISCONNECTED/])).to.deep.equal([]);
   });
 

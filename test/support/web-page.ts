@@ -109,3 +109,6 @@ export async function vesselWithThreeSightings(suite: ReturnType<typeof browserS
   await person.page.getByText('1–3 of 3', { exact: true }).waitFor();
   return { vesselId, ids: ids as [number, number, number], person, page: person.page };
 }
+
+/** A request for a page of the sighting list (the detail view's operation, or the list view's), not a search. */
+export const sightingListRequest = /\/api\/sighting(\/detail-view)?\?/;
