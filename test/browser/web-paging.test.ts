@@ -87,7 +87,10 @@ describe('web page: long lists', () => {
     await page.getByRole('button', { name: 'All dates' }).click();
     await page.getByText('1–5 of 5', { exact: true }).waitFor();
     expect(new URL(page.url()).hash).to.equal(`#vessel/${vesselId}`);
-    expect(unexpectedProblems(person.watch)).to.deep.equal([]);
+    // A count the screen asked again (its numbers refreshed) may still be in flight at the reload,
+    // which cuts it short as it cuts any request of the page it leaves.
+    expect(unexpectedProblems(person.watch, [/request failed: GET .*\/api\/sighting\?limit=1&.*net::ERR_ABORTED/]))
+      .to.deep.equal([]);
   });
 
   it('when bob signs in, then he lands on his own sightings, newest first', async function () {
