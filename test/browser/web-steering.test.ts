@@ -13,8 +13,9 @@ describe('web page: lists people can steer', () => {
     'picking the time zone order sorts by it, and the default is one click away', async function () {
     this.timeout(90_000);
     const vesselId = await createVessel(suite.service);
-    const zulu = await createSighting(suite.service,
-      buildSighting({ vessel: { vesselId }, sightingTimezone: 'Pacific/Auckland' }));
+    // Both early in the zones' order, whatever other sightings alice has in the shared service: on the first page.
+    const later = await createSighting(suite.service,
+      buildSighting({ vessel: { vesselId }, sightingTimezone: 'Africa/Accra' }));
     const alpha = await createSighting(suite.service,
       buildSighting({ vessel: { vesselId }, sightingTimezone: 'Africa/Abidjan' }));
     const alice = await suite.signIn('alice');
@@ -29,7 +30,7 @@ describe('web page: lists people can steer', () => {
     expect(await page.getByRole('columnheader', { name: /Time zone/ }).getAttribute('aria-sort')).to.equal('ascending');
     const ids = await page.locator('table.sightings tbody tr[data-sighting-id]')
       .evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-sighting-id'))));
-    expect(ids.indexOf(alpha)).to.be.lessThan(ids.indexOf(zulu));
+    expect(ids.indexOf(alpha)).to.be.within(0, ids.indexOf(later) - 1);
 
     await page.getByRole('button', { name: 'Back to the default order' }).click();
     await page.waitForURL((url) => url.hash === '#mine');
