@@ -13,6 +13,7 @@ import { isDatabaseClosed, isDatabaseUnavailable, mayHaveBeenStored } from '../e
 import { instanceStopping } from './stopping.ts';
 import { apiVersion } from './api-version.ts';
 import { fieldProblems, type ValidatorErrorItem } from '../validation/field-problems.ts';
+import { withControlsEscaped } from '../validation/control-characters.ts';
 import { message, type Locale } from '../i18n/messages.ts';
 import { requestLocale } from '../i18n/request-locale.ts';
 import { sendDocument } from './send.ts';
@@ -74,11 +75,19 @@ async function answer(error: unknown, req: Request, res: Response): Promise<void
 // A body with thousands of unknown fields made a 478 KB answer: the first entries say enough (openapi.yaml
 // FieldErrors).
 const mostFieldErrors = 100;
+/** RecordError's `field` (openapi.yaml): at most this many characters. */
+const longestField = 1000;
+
+/** A field path as RecordError may carry it: a client's unknown key with its controls escaped, and bounded. */
+function shownField(field: string): string {
+  const shown = withControlsEscaped(field);
+  return shown.length > longestField ? `${shown.slice(0, longestField - 1)}…` : shown;
+}
 
 /** A batch's 400 (openapi.yaml BatchErrors): each bad record by position, field, localized message and key. */
 function recordErrorsBody(rejected: errors.BatchRejected, locale: Locale): object {
   const records = rejected.problems.map(({ record, field, key, params }) =>
-    ({ record, field, message: message(locale, key, params), key }));
+    ({ record, field: shownField(field), message: message(locale, key, params), key }));
   return rejected.more > 0 ? { records, _more: rejected.more } : { records };
 }
 

@@ -12,3 +12,13 @@ export const textControlCharacter = /[^\P{Cc}\t\n\r]/u;
  * two together, code point by code point.
  */
 export const plainTextPattern = String.raw`^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F]*$`;
+
+const textControlCharacters = new RegExp(textControlCharacter.source, 'gu');
+
+/**
+ * `text` with each control character a text may not hold written as `\uXXXX`: a client's own key named back to it
+ * (a batch's 400 names an unknown field) as text the contract's pattern allows.
+ */
+export function withControlsEscaped(text: string): string {
+  return text.replace(textControlCharacters, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -128,6 +128,16 @@ describe(`batch import in JSON and JSON lines (${backend})`, function () {
       expect(entries[0]!.message).to.equal('Das Memo muss mindestens 2 Zeichen haben.');
     });
 
+  it('when an unknown field\'s name holds control characters or is very long, then 400 names it as text the ' +
+    'contract allows: controls as \\uXXXX, at most 1,000 characters (found by the hostile suite, seed 4)', async () => {
+    const long = 'k'.repeat(1500);
+    const records = [{ ...buildSighting(), '\u0004😀': [] }, { ...buildSighting(), [long]: 1 }];
+    const answer = await batch('sighting', JSON.stringify(records), { user: 'alice' });
+    expect(answer.status).to.equal(400);
+    const fields = (answer.body as { records: Array<{ field: string }> }).records.map(({ field }) => field);
+    expect(fields).to.deep.equal(['\\u0004😀', `${'k'.repeat(999)}…`]);
+  });
+
   it('when more than 100 records are bad, then 100 are listed and _more counts the rest', async () => {
     const records = Array.from({ length: 130 }, () => buildSighting({ sightingMemo: 'x' }));
     const answer = await batch('sighting', JSON.stringify(records), { user: 'alice' });
