@@ -33,6 +33,12 @@ for index in "${!names[@]}"; do
   failing=$(grep -E '^ +[0-9]+ failing' "$logs/$name.log" | tail -1 | grep -oE '[0-9]+' | head -1)
   passed_tests=$(( passed_tests + ${passing:-0} )) failed_tests=$(( failed_tests + ${failing:-0} ))
 done
+# A long log's end is what a CI page shows: repeat each failed suite's failures (mocha's "N failing" section) there.
+for index in "${!names[@]}"; do
+  [[ ${results[$index]} == "exit 0 "* ]] && continue
+  echo "=== ${names[$index]}: its failures again"
+  sed -n '/^ \+[0-9]\+ failing/,$p' "$logs/${names[$index]}.log" | head -c 20000
+done
 for index in "${!names[@]}"; do echo "=== ${names[$index]}: ${results[$index]}"; done
 echo "tests: $passed_tests passed, $failed_tests failed"
 exit $failed
