@@ -40,7 +40,8 @@ setsid "$KC_HOME/bin/kc.sh" start-dev \
 echo $! >"$KC_PID_FILE"
 
 url="http://127.0.0.1:$KEYCLOAK_PORT/realms/sighting/.well-known/openid-configuration"
-timeout="${KEYCLOAK_START_TIMEOUT:-180}"
+# A bound for a loaded machine (its first start builds and imports): a live process that is still starting is waited for.
+timeout="${KEYCLOAK_START_TIMEOUT:-600}"
 started=$SECONDS
 until curl -fsS -o /dev/null "$url" 2>/dev/null; do
   if ! kill -0 "$(cat "$KC_PID_FILE")" 2>/dev/null; then
