@@ -41,7 +41,9 @@ async function listSelect(): Promise<string> {
   const orm = await openServiceDatabase(config, { logger: createLogger(config), readRouting: new ReadRouting(0, 0) });
   try {
     const em = orm.em.fork();
-    const qb = viewQuery(em, sightingResource, {}, 'list').orderBy(orderBy(listOrder(em, sightingResource)));
+    // Without Accept-Language or cookie the service answers in English: the select picks the English names.
+    const qb = viewQuery(em, sightingResource, {}, 'list', 'read', 'en')
+      .orderBy(orderBy(listOrder(em, sightingResource)));
     return qb.getFormattedQuery();
   } finally {
     await orm.close(true);
