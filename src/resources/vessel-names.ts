@@ -40,8 +40,9 @@ export function joinNames(qb: ViewQuery, vesselId: string, locale?: Locale): Vie
 }
 
 /**
- * The name shown in `locale`, picked by PostgreSQL (the order `pickName` follows, src/db/entities/vessel-name-formula.ts):
- * a long list's rows arrive holding the text itself, with no language map to decode, parse and pick from per row.
+ * The name shown in `locale`, picked by the database in the order `pickName` follows
+ * (src/db/entities/vessel-name-formula.ts): a long list's rows arrive holding the text itself, with no language map to
+ * decode, parse and pick from per row.
  * Lateral for the same reason as above (memoized per distinct vessel); null when the vessel has no names.
  */
 function joinName(qb: ViewQuery, vesselId: string, locale: Locale): ViewQuery {

@@ -14,8 +14,8 @@ export const namesOrderFor = (language: string): string =>
 
 /** The SQL that picks the name of the vessel whose id is the column `vesselId`. */
 export const vesselNameSql = (vesselId: string, language: string): string =>
-  `(select "n"."text" from "vessel_name" as "n" where "n"."vessel_id" = ${vesselId} order by ${namesOrderFor(language)} `
-  + `limit 1)`;
+  `(select "n"."text" from "vessel_name" as "n" where "n"."vessel_id" = ${vesselId} `
+  + `order by ${namesOrderFor(language)} limit 1)`;
 
 /** `vesselNameEn`, `vesselNameDe`: the property a sort by vessel name orders by in that language. */
 export const vesselNameProperty = (language: string): string =>
