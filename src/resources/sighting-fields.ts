@@ -37,10 +37,9 @@ export const vesselReference: Field = {
     locale ? nameColumn : namesColumn],
   join: (qb, view, locale) => joinNames(view === 'list' ? qb : qb.join(rootField('vessel'), 'v'),
     rootColumn('vessel_id'), locale),
-  read: (row, locale, view) => ({
-    ...view === 'list' ? {} : { version: row.vessel_version },
-    vesselId: Number(row.vessel_id),
-    vesselName: rowVesselName(row, locale),
-  }),
+  // Each view's object written out, members in the contract's order: a long list makes one per row, with no spread.
+  read: (row, locale, view) => (view === 'list'
+    ? { vesselId: Number(row.vessel_id), vesselName: rowVesselName(row, locale) }
+    : { version: row.vessel_version, vesselId: Number(row.vessel_id), vesselName: rowVesselName(row, locale) }),
   write: (body) => ({ vessel: (body.vessel as { vesselId: number }).vesselId }),
 };
