@@ -142,6 +142,9 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const ms = (value: number) => `${value.toFixed(0)} ms`;
 /** CPU milliseconds over the rows, as microseconds per row. */
 const perRow = (cpu: number, count: number) => `${(cpu * 1000 / count).toFixed(2)} µs/row`;
+/** The rounds' range of CPU per row: on a busy machine contention only adds, so the low end is the steadier. */
+const range = (values: number[], count: number) =>
+  `(${(Math.min(...values) * 1000 / count).toFixed(2)}–${(Math.max(...values) * 1000 / count).toFixed(2)})`;
 const monitor = new pg.Client({ connectionString: url });
 await monitor.connect();
 
@@ -188,8 +191,9 @@ try {
   console.log(`first byte ${ms(firstByteMs)}, page of 50 ${ms(pageMs)}; first byte / page `
     + `${(firstByteMs / pageMs).toFixed(2)}× (goal ≤ 1×)`);
   const [serviceCpu, backendsCpu, floorCpu] = [median(cpu.service), median(cpu.backends), median(cpu.floor)];
-  console.log(`CPU per row (medians): the export's service ${perRow(serviceCpu, rows)} + its backends `
-    + `${perRow(backendsCpu, rows)}; COPY's backend ${perRow(floorCpu, rows)}; export / COPY `
+  console.log(`CPU per row (medians, with the rounds' range): the export's service ${perRow(serviceCpu, rows)} `
+    + `${range(cpu.service, rows)} + its backends ${perRow(backendsCpu, rows)} ${range(cpu.backends, rows)}; COPY's `
+    + `backend ${perRow(floorCpu, rows)} ${range(cpu.floor, rows)}; export / COPY `
     + `${((serviceCpu + backendsCpu) / floorCpu).toFixed(2)}×`);
 } finally {
   await monitor.end();
