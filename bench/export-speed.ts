@@ -2,6 +2,8 @@
 // `COPY (the list view's select) TO STDOUT (FORMAT csv)` of the same rows read by this process, and beside a page of 50
 // (`?limit=50`, JSON). Rounds (EXPORT_ROUNDS, 3) interleave the three; each prints its times, and the end the medians,
 // the ratio export / COPY (the goal: at most 1.5) and the export's first byte against the page (the goal: within it).
+// Each round also counts CPU time per row (user + system, /proc/PID/stat): the service's and its PostgreSQL backends'
+// for the export, the backend's for COPY, which a shared machine's contention stretches less than wall time.
 // Asserts nothing. The service runs on core 0, this process on core 1 (when taskset is at hand).
 // Run: `DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test npm run bench:export`; `EXPORT_ROWS=20000` for a smoke
 // run; `EXPORT_CPU_PROF=/tmp/prof` writes the service's CPU profile there when it stops.
@@ -39,7 +41,9 @@ async function listSelect(): Promise<string> {
   const orm = await openServiceDatabase(config, { logger: createLogger(config), readRouting: new ReadRouting(0, 0) });
   try {
     const em = orm.em.fork();
-    const qb = viewQuery(em, sightingResource, {}, 'list').orderBy(orderBy(listOrder(em, sightingResource)));
+    // Without Accept-Language or cookie the service answers in English: the select picks the English names.
+    const qb = viewQuery(em, sightingResource, {}, 'list', 'read', 'en')
+      .orderBy(orderBy(listOrder(em, sightingResource)));
     return qb.getFormattedQuery();
   } finally {
     await orm.close(true);
@@ -91,16 +95,44 @@ function get(path: string, accept: string): Promise<Read & { status: number }> {
   });
 }
 
-/** The floor: COPY of the list view's select, read to the end by this process. */
-async function copyFloor(): Promise<Read> {
+/** CPU time so far of each PostgreSQL backend on the benchmark's database but `monitor`'s own, by process id. */
+async function backendsCpuMs(monitor: pg.Client): Promise<Map<number, number>> {
+  const { rows: backends } = await monitor.query<{ pid: number }>('select pid from pg_stat_activity '
+    + 'where datname = current_database() and pid <> pg_backend_pid()');
+  const times = new Map<number, number>();
+  for (const { pid } of backends) {
+    try {
+      times.set(pid, cpuMs(pid));
+    } catch {
+      // Ended since the listing.
+    }
+  }
+  return times;
+}
+
+/**
+ * The CPU time the benchmark database's backends spent between two readings: a backend that ended in between (the
+ * pool let it go) is not counted, one that started is counted in full.
+ */
+function backendsSpent(before: Map<number, number>, after: Map<number, number>): number {
+  let spent = 0;
+  for (const [pid, time] of after) spent += time - (before.get(pid) ?? 0);
+  return spent;
+}
+
+/** The floor: COPY of the list view's select, read to the end by this process; with its backend's CPU time. */
+async function copyFloor(): Promise<Read & { backendCpuMs: number }> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
+    const { rows: [backend] } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
+    const cpuBefore = cpuMs(backend!.pid);
     const started = performance.now();
     const { chunk, end } = reading(started);
     const stream = client.query(copyStreams.to(`copy (${select}) to stdout (format csv)`));
     for await (const data of stream) chunk(data as Buffer);
-    return end();
+    const read = end();
+    return { ...read, backendCpuMs: cpuMs(backend!.pid) - cpuBefore };
   } finally {
     await client.end();
   }
@@ -108,17 +140,26 @@ async function copyFloor(): Promise<Read> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const ms = (value: number) => `${value.toFixed(0)} ms`;
+/** CPU milliseconds over the rows, as microseconds per row. */
+const perRow = (cpu: number, count: number) => `${(cpu * 1000 / count).toFixed(2)} µs/row`;
+/** The rounds' range of CPU per row: on a busy machine contention only adds, so the low end is the steadier. */
+const range = (values: number[], count: number) =>
+  `(${(Math.min(...values) * 1000 / count).toFixed(2)}–${(Math.max(...values) * 1000 / count).toFixed(2)})`;
+const monitor = new pg.Client({ connectionString: url });
+await monitor.connect();
 
 try {
   console.log(`whole data sets out, PostgreSQL, ${rows} sightings, node ${process.version}\n`);
   const exports: Read[] = [];
   const floors: Read[] = [];
   const pageTimes: number[] = [];
+  const cpu = { service: [] as number[], backends: [] as number[], floor: [] as number[] };
   for (let round = 1; round <= rounds; round++) {
     // The service's CPU time besides the wall time: what contention on a shared machine stretches less.
-    const serviceBefore = cpuMs(service.child.pid!);
+    const [serviceBefore, backendsBefore] = [cpuMs(service.child.pid!), await backendsCpuMs(monitor)];
     const csv = await get('/sighting', 'text/csv');
     const serviceCpu = cpuMs(service.child.pid!) - serviceBefore;
+    const backendsCpu = backendsSpent(backendsBefore, await backendsCpuMs(monitor));
     const floor = await copyFloor();
     // The same rows (the seeded ones and the demo data's), the export with its header row besides.
     if (csv.status !== 200 || csv.lines !== floor.lines + 1 || floor.lines < rows) {
@@ -133,9 +174,13 @@ try {
     exports.push(csv);
     floors.push(floor);
     pageTimes.push(median(times));
+    cpu.service.push(serviceCpu);
+    cpu.backends.push(backendsCpu);
+    cpu.floor.push(floor.backendCpuMs);
     console.log(`round ${round}: export ${ms(csv.totalMs)} (first byte ${ms(csv.firstByteMs)}, `
       + `${(csv.bytes / 2 ** 20).toFixed(1)} MiB); COPY ${ms(floor.totalMs)} (${(floor.bytes / 2 ** 20).toFixed(1)} `
-      + `MiB); page of 50 ${ms(median(times))} (median of ${pages}); the export's service CPU ${ms(serviceCpu)}`);
+      + `MiB); page of 50 ${ms(median(times))} (median of ${pages}); CPU: the export's service ${ms(serviceCpu)} `
+      + `and backends ${ms(backendsCpu)}, COPY's backend ${ms(floor.backendCpuMs)}`);
   }
   const exportMs = median(exports.map((each) => each.totalMs));
   const floorMs = median(floors.map((each) => each.totalMs));
@@ -145,7 +190,13 @@ try {
     + `export / COPY ${(exportMs / floorMs).toFixed(2)}× (goal ≤ 1.5×)`);
   console.log(`first byte ${ms(firstByteMs)}, page of 50 ${ms(pageMs)}; first byte / page `
     + `${(firstByteMs / pageMs).toFixed(2)}× (goal ≤ 1×)`);
+  const [serviceCpu, backendsCpu, floorCpu] = [median(cpu.service), median(cpu.backends), median(cpu.floor)];
+  console.log(`CPU per row (medians, with the rounds' range): the export's service ${perRow(serviceCpu, rows)} `
+    + `${range(cpu.service, rows)} + its backends ${perRow(backendsCpu, rows)} ${range(cpu.backends, rows)}; COPY's `
+    + `backend ${perRow(floorCpu, rows)} ${range(cpu.floor, rows)}; export / COPY `
+    + `${((serviceCpu + backendsCpu) / floorCpu).toFixed(2)}×`);
 } finally {
+  await monitor.end();
   await service.stop();
   await db.drop();
 }

@@ -15,10 +15,13 @@ export interface Field {
   views: readonly View[];
   /** Fields of the root the view query selects for it, as the QueryBuilder takes them (`sightingDate`, `vessel_id`). */
   rootFields(view: View): readonly string[];
-  /** Columns it selects beyond the root's, after every field's root fields (a joined table's). */
-  joinedColumns?(view: View): readonly string[];
+  /**
+   * Columns it selects beyond the root's, after every field's root fields (a joined table's). With the request's
+   * `locale`, a field whose value depends on it may select that value alone (a vessel's name in that language).
+   */
+  joinedColumns?(view: View, locale?: Locale): readonly string[];
   /** The joins those columns need, after every field's columns are selected. */
-  join?(qb: ViewQuery, view: View): ViewQuery;
+  join?(qb: ViewQuery, view: View, locale?: Locale): ViewQuery;
   /** Its wire value from a view row. */
   read(row: ViewRow, locale: Locale, view: View): unknown;
   /** The entity data it writes from a validated body; a field the server keeps (id, version) writes none. */
@@ -65,7 +68,7 @@ export const versionField = (): Field => field('version', { detailOnly: true, wr
 
 /** The descriptor's view queries, views and values, as `src/crud/resource-descriptor.ts` declares them. */
 export interface DerivedFromFields {
-  selectView(qb: ViewQuery, view: View): ViewQuery;
+  selectView(qb: ViewQuery, view: View, locale?: Locale): ViewQuery;
   listView(row: ViewRow, locale: Locale): WireRecord;
   detailView(row: ViewRow, locale: Locale): WireRecord;
   values(body: WireRecord): Record<string, unknown>;
@@ -88,11 +91,11 @@ export function fromFields(fields: readonly Field[]): DerivedFromFields {
     };
   };
   return {
-    selectView: (qb, view) => {
+    selectView: (qb, view, locale) => {
       const selected = shown(view);
       const columns = [...rootFields(...selected.flatMap((each) => each.rootFields(view))),
-        ...selected.flatMap((each) => each.joinedColumns?.(view) ?? [])];
-      return selected.reduce((query, each) => each.join?.(query, view) ?? query, qb.select(columns));
+        ...selected.flatMap((each) => each.joinedColumns?.(view, locale) ?? [])];
+      return selected.reduce((query, each) => each.join?.(query, view, locale) ?? query, qb.select(columns));
     },
     listView: wire('list'),
     detailView: wire('detail'),

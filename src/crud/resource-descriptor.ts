@@ -85,9 +85,10 @@ interface DescriptorFields<E extends object> {
   /**
    * Adds the columns a view reads, and their joins, to a query rooted at `rootAlias` (src/crud/root-alias.ts, whose
    * `rootFields` and `rootColumn` name the root's fields): one statement per read. A list reads the columns of
-   * `listView` (the sortable fields among them), a detail those of `detailView`.
+   * `listView` (the sortable fields among them), a detail those of `detailView`. With the request's `locale`, a value
+   * shown in its language may be picked by the query itself (the views read either kind of row).
    */
-  selectView(qb: ViewQuery, view: View): ViewQuery;
+  selectView(qb: ViewQuery, view: View, locale?: Locale): ViewQuery;
   listView(row: ViewRow, locale: Locale): WireRecord;
   detailView(row: ViewRow, locale: Locale): WireRecord;
   /**

@@ -5,13 +5,17 @@ import type { ResourceDescriptor, View, ViewQuery, ViewRow } from './resource-de
 import type { ConnectionType } from '../db/read-routing.ts';
 import { namedStatement, runNamed, type NamedStatement } from '../db/named-statements.ts';
 import { rootAlias } from './root-alias.ts';
+import type { Locale } from '../i18n/messages.ts';
 
-/** The view's columns (and the joins they need) for the records `where` picks; no entity is hydrated. */
+/**
+ * The view's columns (and the joins they need) for the records `where` picks; no entity is hydrated. With `locale`,
+ * values shown in the request's language come picked for it (`selectView`).
+ */
 export function viewQuery<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>,
-  view: View = 'detail', connectionType: ConnectionType = 'write'): ViewQuery {
+  view: View = 'detail', connectionType: ConnectionType = 'write', locale?: Locale): ViewQuery {
   const qb = (em as SqlEntityManager).createQueryBuilder(resource.entity, rootAlias,
     connectionType) as unknown as ViewQuery;
-  return resource.selectView(qb, view).where(where as object);
+  return resource.selectView(qb, view, locale).where(where as object);
 }
 
 // Each resource's fixed statements, built once: the QueryBuilder costs more than the read it builds.

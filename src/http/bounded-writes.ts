@@ -5,7 +5,7 @@ import type { Response } from 'express';
 
 export interface BoundedWrites {
   /** Writes `text`; false when the client's buffer is full (wait for `drained`) or the client is gone. */
-  write(text: string): boolean;
+  write(text: string | Uint8Array): boolean;
   /** Resolves true once the client has taken what was written, false when it has gone or was cut off. */
   drained(): Promise<boolean>;
   /** Whether the client has gone (or was cut off): nothing more is written to it. */

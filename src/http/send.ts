@@ -82,6 +82,9 @@ async function listWriter(res: Response, root: string, mapKeys: ListOptions['map
   return representation.forList!(csvColumns(schema, keys));
 }
 
+/** A chunk of a streamed list as UTF-8 bytes, the answer's charset. */
+const encoded = (text: string): Buffer => Buffer.from(text, 'utf8');
+
 /**
  * Streams `batches` of items as a list (in XML, `root` elements inside a `collection` element). Memory stays bounded
  * by what the iterator holds, not by the result's size. However the answer ends (complete, the client gone or cut
@@ -113,7 +116,9 @@ export async function sendList(
     const representation = await listWriter(res, root, mapKeys);
     res.status(200).type(`${representation.mediaType}; charset=utf-8`);
     // Items are gathered into chunks of about 64 KiB: one write per item would cost a syscall each. The first batch
-    // leaves at once, whatever its size: the client has its first rows while the next are read.
+    // leaves at once, whatever its size: the client has its first rows while the next are read. Each chunk is
+    // encoded once and written as bytes (`encoded`): a text written as it is would be scanned twice, for its chunk's
+    // length and then to encode it.
     let chunk = representation.listOpen(collection);
     let first = true;
     for (let batches = 0; !next.done; next = await iterator.next(), batches++) {
@@ -122,16 +127,16 @@ export async function sendList(
         chunk += representation.listItem(root, item, first);
         first = false;
         if (chunk.length < 65536) continue;
-        if (!writes.write(chunk) && !await writes.drained()) return;
+        if (!writes.write(encoded(chunk)) && !await writes.drained()) return;
         chunk = '';
       }
       if (batches > 0 || chunk === '') continue;
-      if (!writes.write(chunk) && !await writes.drained()) return;
+      if (!writes.write(encoded(chunk)) && !await writes.drained()) return;
       chunk = '';
     }
     // The last rows go through the bounded writes too: ended with them, a client that stopped reading would hold
     // the answer (and the request in flight) with no stall bound to cut it off.
-    if (!writes.write(chunk + representation.listClose(collection)) && !await writes.drained()) return;
+    if (!writes.write(encoded(chunk + representation.listClose(collection))) && !await writes.drained()) return;
     res.end();
   } finally {
     await iterator.return?.();

@@ -3,7 +3,7 @@ import { field, type Field } from '../crud/fields.ts';
 import { rootColumn, rootField } from '../crud/root-alias.ts';
 import { localDateTimeText } from '../db/local-date-time-text.ts';
 import { normalizeLocalDateTime, normalizeTimeZone } from '../validation/formats.ts';
-import { joinNames, localizedName, namesColumn } from './vessel-names.ts';
+import { joinNames, nameColumn, namesColumn, rowVesselName } from './vessel-names.ts';
 
 /** The schema's `local-date-time` format admitted the text; the contract answers it as `…:ss.SSS`. */
 export function localDateTime(value: string | null | undefined): string | null {
@@ -32,12 +32,14 @@ export const vesselReference: Field = {
   name: 'vessel',
   views: ['list', 'detail'],
   rootFields: () => ['vessel_id'],
-  joinedColumns: (view) => (view === 'list' ? [namesColumn] : ['v.version as vessel_version', namesColumn]),
-  join: (qb, view) => joinNames(view === 'list' ? qb : qb.join(rootField('vessel'), 'v'), rootColumn('vessel_id')),
-  read: (row, locale, view) => ({
-    ...view === 'list' ? {} : { version: row.vessel_version },
-    vesselId: Number(row.vessel_id),
-    vesselName: localizedName(row.vessel_names, locale),
-  }),
+  // Both views show the name in the caller's language: with the request's locale the query picks it.
+  joinedColumns: (view, locale) => [...view === 'list' ? [] : ['v.version as vessel_version'],
+    locale ? nameColumn : namesColumn],
+  join: (qb, view, locale) => joinNames(view === 'list' ? qb : qb.join(rootField('vessel'), 'v'),
+    rootColumn('vessel_id'), locale),
+  // Each view's object written out, members in the contract's order: a long list makes one per row, with no spread.
+  read: (row, locale, view) => (view === 'list'
+    ? { vesselId: Number(row.vessel_id), vesselName: rowVesselName(row, locale) }
+    : { version: row.vessel_version, vesselId: Number(row.vessel_id), vesselName: rowVesselName(row, locale) }),
   write: (body) => ({ vessel: (body.vessel as { vesselId: number }).vesselId }),
 };

@@ -5,6 +5,9 @@ import type { Field } from '../crud/fields.ts';
 import { rootColumn } from '../crud/root-alias.ts';
 import { Translation } from '../db/entities/translation.entity.ts';
 import type { Vessel } from '../db/entities/vessel.entity.ts';
+import { namesOrderFor } from '../db/entities/vessel-name-formula.ts';
+import type { Locale } from '../i18n/messages.ts';
+import type { ViewRow } from '../crud/resource-descriptor.ts';
 import { ValidationFailed } from '../errors/app-errors.ts';
 
 /** `-` and `_` are equivalent when a key is matched (docs/behaviour.md#views). */
@@ -16,8 +19,15 @@ export type Names = ReadonlyArray<readonly [string, string]>;
 /** The view column `vessel_names` that `joinNames` adds. */
 export const namesColumn = 'names.vessel_names';
 
-/** Joins the names of the vessel whose id is the SQL expression `vesselId`, as `namesColumn`. */
-export function joinNames(qb: ViewQuery, vesselId: string): ViewQuery {
+/** The view column `vessel_name` that `joinNames` adds when given a locale: the one name shown in it. */
+export const nameColumn = 'names.vessel_name';
+
+/**
+ * Joins the names of the vessel whose id is the SQL expression `vesselId`: all of them as `namesColumn`, or with a
+ * `locale` only the one `localizedName` would pick for it, as `nameColumn`.
+ */
+export function joinNames(qb: ViewQuery, vesselId: string, locale?: Locale): ViewQuery {
+  if (locale !== undefined) return joinName(qb, vesselId, locale);
   // A lateral join of one aggregate row: one row per record still, so results stream and page unchanged; and unlike
   // a subquery in the select list, PostgreSQL memoizes it per distinct vessel, so a list of a million sightings of
   // two vessels aggregates names twice, not a million times (and its estimate stays below the JIT's threshold).
@@ -27,6 +37,24 @@ export function joinNames(qb: ViewQuery, vesselId: string): ViewQuery {
     `select json_agg(json_build_array("n"."language_key", "n"."text") order by "n"."translation_id")::text `
     + `as "vessel_names" from "vessel_name" as "n" where "n"."vessel_id" = ${vesselId}`), 'names',
       { [raw('true')]: [] });
+}
+
+/**
+ * The name shown in `locale`, picked by the database in the order `pickName` follows
+ * (src/db/entities/vessel-name-formula.ts): a long list's rows arrive holding the text itself, with no language map to
+ * decode, parse and pick from per row.
+ * Lateral for the same reason as above (memoized per distinct vessel); null when the vessel has no names.
+ */
+function joinName(qb: ViewQuery, vesselId: string, locale: Locale): ViewQuery {
+  return qb.leftJoinLateral(raw(
+    `select "n"."text" as "vessel_name" from "vessel_name" as "n" where "n"."vessel_id" = ${vesselId} `
+    + `order by ${namesOrderFor(locale)} limit 1`), 'names', { [raw('true')]: [] });
+}
+
+/** The vessel's name in `locale` from a view row: picked by the query (`nameColumn`), or from its language map. */
+export function rowVesselName(row: ViewRow, locale: Locale): string | null {
+  const picked = row.vessel_name as string | null | undefined;
+  return picked !== undefined ? picked : localizedName(row.vessel_names, locale);
 }
 
 // Per distinct names text: a list of a million sightings of a few vessels parses and localizes a few texts. Bounded
@@ -83,10 +111,10 @@ export const vesselNameField: Field = {
   name: 'vesselName',
   views: ['list', 'detail'],
   rootFields: () => [],
-  joinedColumns: () => [namesColumn],
-  join: (qb) => joinNames(qb, rootColumn('vessel_id')),
-  read: (row, locale, view) => (view === 'list' ? localizedName(row.vessel_names, locale)
-    : languageMap(row.vessel_names)),
+  // A list shows one name: with the request's locale the query picks it; a detail reads the whole map.
+  joinedColumns: (view, locale) => [view === 'list' && locale ? nameColumn : namesColumn],
+  join: (qb, view, locale) => joinNames(qb, rootColumn('vessel_id'), view === 'list' ? locale : undefined),
+  read: (row, locale, view) => (view === 'list' ? rowVesselName(row, locale) : languageMap(row.vessel_names)),
 };
 
 const entityNames = (vessel: Vessel): Names =>

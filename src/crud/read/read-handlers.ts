@@ -53,14 +53,15 @@ export function readHandlers<E extends Versioned>(resource: ResourceDescriptor<E
         // A whole list is read within the pool's share; a page is one short statement, like a read by id.
         const share = streamShareOf(res);
         const signal = clientGone(res);
-        const batches = viewRowBatches(reader, resource, where, { kind: 'list', view, keys, share, signal });
+        const batches = viewRowBatches(reader, resource, where, { kind: 'list', view, keys, share, signal,
+          locale: ctx.locale });
         const emptyStatus = example ? 204 : 200;
         return sendList(res, resource.name, mapBatches(batches, shown), { emptyStatus, ready: counted,
           mapKeys });
       }
       // One row more than asked tells whether a next page exists (RFC 8288 `rel="next"`).
       const [batches] = await Promise.all([Array.fromAsync(viewRowBatches(reader, resource, where, { kind: 'list', view,
-        limit: limit + 1, keys })), counted]);
+        limit: limit + 1, keys, locale: ctx.locale })), counted]);
       const rows = batches.flat();
       if (rows.length > limit) {
         rows.length = limit;

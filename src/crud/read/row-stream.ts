@@ -4,6 +4,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import type { ResourceDescriptor, View, ViewQuery, ViewRow } from '../resource-descriptor.ts';
 import { viewQuery } from '../view-rows.ts';
+import type { Locale } from '../../i18n/messages.ts';
 import { rootField } from '../root-alias.ts';
 import { routedRead, type ConnectionType, type ReadKind } from '../../db/read-routing.ts';
 import { readsByCursor } from '../../db/orm.ts';
@@ -31,6 +32,11 @@ export interface BatchedRead {
   kind: ReadKind;
   /** The view the rows are for: a list's rows hold only the list view's columns. */
   view: View;
+  /**
+   * The request's locale: values shown in its language come picked by the query (a vessel's name), not as the whole
+   * language map each row would otherwise carry for the view to pick from.
+   */
+  locale?: Locale;
   limit?: number;
   /** The order, by default the id's (src/crud/read/list-order.ts). */
   keys?: readonly SortKey[];
@@ -49,12 +55,12 @@ type LimitedRead<E> = (where: FilterQuery<E>, limit: number, connectionType: Con
 
 export function viewRowBatches<E extends object>(
   em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>,
-  { kind, view, limit = Infinity, keys = listOrder(em, resource), share, signal }: BatchedRead,
+  { kind, view, locale, limit = Infinity, keys = listOrder(em, resource), share, signal }: BatchedRead,
 ): AsyncGenerator<ViewRow[]> {
   const query: OrderedQuery<E> = (condition, connectionType) =>
-    inKeyOrder(viewQuery(em, resource, condition, view, connectionType), keys);
+    inKeyOrder(viewQuery(em, resource, condition, view, connectionType, locale), keys);
   const read: LimitedRead<E> = (condition, rows, connectionType) => {
-    const { statement, params } = listStatement(em, resource, condition, view, keys, rows, connectionType);
+    const { statement, params } = listStatement(em, resource, condition, view, keys, rows, connectionType, locale);
     return runNamed<ViewRow>(em, statement, params, connectionType);
   };
   const byCursor = readsByCursor(em);

@@ -5,6 +5,7 @@ import type { EntityManager, FilterQuery } from '@mikro-orm/core';
 import type { ResourceDescriptor, View } from '../resource-descriptor.ts';
 import type { ConnectionType } from '../../db/read-routing.ts';
 import { viewQuery } from '../view-rows.ts';
+import type { Locale } from '../../i18n/messages.ts';
 import { inKeyOrder, type SortKey } from './list-order.ts';
 import { unnamedStatement, type NamedStatement } from '../../db/named-statements.ts';
 
@@ -66,22 +67,26 @@ function passingOf(values: readonly unknown[], params: readonly unknown[]): Pass
   return passing;
 }
 
-/** The view's rows that `where` picks, in the keys' order, at most `limit` of them: the statement and its values. */
+/**
+ * The view's rows that `where` picks, in the keys' order, at most `limit` of them: the statement and its values. With
+ * `locale`, the view's values in the request's language come picked for it (src/crud/view-rows.ts).
+ */
 export function listStatement<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>,
   where: FilterQuery<E>, view: View, keys: readonly SortKey[], limit: number, connectionType: ConnectionType,
+  locale?: Locale,
 ): BoundStatement {
   const values: unknown[] = [];
   const shape = shapeOf(where, values);
   values.push(limit);
   const order = keys.map(({ property, descending }) => `${descending ? '-' : ''}${property}`).join(',');
-  const key = shape === undefined ? undefined : `${resource.name} ${view} ${order} ${shape}`;
+  const key = shape === undefined ? undefined : `${resource.name} ${view} ${locale ?? '-'} ${order} ${shape}`;
   const known = key === undefined ? undefined : shapes.get(key);
   if (known) {
     const params = values.map((value, index) => (known.passing[index] === 'text' ? String(value) : value));
     return { statement: known.statement, params };
   }
   // The builder may change the condition it is given: the values were taken before.
-  const qb = inKeyOrder(viewQuery(em, resource, where, view, connectionType), keys).limit(limit);
+  const qb = inKeyOrder(viewQuery(em, resource, where, view, connectionType, locale), keys).limit(limit);
   const statement = unnamedStatement(qb.getQuery());
   const params = qb.getParams();
   const passing = passingOf(values, params);

@@ -8,10 +8,14 @@ const languages = ['en', 'de'] as const;
 const key = `lower(replace("n"."language_key", '_', '-'))`;
 const ranked = (language: string) => `${key} = '${language}' desc, split_part(${key}, '-', 1) = '${language}' desc`;
 
+/** The order of a vessel's names `"n"` in which the first is the one shown in `language`. */
+export const namesOrderFor = (language: string): string =>
+  `${ranked(language)}, ${ranked('en')}, "n"."translation_id"`;
+
 /** The SQL that picks the name of the vessel whose id is the column `vesselId`. */
 export const vesselNameSql = (vesselId: string, language: string): string =>
-  `(select "n"."text" from "vessel_name" as "n" where "n"."vessel_id" = ${vesselId} order by ${ranked(language)}, `
-  + `${ranked('en')}, "n"."translation_id" limit 1)`;
+  `(select "n"."text" from "vessel_name" as "n" where "n"."vessel_id" = ${vesselId} `
+  + `order by ${namesOrderFor(language)} limit 1)`;
 
 /** `vesselNameEn`, `vesselNameDe`: the property a sort by vessel name orders by in that language. */
 export const vesselNameProperty = (language: string): string =>
