@@ -92,16 +92,16 @@ fun main(args: Array<String>) {
     }
     step("a patch on a stale If-Match is a 412, a typed error") {
         // recipe: conflict
-        try {
+        val general = try {
             sightings.patchSighting(createdId, SightingPatch(sightingMemo = "later"), ifMatch = "\"7\"")
-            error("the stale patch succeeded")
-        } catch (error: ClientException) { // statusCode 412; the body a GeneralError
+            null
+        } catch (error: ClientException) { // statusCode 412, the body a GeneralError: read again, retry with its ETag
             if (error.statusCode != 412) throw error
             val body = (error.response as ClientError<*>).body as String
-            val general = Serializer.moshi.adapter(GeneralError::class.java).fromJson(body)!!.general
-            // end recipe
-            check(general.isNotEmpty())
+            Serializer.moshi.adapter(GeneralError::class.java).fromJson(body)!!.general
         }
+        // end recipe
+        check(!general.isNullOrEmpty()) { "a 412 with a GeneralError" }
     }
     step("batch create: the new ids in input order, each read back") {
         // recipe: batch
