@@ -13,16 +13,18 @@ import { referencedNode } from '../../src/contract/references.ts';
 interface Walked { operation: string; method: string; path: string; body?: unknown }
 
 /** The operations with a `view` query parameter, each with a request body from its example where it takes one. */
-const operations: Array<Walked & { allowed: string[]; answeredAs: Record<string, string> }> = Object.entries(openApiDocument.paths)
+type ViewOperation = Walked & { allowed: string[]; answeredAs: Record<string, string> };
+const operations: ViewOperation[] = Object.entries(openApiDocument.paths)
   .flatMap(([path, item]) => Object.entries(item).flatMap(([method, operation]) => {
     const view = parametersOf(operation).find((p) => p.in === 'query' && p.name === 'view');
     if (!view) return [];
     const schema = referencedNode(view.schema!) as { enum?: string[] };
     const content = (operation as { requestBody?: { content?: Record<string, { example?: unknown }> } })
       .requestBody?.content?.['application/json'];
-    return [{ operation: (operation as { operationId: string }).operationId, method: method.toUpperCase(), path,
-      allowed: schema.enum ?? [], answeredAs: (operation as { 'x-view-operations'?: Record<string, string> })
-        ['x-view-operations'] ?? {}, ...content && { body: content.example } }];
+    const { operationId, 'x-view-operations': answeredAs = {} } =
+      operation as { operationId: string; 'x-view-operations'?: Record<string, string> };
+    return [{ operation: operationId, method: method.toUpperCase(), path, allowed: schema.enum ?? [], answeredAs,
+      ...content && { body: content.example } }];
   }));
 
 interface Violation { location: string[]; severity: string; code: string | number; message: string }
@@ -41,9 +43,10 @@ async function walk(proxy: ContractProxy, request: Walked & { query: string }, t
   await answer.body?.cancel();
   const violations = JSON.parse(answer.headers.get('sl-violations') ?? '[]') as Violation[];
   const found = (where: string, severity: string) => violations
-    .filter((v) => v.location[0] === where && v.severity === severity).map((v) => `${v.location.join('.')}: ${v.message}`);
-  return { status: answer.status, requestErrors: found('request', 'Error'), requestWarnings: found('request', 'Warning'),
-    answerErrors: found('response', 'Error') };
+    .filter((v) => v.location[0] === where && v.severity === severity)
+    .map((v) => `${v.location.join('.')}: ${v.message}`);
+  return { status: answer.status, requestErrors: found('request', 'Error'),
+    requestWarnings: found('request', 'Warning'), answerErrors: found('response', 'Error') };
 }
 
 describe('a Prism walk over the view parameter', function () {
@@ -66,7 +69,8 @@ describe('a Prism walk over the view parameter', function () {
   async function () {
     this.timeout(120_000);
     const token = await tokenFor(service.realm, 'admin');
-    const walked = [];
+    const walked: Array<{ request: string; view?: string; answeredAs?: string; inEnum: boolean }
+      & Awaited<ReturnType<typeof walk>>> = [];
     for (const operation of operations) {
       for (const view of [undefined, 'list', 'detail', 'summary', '']) {
         const query = `?limit=2${view === undefined ? '' : `&view=${view}`}`;

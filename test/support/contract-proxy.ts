@@ -27,7 +27,8 @@ export const contractProxyEnabled = process.env.CONTRACT_PROXY !== 'off';
 export async function startContractProxy(upstreamApi: string, { errors = true } = {}): Promise<ContractProxy> {
   const port = await freePort();
   const prism: ChildProcess = spawn(process.execPath, [prismBin, 'proxy', `${root}openapi.yaml`, upstreamApi,
-    ...errors ? ['--errors'] : [], '--host', '127.0.0.1', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    ...errors ? ['--errors'] : [], '--host', '127.0.0.1', '--port', String(port)],
+  { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Prism did not start within 90 s:\n${log}`)), 90_000);
