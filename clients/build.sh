@@ -3,7 +3,10 @@
 # scenario in place, for the library that is not packaged (the packages: clients/package.sh, clients/consume.sh); a
 # target whose inputs are unchanged since its last build is skipped. `typescript-axios` is generated only (into
 # clients/build/typescript-axios/sdk): test/clients/sdk-request-objects.test.ts type-checks a consumer against it.
-# Usage: clients/build.sh [java-okhttp-gson|java-native|typescript-axios ...]   (default: the two Java ones)
+# `go` and `kotlin` are generated and compiled with their scenarios (clients/go/scenario.go, clients/kotlin/Scenario.kt):
+# Go by Debian's toolchain in GOPATH mode (scripts/install-go.sh installs it), Kotlin by Maven's kotlin-maven-plugin
+# (clients/kotlin/pom.xml: the generator writes a Gradle build, and the machines have no Gradle).
+# Usage: clients/build.sh [java-okhttp-gson|java-native|typescript-axios|go|kotlin ...]   (default: the two Java ones)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 
@@ -22,6 +25,8 @@ generate() {
   case $target in
     # Request objects: each call names the parameters it sets, so one a release adds breaks no caller.
     typescript-axios) generator=typescript-axios options+=(--additional-properties=useSingleRequestParameter=true,supportsES6=true) ;;
+    go) options+=(--additional-properties=packageName=sighting --global-property=apiTests=false,modelTests=false,apiDocs=false,modelDocs=false) ;;
+    kotlin) options+=(--additional-properties=packageName=org.sighting.client --global-property=apiTests=false,modelTests=false,apiDocs=false,modelDocs=false) ;;
     java-*)
       options+=(--library "${target#java-}" --global-property=apiTests=false,modelTests=false,apiDocs=false,modelDocs=false
         --additional-properties=invokerPackage=org.sighting.client,apiPackage=org.sighting.client.api,modelPackage=org.sighting.client.model,groupId=org.sighting,artifactId=sighting-client,openApiNullable=false,useSingleRequestParameter=true) ;;
@@ -38,6 +43,19 @@ compile() {
         org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath -Dmdep.outputFile="$out/classpath.txt")
       mkdir -p "$out/scenario"
       "$JAVA_HOME/bin/javac" -encoding UTF-8 -d "$out/scenario" -cp "$(java_classpath "$target")" $(scenario_sources "$target") ;;
+    go)
+      # The generated package at GOPATH/src/sighting (its go.mod dropped: GOPATH mode), the scenario as a command.
+      mkdir -p "$out/gopath/src/scenario"
+      mv "$out/sdk" "$out/gopath/src/sighting"
+      rm -f "$out/gopath/src/sighting/go.mod" "$out/gopath/src/sighting/go.sum"
+      cp "$CLIENTS_DIR/go/scenario.go" "$out/gopath/src/scenario/main.go"
+      (cd "$out/gopath/src/scenario" && env $(go_env) go build -o "$out/scenario" .) ;;
+    kotlin)
+      mkdir -p "$out/scenario"
+      cp "$CLIENTS_DIR/kotlin/pom.xml" "$out/pom.xml"
+      cp "$CLIENTS_DIR/kotlin/Scenario.kt" "$out/scenario/"
+      (cd "$out" && maven -q compile \
+        org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath -Dmdep.outputFile="$out/classpath.txt") ;;
   esac
 }
 

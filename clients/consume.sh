@@ -69,7 +69,7 @@ case $kind in
     { echo 'import java.util.*; import org.sighting.client.*; import org.sighting.client.api.*; import org.sighting.client.model.*;'
       echo 'public class Readme { public static void main(String[] args) throws Exception { String token = System.getenv("SIGHTING_TOKEN");'
       readme_code java java; echo '} }'; } > "$consumer/Readme.java"
-    "$JAVA_HOME/bin/javac" -encoding UTF-8 -d "$consumer/classes" -cp "$classpath" "$CLIENTS_DIR/java/Scenario.java" "$CLIENTS_DIR/java/native/Sdk.java" "$consumer/Readme.java"
+    "$JAVA_HOME/bin/javac" -encoding UTF-8 -d "$consumer/classes" -cp "$classpath" "$CLIENTS_DIR/java/Scenario.java" "$CLIENTS_DIR/java/Paged.java" "$CLIENTS_DIR/java/native/Sdk.java" "$consumer/Readme.java"
     "$JAVA" -cp "$classpath:$consumer/classes" org.sighting.scenario.Scenario java "$api" "$token_url"
     token=$(fresh_token)
     SIGHTING_TOKEN=$token "$JAVA" -cp "$classpath:$consumer/classes" Readme | check_readme_output ;;

@@ -27,12 +27,23 @@ hold_build_lock() {
 # The scenario sources compiled into a target.
 scenario_sources() {
   case $1 in
-    java-*) echo "$CLIENTS_DIR/java/Scenario.java $CLIENTS_DIR/java/${1#java-}/Sdk.java" ;;
+    java-*) echo "$CLIENTS_DIR/java/Scenario.java $CLIENTS_DIR/java/Paged.java $CLIENTS_DIR/java/${1#java-}/Sdk.java" ;;
+    go) echo "$CLIENTS_DIR/go/scenario.go" ;;
+    kotlin) echo "$CLIENTS_DIR/kotlin/Scenario.kt $CLIENTS_DIR/kotlin/pom.xml" ;;
   esac
 }
 
 java_classpath() {
-  echo "$BUILD_DIR/$1/sdk/target/classes:$(cat "$BUILD_DIR/$1/classpath.txt")"
+  case $1 in
+    kotlin) echo "$BUILD_DIR/$1/target/classes:$(cat "$BUILD_DIR/$1/classpath.txt")" ;;
+    *) echo "$BUILD_DIR/$1/sdk/target/classes:$(cat "$BUILD_DIR/$1/classpath.txt")" ;;
+  esac
+}
+
+# Go in GOPATH mode: the generated package as `sighting` beside the scenario, and Debian's module sources
+# (scripts/install-go.sh) for golang.org/x/oauth2 and gopkg.in/validator.v2; no module proxy is reached.
+go_env() {
+  echo GO111MODULE=off GOPATH="$BUILD_DIR/go/gopath:/usr/share/gocode" GOCACHE="$BUILD_DIR/go/cache"
 }
 
 # The generator jar, from Maven Central through the local Maven repository (~/.m2 keeps the download).

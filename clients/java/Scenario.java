@@ -104,6 +104,14 @@ public final class Scenario {
       }
       equal(readBack, List.of(memo + " (batch 1) -1 null", memo + " (batch 2) -2 Europe/Berlin"));
     });
+    step("paging: by id after the last row, and sorted by the Link header's cursor", () -> {
+      Paged paged = Sdk.paging(sightings);
+      for (int i = 1; i < paged.seen().size(); i++) check(paged.seen().get(i) > paged.seen().get(i - 1), "ids ascending at " + i);
+      check(paged.seen().contains(created.getSightingId()), created.getSightingId() + " among " + paged.seen().size() + " rows");
+      if (paged.cursor() != null) {
+        check(!Sdk.listSightings(sightings, r -> r.limit(100).sort("-sightingDate").cursor(paged.cursor())).getData().isEmpty(), "the page after the cursor");
+      }
+    });
     step("read it back", () -> equal(Sdk.getSighting(sightings, created.getSightingId()).getData(), created));
     step("update with the version read", () -> {
       SightingDetail updated = Sdk.updateSighting(sightings, created.getSightingId(), update(created).sightingMemo(memo + " (updated)"), r -> r.prefer(PREFER)).getData();

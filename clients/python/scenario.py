@@ -110,6 +110,22 @@ def create_batch():
           == [(f"{memo} (batch 1)", -1, None), (f"{memo} (batch 2)", -2, "Europe/Berlin")], str(read_back))
 
 
+def paging():
+    # recipe: paging
+    seen = []
+    page = sightings.list_sightings(limit=100)
+    while page:
+        seen += [row.sighting_id for row in page]
+        page = sightings.list_sightings(limit=100, after=page[-1].sighting_id)
+    first = sightings.list_sightings_with_http_info(limit=100, sort="-sightingDate")
+    found = re.search(r'<([^>]+)>; rel="next"', first.headers.get("Link", ""))
+    cursor = found and urllib.parse.parse_qs(urllib.parse.urlsplit(found[1]).query)["cursor"][0]
+    # end recipe
+    check(seen == sorted(set(seen)) and state["id"] in seen, f"ids ascending with {state['id']}: {len(seen)} rows")
+    if cursor:
+        check(len(sightings.list_sightings(limit=100, sort="-sightingDate", cursor=cursor)) > 0, "the page after the cursor")
+
+
 def created_event(open_feed, create):
     """Opens a change feed by its generated call without preloading (the plain call would read the whole body, and a
     feed's body never ends; its `Accept: application/json` gets the stream too); creates a record; reads events until
@@ -215,6 +231,7 @@ step("a read with its ETag and API-Version headers", read_headers)
 step("the default create: no throw, the new record's Location", create_plain)
 step("create returning the record: the typed detail view", create_represented)
 step("batch create: the new ids in input order, each read back", create_batch)
+step("paging: by id after the last row, and sorted by the Link header's cursor", paging)
 step("update with the version read", update)
 step("a stale update is a 409, a typed error", stale_update)
 step("patch the memo (JSON Merge Patch) with If-Match", patch)

@@ -116,6 +116,22 @@ await step('batch create: the new ids in input order, each read back', async () 
   deepStrictEqual(readBack.map((r) => [r.sightingMemo, r.vessel.vesselId, r.sightingTimezone]),
     [[`${memo} (batch 1)`, -1, null], [`${memo} (batch 2)`, -2, 'Europe/Berlin']]);
 });
+await step('paging: by id after the last row, and sorted by the Link header\'s cursor', async () => {
+  // recipe: paging
+  const seen: number[] = [];
+  let page = await sightings.listSightings({ limit: 100 });
+  while (page.length > 0) {
+    seen.push(...page.map((row) => row.sightingId));
+    page = await sightings.listSightings({ limit: 100, after: page.at(-1)!.sightingId });
+  }
+  const first = await sightings.listSightingsRaw({ limit: 100, sort: '-sightingDate' });
+  const next = first.raw.headers.get('Link')?.match(/<([^>]+)>; rel="next"/)?.[1];
+  const cursor = next && new URL(next, 'http://x').searchParams.get('cursor');
+  // end recipe
+  ok(seen.every((id, i) => i === 0 || id > seen[i - 1]!) && seen.includes(created.sightingId),
+    `ids ascending, with ${created.sightingId}: ${seen.length} rows`);
+  if (cursor) ok((await sightings.listSightings({ limit: 100, sort: '-sightingDate', cursor })).length > 0);
+});
 await step('read it back', async () => {
   deepStrictEqual(await sightings.getSighting({ id: created.sightingId }), created);
 });

@@ -19,10 +19,16 @@ export interface ContractProxy {
 /** Whether the contract proxy is on: `CONTRACT_PROXY=off` runs the typed client straight to the service. */
 export const contractProxyEnabled = process.env.CONTRACT_PROXY !== 'off';
 
-export async function startContractProxy(upstreamApi: string): Promise<ContractProxy> {
+/**
+ * Starts Prism in front of `upstreamApi`. With `errors` (the default) a request or answer that breaks the contract is
+ * refused with Prism's problem document; without, everything is forwarded and Prism lists what it found in each
+ * answer's `sl-violations` header (warnings too, such as a deprecated parameter, which --errors also refuses).
+ */
+export async function startContractProxy(upstreamApi: string, { errors = true } = {}): Promise<ContractProxy> {
   const port = await freePort();
   const prism: ChildProcess = spawn(process.execPath, [prismBin, 'proxy', `${root}openapi.yaml`, upstreamApi,
-    '--errors', '--host', '127.0.0.1', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    ...errors ? ['--errors'] : [], '--host', '127.0.0.1', '--port', String(port)],
+  { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Prism did not start within 90 s:\n${log}`)), 90_000);

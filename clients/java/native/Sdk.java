@@ -151,4 +151,23 @@ final class Sdk {
     if (failed.get() != null) throw failed.get();
     return event.get();
   }
+
+  /** The paging recipe of docs/sdk.md (Java native): every id by `after`, then the sorted list's next-page cursor. */
+  static Paged paging(SightingApi sightings) throws ApiException {
+    // recipe: paging
+    List<Long> seen = new java.util.ArrayList<>();
+    List<SightingListItem> page = sightings.listSightings(SightingApi.APIListSightingsRequest.newBuilder().limit(100).build());
+    while (!page.isEmpty()) {
+      page.forEach(row -> seen.add(row.getSightingId()));
+      page = sightings.listSightings(SightingApi.APIListSightingsRequest.newBuilder().limit(100)
+          .after(page.get(page.size() - 1).getSightingId()).build());
+    }
+    ApiResponse<List<SightingListItem>> first = sightings.listSightingsWithHttpInfo(
+        SightingApi.APIListSightingsRequest.newBuilder().limit(100).sort("-sightingDate").build());
+    String cursor = first.getHeaders().getOrDefault("Link", List.of()).stream()
+        .map(link -> java.util.regex.Pattern.compile("[?&]cursor=([^&>]+)[^>]*>; rel=\"next\"").matcher(link))
+        .filter(java.util.regex.Matcher::find).map(m -> m.group(1)).findFirst().orElse(null);
+    // end recipe
+    return new Paged(seen, cursor == null ? null : java.net.URLDecoder.decode(cursor, java.nio.charset.StandardCharsets.UTF_8));
+  }
 }

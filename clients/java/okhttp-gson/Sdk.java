@@ -134,4 +134,19 @@ final class Sdk {
       return Scenario.createdEvent(response.body().byteStream(), create);
     }
   }
+
+  /** The paging recipe in okhttp-gson's terms (its request objects are fluent calls, not builders). */
+  static Paged paging(SightingApi sightings) throws ApiException {
+    List<Long> seen = new java.util.ArrayList<>();
+    List<SightingListItem> page = sightings.listSightings().limit(100).execute();
+    while (!page.isEmpty()) {
+      page.forEach(row -> seen.add(row.getSightingId()));
+      page = sightings.listSightings().limit(100).after(page.get(page.size() - 1).getSightingId()).execute();
+    }
+    ApiResponse<List<SightingListItem>> first = sightings.listSightings().limit(100).sort("-sightingDate").executeWithHttpInfo();
+    String cursor = first.getHeaders().getOrDefault("Link", List.of()).stream()
+        .map(link -> java.util.regex.Pattern.compile("[?&]cursor=([^&>]+)[^>]*>; rel=\"next\"").matcher(link))
+        .filter(java.util.regex.Matcher::find).map(m -> m.group(1)).findFirst().orElse(null);
+    return new Paged(seen, cursor == null ? null : java.net.URLDecoder.decode(cursor, java.nio.charset.StandardCharsets.UTF_8));
+  }
 }
