@@ -25,6 +25,7 @@ import { idempotencyKey } from '../http/idempotency-key.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 import { cors } from '../http/cors.ts';
 import { handlerChain } from '../http/handler-chain.ts';
+import { onlyWithBody } from '../http/only-with-body.ts';
 import { resources } from '../resources/index.ts';
 import { roleCheck } from '../auth/role-check.ts';
 import { compressAnswers } from '../http/compression.ts';
@@ -88,25 +89,34 @@ function operationSteps(
   const idempotency = idempotencyKey(orm, config.IDEMPOTENCY_WINDOW_SECONDS);
   const deprecations = deprecationNotice(metrics.deprecatedUsed);
   const compressed = compressAnswers();
+  // The reader, the slot and the decoding (the parsers' last step, the text check, also checks the query).
+  const [readAndDecode, checkText] = [parsers.slice(0, -1), parsers.at(-1)!];
+  const bodyless = [onlyWithBody(readAndDecode), checkText];
+  const bodylessRelease = onlyWithBody([bodyWork.release]);
   // Each operation gets only the steps that have work to do for it: every step costs each request that passes it.
-  return (operation) => [
-    // Only a list's, a history's or a batch's answer can be long: a write, a read by id and a version answer one
-    // record at most, an event stream is never compressed, and wrapping an answer costs each request (and each open
-    // stream).
-    ...longAnswers.has(operation.kind) ? [compressed] : [],
-    ...admitted,
-    // Before the body is read or validated: a caller without the role gets 403, not the schema's 400s.
-    roleCheck,
-    // Bodies decoded, parsed and validated a few at a time (src/http/body-slots.ts): a read by id never queues
-    // behind 50.
-    ...operation.kind === 'batch' ? batchParsers.get(operation.resource)! : parsers,
-    ...operation.integerQuery.length ? [queryIntegers] : [],
-    ...validation,
-    bodyWork.release,
-    // After validation: only a request the contract accepts is announced and counted.
-    ...deprecationsOf(operation.contract).length ? [deprecations] : [],
-    perRequestManager,
-    // Idempotency-Key is a create's and a batch's (docs/api.md).
-    ...operation.kind === 'create' || operation.kind === 'batch' ? [idempotency] : [],
-  ];
+  return (operation) => {
+    // A read or a delete whose contract declares no body; any other method keeps the steps that read an empty body.
+    const declaresBody = operation.contract.requestBody !== undefined
+      || (operation.method !== 'get' && operation.method !== 'delete');
+    return [
+      // Only a list's, a history's or a batch's answer can be long: a write, a read by id and a version answer one
+      // record at most, an event stream is never compressed, and wrapping an answer costs each request (and each open
+      // stream).
+      ...longAnswers.has(operation.kind) ? [compressed] : [],
+      ...admitted,
+      // Before the body is read or validated: a caller without the role gets 403, not the schema's 400s.
+      roleCheck,
+      // Bodies decoded, parsed and validated a few at a time (src/http/body-slots.ts): a read by id never queues
+      // behind 50.
+      ...operation.kind === 'batch' ? batchParsers.get(operation.resource)! : declaresBody ? parsers : bodyless,
+      ...operation.integerQuery.length ? [queryIntegers] : [],
+      ...validation,
+      declaresBody ? bodyWork.release : bodylessRelease,
+      // After validation: only a request the contract accepts is announced and counted.
+      ...deprecationsOf(operation.contract).length ? [deprecations] : [],
+      perRequestManager,
+      // Idempotency-Key is a create's and a batch's (docs/api.md).
+      ...operation.kind === 'create' || operation.kind === 'batch' ? [idempotency] : [],
+    ];
+  };
 }

@@ -18,14 +18,15 @@ const quoteOrEscape = /["\\]/g;
  */
 export function refuseDeepJson(text: string): void {
   let depth = 0;
+  // `test`, not `exec`: the match's place is `lastIndex`, and no match array is made per bracket or quote.
   quoteOrBracket.lastIndex = 0;
-  for (let found = quoteOrBracket.exec(text); found; found = quoteOrBracket.exec(text)) {
-    const token = found[0];
-    if (token === '"') {
-      const end = stringEnd(text, found.index + 1);
+  while (quoteOrBracket.test(text)) {
+    const token = text.charCodeAt(quoteOrBracket.lastIndex - 1);
+    if (token === quote) {
+      const end = stringEnd(text, quoteOrBracket.lastIndex);
       if (end < 0) return;
       quoteOrBracket.lastIndex = end + 1;
-    } else if (token === '{' || token === '[') {
+    } else if (token === openBrace || token === openBracket) {
       depth += 1;
       if (depth > maxBodyDepth) throw bodyTooDeep();
     } else {
@@ -34,13 +35,16 @@ export function refuseDeepJson(text: string): void {
   }
 }
 
+const [quote, openBrace, openBracket] = ['"', '{', '['].map((character) => character.charCodeAt(0));
+
 /** The index of the quote that ends the string starting at `from`, or -1 when it never ends. */
 function stringEnd(text: string, from: number): number {
   quoteOrEscape.lastIndex = from;
-  for (let found = quoteOrEscape.exec(text); found; found = quoteOrEscape.exec(text)) {
-    if (found[0] === '"') return found.index;
+  while (quoteOrEscape.test(text)) {
+    const at = quoteOrEscape.lastIndex - 1;
+    if (text.charCodeAt(at) === quote) return at;
     // An escape: the character after the backslash is never the string's end.
-    quoteOrEscape.lastIndex = found.index + 2;
+    quoteOrEscape.lastIndex = at + 2;
   }
   return -1;
 }

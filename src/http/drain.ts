@@ -67,20 +67,28 @@ export function drainable(server: Server, refuse: (req: IncomingMessage, res: Se
     connections.set(socket, { served: 0, busy: undefined, settled: 0 });
     socket.once('close', () => connections.delete(socket));
   });
+  /** The request was read whole, or answered: bytes beyond it are the next request begun. */
+  function settle(this: IncomingMessage | ServerResponse): void {
+    const socket = 'req' in this ? this.req.socket : this.socket!;
+    const connection = connections.get(socket);
+    if (connection) connection.settled = Math.max(connection.settled, socket.bytesRead);
+  }
+  function answered(this: ServerResponse): void {
+    settle.call(this);
+    const connection = connections.get(this.req.socket);
+    if (connection?.busy !== this) return;
+    connection.busy = undefined;
+    connection.served += 1;
+    // An answer whose headers left before the stop did not say Connection: close, so the client may already be
+    // sending its next request on this connection: it is idle now, and handled like the connections idle at the stop.
+    if (stopping) closeWhenIdle(this.req.socket, idleGraceMs);
+  }
+  // The state is the connection's; each request adds two listeners shared by all of them, no closure of its own.
   server.prependListener('request', (req, res: ServerResponse) => {
     const connection = connections.get(req.socket);
     if (connection) connection.busy = res;
-    const settle = () => { if (connection) connection.settled = Math.max(connection.settled, req.socket.bytesRead); };
-    req.once('end', settle);
-    res.once('close', () => {
-      settle();
-      if (connection?.busy !== res) return;
-      connection.busy = undefined;
-      connection.served += 1;
-      // An answer whose headers left before the stop did not say Connection: close, so the client may already be
-      // sending its next request on this connection: it is idle now, and handled like the connections idle at the stop.
-      if (stopping) closeWhenIdle(req.socket, idleGraceMs);
-    });
+    req.on('end', settle);
+    res.on('close', answered);
     // RFC 9112 §9.6: the client learns the connection ends after this answer and sends nothing more on it.
     if (stopping) res.setHeader('Connection', 'close');
   });

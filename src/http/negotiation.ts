@@ -20,10 +20,25 @@ const listRepresentations: Record<string, Representation> = {
   'application/x-ndjson': ndjsonRepresentation,
 };
 
-/** JSON when the client accepts anything (first in the list wins ties), undefined when it accepts none. */
+/** Each set's media types, listed once. */
+const offeredTypes = new Map([representations, listRepresentations].map((offered) => [offered, Object.keys(offered)]));
+
+/**
+ * JSON when the client accepts anything (first in the list wins ties), undefined when it accepts none. Most clients
+ * send no Accept or `*\/*`: that is answered without parsing the header.
+ */
 function acceptedRepresentation(req: Request, offered: Record<string, Representation>): Representation | undefined {
-  const type = req.accepts(Object.keys(offered));
+  const types = offeredTypes.get(offered)!;
+  const accept = req.headers.accept;
+  if (accept === undefined || accept === '*/*') return offered[types[0]!];
+  const type = req.accepts(types);
   return type ? offered[type] : undefined;
+}
+
+/** `Vary: Accept`, added to what is there already. */
+function varyByAccept(res: Response): void {
+  if (res.getHeader('Vary') === undefined) res.setHeader('Vary', 'Accept');
+  else res.vary('Accept');
 }
 
 export function negotiate(req: Request, res: Response, next: NextFunction): void {
@@ -31,7 +46,7 @@ export function negotiate(req: Request, res: Response, next: NextFunction): void
   // stream is the operation's only success, and generated clients (python, go) ask for JSON first whatever it answers.
   if (operationOf(req)?.streams) {
     if (!req.accepts(['text/event-stream', 'application/json'])) throw notAcceptable();
-    res.vary('Accept');
+    varyByAccept(res);
     return next();
   }
   const lists = operationOf(req)?.view !== undefined;
@@ -40,7 +55,7 @@ export function negotiate(req: Request, res: Response, next: NextFunction): void
   // An export's errors are JSON: a CSV or JSON lines error body would be read as data.
   res.locals.representation = representation.extension ? jsonRepresentation : representation;
   res.locals.listRepresentation = representation;
-  res.vary('Accept');
+  varyByAccept(res);
   next();
 }
 

@@ -31,8 +31,8 @@ export function rateLimit(limit: number, now: () => number = Date.now): RequestH
     }
     window.count += 1;
     const seconds = Math.ceil((window.resetsAt - time) / 1000);
-    res.set({ 'RateLimit-Policy': policy,
-      RateLimit: `"per-caller";r=${Math.max(0, limit - window.count)};t=${seconds}` });
+    res.setHeader('RateLimit-Policy', policy);
+    res.setHeader('RateLimit', `"per-caller";r=${Math.max(0, limit - window.count)};t=${seconds}`);
     if (window.count > limit) throw new TooManyRequests('error.tooManyRequests', {},
       { 'Retry-After': String(seconds) });
     next();

@@ -29,13 +29,29 @@ async function release(res: Response, status: number, body: string | null): Prom
   await hold({ status, headers, body });
 }
 
+/** Each representation's Content-Type, made once. */
+const documentTypes = new Map<Representation, string>();
+
+function documentType(representation: Representation): string {
+  let type = documentTypes.get(representation);
+  if (type === undefined) documentTypes.set(representation, type = `${representation.mediaType}; charset=utf-8`);
+  return type;
+}
+
+/**
+ * The document as express's `res.send` would answer it, without its work per answer that has nothing to do here:
+ * the Content-Type's charset parsed and written again, ETags (off: src/app/app.ts) and freshness (the handlers answer
+ * conditional requests themselves, src/crud/preconditions.ts). Node leaves the body out of an answer to HEAD.
+ */
 export async function sendDocument(res: Response, status: number, root: string, body: unknown): Promise<void> {
   const representation = representationOf(res);
   const text = representation.document(root, body);
-  res.status(status).type(`${representation.mediaType}; charset=utf-8`);
+  res.statusCode = status;
+  res.setHeader('Content-Type', documentType(representation));
   // Most answers have no hold: no promise and no turn of the event loop's microtasks for them.
   if (holds.has(res)) await release(res, status, text);
-  res.send(text);
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }
 
 /** An answer without a body (a create's 201, an update's 204). */
@@ -151,7 +167,11 @@ function sendWhole(
   res: Response, root: string, items: readonly unknown[], collection: string, representation: Representation,
 ): void {
   let text = representation.listOpen(collection);
-  for (const [index, item] of items.entries()) text += representation.listItem(root, item, index === 0);
-  res.status(200).type(`${representation.mediaType}; charset=utf-8`);
-  res.send(text + representation.listClose(collection));
+  for (let index = 0; index < items.length; index++) text += representation.listItem(root, items[index], index === 0);
+  text += representation.listClose(collection);
+  // As a document is sent (sendDocument): the type made once, the length counted, no res.send.
+  res.statusCode = 200;
+  res.setHeader('Content-Type', documentType(representation));
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }

@@ -28,25 +28,57 @@ export function illFormedText(part: unknown, path: string[], problems: FieldProb
   collect(part, problems, path);
 }
 
+/** A member being walked: its object's own names, the next one's index, and where the object itself is. */
+interface Frame {
+  value: Record<string, unknown>;
+  names: string[];
+  next: number;
+  name: string;
+  parent: Frame | undefined;
+}
+
+/** The text's problem, if it has one. */
+function problemOf(text: string): FieldProblem['key'] | undefined {
+  return !text.isWellFormed() ? 'error.field.loneSurrogate' : text.startsWith('\ufeff')
+    ? 'error.field.byteOrderMark' : undefined;
+}
+
+/** The field's name, `name` within the object `frame` walks: made only for a problem. */
+function fieldName(at: readonly string[], frame: Frame, name: string): string {
+  const names = [name];
+  for (let object: Frame | undefined = frame; object?.parent; object = object.parent) names.push(object.name);
+  // A problem in the body's own text (a JSON string as the whole body) is on the body.
+  return [...at, ...names.reverse()].join('.') || 'body';
+}
+
 /**
- * Every string and member name in `root`, walked with a stack of its own: no body can nest deep enough to overflow it.
+ * Every string and member name in `root`, walked depth first in the body's order with a stack of its own (no body
+ * can nest deep enough to overflow it): one frame per object, and a field's path made only when it has a problem.
  */
-function collect(root: unknown, problems: FieldProblem[], at: string[] = []): void {
-  const pending: Array<[value: unknown, path: string[]]> = [[root, at]];
-  for (let next = pending.pop(); next; next = pending.pop()) {
-    const [value, path] = next;
-    if (typeof value === 'string') {
-      const key = !value.isWellFormed() ? 'error.field.loneSurrogate' : value.startsWith('\ufeff')
-        ? 'error.field.byteOrderMark' : undefined;
-      // A problem in the body's own text (a JSON string as the whole body) is on the body.
-      if (key) problems.push({ field: path.join('.') || 'body', key });
-    } else if (value && typeof value === 'object') {
-      // Pushed in reverse, so problems come out in the body's order.
-      for (const [name, item] of Object.entries(value).reverse()) {
-        if (!name.isWellFormed()) problems.push({ field: [...path, name.toWellFormed()].join('.'),
-          key: 'error.field.loneSurrogate' });
-        else pending.push([item, [...path, name]]);
-      }
+function collect(root: unknown, problems: FieldProblem[], at: readonly string[] = []): void {
+  if (typeof root === 'string') {
+    const key = problemOf(root);
+    if (key) problems.push({ field: at.join('.') || 'body', key });
+    return;
+  }
+  if (!root || typeof root !== 'object') return;
+  const value = root as Record<string, unknown>;
+  let frame: Frame | undefined = { value, names: Object.keys(value), next: 0, name: '', parent: undefined };
+  while (frame) {
+    if (frame.next === frame.names.length) {
+      frame = frame.parent;
+      continue;
+    }
+    const name = frame.names[frame.next++]!;
+    const item = frame.value[name];
+    if (!name.isWellFormed()) {
+      problems.push({ field: fieldName(at, frame, name.toWellFormed()), key: 'error.field.loneSurrogate' });
+    } else if (typeof item === 'string') {
+      const key = problemOf(item);
+      if (key) problems.push({ field: fieldName(at, frame, name), key });
+    } else if (item && typeof item === 'object') {
+      const object = item as Record<string, unknown>;
+      frame = { value: object, names: Object.keys(object), next: 0, name, parent: frame };
     }
   }
 }

@@ -2,6 +2,7 @@
 import { createRequire } from 'node:module';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import type { Config } from '../config/config.ts';
+import { gatheredStandardOutput } from './gathered-lines.ts';
 import { serializeError } from './error-serializer.ts';
 
 export type { Logger, DestinationStream };
@@ -37,9 +38,11 @@ export function createLogger(config: Config, destination?: DestinationStream): L
 
 /**
  * Standard output, written in batches of at least 4 KiB, and at the latest every 250 ms: one write per request line
- * cost about a tenth of a read's CPU time. pino writes what is left when the process exits (`process.exit` included);
- * only a process killed outright (SIGKILL) loses its last quarter second of lines.
+ * cost about a tenth of a read's CPU time. The lines are gathered apart from pino's destination (src/observability/
+ * gathered-lines.ts): its own `minLength` copied the whole batch so far on every line. What is left is written when
+ * the process exits (`process.exit` and an uncaught error included); only a process killed outright (SIGKILL) loses
+ * its last quarter second of lines.
  */
 function standardOutput(): DestinationStream {
-  return pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 });
+  return gatheredStandardOutput(4096, 250);
 }

@@ -6,19 +6,24 @@ const fixedOffset = /^[+-](0\d|1[0-4]):[0-5]\d$/;
 
 /** `yyyy-MM-ddTHH:mm[:ss[.SSS]]` as `yyyy-MM-ddTHH:mm:ss.SSS`; undefined for any other text or an impossible date. */
 export function normalizeLocalDateTime(text: string): string | undefined {
-  const [, y, mo, d, h, mi, s = '00', ms = '000'] = localDateTimeShape.exec(text) ?? [];
-  if (!y) return undefined;
+  const match = localDateTimeShape.exec(text);
+  if (!match) return undefined;
   // Year 0000 is 1 BC in ISO 8601 but no year at all for PostgreSQL's timestamp: only years 0001..9999 are dates.
   // Checked by the calendar's rules, not by a Date's round trip: every create and replacement checks its date twice.
-  const [year, month, day] = [Number(y), Number(mo), Number(d)];
+  const year = Number(match[1]);
+  const month = Number(match[2]);
+  const day = Number(match[3]);
   const possible = year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month)
-    && Number(h) <= 23 && Number(mi) <= 59 && Number(s) <= 59;
-  return possible ? `${y}-${mo}-${d}T${h}:${mi}:${s}.${ms}` : undefined;
+    && Number(match[4]) <= 23 && Number(match[5]) <= 59 && Number(match[6] ?? 0) <= 59;
+  if (!possible) return undefined;
+  // A text with its seconds and milliseconds is its own normal form: no new string.
+  if (match[7] !== undefined) return text;
+  return `${text.slice(0, 16)}:${match[6] ?? '00'}.000`;
 }
 
 const isLeap = (year: number): boolean => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
 const daysIn = (year: number, month: number): number =>
-  (month === 2 ? (isLeap(year) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31);
+  (month === 2 ? (isLeap(year) ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31);
 
 // Building an Intl.DateTimeFormat costs tens of microseconds and a create checks its zone twice (validator, then
 // the write): answers are kept, for at most `maxZones` distinct texts so odd input cannot grow the cache without bound.

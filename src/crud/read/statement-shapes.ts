@@ -27,7 +27,10 @@ interface Shape {
 const shapeBound = 1000;
 const shapes = new Map<string, Shape>();
 
-const isPlain = (value: object) => [Object.prototype, null].includes(Object.getPrototypeOf(value) as object | null);
+const isPlain = (value: object) => {
+  const prototype = Object.getPrototypeOf(value) as object | null;
+  return prototype === Object.prototype || prototype === null;
+};
 
 /**
  * The condition's shape (its keys, operators, nulls and array lengths: what the text depends on) and its values, in
@@ -36,18 +39,24 @@ const isPlain = (value: object) => [Object.prototype, null].includes(Object.getP
 function shapeOf(where: unknown, values: unknown[]): string | undefined {
   if (where === null) return 'n';
   if (where === undefined) return 'u';
-  if (['string', 'number', 'boolean', 'bigint'].includes(typeof where)) {
+  const type = typeof where;
+  if (type === 'string' || type === 'number' || type === 'boolean' || type === 'bigint') {
     values.push(where);
     return 'v';
   }
-  if (typeof where !== 'object' || !isPlain(where) && !Array.isArray(where)) return undefined;
-  const parts: string[] = [];
-  for (const [key, value] of Object.entries(where)) {
-    const part = shapeOf(value, values);
+  if (type !== 'object') return undefined;
+  const array = Array.isArray(where);
+  if (!array && !isPlain(where as object)) return undefined;
+  // Built as one string as it goes: each request of a known shape makes its shape again to find it.
+  let shape = array ? '[' : '{';
+  let first = true;
+  for (const key of Object.keys(where as object)) {
+    const part = shapeOf((where as Record<string, unknown>)[key], values);
     if (part === undefined) return undefined;
-    parts.push(`${JSON.stringify(key)}:${part}`);
+    shape += `${first ? '' : ','}${JSON.stringify(key)}:${part}`;
+    first = false;
   }
-  return Array.isArray(where) ? `[${parts.join(',')}]` : `{${parts.join(',')}}`;
+  return shape + (array ? ']' : '}');
 }
 
 /**
