@@ -8,6 +8,7 @@ import { principalOf } from '../request-parts.ts';
 import { requestEntityManager } from '../../db/request-context.ts';
 import { signalCommit } from '../../db/commit-signal.ts';
 import { sendDocument } from '../../http/send.ts';
+import type { BatchRecordTexts } from '../../http/batch-record-texts.ts';
 
 /** Told of each batch's size as its work goes (src/app/import-memory.ts gives its heap back). */
 export interface ImportMemory {
@@ -22,7 +23,7 @@ const unwatched: ImportMemory = { importing: () => undefined, dropped: () => und
 export function batchHandlers(resource: AnyResource, maxRecords: number, memory = unwatched) {
   return {
     async batch(req: Request, res: Response): Promise<void> {
-      const size = (req.body as unknown[]).length;
+      const size = (req.body as BatchRecordTexts).length;
       memory.importing(size);
       try {
         await importBatch(req, res, size);
@@ -33,9 +34,9 @@ export function batchHandlers(resource: AnyResource, maxRecords: number, memory 
   };
 
   async function importBatch(req: Request, res: Response, size: number): Promise<void> {
-    // A CSV row was made the record its columns name as it was read (crud/write/csv-columns.ts). Each checked record
-    // takes its body's place; its row is made as the writes take it (docs/api.md).
-    const { records, problems } = await batchRecords(resource, req.body as unknown[], maxRecords);
+    // The records are held as texts (src/http/batch-record-texts.ts), each made anew where it is needed; a checked
+    // record takes its text's place, and its row is made as the writes take it (docs/api.md).
+    const { records, problems } = await batchRecords(resource, req.body as BatchRecordTexts, maxRecords);
     const principal = principalOf(res);
     const { owner } = resource;
     const em = requestEntityManager(req);
