@@ -3,6 +3,7 @@
 // its text is held whole, only the records, each as one compact text (src/http/batch-record-texts.ts;
 // docs/api.md#whole-data-sets-in-batch-create); the event loop turns between the socket's chunks.
 import zlib from 'node:zlib';
+import { setImmediate } from 'node:timers/promises';
 import type { Readable, Transform } from 'node:stream';
 import type { Request, RequestHandler } from 'express';
 import type { MessageKey } from '../i18n/messages.ts';
@@ -57,6 +58,26 @@ function drain(req: Request, then: () => void): void {
     done = true;
   };
   req.once('end', once).once('close', once).resume();
+}
+
+/**
+ * How much text is parsed in one turn of the event loop: 8,192 characters are some 40 XML records or 100 CSV rows, a
+ * few milliseconds of work, so that no read of another request waits behind a whole socket read's parsing.
+ */
+const sliceLength = 8192;
+
+/**
+ * The piece in slices of `sliceLength`, none ending between the two halves of a surrogate pair: csv-parse encodes each
+ * slice as UTF-8 on its own.
+ */
+function* slices(piece: string): Generator<string> {
+  for (let start = 0; start < piece.length;) {
+    let end = Math.min(start + sliceLength, piece.length);
+    const last = piece.charCodeAt(end - 1);
+    if (end < piece.length && last >= 0xd800 && last <= 0xdbff) end += 1;
+    yield piece.slice(start, end);
+    start = end;
+  }
 }
 
 /** A JSON body: an array read element by element; anything else (an object, not JSON) read whole as before. */
@@ -120,6 +141,7 @@ export function readBatchBody(req: Request, mediaType: string, limit: number,
     let source: Readable | Transform = req;
     let received = 0;
     let failed = false;
+    let sliced: Promise<void> = Promise.resolve();
     const fail = (error: unknown) => {
       if (failed) return;
       failed = true;
@@ -148,11 +170,26 @@ export function readBatchBody(req: Request, mediaType: string, limit: number,
       } catch {
         return fail(new BadRequest(charsetKey));
       }
-      try {
-        text.push(piece);
-      } catch (error) {
-        fail(error);
+      if (piece.length <= sliceLength) {
+        try {
+          text.push(piece);
+        } catch (error) {
+          fail(error);
+        }
+        return;
       }
+      // A long piece (a socket's read is up to 64 KB) is parsed a slice a turn, the body paused meanwhile.
+      // The last piece's slices may still be under way when the body ends: its end waits for them (`sliced`).
+      source.pause();
+      sliced = (async () => {
+        for (const slice of slices(piece)) {
+          await setImmediate();
+          if (failed) return;
+          text.push(slice);
+        }
+        source.resume();
+      })();
+      sliced.catch(fail);
     });
     // A body that is not what its Content-Encoding says, or a client gone half-way.
     source.once('error', () => fail(malformedBody()));
@@ -160,6 +197,8 @@ export function readBatchBody(req: Request, mediaType: string, limit: number,
     source.once('end', () => {
       if (failed) return;
       void (async () => {
+        await sliced;
+        if (failed) return;
         let last: string;
         try {
           last = utf8.decode();
@@ -172,7 +211,7 @@ export function readBatchBody(req: Request, mediaType: string, limit: number,
         if (problems.length > 0) throw new ValidationFailed(problems);
         checkedAsRead(records);
         return records;
-      })().then(resolve, (error: unknown) => { failed = true; reject(error); });
+      })().then((value) => { if (!failed) resolve(value); }, (error: unknown) => { failed = true; reject(error); });
     });
   });
 }
