@@ -1,10 +1,14 @@
 // A whole data set's import and the service's memory and reads: `POST /sighting/batch` of about IMPORT_MB (64) MB of
-// sightings, once as a JSON array, once as JSON lines, once as CSV. For each it samples the service's resident set
-// (/proc/PID/status VmRSS, every 50 ms; a fresh service and database for each format) and prints the baseline before
-// the import, the peak during it, the growth as a multiple of the body's size and the resident set IMPORT_SETTLE_MS
-// (10,000) after the answer; and, from a steady stream of `GET /api/sighting/{id}` sent one after the other by this
-// process, the reads' p99 on the idle service and during the import, and their ratio. Asserts nothing. The service runs
-// on core 0, this process on core 1. Run: `npm run bench:import-memory` (PGlite),
+// sightings, once as a JSON array, once as JSON lines, once as CSV, once as an XML list (IMPORT_FORMATS, media types
+// separated by commas, picks some). For each it samples the service's resident set (/proc/PID/status VmRSS, every
+// 50 ms; a fresh service and database for each format) and prints the baseline before the import, the peak during it,
+// the growth as a multiple of the body's size and the resident set IMPORT_SETTLE_MS (10,000) after the answer; from a
+// steady stream of `GET /api/sighting/{id}` sent one after the other by this process, the reads' p99 on the idle
+// service and during the import, and their ratio; and the service's own event-loop delay, idle and during the import
+// (prom-client's monitorEventLoopDelay in /metrics, `nodejs_eventloop_lag_max_seconds` and `_p99_`, its histogram reset
+// by each scrape): its maximum is the import's longest synchronous stretch, which a shared machine's other work
+// lengthens only when it takes the core from the service. Asserts nothing. The service runs on core 0, this process
+// on core 1. Run: `npm run bench:import-memory` (PGlite),
 // `DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test npm run bench:import-memory` (PostgreSQL, COPY).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -22,7 +26,7 @@ execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
 async function freshService() {
   const db = await prepareDatabase(0, []);
   const service = await startServer('service', 'src/server.ts', { PORT: '0', HOST: '127.0.0.1', DEMO_DATA: 'false',
-    RATE_LIMIT_PER_MINUTE: '100000000', DB_STATEMENT_TIMEOUT_MS: '600000',
+    RATE_LIMIT_PER_MINUTE: '100000000', DB_STATEMENT_TIMEOUT_MS: '600000', REQUEST_TIMEOUT_MS: '600000',
     // The bounds raised above the body: this measures the import, not its 413.
     BATCH_MAX_RECORDS: '10000000', BATCH_MAX_BYTES: `${Math.ceil(megabytes * 1.25)}mb`, ...db.serviceEnv }, '0');
   return { service, db, pid: service.child.pid! };
@@ -50,9 +54,16 @@ function body(format: string): { text: string; records: number } {
     const record = sighting(n);
     if (format === 'application/json') add(`${n === 0 ? '[' : ','}${JSON.stringify(record)}`);
     else if (format === 'application/x-ndjson') add(`${JSON.stringify(record)}\n`);
-    else add(`${record.sightingMemo},${record.vessel.vesselId},${record.sightingTimezone},${record.sightingDate}\r\n`);
+      else if (format === 'text/xml') {
+      add(`${n === 0 ? '<collection>' : ''}<sighting><sightingMemo>${record.sightingMemo}</sightingMemo><vessel>`
+        + `<vesselId>${record.vessel.vesselId}</vesselId></vessel><sightingTimezone>${record.sightingTimezone}`
+        + `</sightingTimezone><sightingDate>${record.sightingDate}</sightingDate></sighting>`);
+    } else {
+      add(`${record.sightingMemo},${record.vessel.vesselId},${record.sightingTimezone},${record.sightingDate}\r\n`);
+    }
   }
   if (format === 'application/json') add(']');
+  if (format === 'text/xml') add('</collection>');
   return { text: parts.join(''), records: n };
 }
 
@@ -75,6 +86,13 @@ async function reads(url: string, token: string, stop: () => boolean): Promise<{
   return { times, failed };
 }
 
+/** The service's event-loop delay since the last scrape (prom-client resets its histogram at each): max and p99, ms. */
+async function loopDelay(url: string): Promise<{ max: number; p99: number }> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const gauge = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]) * 1000;
+  return { max: gauge('nodejs_eventloop_lag_max_seconds'), p99: gauge('nodejs_eventloop_lag_p99_seconds') };
+}
+
 const p99 = (times: number[]) => [...times].sort((a, b) => a - b)[Math.min(times.length - 1,
   Math.floor(times.length * 0.99))] ?? NaN;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
@@ -82,7 +100,9 @@ const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const backend = process.env.DATABASE_URL ? 'PostgreSQL (COPY)' : 'PGlite';
 console.log(`a whole data set's import: memory and reads, ${backend}, node ${process.version}, ~${megabytes} MB `
   + 'bodies\n');
-for (const format of ['application/json', 'application/x-ndjson', 'text/csv']) {
+const formats = process.env.IMPORT_FORMATS?.split(',') ?? ['application/json', 'application/x-ndjson', 'text/csv',
+  'text/xml'];
+for (const format of formats) {
   const { text, records } = body(format);
   const size = Buffer.byteLength(text);
   const { service, db, pid } = await freshService();
@@ -91,7 +111,10 @@ for (const format of ['application/json', 'application/x-ndjson', 'text/csv']) {
     const until = (ms: number) => ((end) => () => performance.now() > end)(performance.now() + ms);
     // Warm: the first reads compile the read's statement and code paths.
     await reads(service.url, token, until(1000));
+    // A scrape resets the service's delay histogram: the idle figure is of the idle reads alone.
+    await loopDelay(service.url);
     const { times: idle } = await reads(service.url, token, until(idleMs));
+    const idleLoop = await loopDelay(service.url);
     const baseline = residentBytes(pid);
     let peak = baseline;
     const sampler = setInterval(() => { peak = Math.max(peak, residentBytes(pid)); }, 50);
@@ -103,6 +126,7 @@ for (const format of ['application/json', 'application/x-ndjson', 'text/csv']) {
     const answer = await response.text();
     const seconds = (performance.now() - started) / 1000;
     importing = false;
+    const importLoop = await loopDelay(service.url);
     const { times: busy, failed } = await during;
     clearInterval(sampler);
     peak = Math.max(peak, residentBytes(pid));
@@ -119,6 +143,8 @@ for (const format of ['application/json', 'application/x-ndjson', 'text/csv']) {
     console.log(`  GET /sighting/{id} p99: idle ${p99(idle).toFixed(1)} ms (${idle.length} reads), during the import `
       + `${p99(busy).toFixed(1)} ms (${busy.length} reads): ${(p99(busy) / p99(idle)).toFixed(2)}×`
       + (failed.length ? `; ${failed.length} not 200, the first: ${failed[0]}` : ''));
+    console.log(`  event-loop delay: idle max ${idleLoop.max.toFixed(1)} ms (p99 ${idleLoop.p99.toFixed(1)}), during `
+      + `the import max ${importLoop.max.toFixed(1)} ms (p99 ${importLoop.p99.toFixed(1)})`);
   } finally {
     await service.stop();
     await db.drop();

@@ -7,6 +7,7 @@ import type { AppServices } from './app-services.ts';
 import { queryIntegers } from '../validation/query-integers.ts';
 import { negotiate } from '../http/negotiation.ts';
 import { bodyParsers } from '../http/body-parsers.ts';
+import { batchRecordsBack, batchShapeForValidator } from '../http/batch-body.ts';
 import { bodySlots } from '../http/body-slots.ts';
 import { entityManagerPerRequest } from '../db/request-context.ts';
 import { operationDispatch, type OperationHandlers } from '../crud/operation-dispatch.ts';
@@ -110,7 +111,8 @@ function operationSteps(
       // behind 50.
       ...operation.kind === 'batch' ? batchParsers.get(operation.resource)! : declaresBody ? parsers : bodyless,
       ...operation.integerQuery.length ? [queryIntegers] : [],
-      ...validation,
+      // A batch's records are held as texts: the validator checks its shape (src/http/batch-body.ts).
+      ...operation.kind === 'batch' ? [batchShapeForValidator, ...validation, batchRecordsBack] : validation,
       declaresBody ? bodyWork.release : bodylessRelease,
       // After validation: only a request the contract accepts is announced and counted.
       ...deprecationsOf(operation.contract).length ? [deprecations] : [],

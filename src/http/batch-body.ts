@@ -1,9 +1,12 @@
 // A batch's body read as its bytes arrive: a JSON array element by element, JSON lines line by line, CSV row by row,
-// each record parsed from its own text once that is whole. Neither the body's bytes nor its text is held whole, only
-// the records (docs/api.md#whole-data-sets-in-batch-create); the event loop turns between the socket's chunks.
+// an XML list record by record, each record parsed from its own text once that is whole. Neither the body's bytes nor
+// its text is held whole, only the records, each as one compact text (src/http/batch-record-texts.ts;
+// docs/api.md#whole-data-sets-in-batch-create); the event loop turns between the socket's chunks.
 import zlib from 'node:zlib';
+import { setImmediate } from 'node:timers/promises';
 import type { Readable, Transform } from 'node:stream';
 import type { Request, RequestHandler } from 'express';
+import type { MessageKey } from '../i18n/messages.ts';
 import { BadRequest, UnsupportedMediaType, ValidationFailed, type FieldProblem } from '../errors/app-errors.ts';
 import { malformedBody, payloadTooLarge, unsupportedMediaType } from '../errors/refusals.ts';
 import { JsonArrayElements } from './json-array-elements.ts';
@@ -11,6 +14,10 @@ import { JsonLineRecords } from './json-lines.ts';
 import { CsvRows, type CsvRow } from './csv-rows.ts';
 import { jsonOfText } from './json-text.ts';
 import { checkedAsRead, illFormedText } from './well-formed-text.ts';
+import { BatchRecordTexts } from './batch-record-texts.ts';
+import { xmlMediaTypes, refuseOtherCharset } from './xml/xml-body-parser.ts';
+import { xmlBatchReader } from './xml/xml-batch-reader.ts';
+import { unrounded } from './unrounded-numbers.ts';
 
 /** What reads one format's text: its pieces in order; then, at its end, the body's value if not its records. */
 interface TextReader {
@@ -53,6 +60,26 @@ function drain(req: Request, then: () => void): void {
   req.once('end', once).once('close', once).resume();
 }
 
+/**
+ * How much text is parsed in one turn of the event loop: 8,192 characters are some 40 XML records or 100 CSV rows, a
+ * few milliseconds of work, so that no read of another request waits behind a whole socket read's parsing.
+ */
+const sliceLength = 8192;
+
+/**
+ * The piece in slices of `sliceLength`, none ending between the two halves of a surrogate pair: csv-parse encodes each
+ * slice as UTF-8 on its own.
+ */
+function* slices(piece: string): Generator<string> {
+  for (let start = 0; start < piece.length;) {
+    let end = Math.min(start + sliceLength, piece.length);
+    const last = piece.charCodeAt(end - 1);
+    if (end < piece.length && last >= 0xd800 && last <= 0xdbff) end += 1;
+    yield piece.slice(start, end);
+    start = end;
+  }
+}
+
 /** A JSON body: an array read element by element; anything else (an object, not JSON) read whole as before. */
 function jsonReader(record: (value: unknown, position: number) => void): TextReader {
   let elements: JsonArrayElements | undefined;
@@ -77,29 +104,44 @@ function jsonReader(record: (value: unknown, position: number) => void): TextRea
 }
 
 /**
- * Reads a batch body of `mediaType` (a JSON array, JSON lines, CSV) into the array of its records, each checked for
- * ill-formed text as it comes (src/http/well-formed-text.ts); an XML one into its bytes, for its parser. A CSV row
- * becomes its record at once (`recordOfRow`), so that the rows are never held beside the records. The 413 past
- * `limit` bytes (after Content-Encoding) comes as soon as they are past, the rest of the body read off and dropped.
+ * Reads a batch body of `mediaType` (a JSON array, JSON lines, CSV, an XML list) into its records, held as texts
+ * (`BatchRecordTexts`), each checked for ill-formed text as it comes (src/http/well-formed-text.ts). A CSV row is made
+ * its record (`recordOfRow`) to be checked, then held as its cells. The 413 past `limit` bytes (after
+ * Content-Encoding) comes as soon as they are past, the rest of the body read off and dropped.
  */
 export function readBatchBody(req: Request, mediaType: string, limit: number,
   recordOfRow: (row: CsvRow) => unknown = (row) => row): Promise<unknown> {
-  const records: unknown[] = [];
+  // Only a CSV body's records are rows: a JSON array's element `[]` is the value it is.
+  const records = new BatchRecordTexts(mediaType === 'text/csv' ? recordOfRow : undefined);
   const problems: FieldProblem[] = [];
+  const checked = (value: unknown, position: number) => illFormedText(value, [String(position - 1)], problems);
   const record = (value: unknown, position: number) => {
-    illFormedText(value, [String(position - 1)], problems);
-    records.push(value);
+    checked(value, position);
+    records.add(value);
   };
-  const text: TextReader | undefined = mediaType === 'application/x-ndjson' ? new JsonLineRecords(record)
-    : mediaType === 'text/csv' ? new CsvRows((row, position) => record(recordOfRow(row), position))
-      : mediaType === 'application/json' || mediaType.endsWith('+json') ? jsonReader(record) : undefined;
-  const bytes: Buffer[] = [];
+  const row = (cells: CsvRow, position: number) => {
+    checked(recordOfRow(cells), position);
+    records.addRow(cells);
+  };
+  const xml = xmlMediaTypes.includes(mediaType);
+  // XML's own keys for a charset that is not UTF-8 (src/http/xml/xml-body-parser.ts).
+  const charsetKey: MessageKey = xml ? 'error.xmlCharset' : 'error.utf8';
+  let text: TextReader;
+  try {
+    if (xml) refuseOtherCharset(req);
+    text = mediaType === 'application/x-ndjson' ? new JsonLineRecords(record)
+      : mediaType === 'text/csv' ? new CsvRows(row)
+        : xml ? xmlBatchReader(req, mediaType, record, unrounded) : jsonReader(record);
+  } catch (error) {
+    return new Promise((_resolve, reject) => { drain(req, () => reject(error)); });
+  }
   const utf8 = new TextDecoder('utf-8', { fatal: true });
 
   return new Promise((resolve, reject) => {
     let source: Readable | Transform = req;
     let received = 0;
     let failed = false;
+    let sliced: Promise<void> = Promise.resolve();
     const fail = (error: unknown) => {
       if (failed) return;
       failed = true;
@@ -112,7 +154,7 @@ export function readBatchBody(req: Request, mediaType: string, limit: number,
       drain(req, () => reject(error));
     };
     const charset = charsetParameter.exec(req.get('Content-Type') ?? '')?.[1];
-    if (text && charset !== undefined && !/^utf-?8$/i.test(charset)) return fail(new UnsupportedMediaType('error.utf8'));
+    if (charset !== undefined && !/^utf-?8$/i.test(charset)) return fail(new UnsupportedMediaType(charsetKey));
     if (Number(req.headers['content-length']) > limit) return fail(payloadTooLarge());
     try {
       source = decoded(req);
@@ -122,21 +164,32 @@ export function readBatchBody(req: Request, mediaType: string, limit: number,
     source.on('data', (chunk: Buffer) => {
       received += chunk.length;
       if (received > limit) return fail(payloadTooLarge());
-      if (!text) {
-        bytes.push(chunk);
-        return;
-      }
       let piece: string;
       try {
         piece = utf8.decode(chunk, { stream: true });
       } catch {
-        return fail(new BadRequest('error.utf8'));
+        return fail(new BadRequest(charsetKey));
       }
-      try {
-        text.push(piece);
-      } catch (error) {
-        fail(error);
+      if (piece.length <= sliceLength) {
+        try {
+          text.push(piece);
+        } catch (error) {
+          fail(error);
+        }
+        return;
       }
+      // A long piece (a socket's read is up to 64 KB) is parsed a slice a turn, the body paused meanwhile.
+      // The last piece's slices may still be under way when the body ends: its end waits for them (`sliced`).
+      source.pause();
+      sliced = (async () => {
+        for (const slice of slices(piece)) {
+          await setImmediate();
+          if (failed) return;
+          text.push(slice);
+        }
+        source.resume();
+      })();
+      sliced.catch(fail);
     });
     // A body that is not what its Content-Encoding says, or a client gone half-way.
     source.once('error', () => fail(malformedBody()));
@@ -144,12 +197,13 @@ export function readBatchBody(req: Request, mediaType: string, limit: number,
     source.once('end', () => {
       if (failed) return;
       void (async () => {
-        if (!text) return Buffer.concat(bytes);
+        await sliced;
+        if (failed) return;
         let last: string;
         try {
           last = utf8.decode();
         } catch {
-          throw new BadRequest('error.utf8');
+          throw new BadRequest(charsetKey);
         }
         if (last) text.push(last);
         const value = await text.finish();
@@ -157,12 +211,12 @@ export function readBatchBody(req: Request, mediaType: string, limit: number,
         if (problems.length > 0) throw new ValidationFailed(problems);
         checkedAsRead(records);
         return records;
-      })().then(resolve, (error: unknown) => { failed = true; reject(error); });
+      })().then((value) => { if (!failed) resolve(value); }, (error: unknown) => { failed = true; reject(error); });
     });
   });
 }
 
-/** The batch's reader as a step: `req.body` is the records (or an XML body's bytes) once it has run. */
+/** The batch's reader as a step: `req.body` is the records (`BatchRecordTexts`) once it has run. */
 export function batchBody(limit: string, mediaTypeOf: (req: Request) => string | false,
   recordOfRow?: (row: CsvRow) => unknown): RequestHandler {
   const bytes = bytesOf(limit);
@@ -175,3 +229,26 @@ export function batchBody(limit: string, mediaTypeOf: (req: Request) => string |
     next();
   };
 }
+
+/** A batch's records while the request validator looks at a stand-in of the body in their place. */
+const setAside = new WeakMap<Request, BatchRecordTexts>();
+
+/**
+ * Before the request validator: what the contract says of a batch body as a whole (an array of at least one record,
+ * BatchRecords) is checked on a stand-in of its shape, one record or none; each record is checked by
+ * src/crud/write/batch-records.ts as a single create's body, named by its position.
+ */
+export const batchShapeForValidator: RequestHandler = (req, _res, next) => {
+  if (req.body instanceof BatchRecordTexts) {
+    setAside.set(req, req.body);
+    req.body = req.body.length > 0 ? [{}] : [];
+  }
+  next();
+};
+
+/** After the request validator: the body is the batch's records again. */
+export const batchRecordsBack: RequestHandler = (req, _res, next) => {
+  const records = setAside.get(req);
+  if (records) req.body = records;
+  next();
+};

@@ -12,7 +12,7 @@ import { jsonOfText } from './json-text.ts';
 
 const jsonTypes = ['application/json', 'application/*+json'];
 const bodyTypes = [...jsonTypes, ...xmlMediaTypes];
-/** A batch's bodies besides those: JSON lines, CSV (read as they arrive, src/http/batch-body.ts). */
+/** A batch's bodies besides those: JSON lines, CSV (all read as they arrive, src/http/batch-body.ts). */
 const batchTypes = ['application/x-ndjson', 'text/csv', ...bodyTypes];
 const charsetParameter = /;\s*charset\s*=\s*"?([^";\s]*)/i;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -60,8 +60,8 @@ function emptyBody(req: Request): unknown {
 /**
  * `beforeDecoding` runs once the bytes are read, before any work on them (src/http/body-slots.ts takes a slot there).
  * A batch's parsers (`batch`) read its records as the bytes arrive (JSON, JSON lines, CSV: each row made its record by
- * `recordOfRow`), so the work on them is spread over the chunks, and its slot bounds the checks that follow; an XML
- * batch is read whole, then parsed.
+ * `recordOfRow`, XML record by record), so the work on them is spread over the chunks, and its slot bounds the checks
+ * that follow.
  */
 export function bodyParsers(limit: string, beforeDecoding: RequestHandler[] = [], batch = false,
   recordOfRow?: (row: CsvRow) => unknown): RequestHandler[] {

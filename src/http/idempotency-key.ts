@@ -7,6 +7,7 @@ import { IdempotencyRecord } from '../db/entities/idempotency-record.entity.ts';
 import { Conflict, UnprocessableContent } from '../errors/app-errors.ts';
 import type { Principal } from '../auth/access-rules.ts';
 import { holdAnswer } from './send.ts';
+import { BatchRecordTexts } from './batch-record-texts.ts';
 import { operationOf } from '../contract/resolution.ts';
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -48,15 +49,17 @@ export function idempotencyKey(orm: MikroORM, windowSeconds: number): RequestHan
  */
 async function fingerprintOf(request: string, body: unknown): Promise<string> {
   const hash = createHash('sha256').update(request);
-  if (!Array.isArray(body)) return hash.update(`${JSON.stringify(body)}`).digest('hex');
+  const records = body instanceof BatchRecordTexts ? body : undefined;
+  if (!records && !Array.isArray(body)) return hash.update(`${JSON.stringify(body)}`).digest('hex');
+  const length = records?.length ?? (body as unknown[]).length;
   hash.update('[');
-  for (const [index, item] of body.entries()) {
+  for (let index = 0; index < length; index += 1) {
     if (index > 0) {
       hash.update(',');
       if (index % 1000 === 0) await setImmediate();
     }
     // As JSON.stringify writes an array: an element without JSON (undefined) is null.
-    hash.update(JSON.stringify(item) ?? 'null');
+    hash.update(records?.json(index) ?? JSON.stringify((body as unknown[])[index]) ?? 'null');
   }
   return hash.update(']').digest('hex');
 }

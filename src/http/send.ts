@@ -3,7 +3,8 @@ import type { Response } from 'express';
 import { listRepresentationOf, representationOf } from './negotiation.ts';
 import { responseWrites } from './bounded-writes.ts';
 import { operationOf } from '../contract/resolution.ts';
-import type { Representation } from './representation.ts';
+import { jsonRepresentation, type Representation } from './representation.ts';
+import { setImmediate } from 'node:timers/promises';
 import type { Schema } from '../contract/document.ts';
 import { csvColumns, mapPaths, type MapKeys } from './csv-columns.ts';
 
@@ -52,6 +53,28 @@ export async function sendDocument(res: Response, status: number, root: string, 
   if (holds.has(res)) await release(res, status, text);
   res.setHeader('Content-Length', Buffer.byteLength(text));
   res.end(text);
+}
+
+/** Items of a long document made into JSON between two turns of the event loop. */
+const itemsPerTurn = 10_000;
+
+/**
+ * A document of a long list of small items (a batch's new ids), as `sendDocument` writes it; in JSON made a slice of
+ * items at a time with the event loop turning between, so that no one turn holds it for the whole list.
+ */
+export async function sendLongDocument(res: Response, status: number, root: string, items: unknown[]): Promise<void> {
+  const representation = representationOf(res);
+  if (representation.mediaType !== jsonRepresentation.mediaType) return sendDocument(res, status, root, items);
+  const parts: string[] = [];
+  for (let start = 0; start < items.length; start += itemsPerTurn) {
+    if (start > 0) await setImmediate();
+    // An array's JSON without its brackets: the slices joined by commas are the whole array's JSON.
+    parts.push(JSON.stringify(items.slice(start, start + itemsPerTurn)).slice(1, -1));
+  }
+  const text = `[${parts.join(',')}]`;
+  res.status(status).type(`${representation.mediaType}; charset=utf-8`);
+  if (holds.has(res)) await release(res, status, text);
+  res.send(text);
 }
 
 /** An answer without a body (a create's 201, an update's 204). */

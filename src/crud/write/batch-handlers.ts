@@ -1,13 +1,14 @@
 // `POST /{resource}/batch`: many creates in one request, all or nothing, answered with the new ids in input order.
 import type { Request, Response } from 'express';
 import type { AnyResource } from '../resource-descriptor.ts';
-import { batchRecords } from './batch-records.ts';
+import { batchRecords, turns } from './batch-records.ts';
 import { createBatch } from './batch-writes.ts';
 import { BatchRows } from './batch-rows.ts';
 import { principalOf } from '../request-parts.ts';
 import { requestEntityManager } from '../../db/request-context.ts';
 import { signalCommit } from '../../db/commit-signal.ts';
-import { sendDocument } from '../../http/send.ts';
+import { sendLongDocument } from '../../http/send.ts';
+import type { BatchRecordTexts } from '../../http/batch-record-texts.ts';
 
 /** Told of each batch's size as its work goes (src/app/import-memory.ts gives its heap back). */
 export interface ImportMemory {
@@ -22,7 +23,7 @@ const unwatched: ImportMemory = { importing: () => undefined, dropped: () => und
 export function batchHandlers(resource: AnyResource, maxRecords: number, memory = unwatched) {
   return {
     async batch(req: Request, res: Response): Promise<void> {
-      const size = (req.body as unknown[]).length;
+      const size = (req.body as BatchRecordTexts).length;
       memory.importing(size);
       try {
         await importBatch(req, res, size);
@@ -33,9 +34,9 @@ export function batchHandlers(resource: AnyResource, maxRecords: number, memory 
   };
 
   async function importBatch(req: Request, res: Response, size: number): Promise<void> {
-    // A CSV row was made the record its columns name as it was read (crud/write/csv-columns.ts). Each checked record
-    // takes its body's place; its row is made as the writes take it (docs/api.md).
-    const { records, problems } = await batchRecords(resource, req.body as unknown[], maxRecords);
+    // The records are held as texts (src/http/batch-record-texts.ts), each made anew where it is needed; a checked
+    // record takes its text's place, and its row is made as the writes take it (docs/api.md).
+    const { records, problems } = await batchRecords(resource, req.body as BatchRecordTexts, maxRecords);
     const principal = principalOf(res);
     const { owner } = resource;
     const em = requestEntityManager(req);
@@ -43,7 +44,13 @@ export function batchHandlers(resource: AnyResource, maxRecords: number, memory 
       owner ? { [owner.property]: principal.subject } : {}, () => memory.dropped(size));
     const ids = await createBatch(em, resource, rows, problems, principal.username);
     signalCommit();
-    // A new record's version is 0.
-    await sendDocument(res, 201, 'created', ids.map((id) => ({ [resource.idProperty]: id, version: 0 })));
+    // A new record's version is 0. The answer is made in turns of the event loop, as the records were read.
+    const turn = turns();
+    const created: Array<Record<string, number>> = [];
+    for (const [index, id] of ids.entries()) {
+      if (index % 1000 === 0) await turn();
+      created.push({ [resource.idProperty]: id, version: 0 });
+    }
+    await sendLongDocument(res, 201, 'created', created);
   }
 }

@@ -6,6 +6,7 @@ import { problemsAsRequestBody } from '../../validation/schema-check.ts';
 import { openApiDocument, type Schema } from '../../contract/document.ts';
 import { referencedNode } from '../../contract/references.ts';
 import { schemaAt } from '../../contract/schemas.ts';
+import type { BatchRecordTexts } from '../../http/batch-record-texts.ts';
 
 /** A 400 lists this many problems, then how many more (openapi.yaml BatchErrors). */
 export const mostRecordProblems = 100;
@@ -98,8 +99,8 @@ function withoutReadOnly(record: WireRecord, fields: ReadOnlyFields): WireRecord
 }
 
 export interface CheckedRecords {
-  /** The records as creates take them, read-only fields dropped (a refused one as it came, or `{}`). */
-  records: WireRecord[];
+  /** The records as creates take them, read-only fields dropped (a refused one dropped). */
+  records: BatchRecordTexts;
   /** The problems a single create would have refused each with (the schema's rules and message keys). */
   problems: RecordProblems;
 }
@@ -126,28 +127,29 @@ export function turns(): () => Promise<void> | undefined {
 
 /**
  * A 413 past `maxRecords`; else every record checked against the create body's schema, field by field, in slices of
- * a few milliseconds with the event loop turning between, so that others' requests are answered meanwhile. Each
- * checked record takes its body's place in `body`, which is the records then: a batch's body is never held twice.
+ * a few milliseconds with the event loop turning between, so that others' requests are answered meanwhile. A record
+ * without the export's read-only fields is left as it is held; one with them is held without them from then on, and
+ * a refused one is dropped: a batch's body is never held twice.
  */
-export async function batchRecords(resource: AnyResource, body: unknown[], maxRecords: number):
+export async function batchRecords(resource: AnyResource, body: BatchRecordTexts, maxRecords: number):
   Promise<CheckedRecords> {
   if (body.length > maxRecords) throw new PayloadTooLarge('error.batch.tooManyRecords', { max: maxRecords });
   const fields = readOnlyFields(resource);
   const problems = new RecordProblems();
-  const records = body as WireRecord[];
   const turn = turns();
-  for (const [index, value] of body.entries()) {
+  for (let index = 0; index < body.length; index += 1) {
     await turn();
+    const value = body.at(index);
     if (!isObject(value)) {
       problems.add({ record: index + 1, field: 'body', key: 'error.field.type' });
-      records[index] = {};
+      body.drop(index);
       continue;
     }
     const record = withoutReadOnly(value, fields);
-    for (const problem of problemsAsRequestBody(`/${resource.name}`, 'post', record)) {
-      problems.add({ record: index + 1, ...problem });
-    }
-    records[index] = record;
+    const found = problemsAsRequestBody(`/${resource.name}`, 'post', record);
+    for (const problem of found) problems.add({ record: index + 1, ...problem });
+    if (found.length > 0) body.drop(index);
+    else if (record !== value) body.set(index, record);
   }
-  return { records, problems };
+  return { records: body, problems };
 }

@@ -1,9 +1,10 @@
 // A batch's records as the rows its writes take, made a part at a time as the writes ask for them: the batch is held
-// once, as its records, and each record is dropped as soon as its row is on its way.
+// once, as its records' texts, and each record is dropped as soon as its row is on its way.
 import type { EntityManager } from '@mikro-orm/core';
 import type { AnyResource, WireRecord } from '../resource-descriptor.ts';
 import { rowValues } from './row-values.ts';
 import { turns, type RecordProblems } from './batch-records.ts';
+import type { BatchRecordTexts } from '../../http/batch-record-texts.ts';
 
 /** A row keyed by column (a relation by its key, a custom type as stored). */
 export type Row = Record<string, unknown>;
@@ -20,11 +21,11 @@ export class BatchRows {
   readonly related = new Map<string, RelatedRow[]>();
   private readonly em: EntityManager;
   private readonly resource: AnyResource;
-  private readonly records: Array<WireRecord | undefined>;
+  private readonly records: BatchRecordTexts;
   private readonly owner: Row;
   private readonly dropped: () => void;
 
-  private constructor(em: EntityManager, resource: AnyResource, records: WireRecord[], owner: Row,
+  private constructor(em: EntityManager, resource: AnyResource, records: BatchRecordTexts, owner: Row,
     dropped: () => void, columns: string[], references: Map<string, unknown[]>) {
     this.em = em;
     this.resource = resource;
@@ -40,20 +41,17 @@ export class BatchRows {
    * a turn, finds their columns and referenced keys; the rows themselves are made when taken (`parts`), and `dropped`
    * is told when the last record is.
    */
-  static async of(em: EntityManager, resource: AnyResource, records: WireRecord[], problems: RecordProblems,
+  static async of(em: EntityManager, resource: AnyResource, records: BatchRecordTexts, problems: RecordProblems,
     owner: Row, dropped: () => void = () => undefined): Promise<BatchRows> {
     const columns = new Set<string>();
     const references = new Map(Object.keys(resource.references ?? {}).map((column) => [column, [] as unknown[]]));
     const rows = new BatchRows(em, resource, records, owner, dropped, [], references);
     const turn = turns();
-    for (const [index, record] of records.entries()) {
+    for (let index = 0; index < records.length; index += 1) {
       await turn();
-      // A record the schema refused has no values; its references are not looked up.
-      if (problems.has(index + 1)) {
-        rows.records[index] = undefined;
-        continue;
-      }
-      const row = rows.rowOf(record);
+      // A record the schema refused has no values (batch-records.ts dropped it); its references are not looked up.
+      if (problems.has(index + 1)) continue;
+      const row = rows.rowOf(records.at(index) as WireRecord);
       for (const column of Object.keys(row)) columns.add(column);
       for (const [column, values] of references) values[index] = row[column];
     }
@@ -69,14 +67,14 @@ export class BatchRows {
     for (let start = 0; start < records.length; start += size) {
       const part: Row[] = [];
       for (let index = start; index < Math.min(start + size, records.length); index += 1) {
-        const record = records[index]!;
-        records[index] = undefined;
+        const record = records.at(index) as WireRecord;
+        records.drop(index);
         part.push(this.rowOf(record));
         this.relatedOf(record, index);
       }
       yield part;
     }
-    records.length = 0;
+    records.clear();
     this.dropped();
   }
 

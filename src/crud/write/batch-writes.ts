@@ -6,7 +6,7 @@ import type { SqlEntityManager } from '@mikro-orm/sql';
 import type { AnyResource } from '../resource-descriptor.ts';
 import type { BatchRows } from './batch-rows.ts';
 import { entriesSql, existingSql, insertRowsSql, relatedRowsSql } from './batch-statements.ts';
-import type { RecordProblems } from './batch-records.ts';
+import { turns, type RecordProblems } from './batch-records.ts';
 import { copySession } from './batch-copy.ts';
 import { chunks, rowsPerStatement, type BatchSession, type NewRow } from './batch-session.ts';
 
@@ -32,18 +32,25 @@ function statementSession(tx: EntityManager, resource: AnyResource): BatchSessio
  */
 async function checkReferences(session: BatchSession, em: EntityManager, resource: AnyResource,
   batch: BatchRows, problems: RecordProblems): Promise<void> {
+  // Each pass over the batch's records lets the event loop turn every few milliseconds (batch-records.ts).
+  const turn = turns();
   for (const [column, problem] of Object.entries(resource.references ?? {})) {
     const values = batch.references.get(column) ?? [];
-    const named = [...new Set(values.filter((value) => value !== null && value !== undefined))];
-    if (named.length === 0) continue;
+    const distinct = new Set<unknown>();
+    for (const [index, value] of values.entries()) {
+      if (index % 1000 === 0) await turn();
+      if (value !== null && value !== undefined) distinct.add(value);
+    }
+    if (distinct.size === 0) continue;
     const found = await session.run<{ id: string | number }>(existingSql(em, resource, column),
-      [JSON.stringify(named)]);
+      [JSON.stringify([...distinct])]);
     const existing = new Set(found.map(({ id }) => String(id)));
-    values.forEach((value, index) => {
+    for (const [index, value] of values.entries()) {
+      if (index % 1000 === 0) await turn();
       if (value !== null && value !== undefined && !existing.has(String(value))) {
         problems.add({ record: index + 1, ...problem });
       }
-    });
+    }
   }
 }
 
@@ -63,9 +70,21 @@ async function writeRelated(session: BatchSession, em: EntityManager, resource: 
   }
 }
 
-/** The ids in ascending order: the statement answers them so already, and checking costs less than sorting. */
-function ascending(ids: number[]): number[] {
-  return ids.every((id, index) => index === 0 || id > ids[index - 1]!) ? ids : ids.sort((a, b) => a - b);
+/**
+ * The new rows' ids in ascending order: the statement answers them so already, and checking costs less than sorting.
+ * Read a thousand at a time, the event loop turning every few milliseconds.
+ */
+async function ascendingIds(rows: readonly NewRow[]): Promise<number[]> {
+  const turn = turns();
+  const ids: number[] = [];
+  let sorted = true;
+  for (const [index, { id }] of rows.entries()) {
+    if (index % 1000 === 0) await turn();
+    const value = Number(id);
+    if (index > 0 && value <= ids[index - 1]!) sorted = false;
+    ids.push(value);
+  }
+  return sorted ? ids : ids.sort((a, b) => a - b);
 }
 
 /**
@@ -79,7 +98,7 @@ export async function writeBatch(session: BatchSession, em: EntityManager, resou
   await checkReferences(session, em, resource, batch, problems);
   // Past this, every record passed: its rows are all of them, in input order.
   problems.refuseAny();
-  const ids = ascending((await session.insertRows(batch)).map(({ id }) => Number(id)));
+  const ids = await ascendingIds(await session.insertRows(batch));
   await writeRelated(session, em, resource, batch.related, ids);
   for (const part of chunks(ids)) {
     await session.run(entriesSql(em, resource), [resource.name, changedBy, part[0], part.at(-1), JSON.stringify(part)]);

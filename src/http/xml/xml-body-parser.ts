@@ -14,6 +14,21 @@ const charsetParameter = /;\s*charset\s*=\s*"?([^";\s]*)/i;
 const declaredEncoding = /^<\?xml\s[^>]*?\bencoding\s*=\s*["']([^"']*)["']/;
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
+/** How much of a document's start holds its XML declaration, if it has one. */
+export const headLength = 256;
+
+/** A `charset` parameter other than UTF-8 is 415 (RFC 7303 §3.2). */
+export function refuseOtherCharset(req: Request): void {
+  const charset = charsetParameter.exec(req.get('Content-Type') ?? '')?.[1];
+  if (charset !== undefined && !utf8.test(charset)) throw new UnsupportedMediaType('error.xmlCharset');
+}
+
+/** An `encoding` declared other than UTF-8 in the document's first `headLength` characters is 415. */
+export function refuseOtherEncoding(head: string): void {
+  const encoding = declaredEncoding.exec(head)?.[1];
+  if (encoding !== undefined && !utf8.test(encoding)) throw new UnsupportedMediaType('error.xmlCharset');
+}
+
 /**
  * The value of an XML body (`bytes`, read by src/http/body-parsers.ts), shaped by the operation's request schema.
  * UTF-8 only (RFC 7303 §3.2; UTF-8 is XML's default): another `charset` parameter or `encoding` declaration is 415,
@@ -21,13 +36,10 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * means the same in both formats.
  */
 export function xmlToObject(req: Request, mediaType: string, bytes: Buffer, reviver?: Reviver): unknown {
-  const charset = charsetParameter.exec(req.get('Content-Type') ?? '')?.[1];
-  if (charset !== undefined && !utf8.test(charset)) throw new UnsupportedMediaType('error.xmlCharset');
+  refuseOtherCharset(req);
   // The declaration is ASCII in every encoding we could be sent but UTF-16, so it is read before the bytes are decoded.
-  const head = bytes.subarray(bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0,
-    256).toString('latin1');
-  const encoding = declaredEncoding.exec(head)?.[1];
-  if (encoding !== undefined && !utf8.test(encoding)) throw new UnsupportedMediaType('error.xmlCharset');
+  refuseOtherEncoding(bytes.subarray(bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0,
+    headLength).toString('latin1'));
   let text: string;
   try {
     text = decoder.decode(bytes);

@@ -33,13 +33,15 @@ export function xmlListToValue(root: XmlElement, list: Schema | undefined, recor
   const expected = list?.xml?.name;
   if (expected && root.name !== expected) throw new BadRequest('error.xmlRoot', { name: expected });
   if (root.text.trim() !== '') throw new ValidationFailed([{ field: root.name, key: 'error.xml.mixedContent' }]);
-  const number: NumberOf = (text) => JSON.parse(text, reviver as never);
-  return root.children.map((child) => {
-    if (record.xml?.name && child.name !== record.xml.name) {
-      throw new BadRequest('error.xmlRoot', { name: record.xml.name });
-    }
-    return value(child, record, [], number);
-  });
+  return root.children.map((child) => xmlRecordToValue(child, record, reviver));
+}
+
+/** One record of a list document (an element of `<collection>`), typed by `record` and named by its `xml.name`. */
+export function xmlRecordToValue(element: XmlElement, record: Schema, reviver?: Reviver): unknown {
+  if (record.xml?.name && element.name !== record.xml.name) {
+    throw new BadRequest('error.xmlRoot', { name: record.xml.name });
+  }
+  return value(element, record, [], (text) => JSON.parse(text, reviver as never));
 }
 
 const typesOf = (schema: Schema | undefined) => new Set([schema?.type ?? []].flat());
