@@ -10,6 +10,7 @@ import { unnamedStatement } from '../../db/named-statements.ts';
 import { copyFromSql, copyTableSql, insertCopiedSql } from './batch-statements.ts';
 import type { BatchSession, NewRow } from './batch-session.ts';
 import type { BatchRows } from './batch-rows.ts';
+import { turns } from './batch-records.ts';
 
 /** A field in COPY's text format (PostgreSQL, COPY, "Text Format"): `\N` is null; `\`, tab, LF and CR escaped. */
 function copyField(value: unknown): string {
@@ -19,13 +20,19 @@ function copyField(value: unknown): string {
   return text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
 }
 
-/** The rows as COPY's lines, a thousand to a chunk, made as COPY asks for them; each starts with its position. */
-function* copyText(batch: BatchRows): Generator<string> {
+/**
+ * The rows as COPY's lines, a thousand to a chunk, made as COPY asks for them; each starts with its position. The
+ * event loop turns every few milliseconds between chunks: on loopback the kernel takes every chunk at once, so COPY
+ * would ask for the next at once and the whole batch would be made in one turn (seconds), holding every other request.
+ */
+async function* copyText(batch: BatchRows): AsyncGenerator<string> {
   const { columns } = batch;
+  const turn = turns();
   let position = 0;
   for (const part of batch.parts(1000)) {
     yield part.map((row) => `${[position++, ...columns.map((column) => copyField(row[column]))].join('\t')}\n`)
       .join('');
+    await turn();
   }
 }
 
