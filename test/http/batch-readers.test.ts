@@ -6,19 +6,10 @@ import { JsonArrayElements } from '../../src/http/json-array-elements.ts';
 import { JsonLineRecords } from '../../src/http/json-lines.ts';
 import { CsvRows } from '../../src/http/csv-rows.ts';
 import { BadRequest, BatchRejected } from '../../src/errors/app-errors.ts';
+import { cuts } from '../support/text-cuts.ts';
 
 const arrayText = ' [ {"a": "x\\"],{[y", "n": [1, {"b": null}], "e": "\\\\"}, 12345678901234567890, "s\\u00e9", {},'
   + '\n[] , -1.0000000000000001 ]\n';
-
-/** Every way of cutting `text` in two, and in pieces of every length from 1 to 7. */
-function cuts(text: string): string[][] {
-  const ways: string[][] = [];
-  for (let at = 0; at <= text.length; at += 1) ways.push([text.slice(0, at), text.slice(at)]);
-  for (let size = 1; size <= 7; size += 1) {
-    ways.push(Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size)));
-  }
-  return ways;
-}
 
 function readArray(pieces: string[]): unknown[] {
   const values: unknown[] = [];
@@ -33,16 +24,16 @@ describe('batch body readers', () => {
     const whole = JSON.parse(arrayText) as unknown[];
     // As a whole body's parse keeps it (src/http/unrounded-numbers.ts): the text, not the −1 it would round to.
     whole[5] = '-1.0000000000000001';
-    for (const pieces of cuts(arrayText)) expect(readArray(pieces), JSON.stringify(pieces)).to.deep.equal(whole);
+    for (const pieces of cuts(arrayText, 7)) expect(readArray(pieces), JSON.stringify(pieces)).to.deep.equal(whole);
   });
 
   it('when a JSON array is empty, then it has no elements', () => {
-    for (const pieces of cuts(' [ \n ] ')) expect(readArray(pieces)).to.deep.equal([]);
+    for (const pieces of cuts(' [ \n ] ', 7)) expect(readArray(pieces)).to.deep.equal([]);
   });
 
   for (const text of ['[1,,2]', '[1,]', '[1 2]', '[{"a":1}', '[1]]', '[1] x', '[{]', '[{"a": "b]', 'x[1]']) {
     it(`when the array text is ${JSON.stringify(text)}, then 400 malformed body wherever it is cut`, () => {
-      for (const pieces of cuts(text)) {
+      for (const pieces of cuts(text, 7)) {
         expect(() => readArray(pieces), JSON.stringify(pieces)).to.throw(BadRequest)
           .with.property('key', 'error.malformedBody');
       }
@@ -57,7 +48,7 @@ describe('batch body readers', () => {
 
   it('when JSON lines are cut anywhere, then each line is its record and a bad line is named', () => {
     const text = '{"a":1}\r\n{"b":"x\\ny"}\n  {"c":[1]}  \n';
-    for (const pieces of cuts(text)) {
+    for (const pieces of cuts(text, 7)) {
       const values: unknown[] = [];
       const reader = new JsonLineRecords((value, position) => { values[position - 1] = value; });
       for (const piece of pieces) reader.push(piece);
@@ -81,7 +72,7 @@ describe('batch body readers', () => {
 
   it('when CSV is cut anywhere, then its rows are keyed by the header, quoted line ends and quotes kept', async () => {
     const text = '\uFEFFa,b\r\n"x, ""y""\r\nz",1\r\n\r\nplain,2\r\n';
-    for (const pieces of cuts(text)) {
+    for (const pieces of cuts(text, 7)) {
       const rows: unknown[] = [];
       const reader = new CsvRows((row, position) => { rows[position - 1] = row; });
       for (const piece of pieces) reader.push(piece);

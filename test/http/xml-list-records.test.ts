@@ -4,16 +4,7 @@
 import { expect } from 'chai';
 import { XmlListRecords } from '../../src/http/xml/xml-list-records.ts';
 import { BadRequest, ValidationFailed } from '../../src/errors/app-errors.ts';
-
-/** Every way of cutting `text` in two, and in pieces of every length from 1 to 5. */
-function cuts(text: string): string[][] {
-  const ways: string[][] = [];
-  for (let at = 0; at <= text.length; at += 1) ways.push([text.slice(0, at), text.slice(at)]);
-  for (let size = 1; size <= 5; size += 1) {
-    ways.push(Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size)));
-  }
-  return ways;
-}
+import { cuts } from '../support/text-cuts.ts';
 
 function read(pieces: string[]): { root: string; records: string[] } {
   let root = '';
@@ -33,14 +24,14 @@ const document = `\ufeff<?xml version="1.0"?>\n<!-- head -->\n<collection xmlns:
 
 describe('XML list records', () => {
   it('when a list document is cut anywhere, then each record is its own text, the root its start tag', () => {
-    for (const pieces of cuts(document.slice(1))) {
+    for (const pieces of cuts(document.slice(1), 5)) {
       expect(read(pieces), JSON.stringify(pieces)).to.deep.equal({
         root: '<collection xmlns:xsi="urn:x" n=\'1\'>', records: [first, second, '<empty/>'] });
     }
   });
 
   it('when the root is empty, then there is no record', () => {
-    for (const pieces of cuts(' <collection/> ')) expect(read(pieces).records).to.deep.equal([]);
+    for (const pieces of cuts(' <collection/> ', 5)) expect(read(pieces).records).to.deep.equal([]);
   });
 
   const refused: Array<[string, string]> = [
@@ -58,7 +49,7 @@ describe('XML list records', () => {
   ];
   for (const [text, key] of refused) {
     it(`when the text is ${JSON.stringify(text.slice(0, 60))}, then it is refused (${key}) wherever it is cut`, () => {
-      for (const pieces of cuts(text)) {
+      for (const pieces of cuts(text, 5)) {
         expect(() => read(pieces), JSON.stringify(pieces)).to.throw(BadRequest).with.property('key', key);
       }
     });
@@ -67,7 +58,7 @@ describe('XML list records', () => {
   it('when the root holds text beside its records, then the root\'s field is named (mixed content)', () => {
     for (const text of ['<collection>x<a/></collection>', '<collection><a/><![CDATA[x]]></collection>',
       '<collection><a/>&amp;</collection>']) {
-      for (const pieces of cuts(text)) {
+      for (const pieces of cuts(text, 5)) {
         expect(() => read(pieces), JSON.stringify(pieces)).to.throw(ValidationFailed)
           .with.property('problems').that.deep.equals([{ field: 'collection', key: 'error.xml.mixedContent' }]);
       }
