@@ -6,7 +6,7 @@
 // for the export, the backend's for COPY, which a shared machine's contention stretches less than wall time.
 // Asserts nothing. The service runs on core 0, this process on core 1 (when taskset is at hand).
 // Run: `DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test npm run bench:export`; `EXPORT_ROWS=20000` for a smoke
-// run; `EXPORT_CPU_PROF=/tmp/prof` writes the service's CPU profile there when it stops.
+// run; `BENCH_CPU_PROF=/tmp/prof` writes the service's CPU profile there when it stops (bench/processes.ts).
 import { execFileSync } from 'node:child_process';
 import { request } from 'node:http';
 import pg from 'pg';
@@ -53,7 +53,6 @@ const select = await listSelect();
 
 const service = await startServer('service', 'src/server.ts', { PORT: '0', HOST: '127.0.0.1', DEMO_DATA: 'false',
   RATE_LIMIT_PER_MINUTE: '100000000', DB_STATEMENT_TIMEOUT_MS: '600000', ...db.serviceEnv,
-  ...process.env.EXPORT_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.EXPORT_CPU_PROF}` } : {},
 }, '0');
 const token = await passwordToken(`${service.url}/realms/sighting`, 'alice');
 

@@ -39,7 +39,10 @@ for _ in $(seq 1 120); do
   sleep 1
 done
 curl -sf "http://127.0.0.1:$port/health/ready"; echo
-curl -sf "http://127.0.0.1:$port/metrics" | grep -q '^http_requests_in_flight ' 
+# Read whole before it is searched: `grep -q` stops at the first match, and a curl still writing fails (23), which
+# pipefail would make this check's failure.
+metrics=$(curl -sf "http://127.0.0.1:$port/metrics")
+grep -q '^http_requests_in_flight ' <<<"$metrics"
 status=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/api/vessel")
 [ "$status" = 401 ] || { echo "check-production-install: /api/vessel without a token answered $status" >&2; exit 1; }
 echo "production install runs: health, metrics and the API answer without devDependencies"

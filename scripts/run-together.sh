@@ -28,9 +28,14 @@ for index in "${!names[@]}"; do
   name=${names[$index]}
   echo "=== $name (${results[$index]})"
   cat "$logs/$name.log"
-  # mocha's summary: "  1128 passing (10m)", "  2 failing".
-  passing=$(grep -E '^ +[0-9]+ passing' "$logs/$name.log" | tail -1 | grep -oE '[0-9]+' | head -1)
-  failing=$(grep -E '^ +[0-9]+ failing' "$logs/$name.log" | tail -1 | grep -oE '[0-9]+' | head -1)
+  # mocha's summaries, one per mocha run the command made ("  1128 passing (10m)", "  3 pending", "  2 failing"),
+  # added up. A "failing" line counts only in such a summary: a nested run-together repeats it with the failures.
+  read -r passing failing < <(awk '
+    /^ +[0-9]+ passing/ { passing += $1; summary = 1; next }
+    summary && /^ +[0-9]+ pending/ { next }
+    summary && /^ +[0-9]+ failing/ { failing += $1 }
+    { summary = 0 }
+    END { print passing + 0, failing + 0 }' "$logs/$name.log")
   passed_tests=$(( passed_tests + ${passing:-0} )) failed_tests=$(( failed_tests + ${failing:-0} ))
 done
 # A long log's end is what a CI page shows: repeat each failed suite's failures (mocha's "N failing" section) there.

@@ -10,17 +10,22 @@ type Collect = (options: { type: 'major'; execution: 'async'; flavor: 'last-reso
 const largeBatch = 50_000;
 
 /**
- * One memory-reducing collection as soon as a large batch's records are dropped (V8 runs it in a task of its own),
- * before the answer's ids are made into its text on top of them; and another once the imports under way have fallen
- * to half their peak and stayed there a moment, for the answer's own garbage.
+ * One memory-reducing collection once a large batch's records are read and checked (V8 runs it in a task of its own),
+ * before their rows are made: the reading and checking left several objects a record, which V8 would let the heap
+ * grow further by before collecting, and the rows' garbage would come on top
+ * (docs/benchmarks.md#a-whole-data-sets-memory). Another as soon as its records are dropped, before the answer's ids
+ * are made into its text on top of them; and another once the imports under way have fallen to half their peak and
+ * stayed there a moment, for the answer's own garbage.
  */
 export function importMemory(collect = (globalThis as { gc?: Collect }).gc): ImportMemory {
   const afterPeaks = memoryAfterPeaks(undefined, { minimumPeak: largeBatch });
   let importing = 0;
+  const collectFor = (records: number) => {
+    if (records >= largeBatch) collect?.({ type: 'major', execution: 'async', flavor: 'last-resort' });
+  };
   return {
     importing: (change) => afterPeaks.inUse(importing += change),
-    dropped(records) {
-      if (records >= largeBatch) collect?.({ type: 'major', execution: 'async', flavor: 'last-resort' });
-    },
+    checked: collectFor,
+    dropped: collectFor,
   };
 }

@@ -24,7 +24,9 @@ export function answerVariants<T>(operations: readonly T[], contractOf: (operati
       .map(([view, id]) => [view, named(id, `${operationId}'s x-view-operations`)!]));
     const representation = named(contract['x-representation-operation'], `${operationId}'s x-representation-operation`);
     return (req) => {
-      const view = req.query.view;
+      // express 5 parses the query string on every read of `req.query`: read only when a `view` key can be there, as
+      // itself or percent-encoded.
+      const view = views.size > 0 && (req.url.includes('view') || req.url.includes('%')) ? req.query.view : undefined;
       if (typeof view === 'string' && views.has(view)) return views.get(view);
       if (representation && prefersRepresentation(req)) return representation;
       return undefined;

@@ -2,6 +2,7 @@
 import type { Locale } from '../i18n/messages.ts';
 import type { View, ViewQuery, ViewRow, WireRecord } from './resource-descriptor.ts';
 import { rootFields } from './root-alias.ts';
+import type { RecordEndCell } from '../http/csv-record-ends.ts';
 
 /**
  * One field on the wire: what a view query reads for it, how a view row becomes its wire value, and what a
@@ -26,7 +27,21 @@ export interface Field {
   read(row: ViewRow, locale: Locale, view: View): unknown;
   /** The entity data it writes from a validated body; a field the server keeps (id, version) writes none. */
   write?(body: WireRecord): Record<string, unknown>;
+  /**
+   * Its wire values as SQL over a view row (`row` below), by CSV column name (`vessel.vesselName`): what an export
+   * has PostgreSQL write (src/crud/read/copied-export.ts), the same text `read` gives. A field without them (a
+   * language map, a column per language) is exported by the service itself.
+   */
+  sqlCells?(view: View): Readonly<Record<string, string>> | undefined;
+  /**
+   * Of its `sqlCells`, those PostgreSQL writes for less where the cell ends a record, and the service finishes
+   * (src/http/csv-record-ends.ts).
+   */
+  recordEndCells?(view: View): Readonly<Record<string, RecordEndCell>>;
 }
+
+/** A view row's column in a field's `sqlCells`: the export selects from the view query named `row`. */
+export const rowColumn = (column: string): string => `"row"."${column}"`;
 
 /** How a plain field differs from a text or number written and read as it is. */
 export interface FieldOptions {
@@ -40,6 +55,13 @@ export interface FieldOptions {
   read?(value: unknown): unknown;
   /** The stored value from the body's; the body's own (null when absent) unless said. `false`: the server keeps it. */
   write?: ((value: unknown) => unknown) | false;
+  /**
+   * Its wire text in SQL from the column's (`rowColumn`): what `read` gives, as PostgreSQL writes it. The column's own
+   * when `read` is not said; a field with a `read` and no `sqlText` has no `sqlCells`.
+   */
+  sqlText?(column: string): string;
+  /** Its cell as PostgreSQL writes it for less where it ends a record, and how the service finishes it there. */
+  recordEnd?(column: string): RecordEndCell;
 }
 
 /** `sightingDate` → `sighting_date`, as MikroORM names the column. */
@@ -51,17 +73,20 @@ export function field(name: string, options: FieldOptions = {}): Field {
   const column = options.column ?? snakeCase(property);
   // A replacement sets every field: one the body leaves out (an optional one) is stored as null.
   const { read = (value: unknown) => value, write = (value: unknown) => value ?? null } = options;
+  const sqlText = options.sqlText ?? (options.read ? undefined : (text: string) => text);
   return {
     name,
     views: options.detailOnly ? ['detail'] : ['list', 'detail'],
     rootFields: () => [property],
     read: (row) => read(row[column]),
+    ...sqlText && { sqlCells: () => ({ [name]: sqlText(rowColumn(column)) }) },
+    ...options.recordEnd && { recordEndCells: () => ({ [name]: options.recordEnd!(rowColumn(column)) }) },
     ...write === false ? {} : { write: (body: WireRecord) => ({ [property]: write(body[name]) }) },
   };
 }
 
 /** The collection's id: a `bigint` column, which `pg` hands over as text. */
-export const idField = (name: string): Field => field(name, { read: Number, write: false });
+export const idField = (name: string): Field => field(name, { read: Number, sqlText: (id) => id, write: false });
 
 /** The record's version, which a detail shows and the server alone changes. */
 export const versionField = (): Field => field('version', { detailOnly: true, write: false });
@@ -72,6 +97,8 @@ export interface DerivedFromFields {
   listView(row: ViewRow, locale: Locale): WireRecord;
   detailView(row: ViewRow, locale: Locale): WireRecord;
   values(body: WireRecord): Record<string, unknown>;
+  sqlCells(view: View): Readonly<Record<string, string>> | undefined;
+  recordEndCells(view: View): Readonly<Record<string, RecordEndCell>>;
 }
 
 /**
@@ -99,6 +126,13 @@ export function fromFields(fields: readonly Field[]): DerivedFromFields {
     },
     listView: wire('list'),
     detailView: wire('detail'),
+    sqlCells: (view) => {
+      const cells = shown(view).map((each) => each.sqlCells?.(view));
+      return cells.every((each) => each !== undefined) ? Object.assign({}, ...cells) as Record<string, string>
+        : undefined;
+    },
+    recordEndCells: (view) => Object.assign({}, ...shown(view).map((each) => each.recordEndCells?.(view))) as
+      Record<string, RecordEndCell>,
     values: (body) => Object.assign({}, ...fields.map((each) => each.write?.(body) ?? {})) as Record<string, unknown>,
   };
 }

@@ -11,7 +11,7 @@ function tags(header: string): string[] {
 
 /** §13.1.2: If-None-Match uses the weak comparison; `*` matches any current record. */
 export function notModified(req: Request, version: number): boolean {
-  const header = req.get('If-None-Match');
+  const header = req.headers['if-none-match'];
   if (!header) return false;
   return tags(header).some((tag) => tag === '*' || tag.replace(/^W\//, '') === etagOf(version));
 }

@@ -4,6 +4,7 @@ import type { RequestHandler } from 'express';
 import type { Locale } from '../i18n/messages.ts';
 import type { AccessRules, Role } from '../auth/access-rules.ts';
 import type { FieldProblem } from '../errors/app-errors.ts';
+import type { RecordEndCell } from '../http/csv-record-ends.ts';
 
 export interface RequestContext {
   em: EntityManager;
@@ -91,6 +92,13 @@ interface DescriptorFields<E extends object> {
   selectView(qb: ViewQuery, view: View, locale?: Locale): ViewQuery;
   listView(row: ViewRow, locale: Locale): WireRecord;
   detailView(row: ViewRow, locale: Locale): WireRecord;
+  /**
+   * The view's CSV cells as SQL over its row, by column name (src/crud/fields.ts): present when PostgreSQL can write
+   * every one of them, as an export asks it to.
+   */
+  sqlCells?(view: View): Readonly<Record<string, string>> | undefined;
+  /** Of those cells, the ones PostgreSQL writes for less where they end a record (src/crud/fields.ts). */
+  recordEndCells?(view: View): Readonly<Record<string, RecordEndCell>>;
   /**
    * The record's own columns from a validated create or update body, a relation by its key (a replacement: an absent
    * field is null). Plain data: a one-row record is written by one statement (write/row-writes.ts), no entity made.

@@ -3,8 +3,9 @@
 import { Socket } from 'node:net';
 import pg from 'pg';
 import type { Config } from '../config/config.ts';
-import { boundedCursor, isCursor, settledWithin } from './bounded-cursor.ts';
+import { boundedCursor, isCursor, type Cursor } from './bounded-cursor.ts';
 import { sendCancelRequest } from './cancel-request.ts';
+import { boundedCopy, isCopyOut } from './bounded-copy.ts';
 
 type Settings = Pick<Config, 'DB_ACQUIRE_TIMEOUT_MS' | 'DB_CONNECT_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS'
   | 'DATABASE_DIRECT_URL' | 'DB_PREPARED_STATEMENTS'>;
@@ -16,6 +17,20 @@ const cancelBoundMs = 1000;
 
 /** The session's cancel key, which pg's Client keeps from the server's BackendKeyData (its own `cancel` sends it). */
 type Keyed = { processID: number | null; secretKey: number | null; host: string; port: number };
+
+/** A connection of the service's pools: a transaction whose work grows with its size may lengthen its bound. */
+export interface LengthenedBound {
+  /**
+   * Gives this connection's statements `factor` times the statement bound, the server's (`SET LOCAL`, so in the open
+   * transaction only) and the client's own; answers what gives the client's back, to be called before the release.
+   */
+  lengthenBound(factor: number): Promise<() => void>;
+}
+
+export const lengthensBound = (client: object): client is LengthenedBound =>
+  typeof (client as Partial<LengthenedBound>).lengthenBound === 'function';
+
+const isoDates = 'set datestyle to \'ISO, YMD\'';
 
 const isNamed = (query: unknown): query is pg.QueryConfig =>
   typeof (query as pg.QueryConfig | undefined)?.name === 'string';
@@ -42,12 +57,25 @@ export function boundedWaits(settings: Settings, onPool: (pool: object) => void 
   onConnectFailed: () => void = () => {}): Record<string, unknown> {
   // Slightly later than the server's bound (when the operator set it to the same), so a reachable server answers 57014
   // first.
-  const clientBound = settings.DB_STATEMENT_TIMEOUT_MS + 1000;
+  const boundOf = (serverBound: number) => serverBound + 1000;
+  const clientBound = boundOf(settings.DB_STATEMENT_TIMEOUT_MS);
   // A transaction-mode pooler hands each statement to any server session, where a statement prepared on another is
   // unknown: behind one (unless the operator says it keeps them per client) a named statement goes unnamed.
   const keepsNames = settings.DB_PREPARED_STATEMENTS ?? settings.DATABASE_DIRECT_URL === undefined;
+  const timedOut = (): never => { throw new Error('Query read timeout'); };
   class BoundedClient extends pg.Client {
     readonly #socket: Socket;
+    /**
+     * When each statement sent and not answered yet was sent (`performance.now()`), oldest first: `pg` answers a
+     * connection's statements in the order they were sent.
+     */
+    readonly #sent: number[] = [];
+    /** One timer per connection, not one per statement: armed while statements are out, left to lapse when none are. */
+    #watch: NodeJS.Timeout | undefined;
+    /** Once the oldest statement went unanswered too long: the connection given up, torn down when this settles. */
+    #givenUp: Promise<void> | undefined;
+    /** How long a statement may go unanswered (a lengthened bound's while it lasts). */
+    #bound = clientBound;
 
     constructor(options: pg.ClientConfig) {
       const socket = new Socket();
@@ -70,6 +98,13 @@ export function boundedWaits(settings: Settings, onPool: (pool: object) => void 
       }) as never;
     }
 
+    async lengthenBound(factor: number): Promise<() => void> {
+      const serverBound = Math.ceil(settings.DB_STATEMENT_TIMEOUT_MS * factor);
+      await this.query(`set local statement_timeout = ${serverBound}`);
+      this.#bound = boundOf(serverBound);
+      return () => { this.#bound = clientBound; };
+    }
+
     /**
      * Cancels the running statement on the server (before the socket goes: PgBouncer forwards a cancel only for a
      * client still there), then tears the connection down.
@@ -86,24 +121,65 @@ export function boundedWaits(settings: Settings, onPool: (pool: object) => void 
     }
 
     override query(...args: unknown[]): never {
-      const query = (super.query as (...parts: unknown[]) => unknown).bind(this);
-      const tearDown = () => this.#giveUp();
-      if (isCursor(args[0])) {
-        // One statement at a time: the cursor is submitted once its transaction has lifted the server's bound.
-        const cursor = args[0];
-        const opened =
-          (query('begin; set local statement_timeout = 0') as Promise<unknown>).then(() => { query(cursor); });
+      const superQuery = super.query as (...parts: unknown[]) => unknown;
+      // A cursor (a list's stream) and a COPY out (an export) each run as one statement from their first row to their
+      // last, in a transaction of their own that lifts the server's bound: each wait for rows is bounded here instead.
+      // The statement is submitted once its transaction has begun.
+      const submittable = args[0];
+      // A COPY out is a readable stream with `submit`, which `isCursor` would take for a cursor: asked first.
+      const copyOut = isCopyOut(submittable);
+      if (copyOut || isCursor(submittable)) {
+        const query = superQuery.bind(this);
+        const tearDown = () => this.#giveUp();
+        // An export's select is planned for its million rows and would be JIT-compiled before its first row, for
+        // expressions that are mostly function calls: its first bytes came later and its rows no sooner.
+        const begin = copyOut ? 'begin read only; set local jit = off' : 'begin';
+        const opened = (query(`${begin}; set local statement_timeout = 0`) as Promise<unknown>)
+          .then(() => { query(submittable); });
         // Its failure is the first read's to report.
         opened.catch(() => {});
         // A transaction that failed is rolled back by its commit; the connection goes back to the pool outside one.
         const end = () => (query('commit') as Promise<unknown>).then(() => {}, () => {});
-        return boundedCursor(cursor, opened, clientBound, tearDown, end) as never;
+        return (copyOut ? boundedCopy(submittable, opened, clientBound, tearDown, end)
+          : boundedCursor(submittable as Cursor, opened, clientBound, tearDown, end)) as never;
       }
       if (!keepsNames && isNamed(args[0])) args[0] = { ...args[0], name: undefined };
-      const result = query(...args);
-      const timedOut = () => tearDown().then((): never => { throw new Error('Query read timeout'); });
-      return (result instanceof Promise ? settledWithin(result, clientBound, timedOut) : result) as never;
+      const result = superQuery.apply(this, args);
+      if (!(result instanceof Promise)) return result as never;
+      this.#sent.push(performance.now());
+      if (!this.#watch) this.#watch = setTimeout(this.#look, this.#bound).unref();
+      return result.then(this.#answered, this.#failed) as never;
     }
+
+    /**
+     * Gives the connection up when its oldest statement has had no answer in time, else looks again when it would be
+     * late. Not holding the process open: a statement out holds its socket, which does.
+     */
+    readonly #look = () => {
+      this.#watch = undefined;
+      const oldest = this.#sent[0];
+      if (oldest === undefined || this.#givenUp) return;
+      const left = oldest + this.#bound - performance.now();
+      if (left > 0) this.#watch = setTimeout(this.#look, left).unref();
+      else this.#givenUp = this.#giveUp();
+    };
+
+    /**
+     * A statement's answer, passed on unless the connection was given up: from then on the answer is nobody's to
+     * report (the cancel makes it fail at once, and passing that on would release the connection to the pool before it
+     * is torn down, for the next request to find it closed); it fails as `pg`'s own `query_timeout` does, once the
+     * connection is torn down (which fails every statement still out).
+     */
+    readonly #answered = (value: unknown) => {
+      this.#sent.shift();
+      return this.#givenUp ? this.#givenUp.then(timedOut) : value;
+    };
+
+    readonly #failed = (error: unknown) => {
+      this.#sent.shift();
+      if (this.#givenUp) return this.#givenUp.then(timedOut);
+      throw error;
+    };
   }
   return {
     Client: BoundedClient,
@@ -111,6 +187,10 @@ export function boundedWaits(settings: Settings, onPool: (pool: object) => void 
     // Without a direct URL beside it, DATABASE_URL names the server itself (no pooler between), whose sessions are the
     // service's own: each starts bounded, as the role's default would, also where the operator set none.
     ...(settings.DATABASE_DIRECT_URL === undefined && { statement_timeout: settings.DB_STATEMENT_TIMEOUT_MS }),
+    // Each session reads dates as ISO text (src/db/local-date-time-text.ts), whatever DateStyle the server, database
+    // or role sets. DateStyle is one of the parameters a transaction-mode pooler keeps per client (PgBouncer tracks
+    // it), so this `SET` holds there too. pg-pool's hook for a new client: one that fails it is ended, not handed out.
+    onConnect: (client: pg.ClientBase) => client.query(isoDates),
     onPoolCreated: onPool,
   };
 }

@@ -61,7 +61,9 @@ async function runOnce<T extends object>(
   const client = await pool.connect();
   let stale: Error | undefined;
   try {
-    await em.config.get('onReserveConnection')?.(client);
+    // Awaited only when it answers a promise: most hooks answer nothing to wait for.
+    const reserved: unknown = em.config.get('onReserveConnection')?.(client);
+    if (reserved instanceof Promise) await reserved;
     const { name, text } = statement;
     return (await client.query<T>({ name: name || undefined, text, values: params as unknown[] })).rows;
   } catch (error) {
@@ -87,21 +89,32 @@ export async function runNamed<T extends object>(em: EntityManager, statement: N
   const sqlEm = em as SqlEntityManager;
   const pool = sqlEm.getTransactionContext() ? undefined : await em.getConnection(connectionType).getNativeClient();
   if (!(pool instanceof pg.Pool)) return sqlEm.execute<T[]>(statement.sql, [...params]);
-  const logger = em.config.getLogger();
   const started = performance.now();
-  const log = (level: 'info' | 'error', results?: number) => logger.logQuery({
-    level, query: statement.text, params: [...params], took: performance.now() - started, results,
-    connection: { type: connectionType },
-  });
+  let rows: T[];
   try {
-    const rows = await runOnce<T>(em, pool, statement, params).catch((error: unknown) => {
-      if (isStalePlan(error)) return runOnce<T>(em, pool, statement, params);
-      throw error;
-    });
-    log('info', rows.length);
-    return rows;
+    try {
+      rows = await runOnce<T>(em, pool, statement, params);
+    } catch (error) {
+      if (!isStalePlan(error)) throw error;
+      rows = await runOnce<T>(em, pool, statement, params);
+    }
   } catch (error) {
-    log('error');
+    logRun(em, statement, params, connectionType, started, 'error');
     throw em.getDriver().convertException(error as Error);
   }
+  logRun(em, statement, params, connectionType, started, 'info', rows.length);
+  return rows;
+}
+
+/** The connection a run names to the logger: one object per type, not one per run. */
+const connections = { read: { type: 'read' }, write: { type: 'write' } } as const;
+
+/**
+ * A run reported to MikroORM's logger as its own statements are (their durations are timed from it). The logger only
+ * reads the parameters, and formats them only at its debug level: handed over as they are, not copied.
+ */
+function logRun(em: EntityManager, statement: NamedStatement, params: readonly unknown[],
+  connectionType: ConnectionType, started: number, level: 'info' | 'error', results?: number): void {
+  em.config.getLogger().logQuery({ level, query: statement.text, params: params as unknown[],
+    took: performance.now() - started, results, connection: connections[connectionType] });
 }

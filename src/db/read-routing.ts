@@ -1,6 +1,6 @@
 // Which connection a read uses, decided here and nowhere else: the primary, or a read replica.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { EventSubscriber } from '@mikro-orm/core';
+import type { EntityManager, EventSubscriber } from '@mikro-orm/core';
 import { isAcquireTimeout, isDatabaseUnavailable } from '../errors/database-unavailable.ts';
 
 /** MikroORM's names: `write` is the primary, `read` a random replica (its `replicas` option). */
@@ -25,8 +25,25 @@ export interface ReadRoutingHooks {
   replicasBehind?(): boolean;
 }
 
-interface RequestRouting { readRouting: ReadRouting; wrote: boolean }
-const current = new AsyncLocalStorage<RequestRouting>();
+/**
+ * What a request keeps of its statements while it runs: one store, in the one AsyncLocalStorage of a request, which
+ * the acquire wait (src/db/acquire-wait.ts) shares; each store a module adds to a request's context copies it.
+ */
+export interface RequestStatements {
+  readonly readRouting: ReadRouting;
+  /** Set once it flushes: its later reads must see its own write. */
+  wrote: boolean;
+  /** `performance.now()` when its latest statement was about to ask for a pooled connection. */
+  askedAt: number | undefined;
+  /** The shared EntityManager, for statements (src/db/request-context.ts). */
+  readonly em: EntityManager;
+}
+const current = new AsyncLocalStorage<RequestStatements>();
+
+/** The running request's statements, or undefined outside a request (start-up, the feed, scripts). */
+export function requestStatements(): RequestStatements | undefined {
+  return current.getStore();
+}
 
 export class ReadRouting {
   #replicasDownUntil = 0;
@@ -40,9 +57,9 @@ export class ReadRouting {
     this.#hooks = hooks;
   }
 
-  /** Runs one request: its reads are routed here until it writes. */
-  run<T>(next: () => T): T {
-    return current.run({ readRouting: this, wrote: false }, next);
+  /** Runs one request, with the shared EntityManager: its reads are routed here until it writes. */
+  run<T>(em: EntityManager, next: () => T): T {
+    return current.run({ readRouting: this, wrote: false, askedAt: undefined, em }, next);
   }
 
   /** Registered with MikroORM: once a request flushes, its later reads must see its own write. */

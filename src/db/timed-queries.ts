@@ -5,9 +5,22 @@ import { DefaultLogger, type LogContext, type Logger, type LoggerOptions } from 
 const operations = new Set(['select', 'insert', 'update', 'delete', 'with', 'begin', 'commit', 'rollback', 'savepoint',
   'release', 'set', 'reset', 'create', 'alter', 'drop', 'notify']);
 export function statementVerb(sql: string): string {
-  const word = /^\s*([a-z]+)/i.exec(sql)?.[1]?.toLowerCase() ?? '';
+  // Read in place, one statement at a time: no match and no lower-cased copy for a word already in lower case.
+  let start = 0;
+  while (start < sql.length && isSpace(sql.charCodeAt(start))) start += 1;
+  let end = start;
+  while (end < sql.length && isLetter(sql.charCodeAt(end))) end += 1;
+  for (const operation of operations) {
+    if (operation.length === end - start && sql.startsWith(operation, start)) return operation;
+  }
+  const word = sql.slice(start, end).toLowerCase();
   return operations.has(word) ? word : 'other';
 }
+// What `\s` and `[a-z]` (any case) match in a statement's first characters.
+const isSpace = (code: number) => code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0xfeff
+  || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f
+  || code === 0x205f || code === 0x3000;
+const isLetter = (code: number) => (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
 
 export type StatementTimer = (operation: string, target: 'primary' | 'replica', seconds: number) => void;
 

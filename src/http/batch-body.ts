@@ -61,10 +61,11 @@ function drain(req: Request, then: () => void): void {
 }
 
 /**
- * How much text is parsed in one turn of the event loop: 8,192 characters are some 40 XML records or 100 CSV rows, a
- * few milliseconds of work, so that no read of another request waits behind a whole socket read's parsing.
+ * How much text is parsed in one turn of the event loop: 2,048 characters are some 10 XML records or 25 CSV rows,
+ * under a millisecond of work, so that a read of another request waits behind no more than that (docs/benchmarks.md,
+ * "a whole data set's memory").
  */
-const sliceLength = 8192;
+const sliceLength = 2048;
 
 /**
  * The piece in slices of `sliceLength`, none ending between the two halves of a surrogate pair: csv-parse encodes each

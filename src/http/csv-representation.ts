@@ -41,11 +41,15 @@ export function csvLine(record: unknown, columns: readonly CsvColumn[]): string 
   return `${text}\r\n`;
 }
 
+/** The header row: the columns' names, ended by CRLF. */
+export const csvHeader = (columns: readonly CsvColumn[]): string =>
+  stringify([columns.map(({ name }) => name)], csvOptions);
+
 /** A list's CSV for its columns; a document (an error, a record) is never CSV: those stay JSON. */
 export function csvList(columns: readonly CsvColumn[]): Representation {
   return {
     ...csvRepresentation,
-    listOpen: () => stringify([columns.map(({ name }) => name)], csvOptions),
+    listOpen: () => csvHeader(columns),
     listItem: (_root, body) => csvLine(body, columns),
   };
 }

@@ -6,7 +6,8 @@ import { operationOf } from '../contract/resolution.ts';
 import { jsonRepresentation, type Representation } from './representation.ts';
 import { setImmediate } from 'node:timers/promises';
 import type { Schema } from '../contract/document.ts';
-import { csvColumns, mapPaths, type MapKeys } from './csv-columns.ts';
+import { csvColumns, mapPaths, type CsvColumn, type MapKeys } from './csv-columns.ts';
+import { csvRepresentation } from './csv-representation.ts';
 
 /** An answer as it is about to leave: what an Idempotency-Key keeps to replay (src/http/idempotency-key.ts). */
 export interface Answer {
@@ -59,22 +60,40 @@ export async function sendDocument(res: Response, status: number, root: string, 
 const itemsPerTurn = 10_000;
 
 /**
- * A document of a long list of small items (a batch's new ids), as `sendDocument` writes it; in JSON made a slice of
- * items at a time with the event loop turning between, so that no one turn holds it for the whole list.
+ * A document of a long list of `count` small items (a batch's new ids), as `sendDocument` writes it; each item made by
+ * `itemAt` only as its slice is written, so that the list is never held as objects. In JSON a slice of items at a
+ * time is made into its text with the event loop turning between, so that no one turn holds it for the whole list,
+ * and the texts are sent one after the other as the client takes them: the document is never one string, nor one
+ * buffer (its bytes would be both at once), unless an Idempotency-Key keeps it.
  */
-export async function sendLongDocument(res: Response, status: number, root: string, items: unknown[]): Promise<void> {
+export async function sendLongDocument(res: Response, status: number, root: string, count: number,
+  itemAt: (index: number) => unknown): Promise<void> {
   const representation = representationOf(res);
-  if (representation.mediaType !== jsonRepresentation.mediaType) return sendDocument(res, status, root, items);
-  const parts: string[] = [];
-  for (let start = 0; start < items.length; start += itemsPerTurn) {
-    if (start > 0) await setImmediate();
-    // An array's JSON without its brackets: the slices joined by commas are the whole array's JSON.
-    parts.push(JSON.stringify(items.slice(start, start + itemsPerTurn)).slice(1, -1));
+  if (representation.mediaType !== jsonRepresentation.mediaType) {
+    return sendDocument(res, status, root, Array.from({ length: count }, (_, index) => itemAt(index)));
   }
-  const text = `[${parts.join(',')}]`;
-  res.status(status).type(`${representation.mediaType}; charset=utf-8`);
-  if (holds.has(res)) await release(res, status, text);
-  res.send(text);
+  // An array's JSON without its brackets: the slices joined by commas are the whole array's JSON.
+  const parts: string[] = [];
+  let bytes = 2;
+  for (let start = 0; start < count; start += itemsPerTurn) {
+    if (start > 0) await setImmediate();
+    const slice = Array.from({ length: Math.min(itemsPerTurn, count - start) }, (_, index) => itemAt(start + index));
+    const part = `${start > 0 ? ',' : ''}${JSON.stringify(slice).slice(1, -1)}`;
+    parts.push(part);
+    bytes += Buffer.byteLength(part);
+  }
+  res.statusCode = status;
+  res.setHeader('Content-Type', documentType(representation));
+  if (holds.has(res)) await release(res, status, `[${parts.join('')}]`);
+  res.setHeader('Content-Length', bytes);
+  const writes = responseWrites(res);
+  writes.write('[');
+  for (const [index, part] of parts.entries()) {
+    if (!writes.write(part) && !await writes.drained()) return;
+    // Sent: no longer held.
+    parts[index] = '';
+  }
+  res.end(']');
 }
 
 /** An answer without a body (a create's 201, an update's 204). */
@@ -104,21 +123,32 @@ function rowSchema(res: Response): Schema | undefined {
   return answer?.content?.['application/json']?.schema?.items as Schema | undefined;
 }
 
+/** With `?download=true` an export is a file (RFC 6266), named after the collection and the moment. */
+export function attachAsFile(res: Response, root: string, representation: Representation): void {
+  if (!representation.extension || (res.req.query.download as unknown) !== true) return;
+  const moment = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+/, '');
+  res.set('Content-Disposition', `attachment; filename="${root}-${moment}.${representation.extension}"`);
+}
+
 /**
- * The writer of this list: in CSV one for the row schema's columns (its maps' keys asked first). With `?download=true`
- * an export is a file (RFC 6266), named after the collection and the moment: `sighting-20261129T031500Z.csv`.
+ * The writer of this list: in CSV one for the row schema's columns (its maps' keys asked first); a download's file
+ * named as `sighting-20261129T031500Z.csv`.
  */
 async function listWriter(res: Response, root: string, mapKeys: ListOptions['mapKeys']): Promise<Representation> {
   const representation = listRepresentationOf(res);
-  if (representation.extension && (res.req.query.download as unknown) === true) {
-    const moment = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+/, '');
-    res.set('Content-Disposition', `attachment; filename="${root}-${moment}.${representation.extension}"`);
-  }
+  attachAsFile(res, root, representation);
   const schema = representation.forList && rowSchema(res);
   if (!schema) return representation;
   const paths = mapPaths(schema);
   const keys = paths.length > 0 && mapKeys ? await mapKeys(paths) : {};
   return representation.forList!(csvColumns(schema, keys));
+}
+
+/** A CSV list's columns where its rows hold no map (whose keys are columns too); undefined for any other list. */
+export function plainCsvColumns(res: Response): CsvColumn[] | undefined {
+  if (listRepresentationOf(res).mediaType !== csvRepresentation.mediaType) return undefined;
+  const schema = rowSchema(res);
+  return schema && mapPaths(schema).length === 0 ? csvColumns(schema, {}) : undefined;
 }
 
 /** A chunk of a streamed list as UTF-8 bytes, the answer's charset. */

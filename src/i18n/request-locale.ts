@@ -18,20 +18,38 @@ const options = {
 };
 const detector = new LanguageDetector(messageServices, options, { fallbackLng: 'en' });
 
-// Asked by the handler and by the error handler: detected once per request.
-const detected = new WeakMap<Request, Locale>();
+/**
+ * The locale of each `Accept-Language` value seen in a request without cookies: most callers send one of a few values,
+ * and the detector's work (the header's pattern, an array per tag, its sort) is the same for each. Bounded in count
+ * and in the length of a value kept, as any header a caller chooses must be.
+ */
+const byAcceptLanguage = new Map<string | undefined, Locale>();
+const mostValuesKept = 500;
+const longestValueKept = 200;
 
+/** The request's locale: asked by its handler, and by the error handler. */
 export function requestLocale(req: Request): Locale {
-  let locale = detected.get(req);
-  if (!locale) {
-    locale = detectLocale(req, req.res!);
-    detected.set(req, locale);
-  }
-  return locale;
+  return detectLocale(req, req.res!);
 }
 
 /** The locale of a request node's HTTP server hands over, before (or without) express. */
 export function detectLocale(req: IncomingMessage, res: ServerResponse): Locale {
+  // A cookie may name the locale, and it comes first.
+  if (req.headers.cookie !== undefined) return detectedLocale(req, res);
+  const acceptLanguage = req.headers['accept-language'];
+  let locale = byAcceptLanguage.get(acceptLanguage);
+  if (locale === undefined) {
+    locale = detectedLocale(req, res);
+    if (acceptLanguage === undefined || acceptLanguage.length <= longestValueKept) {
+      // The first key is the oldest kept.
+      if (byAcceptLanguage.size >= mostValuesKept) byAcceptLanguage.delete(byAcceptLanguage.keys().next().value);
+      byAcceptLanguage.set(acceptLanguage, locale);
+    }
+  }
+  return locale;
+}
+
+function detectedLocale(req: IncomingMessage, res: ServerResponse): Locale {
   const found = String(detector.detect(req as Request, res as Response, order) ?? 'en').split('-')[0]!.toLowerCase();
   return supportedLocales.find((candidate) => candidate === found) ?? 'en';
 }

@@ -1,7 +1,7 @@
 // A vessel's names: picking the one for a locale, and replacing them from a language map.
 import { raw, type EntityManager } from '@mikro-orm/core';
 import type { ViewQuery } from '../crud/resource-descriptor.ts';
-import type { Field } from '../crud/fields.ts';
+import { rowColumn, type Field } from '../crud/fields.ts';
 import { rootColumn } from '../crud/root-alias.ts';
 import { Translation } from '../db/entities/translation.entity.ts';
 import type { Vessel } from '../db/entities/vessel.entity.ts';
@@ -115,6 +115,8 @@ export const vesselNameField: Field = {
   joinedColumns: (view, locale) => [view === 'list' && locale ? nameColumn : namesColumn],
   join: (qb, view, locale) => joinNames(qb, rootColumn('vessel_id'), view === 'list' ? locale : undefined),
   read: (row, locale, view) => (view === 'list' ? rowVesselName(row, locale) : languageMap(row.vessel_names)),
+  // A detail's map is a column per language, which the service writes itself.
+  sqlCells: (view) => (view === 'list' ? { vesselName: rowColumn('vessel_name') } : undefined),
 };
 
 const entityNames = (vessel: Vessel): Names =>

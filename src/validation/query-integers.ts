@@ -28,8 +28,10 @@ function inRange(value: number, schema: Schema): boolean {
 
 export const queryIntegers: RequestHandler = (req, _res, next) => {
   const problems: FieldProblem[] = [];
+  // Read once: express 5's `req.query` parses the query string again on every read (until the validator replaces it).
+  const query = req.query;
   for (const { name, schema } of operationOf(req)?.integerQuery ?? []) {
-    const value = req.query[name];
+    const value = query[name];
     if (value === undefined) continue;
     // Repeated parameters are the validator's to refuse; each of their texts must still be a whole number.
     const texts = Array.isArray(value) ? value : [value];

@@ -31,7 +31,11 @@ describe(`batch import of several MB (${backend})`, function () {
   // A service of its own: 120,000 more sightings would make every whole list of the shared one long (and slow).
   // A body is parsed as it arrives, and its arrival is bounded (REQUEST_TIMEOUT_MS): on a machine shared with others a
   // 40,000-record XML body's parsing (xml2js) alone can take longer than the default 30 s. This is not a test of that.
-  before(async () => { service = await startService({ REQUEST_TIMEOUT_MS: '300000' }); });
+  // The batch's statements have a bound of their own, which grows with its records
+  // (test/fleet/batch-statement-bound.test.ts).
+  before(async () => {
+    service = await startService({ REQUEST_TIMEOUT_MS: '300000' });
+  });
   after(async () => { await service?.stop(); });
 
   async function batch(type: string, body: string) {

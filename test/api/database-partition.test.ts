@@ -10,6 +10,7 @@ import { buildSighting, buildVessel } from '../support/fixtures.ts';
 import { longListWaitingForItsClient, readToEnd, serviceBehindProxy, type ProxiedService, type TcpProxy }
   from '../support/tcp-proxy.ts';
 import { poolConnections } from '../support/scrape.ts';
+import { eventually } from '../support/condition.ts';
 
 const unavailable = { general: 'The database is not available; please try again later.' };
 const outcomeUnknown = { general: 'The connection to the database broke while the change was being written: it may ' +
@@ -48,27 +49,28 @@ describe('database partition', function () {
 
   type PoolState = Awaited<ReturnType<typeof poolConnections>>;
 
-  /** The pool once `holds` is true of it, or as it is after 10 s, for the assertion to show. */
-  async function poolOnce(holds: (state: PoolState) => boolean): Promise<PoolState> {
-    const deadline = performance.now() + 10_000;
-    for (;;) {
-      const now = await poolConnections(service.url);
-      if (holds(now) || performance.now() > deadline) return now;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+  /**
+   * What `check` answers once `holds` is true of it, or its answer after `within` ms, for the assertion to show (its
+   * diff says what was there instead). This deadline starts before `eventually`'s own, so it always passes first.
+   */
+  async function onceOrLast<T>(check: () => Promise<T>, holds: (value: T) => boolean, within: number): Promise<T> {
+    const until = performance.now() + within;
+    const { value } = await eventually(async () => {
+      const answer = await check();
+      return holds(answer) || performance.now() > until ? { value: answer } : undefined;
+    }, { within });
+    return value;
   }
+
+  /** The pool once `holds` is true of it, or as it is after 10 s, for the assertion to show. */
+  const poolOnce = (holds: (state: PoolState) => boolean) =>
+    onceOrLast(() => poolConnections(service.url), holds, 10_000);
 
   /** The pool once no connection is in use. */
   const quietPool = () => poolOnce((state) => state.used === 0 && state.waiting === 0);
 
-  async function recovered() {
-    let last: { status: number } | undefined;
-    for (let attempt = 0; attempt < 40 && last?.status !== 200; attempt++) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 250));
-      last = await timed('GET', '/sighting/-1');
-    }
-    return last;
-  }
+  /** A read by id once it is answered 200, or its last answer after 60 s, for the assertion to show. */
+  const recovered = () => onceOrLast(() => timed('GET', '/sighting/-1'), (answer) => answer.status === 200, 60_000);
 
   it(`when the network to PostgreSQL is partitioned, then reads, lists and creates, 12 at once, ` +
     'are each 503 with Retry-After while the partition holds, and the service recovers', async () => {

@@ -1,6 +1,7 @@
 // A whole list is one consistent set of rows (docs/api.md#one-consistent-set-of-rows): a client that pauses while rows
 // change, sorted by a field they change, gets no row twice and misses none that existed for the whole answer.
 import { expect } from 'chai';
+import { parse } from 'csv-parse/sync';
 import { request } from 'node:http';
 import { backend, startService, type TestService } from '../support/service.ts';
 import { tokenFor } from '../support/tokens.ts';
@@ -78,14 +79,23 @@ describe(`a whole list as one consistent set of rows (${backend})`, function () 
   }
 
   interface Row { sightingId: number; sightingDate: string | null }
-  // The formats share the reading of the rows; CSV is left out: its rows are so short that the sockets' buffers held
-  // its whole answer before the pause, so it would not test the pause at all.
-  const formats: Record<string, (body: string) => Row[]> = {
-    'application/json': (body) => JSON.parse(body) as Row[],
-    'application/x-ndjson': (body) => ndjsonLines(body) as Row[],
+  /**
+   * JSON and JSON lines read the rows as they are when read: the row moved before it was read comes with its new date.
+   * CSV on PostgreSQL is one COPY, read whole into the spool before the rows changed (the wait for the read to let
+   * go): its rows are the snapshot's, the moved row with its old date. CSV on PGlite is read as JSON is, its short
+   * rows often all in the sockets' buffers before the pause, so which date it shows is not asserted there.
+   */
+  const formats: Record<string, { rowsOf(body: string): Row[]; moved?: 'new' | 'old' }> = {
+    'application/json': { rowsOf: (body) => JSON.parse(body) as Row[], moved: 'new' },
+    'application/x-ndjson': { rowsOf: (body) => ndjsonLines(body) as Row[], moved: 'new' },
+    'text/csv': {
+      rowsOf: (body) => (parse(body, { columns: true }) as Record<string, string>[]).map((row) => ({
+        sightingId: Number(row.sightingId), sightingDate: row.sightingDate || null })),
+      moved: backend === 'postgresql' ? 'old' : undefined,
+    },
   };
 
-  for (const [accept, rowsOf] of Object.entries(formats)) {
+  for (const [accept, { rowsOf, moved }] of Object.entries(formats)) {
     it(`when a client of the list sorted by date (${accept}) pauses for 3 s while a row it was sent moves to the end ` +
       'and one it was not sent moves to the start, then it gets every row once', async () => {
       const all = await ids('');
@@ -108,9 +118,9 @@ describe(`a whole list as one consistent set of rows (${backend})`, function () 
         // Every row existed throughout, the two moved ones included.
         expect(all.filter((id) => !seen.has(id)), 'rows missing').to.deep.equal([]);
         expect(rows).to.have.length(all.length);
-        // Read after the change: the pause held the answer back (it was not all in the sockets' buffers already).
-        expect(rows.find((row) => row.sightingId === unsent)).to.have.property('sightingDate',
-          '2025-01-01T00:00:00.000');
+        // As read after the change (the pause held the answer back), or as the snapshot before it.
+        if (moved) expect(rows.find((row) => row.sightingId === unsent)).to.have.property('sightingDate',
+          moved === 'new' ? '2025-01-01T00:00:00.000' : unsentDate);
       } finally {
         // Back where they were, for the next format.
         await moveDate(sent!, sentDate);

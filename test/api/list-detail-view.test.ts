@@ -53,6 +53,12 @@ describe('view=detail on lists', () => {
     expect(rows[0]![0]!.vessel).to.include({ vesselId, version: 0 });
   });
 
+  it('when view=detail comes with its key percent-encoded, then it is the detail view all the same', async () => {
+    const response = await rawRequest(service, 'GET', `/sighting?vesselId=${vesselId}&limit=1&v%69ew=detail`);
+    expect(response.status, await response.clone().text()).to.equal(200);
+    expect((await response.json() as Detail[])[0]).to.include({ sightingId: ids[0], version: 0 });
+  });
+
   it('when the list is asked without view, then it is the list view as before: no version, no memo', async () => {
     const response = await rawRequest(service, 'GET', `/sighting?vesselId=${vesselId}&limit=1`);
     const vessels =

@@ -68,8 +68,11 @@ describe('docs page: Authorize with the browser client, then Try it out', () => 
 
       await popup.getByLabel(/username/i).fill('alice');
       await popup.getByLabel(/^\s*password\s*$/i).fill('alice');
+      // Listening before the click: the popup may close (redirect page, opener called, window.close) before the
+      // click's promise settles here, and a page already closed never emits 'close' again.
+      const popupClosed = popup.waitForEvent('close');
       await popup.getByRole('button', { name: /^\s*sign in\s*$/i }).click();
-      await popup.waitForEvent('close');
+      await popupClosed;
       await codeFlow.getByRole('button', { name: 'Remove authorization' }).waitFor();
       expect(await codeFlow.innerText()).to.contain('Authorized').and.not.contain('Auth Error');
       await page.locator('.modal-ux .close-modal').click();

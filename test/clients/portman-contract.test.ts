@@ -88,7 +88,7 @@ function portman(cwd: string, args: string[]): Promise<{ code: number; output: s
   });
 }
 
-describe('Portman contract tests, run by newman', function () {
+describe('Portman contract tests, run by newman @database-independent', function () {
   let dir: string;
   before(async () => { dir = await mkdtemp(join(tmpdir(), 'portman-')); });
   after(async () => { await rm(dir, { recursive: true, force: true }); });

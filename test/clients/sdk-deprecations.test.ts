@@ -38,7 +38,7 @@ function compilerFindings(project: string, file: string): { errors: string[]; de
   };
 }
 
-describe('SDK deprecations, as a consumer of the npm package sees them', function () {
+describe('SDK deprecations, as a consumer of the npm package sees them @database-independent', function () {
   let project: string;
   before(async function () {
     const missing = missingTool();

@@ -61,7 +61,7 @@ function contains(lines: string[], needle: string[]): boolean {
   });
 }
 
-describe('the SDK recipes of docs/sdk.md', () => {
+describe('the SDK recipes of docs/sdk.md @database-independent', () => {
   const doc = readFileSync(`${root}docs/sdk.md`, 'utf8');
   for (const { heading, file, required } of languages) {
     it(`when ${heading.slice(4)}'s recipes are read from ${file}, then each stands as is in its doc section`, () => {

@@ -18,7 +18,7 @@ function compilerErrors(file: string): string[] {
     .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
 }
 
-describe('typescript-axios with request objects, as a consumer compiles it', function () {
+describe('typescript-axios with request objects, as a consumer compiles it @database-independent', function () {
   before(async function () {
     const missing = missingTool();
     if (missing) {

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { sharedService } from '../support/service.ts';
 import { missingTool, runClientScript as run } from '../support/client-scripts.ts';
 
-describe('SDK packages (npm run sdk) in consumer projects', function () {
+describe('SDK packages (npm run sdk) in consumer projects @database-independent', function () {
   before(async function () {
     const missing = missingTool();
     if (missing) {

@@ -57,7 +57,8 @@ describe('PostgreSQL through a transaction pooler (PgBouncer when DATABASE_DIREC
     const [listening] = await eventually(async () => {
       const rows = await query<{ query: string }>(direct, `select query from pg_stat_activity where datname = $1 ` +
         `and application_name = 'sighting-registry listen'`, [name]);
-      return rows.length ? rows : undefined;
+      // The session is there from its connect on; its first statement may still be on its way.
+      return rows.some((row) => row.query !== '') ? rows : undefined;
     });
     expect(listening).to.deep.equal({ query: 'listen record_change' });
   });

@@ -3,6 +3,7 @@
 // and made by the schema's owner when the run has one apart from the service's role (DATABASE_MIGRATION_URL,
 // scripts/postgres-production.sh), which then grants the service's role what docs/postgresql-operations.md says.
 import { query, queryAll } from './sql.ts';
+import { refuseOwnDatabase } from './own-databases.ts';
 
 export interface ScratchDatabase {
   /** The database as the service's pool reaches it: through the pooler when the run has one. */
@@ -30,6 +31,12 @@ const appGrants = (role: string): string[] => [
 ];
 
 export async function createScratchDatabase(serverUrl: string): Promise<ScratchDatabase> {
+  refuseOwnDatabase('createScratchDatabase');
+  return makeScratchDatabase(serverUrl);
+}
+
+/** The same, unguarded: for the service the run shares (test/support/service.ts), which any file may use. */
+export async function makeScratchDatabase(serverUrl: string): Promise<ScratchDatabase> {
   const name = `sighting_test_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
   const ofRun = serverUrl === process.env.DATABASE_URL;
   // Made and dropped straight on the server: the pooler (with its `*` entry) reaches any database there.

@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { refuseOwnDatabase } from './own-databases.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -25,6 +26,7 @@ export interface ServiceProcess {
  * `nodeArguments` go before the script (`--expose-gc`, `--inspect=127.0.0.1:0`).
  */
 export function spawnService(env: Record<string, string>, nodeArguments: string[] = []): ServiceProcess {
+  refuseOwnDatabase('spawnService');
   const password = process.env.PGPASSWORD === undefined ? {} : { PGPASSWORD: process.env.PGPASSWORD };
   const child = spawn(process.execPath, [...nodeArguments, 'src/server.ts'], {
     cwd: root,

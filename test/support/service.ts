@@ -2,8 +2,9 @@
 // set.
 import { loadConfig } from '../../src/config/config.ts';
 import { startWebServer, stopWebServer, type StartOptions, type WebServer } from '../../src/lifecycle/web-server.ts';
-import { createScratchDatabase } from './scratch-database.ts';
+import { makeScratchDatabase } from './scratch-database.ts';
 import { contractProxyEnabled, startContractProxy, type ContractProxy } from './contract-proxy.ts';
+import { refuseOwnDatabase } from './own-databases.ts';
 
 export interface TestService {
   /** The service's origin, e.g. http://127.0.0.1:41234. */
@@ -23,8 +24,14 @@ export const backend = process.env.DATABASE_URL ? 'postgresql' : 'pglite';
 /** `env` overrides settings; `DATABASE_URL: ''` style overrides are not needed: pass what differs. */
 export async function startService(env: Record<string, string | undefined> = {},
   options: StartOptions = {}): Promise<TestService> {
+  refuseOwnDatabase('startService');
+  return startServiceOnRunDatabase(env, options);
+}
+
+async function startServiceOnRunDatabase(env: Record<string, string | undefined>,
+  options: StartOptions): Promise<TestService> {
   const scratch = process.env.DATABASE_URL && !('DATABASE_URL' in env) && !('DATABASE_DIRECT_URL' in env)
-    && !('DATABASE_MIGRATION_URL' in env) ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
+    && !('DATABASE_MIGRATION_URL' in env) ? await makeScratchDatabase(process.env.DATABASE_URL) : undefined;
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -56,7 +63,7 @@ let shared: Promise<TestService> | undefined;
 
 /** One service for the whole run, behind the contract proxy; tests that need a service of their own start one. */
 export function sharedService(): Promise<TestService> {
-  shared ??= startService().then(async (service) => {
+  shared ??= startServiceOnRunDatabase({}, {}).then(async (service) => {
     if (!contractProxyEnabled) return service;
     const proxy = await startContractProxy(service.api).catch(async (error: unknown) => {
       await service.stop();

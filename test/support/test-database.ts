@@ -7,6 +7,7 @@ import { openServiceDatabase } from '../../src/lifecycle/service-database.ts';
 import { ReadRouting } from '../../src/db/read-routing.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { createScratchDatabase } from './scratch-database.ts';
+import { refuseOwnDatabase } from './own-databases.ts';
 
 export interface TestDatabase {
   orm: MikroORM;
@@ -16,6 +17,7 @@ export interface TestDatabase {
 
 /** `settings`: the service's own (src/config/config.ts) besides the database's. */
 export async function openTestDatabase(settings: Record<string, string> = {}): Promise<TestDatabase> {
+  refuseOwnDatabase('openTestDatabase');
   const scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
   const config = loadConfig({ ...scratch?.env, DEMO_DATA: 'true', LOG_LEVEL: 'warn', ...settings });
   const statements: string[] = [];

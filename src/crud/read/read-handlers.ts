@@ -9,12 +9,15 @@ import { entityNotFound } from '../../errors/refusals.ts';
 import { listConditions, listFilters } from './list-filters.ts';
 import { exampleCondition } from './query-by-example.ts';
 import { listViewOf } from './list-view.ts';
-import { sendDocument, sendList } from '../../http/send.ts';
+import { plainCsvColumns, sendDocument, sendList } from '../../http/send.ts';
+import { sendCopiedCsv } from '../../http/send-copied.ts';
+import { copiedCsv } from './copied-export.ts';
 import { countIfPreferred } from '../representation-preference.ts';
 import { cursorOf, cursorValues, keysetAfter, keyValues, leadingSort, listOrder } from './list-order.ts';
 import { countMatching } from './list-count.ts';
 import { statementManager } from '../../db/request-context.ts';
 import { clientGone, streamShareOf } from '../../db/stream-share.ts';
+import { requestLocale } from '../../i18n/request-locale.ts';
 import { requestContextOf, pathId, principalOf, type Versioned } from '../request-parts.ts';
 
 export function readHandlers<E extends Versioned>(resource: ResourceDescriptor<E>) {
@@ -53,9 +56,13 @@ export function readHandlers<E extends Versioned>(resource: ResourceDescriptor<E
         // A whole list is read within the pool's share; a page is one short statement, like a read by id.
         const share = streamShareOf(res);
         const signal = clientGone(res);
+        const emptyStatus = example ? 204 : 200;
+        const columns = plainCsvColumns(res);
+        const copied = columns && copiedCsv(reader, resource, where, columns, { kind: 'list', view, keys, share, signal,
+          locale: ctx.locale });
+        if (copied) return sendCopiedCsv(res, resource.name, columns!, copied, { emptyStatus, ready: counted });
         const batches = viewRowBatches(reader, resource, where, { kind: 'list', view, keys, share, signal,
           locale: ctx.locale });
-        const emptyStatus = example ? 204 : 200;
         return sendList(res, resource.name, mapBatches(batches, shown), { emptyStatus, ready: counted,
           mapKeys });
       }
@@ -77,13 +84,12 @@ export function readHandlers<E extends Versioned>(resource: ResourceDescriptor<E
     },
 
     async read(req: Request, res: Response): Promise<void> {
-      const ctx = requestContextOf(req);
       const row = await readRow(statementManager(req), resource, pathId(req));
       if (!row) throw entityNotFound();
       const version = row.version as number;
-      res.set('ETag', etagOf(version));
+      res.setHeader('ETag', etagOf(version));
       if (notModified(req, version)) return void res.status(304).end();
-      await sendDocument(res, 200, resource.name, resource.detailView(row, ctx.locale));
+      await sendDocument(res, 200, resource.name, resource.detailView(row, requestLocale(req)));
     },
 
     /**

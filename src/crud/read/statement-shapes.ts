@@ -77,28 +77,41 @@ function passingOf(values: readonly unknown[], params: readonly unknown[]): Pass
 }
 
 /**
- * The view's rows that `where` picks, in the keys' order, at most `limit` of them: the statement and its values. With
- * `locale`, the view's values in the request's language come picked for it (src/crud/view-rows.ts).
+ * The view's rows that `where` picks, in the keys' order, at most `limit` of them (all without it): the statement and
+ * its values. With `locale`, the view's values in the request's language come picked for it (src/crud/view-rows.ts).
  */
 export function listStatement<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>,
-  where: FilterQuery<E>, view: View, keys: readonly SortKey[], limit: number, connectionType: ConnectionType,
-  locale?: Locale,
+  where: FilterQuery<E>, view: View, keys: readonly SortKey[], limit: number | undefined,
+  connectionType: ConnectionType, locale?: Locale,
 ): BoundStatement {
   const values: unknown[] = [];
   const shape = shapeOf(where, values);
-  values.push(limit);
+  if (limit !== undefined) values.push(limit);
   const order = keys.map(({ property, descending }) => `${descending ? '-' : ''}${property}`).join(',');
-  const key = shape === undefined ? undefined : `${resource.name} ${view} ${locale ?? '-'} ${order} ${shape}`;
+  const key = shape === undefined ? undefined
+    : `${resource.name} ${view} ${locale ?? '-'} ${order} ${limit === undefined ? 'all' : 'limit'} ${shape}`;
   const known = key === undefined ? undefined : shapes.get(key);
   if (known) {
     const params = values.map((value, index) => (known.passing[index] === 'text' ? String(value) : value));
     return { statement: known.statement, params };
   }
   // The builder may change the condition it is given: the values were taken before.
-  const qb = inKeyOrder(viewQuery(em, resource, where, view, connectionType, locale), keys).limit(limit);
+  const ordered = inKeyOrder(viewQuery(em, resource, where, view, connectionType, locale), keys);
+  const qb = limit === undefined ? ordered : ordered.limit(limit);
   const statement = unnamedStatement(qb.getQuery());
   const params = qb.getParams();
   const passing = passingOf(values, params);
   if (key !== undefined && passing && shapes.size < shapeBound) shapes.set(key, { statement, passing });
   return { statement, params };
+}
+
+/**
+ * The view's rows that `where` picks, in the keys' order, as one select with its values written in (what `COPY`
+ * takes, which binds none): a known shape's text with this request's values, as the QueryBuilder would write them.
+ */
+export function listSelect<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>,
+  where: FilterQuery<E>, view: View, keys: readonly SortKey[], connectionType: ConnectionType, locale?: Locale,
+): string {
+  const { statement, params } = listStatement(em, resource, where, view, keys, undefined, connectionType, locale);
+  return em.getPlatform().formatQuery(statement.sql, params);
 }

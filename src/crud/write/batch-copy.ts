@@ -7,8 +7,9 @@ import copyStreams from 'pg-copy-streams';
 import type { EntityManager } from '@mikro-orm/core';
 import type { AnyResource } from '../resource-descriptor.ts';
 import { unnamedStatement } from '../../db/named-statements.ts';
+import { lengthensBound } from '../../db/bounded-waits.ts';
 import { copyFromSql, copyTableSql, insertCopiedSql } from './batch-statements.ts';
-import type { BatchSession, NewRow } from './batch-session.ts';
+import { rowsPerStatement, type BatchSession, type NewIds } from './batch-session.ts';
 import type { BatchRows } from './batch-rows.ts';
 import { turns } from './batch-records.ts';
 
@@ -21,15 +22,16 @@ function copyField(value: unknown): string {
 }
 
 /**
- * The rows as COPY's lines, a thousand to a chunk, made as COPY asks for them; each starts with its position. The
- * event loop turns every few milliseconds between chunks: on loopback the kernel takes every chunk at once, so COPY
- * would ask for the next at once and the whole batch would be made in one turn (seconds), holding every other request.
+ * The rows as COPY's lines, a hundred to a chunk (under a millisecond's work), made as COPY asks for them; each starts
+ * with its position. The event loop turns every millisecond between chunks: on loopback the kernel takes every chunk
+ * at once, so COPY would ask for the next at once and the whole batch would be made in one turn (seconds), holding
+ * every other request.
  */
 async function* copyText(batch: BatchRows): AsyncGenerator<string> {
   const { columns } = batch;
   const turn = turns();
   let position = 0;
-  for (const part of batch.parts(1000)) {
+  for (const part of batch.parts(100)) {
     yield part.map((row) => `${[position++, ...columns.map((column) => copyField(row[column]))].join('\t')}\n`)
       .join('');
     await turn();
@@ -37,16 +39,20 @@ async function* copyText(batch: BatchRows): AsyncGenerator<string> {
 }
 
 /**
- * Runs `work` in a transaction of its own connection, committed when it succeeds, rolled back when it throws: a failure
- * of the database is MikroORM's exception then, as the error handler maps it (a unique value taken: 409).
+ * Runs `work` for a batch of `records` in a transaction of its own connection, committed when it succeeds, rolled back
+ * when it throws: a failure of the database is MikroORM's exception then, as the error handler maps it (a unique value
+ * taken: 409). Its statements' time grows with the batch: each `rowsPerStatement` records add one statement bound
+ * (DB_STATEMENT_TIMEOUT_MS) to theirs, as PGlite's path has a statement for each.
  */
-export async function copySession<T>(pool: pg.Pool, em: EntityManager, resource: AnyResource,
+export async function copySession<T>(pool: pg.Pool, em: EntityManager, resource: AnyResource, records: number,
   work: (session: BatchSession) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
+  let restoreBound = () => {};
   const query = (sql: string, params: unknown[] = []) => client.query(unnamedStatement(sql).text, params);
   try {
     await query('begin');
+    if (lengthensBound(client)) restoreBound = await client.lengthenBound(1 + records / rowsPerStatement);
     const result = await work({
       run: async <R>(sql: string, params: unknown[]) => (await query(sql, params)).rows as R[],
       async insertRows(batch) {
@@ -55,7 +61,7 @@ export async function copySession<T>(pool: pg.Pool, em: EntityManager, resource:
         // One chunk of text made at a time, when COPY takes the one before: never a run of them in one turn.
         await pipeline(Readable.from(copyText(batch), { highWaterMark: 1 }),
           client.query(copyStreams.from(copyFromSql(columns))));
-        return (await query(insertCopiedSql(em, resource, columns))).rows as NewRow[];
+        return (await query(insertCopiedSql(em, resource, columns))).rows as NewIds[];
       },
     });
     await query('commit');
@@ -64,6 +70,7 @@ export async function copySession<T>(pool: pg.Pool, em: EntityManager, resource:
     await query('rollback').catch((failure: unknown) => { broken = failure as Error; });
     throw error instanceof pg.DatabaseError ? em.getDriver().convertException(error) : error;
   } finally {
+    restoreBound();
     // A connection whose rollback failed is not handed out again.
     client.release(broken);
   }

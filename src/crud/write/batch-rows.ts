@@ -36,8 +36,13 @@ export class BatchRows {
     this.references = references;
   }
 
+  /** How many records the batch has. */
+  get length(): number {
+    return this.records.length;
+  }
+
   /**
-   * The rows of `records` (checked, with `problems`; the owner's column set to `owner`). One pass, a few milliseconds
+   * The rows of `records` (checked, with `problems`; the owner's column set to `owner`). One pass, a millisecond
    * a turn, finds their columns and referenced keys; the rows themselves are made when taken (`parts`), and `dropped`
    * is told when the last record is.
    */

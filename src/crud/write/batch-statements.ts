@@ -25,18 +25,26 @@ function cached(resource: AnyResource, key: string, build: () => string): string
 }
 
 /**
+ * An INSERT … SELECT answered as one row, `ids`: the new rows' ids in decimal, separated by commas, in the order its
+ * RETURNING gives them, which is the order they were inserted in (src/crud/write/batch-session.ts, NewIds).
+ */
+function insertAnsweringIds(em: EntityManager, resource: AnyResource, columns: readonly string[],
+  select: string): string {
+  const meta = em.getMetadata().get(resource.entity);
+  const version = columnOf(meta, meta.versionProperty);
+  return `with "new" as (insert into ${quote(meta.tableName)} (${[...columns.map(quote), version].join(', ')}) `
+    + `${select} returning ${columnOf(meta, resource.idProperty)} as "id") `
+    + `select string_agg("id"::text, ',') as "ids" from "new"`;
+}
+
+/**
  * The records' rows from a JSON array of objects keyed by `columns`; new records start at version 0. Its ids come from
- * the table's sequence in the array's order, so ascending ids are input order. Answers each row's `id` and `version`.
+ * the table's sequence in the array's order, so ascending ids are input order. Answers the ids (NewIds).
  */
 export function insertRowsSql(em: EntityManager, resource: AnyResource, columns: readonly string[]): string {
-  return cached(resource, `rows ${columns.join(',')}`, () => {
-    const meta = em.getMetadata().get(resource.entity);
-    const table = quote(meta.tableName);
-    const version = columnOf(meta, meta.versionProperty);
-    return `insert into ${table} (${[...columns.map(quote), version].join(', ')}) `
-      + `select ${[...columns.map((column) => `"r".${quote(column)}`), '0'].join(', ')} from ${rowsOf(table)} `
-      + `order by "r"."ordinality" returning ${columnOf(meta, resource.idProperty)} as "id", ${version} as "version"`;
-  });
+  return cached(resource, `rows ${columns.join(',')}`, () => insertAnsweringIds(em, resource, columns,
+    `select ${[...columns.map((column) => `"r".${quote(column)}`), '0'].join(', ')} `
+    + `from ${rowsOf(quote(em.getMetadata().get(resource.entity).tableName))} order by "r"."ordinality"`));
 }
 
 /** The table and columns of a one-to-many relation's rows: its owner's column first, then `properties`' columns. */
@@ -97,13 +105,11 @@ export function copyTableSql(em: EntityManager, resource: AnyResource, columns: 
 export const copyFromSql = (columns: readonly string[]): string =>
   `copy "batch_rows" (${['__position', ...columns].map(quote).join(', ')}) from stdin`;
 
-/** One INSERT … SELECT of every copied row, in input order (ids from the sequence in that order), at version 0. */
+/**
+ * One INSERT … SELECT of every copied row, in input order (ids from the sequence in that order), at version 0. Answers
+ * the ids (NewIds).
+ */
 export function insertCopiedSql(em: EntityManager, resource: AnyResource, columns: readonly string[]): string {
-  return cached(resource, `copied ${columns.join(',')}`, () => {
-    const meta = em.getMetadata().get(resource.entity);
-    const version = columnOf(meta, meta.versionProperty);
-    return `insert into ${quote(meta.tableName)} (${[...columns.map(quote), version].join(', ')}) `
-      + `select ${[...columns.map(quote), '0'].join(', ')} from "batch_rows" order by "__position" `
-      + `returning ${columnOf(meta, resource.idProperty)} as "id", ${version} as "version"`;
-  });
+  return cached(resource, `copied ${columns.join(',')}`, () => insertAnsweringIds(em, resource, columns,
+    `select ${[...columns.map(quote), '0'].join(', ')} from "batch_rows" order by "__position"`));
 }

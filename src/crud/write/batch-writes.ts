@@ -8,18 +8,24 @@ import type { BatchRows } from './batch-rows.ts';
 import { entriesSql, existingSql, insertRowsSql, relatedRowsSql } from './batch-statements.ts';
 import { turns, type RecordProblems } from './batch-records.ts';
 import { copySession } from './batch-copy.ts';
-import { chunks, rowsPerStatement, type BatchSession, type NewRow } from './batch-session.ts';
+import { chunks, rowsPerStatement, type BatchSession, type NewIds } from './batch-session.ts';
 
 /** Multi-row statements in MikroORM's transaction, the rows as one JSON parameter per statement (PGlite's path). */
 function statementSession(tx: EntityManager, resource: AnyResource): BatchSession {
-  const run = async <T>(sql: string, params: unknown[]) =>
-    (await (tx as SqlEntityManager).execute(sql, params, 'all')) as T[];
+  // PGlite runs each statement in this process and answers it without the event loop turning: a batch's statements
+  // one after the other would hold it for all of them (seconds), and a request that came meanwhile would not even be
+  // read. The loop turns between them.
+  const turn = turns();
+  const run = async <T>(sql: string, params: unknown[]) => {
+    await turn();
+    return (await (tx as SqlEntityManager).execute(sql, params, 'all')) as T[];
+  };
   return {
     run,
     async insertRows(batch) {
-      const made: NewRow[] = [];
+      const made: NewIds[] = [];
       for (const part of batch.parts(rowsPerStatement)) {
-        made.push(...await run<NewRow>(insertRowsSql(tx, resource, batch.columns), [JSON.stringify(part)]));
+        made.push(...await run<NewIds>(insertRowsSql(tx, resource, batch.columns), [JSON.stringify(part)]));
       }
       return made;
     },
@@ -32,7 +38,7 @@ function statementSession(tx: EntityManager, resource: AnyResource): BatchSessio
  */
 async function checkReferences(session: BatchSession, em: EntityManager, resource: AnyResource,
   batch: BatchRows, problems: RecordProblems): Promise<void> {
-  // Each pass over the batch's records lets the event loop turn every few milliseconds (batch-records.ts).
+  // Each pass over the batch's records lets the event loop turn every millisecond (batch-records.ts).
   const turn = turns();
   for (const [column, problem] of Object.entries(resource.references ?? {})) {
     const values = batch.references.get(column) ?? [];
@@ -71,18 +77,33 @@ async function writeRelated(session: BatchSession, em: EntityManager, resource: 
 }
 
 /**
- * The new rows' ids in ascending order: the statement answers them so already, and checking costs less than sorting.
- * Read a thousand at a time, the event loop turning every few milliseconds.
+ * The new rows' ids in ascending order, read from the statements' texts (`NewIds`) a digit at a time: no string per
+ * id. The statements answer them in ascending order already, and checking costs less than sorting. The event loop
+ * turns every few milliseconds.
  */
-async function ascendingIds(rows: readonly NewRow[]): Promise<number[]> {
+async function ascendingIds(answers: readonly NewIds[]): Promise<number[]> {
   const turn = turns();
   const ids: number[] = [];
   let sorted = true;
-  for (const [index, { id }] of rows.entries()) {
-    if (index % 1000 === 0) await turn();
-    const value = Number(id);
-    if (index > 0 && value <= ids[index - 1]!) sorted = false;
-    ids.push(value);
+  const comma = 0x2c;
+  const minus = 0x2d;
+  const zero = 0x30;
+  for (const { ids: text } of answers) {
+    if (text === null) continue;
+    let value = 0;
+    let sign = 1;
+    for (let at = 0; at <= text.length; at += 1) {
+      const code = at < text.length ? text.charCodeAt(at) : comma;
+      if (code === minus) sign = -1;
+      else if (code !== comma) value = value * 10 + code - zero;
+      else {
+        const id = sign * value;
+        if (ids.length > 0 && id <= ids.at(-1)!) sorted = false;
+        ids.push(id);
+        [value, sign] = [0, 1];
+        if (ids.length % 1000 === 0) await turn();
+      }
+    }
   }
   return sorted ? ids : ids.sort((a, b) => a - b);
 }
@@ -111,7 +132,7 @@ export async function createBatch(em: EntityManager, resource: AnyResource, batc
   problems: RecordProblems, changedBy: string | null): Promise<number[]> {
   const pool = await em.getConnection('write').getNativeClient();
   if (pool instanceof pg.Pool) {
-    return copySession(pool, em, resource, (session) => writeBatch(session, em, resource, batch, problems,
+    return copySession(pool, em, resource, batch.length, (session) => writeBatch(session, em, resource, batch, problems,
       changedBy));
   }
   return em.transactional((tx) => writeBatch(statementSession(tx, resource), tx, resource, batch, problems,
