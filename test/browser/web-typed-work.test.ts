@@ -1,9 +1,10 @@
 // Typed work is never dropped: a create that cannot reach the registry keeps the form and says so, with Try again
 // (recording once); a screen with unsaved changes asks, in the page's own words, before Mine, Back or a reload.
 import { expect } from 'chai';
-import type { Dialog, Page } from 'playwright-core';
+import type { Dialog, Page, Route } from 'playwright-core';
 import { apiClient } from '../support/api-client.ts';
 import { axeViolations } from '../support/axe.ts';
+import { eventually } from '../support/condition.ts';
 import { buildSighting, createSighting, createVessel, unique } from '../support/fixtures.ts';
 import { browserSuite, openScreen, unexpectedProblems } from '../support/web-page.ts';
 
@@ -104,5 +105,40 @@ describe('web page: typed work is never dropped', () => {
     expect((await asked).message).to.equal('Ihre Änderungen auf dieser Seite sind noch nicht gespeichert. ' +
       'Die Seite verlassen und die Änderungen verwerfen?');
     expect(unexpectedProblems(person.watch)).to.deep.equal([]);
+  });
+
+  it('when alice leaves a screen still loading for the form to record, and the left screen then fails, ' +
+    'then the form is not drawn again and her memo stays', async function () {
+    this.timeout(90_000);
+    const memo = unique('typed');
+    const alice = await suite.signIn('alice');
+    const page = alice.page;
+    // The page's timers on a clock the test moves: the failure's automatic retry is due at once, not in seconds.
+    await page.clock.install();
+    const list = /\/api\/sighting\/detail-view\?/;
+    let held: Route | undefined;
+    await page.route(list, (route) => { held = route; });
+    await page.goto(`${suite.service.url}/#mine`);
+    await eventually(() => held, { what: 'the list of My sightings asked for' });
+    await page.getByRole('navigation').getByRole('link', { name: 'Record', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Record a sighting' }).waitFor();
+    await page.getByLabel('Memo').fill(memo);
+
+    const answered = page.waitForEvent('requestfinished', (request) => list.test(request.url()));
+    await held!.fulfill({ status: 503, json: { code: 'serviceUnavailable', message: 'Try again later.' } });
+    await answered;
+    // A few turns of the page's tasks: the answer's body read and the left screen's failure drawn (off screen).
+    for (let turn = 0; turn < 3; turn++) {
+      await page.evaluate(`new Promise((resolve) => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = resolve;
+        channel.port2.postMessage(null);
+      })`);
+    }
+    await page.clock.runFor(60_000);
+    const failures = await page.getByRole('heading', { name: 'This could not be shown' }).count();
+    expect([new URL(page.url()).hash, await page.getByLabel('Memo').inputValue(), failures])
+      .to.deep.equal(['#record', memo, 0]);
+    expect(unexpectedProblems(alice.watch, [/503/])).to.deep.equal([]);
   });
 });

@@ -27,6 +27,6 @@ export interface Context {
   navigate(route: string, notice?: string, options?: { replace?: boolean }): void;
   vessels(): Promise<Schemas['VesselListItem'][]>;
   timezones(): Promise<string[]>;
-  /** Aborts when the person leaves the screen being shown: what it follows live stops. */
+  /** This screen's own: aborts when the person leaves it, and what it follows live stops. */
   screen: AbortSignal;
 }

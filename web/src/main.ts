@@ -28,7 +28,7 @@ async function start(): Promise<void> {
     if (!cache.has(key)) cache.set(key, load().catch((error: unknown) => { cache.delete(key); throw error; }));
     return cache.get(key) as Promise<T>;
   };
-  const ctx: Context = {
+  const shared: Omit<Context, 'screen'> = {
     settings, session, api,
     get isAdmin() { return session.claims.realm_access?.roles?.includes('admin') ?? false; },
     get isWriter() { return session.claims.realm_access?.roles?.includes('writer') ?? false; },
@@ -37,10 +37,9 @@ async function start(): Promise<void> {
       cached('vessels', async () => ((await api.GET('/vessel')).data ?? []) as Schemas['VesselListItem'][]),
     timezones: () =>
       cached('timezones', async () => ((await api.GET('/timezone')).data ?? []).map((z) => z.timezoneName).sort()),
-    screen: new AbortController().signal,
   };
   // Vessel names are localized and vessels change under admin: look them up afresh on every screen change.
-  const app = shell(root, ctx, () => cache.delete('vessels'));
+  const app = shell(root, shared, () => cache.delete('vessels'));
   // Said where the person is: "Sign in" there comes back to the same screen.
   session.onSignedOut = () => app.show(location.hash, t('web.signIn.expired'));
   if (returnTo !== undefined) history.replaceState(null, '', returnTo || location.pathname);

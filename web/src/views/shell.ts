@@ -63,7 +63,11 @@ function notAllowed(): HTMLElement {
     h('p', { role: 'note' }, t('web.denied.admin')), h('p', {}, h('a', { href: '#mine' }, t('web.mine.title'))));
 }
 
-export function shell(root: HTMLElement, ctx: Context, onNavigate: () => void) {
+/**
+ * `app`: what every screen shares. Each render hands its screen a context of its own whose `screen` signal is that
+ * render's: a screen that finishes loading (or fails) after the person moved on cannot act on the screen shown now.
+ */
+export function shell(root: HTMLElement, app: Omit<Context, 'screen'>, onNavigate: () => void) {
   let pendingNotice: string | undefined;
   let rendering = 0;
   let shown = new AbortController();
@@ -75,7 +79,7 @@ export function shell(root: HTMLElement, ctx: Context, onNavigate: () => void) {
     shownAddress = location.href;
     shown.abort();
     shown = new AbortController();
-    ctx.screen = shown.signal;
+    const ctx: Context = { ...app, screen: shown.signal };
     onNavigate();
     document.documentElement.lang = locale();
     document.title = t('web.title');
@@ -115,29 +119,29 @@ export function shell(root: HTMLElement, ctx: Context, onNavigate: () => void) {
       void render();
     });
     const links: [string, string][] = [['#mine', t('web.nav.mine')],
-      ...(ctx.isWriter ? [['#record', t('web.nav.record')] as [string, string]] : []), ['#vessel', t('web.nav.vessel')],
+      ...(app.isWriter ? [['#record', t('web.nav.record')] as [string, string]] : []), ['#vessel', t('web.nav.vessel')],
       ['#search', t('web.nav.search')],
-      ...(ctx.isWriter || ctx.isAdmin ? [['#import', t('web.nav.import')] as [string, string]] : []),
-      ...(ctx.isAdmin ? [['#admin', t('web.nav.admin')] as [string, string]] : [])];
+      ...(app.isWriter || app.isAdmin ? [['#import', t('web.nav.import')] as [string, string]] : []),
+      ...(app.isAdmin ? [['#admin', t('web.nav.admin')] as [string, string]] : [])];
     const current = parse(location.hash)[0] || 'mine';
-    const user = ctx.session.claims.preferred_username;
+    const user = app.session.claims.preferred_username;
     return h('header', {},
       // Not a `#main` link: the fragment is the route here.
       h('button',
         { type: 'button', class: 'skip', onclick: () => document.getElementById('main')?.focus() }, t('web.skip')),
       h('div', { class: 'brand' }, t('web.title')),
-      ctx.session.signedIn && h('nav', { 'aria-label': t('web.nav.label') }, ...links.map(([href, label]) =>
+      app.session.signedIn && h('nav', { 'aria-label': t('web.nav.label') }, ...links.map(([href, label]) =>
         h('a', { href, 'aria-current': href.slice(1) === current ? 'page' : null }, label))),
       h('div', { class: 'account' }, language,
-        ctx.session.signedIn && h('span', { class: 'user' }, user ?? ''),
-        ctx.session.signedIn
+        app.session.signedIn && h('span', { class: 'user' }, user ?? ''),
+        app.session.signedIn
           ? h('button', { type: 'button',
             onclick: async () => {
               if (!mayLeave()) return;
-              await ctx.session.signOut();
+              await app.session.signOut();
               show('#', t('web.signedOut'));
             } }, t('web.signOut'))
-          : h('button', { type: 'button', onclick: () => void ctx.session.signIn(location.hash) }, t('web.signIn'))));
+          : h('button', { type: 'button', onclick: () => void app.session.signIn(location.hash) }, t('web.signIn'))));
   }
 
   function show(route: string, notice?: string, { replace = false } = {}): void {

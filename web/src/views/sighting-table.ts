@@ -40,7 +40,6 @@ const sightingWords = (id: number): DeleteWords => ({
 
 export function sightingTable(ctx: Context, options: TableOptions): SightingTable {
   const { status } = options;
-  // This screen's signal: `ctx.screen` is the next screen's once the person moves on.
   const screen = ctx.screen;
   const rowOfId = (id: number) => tbody.querySelector<HTMLTableRowElement>(`tr[data-sighting-id="${id}"]`);
   const lineOf = (id: number) => tbody.querySelector<HTMLTableRowElement>(`tr[data-deleting-id="${id}"]`);
