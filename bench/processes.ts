@@ -14,10 +14,12 @@ export interface ServerProcess {
 export async function startServer(name: string, script: string, env: Record<string, string | undefined>,
   core: string): Promise<ServerProcess> {
   // The service runs as `npm start` runs it, with V8's collection at hand (src/feed/memory-after-peaks.ts).
-  // BENCH_CPU_PROF=<dir>: the service's CPU profile written there when it stops (node refuses it in NODE_OPTIONS).
+  // BENCH_CPU_PROF=<dir>: each server's CPU profile written there when it stops, named by the server (node refuses
+  // the flags in NODE_OPTIONS).
   const profile = process.env.BENCH_CPU_PROF;
-  const flags = script === 'src/server.ts'
-    ? ['--expose-gc', ...profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, '--cpu-prof-interval=250'] : []] : [];
+  const flags = [...script === 'src/server.ts' ? ['--expose-gc'] : [], ...profile ? ['--cpu-prof',
+    `--cpu-prof-dir=${profile}`, `--cpu-prof-name=${name.replace(/\W+/g, '-')}.${Date.now()}.cpuprofile`,
+    '--cpu-prof-interval=250'] : []];
   const child = spawn('taskset', ['-c', core, process.execPath, ...flags, script],
     { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {

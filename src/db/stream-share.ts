@@ -6,6 +6,8 @@ import { ServiceUnavailable } from '../errors/app-errors.ts';
 interface Waiter {
   resolve(release: () => void): void;
   reject(error: unknown): void;
+  /** A read whose answer has begun, back for a place after it let go of one (`resume`). */
+  resuming: boolean;
 }
 
 /** The refusal, telling the client when a place is expected to be free (RFC 9110 §10.2.3: whole seconds). */
@@ -24,6 +26,9 @@ const paceWeight = 0.2;
  * At most `places` streamed reads hold a connection at once, the rest waiting in order of arrival for at most
  * `waitMs`, then refused (503 + Retry-After). The rest of the pool stays for reads and writes of one record, which
  * never wait behind a long read. A wait whose `signal` aborts (its client has gone) leaves the queue before it runs.
+ * A read whose answer has begun and that let go of its place while its client paused (`resume`) comes back ahead of
+ * every read not begun, and is never refused: its status is sent, so a refusal could only cut its answer, while a read
+ * not begun can still be told when to come back.
  */
 export class StreamShare {
   readonly places: number;
@@ -78,12 +83,24 @@ export class StreamShare {
 
   /** Resolves with the function that gives the place back (once) when one is free. */
   take(signal?: AbortSignal): Promise<() => void> {
+    return this.#wait(false, signal);
+  }
+
+  /** As `take`, for a read whose answer has begun: ahead of the reads not begun, waiting until a place is free. */
+  resume(signal?: AbortSignal): Promise<() => void> {
+    return this.#wait(true, signal);
+  }
+
+  #wait(resuming: boolean, signal?: AbortSignal): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.#free > 0) {
       this.#free -= 1;
       return Promise.resolve(this.#release());
     }
-    if (this.#waiting.length >= this.maxWaiting) return Promise.reject(busy(this.expectedWaitMs(this.#waiting.length)));
+    const waitingToBegin = this.#waiting.length - this.#resuming();
+    if (!resuming && waitingToBegin >= this.maxWaiting) {
+      return Promise.reject(busy(this.expectedWaitMs(this.#waiting.length)));
+    }
     return new Promise((resolve, reject) => {
       const leave = (error: unknown) => {
         clearTimeout(timer);
@@ -100,12 +117,21 @@ export class StreamShare {
           resolve(release);
         },
         reject: leave,
+        resuming,
       };
       // Refused after its wait, with the wait still expected from where it stands in the queue.
-      const timer = setTimeout(() => leave(busy(this.expectedWaitMs(this.#waiting.indexOf(waiter)))), this.#waitMs);
+      const timer = resuming ? undefined
+        : setTimeout(() => leave(busy(this.expectedWaitMs(this.#waiting.indexOf(waiter)))), this.#waitMs);
       signal?.addEventListener('abort', aborted, { once: true });
-      this.#waiting.push(waiter);
+      // Behind the reads resuming before it, ahead of every read not begun.
+      this.#waiting.splice(resuming ? this.#resuming() : this.#waiting.length, 0, waiter);
     });
+  }
+
+  /** How many of the waiting reads resume (they stand at the front of the queue). */
+  #resuming(): number {
+    const firstToBegin = this.#waiting.findIndex((waiter) => !waiter.resuming);
+    return firstToBegin < 0 ? this.#waiting.length : firstToBegin;
   }
 
   #release(): () => void {

@@ -115,7 +115,8 @@ async function* sharedRead(open: OpenRead, limit: number, closesWhenIdle: boolea
   try {
     for (;;) {
       await letGo;
-      release ??= await share.take(signal);
+      // Back after letting go, its answer begun: a place is waited for, never refused (src/db/stream-share.ts).
+      release ??= await (after === undefined ? share.take(signal) : share.resume(signal));
       rows ??= open(after, remaining);
       const next = await rows.next();
       if (next.done) return;
