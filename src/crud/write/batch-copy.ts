@@ -52,15 +52,23 @@ export async function copySession<T>(pool: pg.Pool, em: EntityManager, resource:
   const query = (sql: string, params: unknown[] = []) => client.query(unnamedStatement(sql).text, params);
   try {
     await query('begin');
-    if (lengthensBound(client)) restoreBound = await client.lengthenBound(1 + records / rowsPerStatement);
+    const bound = async () => {
+      if (lengthensBound(client)) restoreBound = await client.lengthenBound(1 + records / rowsPerStatement);
+    };
+    await bound();
     const result = await work({
       run: async <R>(sql: string, params: unknown[]) => (await query(sql, params)).rows as R[],
       async insertRows(batch) {
         const { columns } = batch;
         await query(copyTableSql(em, resource, columns));
+        // The COPY lasts as long as this process takes to make its rows (a chunk a turn), which a loaded machine
+        // stretches: its time is the service's, not the database's, and into the session's own temporary table it
+        // waits on no lock. Unbounded on the server; the INSERT after it has the batch's bound again.
+        if (lengthensBound(client)) await query('set local statement_timeout = 0');
         // One chunk of text made at a time, when COPY takes the one before: never a run of them in one turn.
         await pipeline(Readable.from(copyText(batch), { highWaterMark: 1 }),
           client.query(copyStreams.from(copyFromSql(columns))));
+        await bound();
         return (await query(insertCopiedSql(em, resource, columns))).rows as NewIds[];
       },
     });
