@@ -38,11 +38,16 @@ for index in "${!names[@]}"; do
     END { print passing + 0, failing + 0 }' "$logs/$name.log")
   passed_tests=$(( passed_tests + ${passing:-0} )) failed_tests=$(( failed_tests + ${failing:-0} ))
 done
-# A long log's end is what a CI page shows: repeat each failed suite's failures (mocha's "N failing" section) there.
+# A long log's end is what a CI page shows, and only its end: repeat each failed suite's failures there, short enough
+# that every failed suite's fit (mocha's "N failing" sections, a nested run's own repeat in place of its whole logs, no
+# stack frames, 60 lines a suite).
 for index in "${!names[@]}"; do
   [[ ${results[$index]} == "exit 0 "* ]] && continue
+  log="$logs/${names[$index]}.log"
   echo "=== ${names[$index]}: its failures again"
-  sed -n '/^ \+[0-9]\+ failing/,$p' "$logs/${names[$index]}.log" | head -c 20000
+  if grep -q '^=== .*: its failures again$' "$log"; then start='^=== .*: its failures again$'
+  else start='^ \+[0-9]\+ failing'; fi
+  sed -n "/$start/,\$p" "$log" | grep -v '^ \+at ' | head -n 60
 done
 for index in "${!names[@]}"; do echo "=== ${names[$index]}: ${results[$index]}"; done
 echo "tests: $passed_tests passed, $failed_tests failed"

@@ -12,7 +12,6 @@ import { eventually } from '../support/condition.ts';
 import { poolConnections } from '../support/scrape.ts';
 
 describe(`batch import bounds and repeats (${backend})`, function () {
-  this.timeout(120_000);
   let service: TestService;
   before(async () => { service = await startService({ BATCH_MAX_RECORDS: '5', BATCH_MAX_BYTES: '4kb' }); });
   after(async () => { await service?.stop(); });

@@ -9,7 +9,6 @@ type Created = Array<Record<string, number>>;
 const quoted = (text: string) => `"${text.replaceAll('"', '""')}"`;
 
 describe(`batch import in CSV (${backend})`, function () {
-  this.timeout(120_000);
   let service: TestService;
   before(async () => { service = await sharedService(); });
 

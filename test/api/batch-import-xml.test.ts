@@ -10,7 +10,6 @@ type Created = Array<Record<string, number>>;
 const escaped = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;');
 
 describe(`batch import in XML (${backend})`, function () {
-  this.timeout(120_000);
   let service: TestService;
   before(async () => { service = await sharedService(); });
 

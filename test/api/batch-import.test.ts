@@ -10,7 +10,6 @@ type Created = Array<Record<string, number>>;
 const asLines = (records: unknown[]) => records.map((record) => JSON.stringify(record)).join('\n') + '\n';
 
 describe(`batch import in JSON and JSON lines (${backend})`, function () {
-  this.timeout(120_000);
   let service: TestService;
   before(async () => { service = await sharedService(); });
 

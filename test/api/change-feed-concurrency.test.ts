@@ -34,7 +34,6 @@ describe('change feed under concurrent writers', () => {
 
   it(`when ${writers} writers create at once while readers keep resuming, ` +
     `then every reader gets each change once, in growing id order`, async function () {
-    this.timeout(120_000);
     const vesselId = await createVessel(service);
     const live = await openEventStream(service, `/sighting/events?vesselId=${vesselId}`);
     try {

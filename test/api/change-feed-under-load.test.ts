@@ -39,7 +39,6 @@ const openAll = (streams: Array<Promise<EventStream>>) => Promise.all(streams);
 const closeAll = (streams: EventStream[]) => { for (const stream of streams) stream.close(); };
 
 describe(`change feed under load (${backend}) @pgbouncer`, function () {
-  this.timeout(180_000);
 
   describe('replaying subscribers that leave, and writers that never stop', () => {
     const entries = 20_000;

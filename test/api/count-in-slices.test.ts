@@ -6,7 +6,6 @@ import { bulkInsert } from '../support/bulk-insert.ts';
 import { countSlice } from '../../src/crud/read/list-count.ts';
 
 describe(`counts over many records (${backend})`, function () {
-  this.timeout(120_000);
   // Every third record is 'other': two whole slices and one record more match.
   const records = 3 * countSlice + 1;
   const matching = records - Math.floor(records / 3);

@@ -9,7 +9,6 @@ import { buildSighting, createSighting, createVessel, unique } from '../support/
 import type { User } from '../support/tokens.ts';
 
 describe(`CSV formula cells (${backend})`, function () {
-  this.timeout(120_000);
   let service: TestService;
   const word = unique('formula').replace(/\W/g, '');
   /** Each memo as stored, and its cell as exported. */

@@ -18,7 +18,6 @@ describe('dates under another DateStyle (postgresql) @pgbouncer', () => {
 
   before(async function () {
     if (backend !== 'postgresql') this.skip();
-    this.timeout(60_000);
     scratch = await createScratchDatabase(process.env.DATABASE_URL!);
     // Day first, no `T`, no ISO: every new session takes it. Set by the database's owner, where the run has one.
     await query(scratch.env.DATABASE_MIGRATION_URL ?? scratch.url,

@@ -5,7 +5,6 @@ import { tokenFor } from '../support/tokens.ts';
 import { bulkInsert } from '../support/bulk-insert.ts';
 
 describe('a long list streaming', function () {
-  this.timeout(180_000);
   let service: TestService;
   before(async () => {
     service = await startService();

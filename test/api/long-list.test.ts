@@ -5,7 +5,6 @@ import { tokenFor } from '../support/tokens.ts';
 import { bulkInsert } from '../support/bulk-insert.ts';
 
 describe('a list that streams for longer than the statement bound @pgbouncer', function () {
-  this.timeout(180_000);
   const records = 60000;
   let service: TestService;
   before(async () => {

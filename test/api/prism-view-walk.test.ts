@@ -53,7 +53,6 @@ describe('a Prism walk over the view parameter', function () {
   let service: TestService;
   let proxy: ContractProxy;
   before(async function () {
-    this.timeout(120_000);
     service = await sharedService();
     proxy = await startContractProxy(service.api, { errors: false });
   });
@@ -67,7 +66,6 @@ describe('a Prism walk over the view parameter', function () {
   it('when each view value (listed, unlisted, empty, none) is sent through Prism, then no request the contract ' +
     'forbids is a success, every one it allows is, each answer is as declared, and Prism flags view as deprecated',
   async function () {
-    this.timeout(120_000);
     const token = await tokenFor(service.realm, 'admin');
     const walked: Array<{ request: string; view?: string; answeredAs?: string; inEnum: boolean }
       & Awaited<ReturnType<typeof walk>>> = [];

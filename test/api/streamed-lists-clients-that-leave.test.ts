@@ -11,7 +11,6 @@ import { eventually } from '../support/condition.ts';
 import { neverRead, readPartAndLeave, type Call } from '../support/leaving-clients.ts';
 
 describe(`streamed lists and clients that leave (${backend}) @pgbouncer`, function () {
-  this.timeout(180_000);
   // Some 6 MB of list: more than the sockets between server and client buffer (on loopback up to some 4 MB).
   const records = 60_000;
   let service: TestService;

@@ -42,7 +42,6 @@ describe('the web page and the docs bundle: revalidated, compressed once', () =>
 
   it('when the docs page\'s Swagger UI bundle is asked twice with br accepted, ' +
     'then both answers are the same bytes made once, with Content-Length and a content ETag', async function () {
-    this.timeout(90_000);
     const page = (await send('/docs')).body.toString();
     const bundle = /src="([^"]+\/swagger-ui-bundle\.js)"/.exec(page)?.[1];
     expect(bundle, 'the bundle named by /docs').to.be.a('string');

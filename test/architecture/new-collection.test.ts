@@ -91,7 +91,6 @@ describe('a collection written by npm run resource:create and grown by resource:
   });
 
   after(async function () {
-    this.timeout(60_000);
     if (service?.child.exitCode === null) {
       const exited = new Promise((resolve) => service!.child.once('exit', resolve));
       service.child.kill('SIGTERM');

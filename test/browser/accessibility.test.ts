@@ -24,7 +24,6 @@ describe('web page: accessibility (axe-core)', () => {
   for (const [label, options] of [['desktop, English', {}],
     ['phone, German', { locale: 'de-DE', viewport: { width: 390, height: 844 } }]] as [string, PersonOptions][]) {
     it(`when each screen is shown (${label}), then axe finds no violation, the login page included`, async function () {
-      this.timeout(180_000);
       const found: Record<string, string[]> = {};
       const german = options.locale === 'de-DE';
       const person: Person = await suite.signIn('admin',

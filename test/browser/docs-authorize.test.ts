@@ -3,7 +3,7 @@
 import { createConnection } from 'node:net';
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { closeBrowser, launchBrowser, screenshotPath, watchContext } from '../support/browser.ts';
+import { STEP_TIMEOUT_MS, closeBrowser, launchBrowser, screenshotPath, watchContext } from '../support/browser.ts';
 import { startService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
 
@@ -40,7 +40,7 @@ describe('docs page: Authorize with the browser client, then Try it out', () => 
     'then the page shows 200 and the sighting', async () => {
     const origin = service!.url;
     const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
-    context.setDefaultTimeout(30_000);
+    context.setDefaultTimeout(STEP_TIMEOUT_MS);
     try {
       const watch = await watchContext(context, [origin, new URL(service!.realm).origin]);
       const page = await context.newPage();

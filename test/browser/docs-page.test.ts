@@ -5,7 +5,9 @@ import type { Browser } from 'playwright-core';
 import { parse } from 'yaml';
 import { sharedService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
-import { closeBrowser, iconStatus, launchBrowser, screenshotPath, watchContext } from '../support/browser.ts';
+import {
+  STEP_TIMEOUT_MS, closeBrowser, iconStatus, launchBrowser, screenshotPath, watchContext,
+} from '../support/browser.ts';
 import { axeViolations } from '../support/axe.ts';
 import { docsAssets } from '../../src/app/docs.ts';
 
@@ -41,7 +43,7 @@ describe('docs page in a browser', () => {
       `with no error and no request leaving the origin`, async () => {
       const origin = host === 'loopback' ? service.url : service.url.replace('127.0.0.1', PUBLIC_HOST);
       const context = await browser.newContext({ viewport: { width: 1280, height: 1600 } });
-      context.setDefaultTimeout(20_000);
+      context.setDefaultTimeout(STEP_TIMEOUT_MS);
       try {
         const watch = await watchContext(context, [origin]);
         const page = await context.newPage();
@@ -81,6 +83,7 @@ describe('docs page in a browser', () => {
   it('when /docs is read with one operation of each method open, ' +
     'then axe finds no violation but two of Swagger UI\'s page structure', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 1600 } });
+    context.setDefaultTimeout(STEP_TIMEOUT_MS);
     try {
       const page = await context.newPage();
       await page.goto(`${service.url}/docs`);

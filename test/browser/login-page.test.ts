@@ -6,7 +6,9 @@ import type { Server } from 'node:http';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { apiClient } from '../support/api-client.ts';
-import { closeBrowser, iconStatus, launchBrowser, screenshotPath, watchContext } from '../support/browser.ts';
+import {
+  STEP_TIMEOUT_MS, closeBrowser, iconStatus, launchBrowser, screenshotPath, watchContext,
+} from '../support/browser.ts';
 import type { PageWatch } from '../support/browser.ts';
 import { sharedService } from '../support/service.ts';
 import type { TestService } from '../support/service.ts';
@@ -89,7 +91,7 @@ describe('login page in a browser (authorization code + PKCE, client sighting-we
   // A fresh context per test: no session cookie of the realm carries over.
   beforeEach(async () => {
     context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
-    context.setDefaultTimeout(10_000);
+    context.setDefaultTimeout(STEP_TIMEOUT_MS);
     watch = await watchContext(context, [service.url, new URL(service.realm).origin, callback.origin]);
     callback.hits.length = 0;
   });

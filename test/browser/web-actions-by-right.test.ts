@@ -10,7 +10,6 @@ describe('web page: actions only for who may', () => {
 
   it('when alice opens bob\'s sighting, then no Edit is offered and its edit screen says she may not; ' +
     'bob and an administrator get Edit', async function () {
-    this.timeout(90_000);
     const vesselId = await createVessel(suite.service);
     const id = await createSighting(suite.service, buildSighting({ vessel: { vesselId } }), 'bob');
     const alice = await suite.signIn('alice');

@@ -28,7 +28,6 @@ describe('web page: admin manages vessels', () => {
 
   it('when admin creates a vessel, an empty name gets its message by the field; ' +
     'then names are added, dropped, and the vessel deleted once unsighted', async function () {
-    this.timeout(90_000);
     const admin = await signedIn(browser, service, 'admin');
     people.push(admin);
     const page = admin.page;
@@ -100,7 +99,7 @@ describe('web page: admin manages vessels', () => {
     expect((await vessel(id)).response.status).to.equal(200);
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await confirm.getByRole('button', { name: 'Delete vessel' }).click();
-    await page.getByRole('status').filter({ hasText: 'The vessel is deleted.' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('status').filter({ hasText: 'The vessel is deleted.' }).waitFor();
     expect((await vessel(id)).response.status).to.equal(404);
     expect(await page.locator('.vessel-list').innerText()).not.to.contain(name);
     expect(unexpectedProblems(admin.watch, [/HTTP 400: POST .*\/api\/vessel$/, /HTTP 409: DELETE .*\/api\/vessel\/\d+$/,
@@ -109,7 +108,6 @@ describe('web page: admin manages vessels', () => {
 
   it('when alice (no admin) uses the page, ' +
     'then it offers no vessel management, even at its address', async function () {
-    this.timeout(60_000);
     const alice = await signedIn(browser, service, 'alice');
     people.push(alice);
     expect(await alice.page.locator('header nav a').allInnerTexts())

@@ -15,7 +15,6 @@ describe('web page: connection lost and back', () => {
 
   it('when the network is gone as alice opens a screen, ' +
     'then an error screen with a heading and Try again; back online, the screen shows by itself', async function () {
-    this.timeout(90_000);
     const alice = await suite.signIn('alice');
     const page = alice.page;
     await page.getByRole('heading', { name: 'My sightings' }).waitFor();
@@ -39,7 +38,6 @@ describe('web page: connection lost and back', () => {
 
   it('when the live list cannot reach the change feed, ' +
     'then it says so; once it can, the note goes and the numbers catch up', async function () {
-    this.timeout(90_000);
     const vesselId = await createVessel(suite.service);
     await createSighting(suite.service, buildSighting({ vessel: { vesselId } }), 'bob');
     const alice = await suite.signIn('alice');
@@ -52,7 +50,7 @@ describe('web page: connection lost and back', () => {
     await createSighting(suite.service, buildSighting({ vessel: { vesselId } }), 'bob');
 
     await page.unroute(events);
-    await lost.waitFor({ state: 'hidden', timeout: 60_000 });
+    await lost.waitFor({ state: 'hidden' });
     await page.getByText('Sightings of this vessel: 2, people who sighted it: 1, yours: 0').waitFor();
     expect(unexpectedProblems(alice.watch, [/sighting\/events\?.*ERR_FAILED/, /ERR_FAILED.*sighting\/events\?/]))
       .to.deep.equal([]);
@@ -60,7 +58,6 @@ describe('web page: connection lost and back', () => {
 
   it('when the numbers could not be asked for after a change, ' +
     'then they are asked again until they come', async function () {
-    this.timeout(90_000);
     const vesselId = await createVessel(suite.service);
     await createSighting(suite.service, buildSighting({ vessel: { vesselId } }), 'bob');
     const alice = await suite.signIn('alice');
@@ -76,13 +73,12 @@ describe('web page: connection lost and back', () => {
     await eventually(() => refused > 0);
     await page.unroute(observers);
     await page.getByText('Sightings of this vessel: 2, people who sighted it: 1, yours: 0')
-      .waitFor({ timeout: 60_000 });
+      .waitFor();
     expect(unexpectedProblems(alice.watch, [/observers.*ERR_FAILED/, /ERR_FAILED.*observers/])).to.deep.equal([]);
   });
 
   it('when the live list is answered 401 and the token cannot be refreshed, ' +
     'then the session ends visibly; signing in again returns to the same screen', async function () {
-    this.timeout(90_000);
     const vesselId = await createVessel(suite.service);
     const alice = await suite.signIn('alice');
     const page = alice.page;

@@ -17,7 +17,6 @@ describe('web page: deletes that undo, in place', () => {
 
   it('when alice deletes two sightings at once and undoes the second, ' +
     'then each had its own Undo, the first goes in place and the second stays', async function () {
-    this.timeout(90_000);
     const { vesselId, ids: [a, b, c], person: alice, page } = await vesselWithThreeSightings(suite);
 
     await page.getByRole('button', { name: `Delete #${a}`, exact: true }).click();
@@ -41,7 +40,7 @@ describe('web page: deletes that undo, in place', () => {
     expect([await page.getByRole('button', { name: `Undo the delete of #${a}` }).count(),
       await page.getByRole('button', { name: `Undo the delete of #${b}` }).count()]).to.deep.equal([2, 0]);
 
-    await page.locator(`tr[data-sighting-id="${a}"]`).waitFor({ state: 'detached', timeout: 30_000 });
+    await page.locator(`tr[data-sighting-id="${a}"]`).waitFor({ state: 'detached' });
     await page.locator('.undo', { hasText: 'The sighting is deleted.' }).waitFor();
     expect([await shownIds(page), await lines.count(), new URL(page.url()).hash])
       .to.deep.equal([[c, b], 0, `#vessel/${vesselId}`]);
@@ -54,7 +53,6 @@ describe('web page: deletes that undo, in place', () => {
 
   it('when alice deletes row 121 of three pages, ' +
     'then the row goes in place: pages, scroll, focus and address kept', async function () {
-    this.timeout(120_000);
     const { vesselId } = await vesselWithSightings(suite.service, 130);
     const alice = await suite.signIn('alice');
     const page = alice.page;
@@ -78,7 +76,7 @@ describe('web page: deletes that undo, in place', () => {
     expect(await page.evaluate('scrollY')).to.equal(scrolled);
     expect(await axeViolations(page)).to.deep.equal([]);
 
-    await page.locator(`tr[data-sighting-id="${target}"]`).waitFor({ state: 'detached', timeout: 30_000 });
+    await page.locator(`tr[data-sighting-id="${target}"]`).waitFor({ state: 'detached' });
     await page.getByText('1–129 of 129', { exact: true }).waitFor();
     // The focus went to the row now in its place, and nothing else moved.
     expect(await page.evaluate(`document.activeElement?.closest('tr')?.getAttribute('data-sighting-id')`))

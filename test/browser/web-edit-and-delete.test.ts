@@ -35,7 +35,6 @@ describe('web page: edit with a conflict, then delete', () => {
 
   it('when alice saves her memo after someone set the time zone meanwhile, ' +
     'then the three-way merge keeps their time zone and her memo, and says so', async function () {
-    this.timeout(60_000);
     const page = alice.page;
     await page.goto(`${service.url}/#vessel/${vesselId}`);
     await page.goto(`${service.url}/#edit/${sightingId}`);
@@ -88,7 +87,6 @@ describe('web page: edit with a conflict, then delete', () => {
 
   it('when both changed the memo, ' +
     'then both texts are shown side by side and the one she picks is saved', async function () {
-    this.timeout(60_000);
     const page = alice.page;
     await page.goto(`${service.url}/#edit/${sightingId}`);
     await page.getByRole('heading', { name: `Edit sighting #${sightingId}` }).waitFor();
@@ -120,7 +118,6 @@ describe('web page: edit with a conflict, then delete', () => {
 
   it('when alice deletes her sighting and undoes it, then it stays; when she lets the delete happen, ' +
     'then it is gone and the count drops', async function () {
-    this.timeout(60_000);
     const page = alice.page;
     const othersMemo = unique('stays');
     const other =
@@ -147,7 +144,7 @@ describe('web page: edit with a conflict, then delete', () => {
     expect(kept.response.status).to.equal(200);
 
     await page.getByRole('button', { name: `Delete #${sightingId}` }).click();
-    await page.getByRole('status').filter({ hasText: 'The sighting is deleted.' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('status').filter({ hasText: 'The sighting is deleted.' }).waitFor();
     // The numbers follow in place, asked again at most once a second.
     await page.getByText('Sightings of this vessel: 1, people who sighted it: 1, yours: 0').waitFor();
     const screen = await vesselScreen(page);
@@ -171,7 +168,6 @@ describe('web page: edit with a conflict, then delete', () => {
 
   it('when alice deletes a sighting and moves on to another screen before it is sent, ' +
     'then it is deleted and she stays where she went', async function () {
-    this.timeout(60_000);
     const page = alice.page;
     const id =
       await createSighting(service, buildSighting({ vessel: { vesselId }, sightingMemo: unique('leaving') }), 'alice');
@@ -179,7 +175,7 @@ describe('web page: edit with a conflict, then delete', () => {
     await page.reload();
     await page.getByRole('button', { name: `Delete #${id}` }).click();
     const sent = page.waitForResponse((response) =>
-      response.request().method() === 'DELETE' && response.url().endsWith(`/sighting/${id}`), { timeout: 30_000 });
+      response.request().method() === 'DELETE' && response.url().endsWith(`/sighting/${id}`));
     await openScreen(page, 'Search', 'Search sightings');
     expect((await sent).status()).to.equal(204);
     // The answer came for a screen that is gone: it must not take her back to it. Let the page run what the answer

@@ -10,7 +10,6 @@ describe('web page: German', () => {
 
   it('when a person with an English browser chooses Deutsch before signing in, ' +
     'then the realm\'s login page is German too, with its landmarks', async function () {
-    this.timeout(60_000);
     const embedded = !process.env.KEYCLOAK_URL;
     const seen = await suite.signIn('bob', {
       language: 'de',
@@ -35,7 +34,6 @@ describe('web page: German', () => {
 
   it('when the browser prefers German, then the page and the vessel names are German, ' +
     'and a too short memo gets the API\'s German message next to the field', async function () {
-    this.timeout(60_000);
     person = await suite.signIn('alice', { locale: 'de-DE' });
     const page = person.page;
     await page.getByRole('heading', { name: 'Meine Sichtungen' }).waitFor();
@@ -63,7 +61,6 @@ describe('web page: German', () => {
 
   it('when the person switches to English, ' +
     'then the page, the vessel names and the API\'s messages follow (the i18next cookie)', async function () {
-    this.timeout(60_000);
     const page = person!.page;
     // The screen is drawn again in the other language: the typed memo would go, so the page asks first, in German.
     const asked = new Promise<string>((resolve) => page.once('dialog', (dialog) => {

@@ -53,7 +53,6 @@ describe('web page: import and export', () => {
   ] as const) {
     it(`when alice imports a CSV with one bad row (${language}), then its row and field are said and nothing is ` +
       'stored; the fixed file of 3,000 rows shows its upload, then stores them all', async function () {
-      this.timeout(180_000);
       const vesselId = await createVessel(suite.service);
       const alice = await suite.signIn('alice', { language,
         ...(language === 'de' && { viewport: { width: 390, height: 844 } }) });
@@ -109,7 +108,6 @@ describe('web page: import and export', () => {
 
   it('when the administrator imports a JSON array of vessels, ' +
     'then its records are previewed by their fields and stored', async function () {
-    this.timeout(90_000);
     const names = [unique('Imported vessel'), unique('Imported vessel')];
     const admin = await suite.signIn('admin');
     const page = admin.page;
@@ -135,7 +133,6 @@ describe('web page: import and export', () => {
 
   it('when bob exports a search of a vessel in time-zone order, ' +
     'then the CSV file holds exactly the search\'s rows in that order', async function () {
-    this.timeout(90_000);
     const vesselId = await createVessel(suite.service);
     const word = unique('comet').replace(/\W/g, '');
     const zones = ['Pacific/Auckland', 'Africa/Abidjan', 'Europe/Berlin', 'America/Lima'];

@@ -18,7 +18,6 @@ describe('web page: keyboard only', () => {
 
   it('when alice records a sighting with the keyboard alone, ' +
     'then Tab walks the form in order, the first missing field takes the focus, and Enter records', async function () {
-    this.timeout(60_000);
     person = await suite.signIn('alice');
     const page = person.page;
     await page.goto(`${suite.service.url}/#record`);

@@ -17,7 +17,6 @@ describe('web page: lists at scale, history and moderation', () => {
 
   it('when bob searches a word 2,001 sightings contain, ' +
     'then one page of 50 renders with "1–50 of 2,001", memos in the same request', async function () {
-    this.timeout(180_000);
     const word = unique('seed').replace(/\W/g, '');
     // One through the API, 2,000 more beside it, by the same creator: 2,001 requests took 88 s on a loaded machine
     // (two busy cores), most of the test's bound, for what is not under test here.
@@ -44,7 +43,6 @@ describe('web page: lists at scale, history and moderation', () => {
 
   it('when bob sorts a vessel\'s sightings by the time zone header, ' +
     'then the order is in the address and survives a reload', async function () {
-    this.timeout(60_000);
     const vesselId = await createVessel(suite.service);
     const zones = ['Europe/Berlin', 'America/Lima', 'Asia/Tokyo'];
     const ids = [];
@@ -73,7 +71,6 @@ describe('web page: lists at scale, history and moderation', () => {
 
   it('when a sighting was edited twice, ' +
     'then its page shows its fields and 3 versions, each viewable, and Back returns to the list', async function () {
-    this.timeout(60_000);
     const vesselId = await createVessel(suite.service);
     const id =
       await createSighting(suite.service, buildSighting({ vessel: { vesselId }, sightingMemo: 'first' }), 'bob');
@@ -111,7 +108,6 @@ describe('web page: lists at scale, history and moderation', () => {
 
   it('when an administrator deletes bob\'s sighting and undoes it, ' +
     'then it stays; the admin sees who changed it in its history', async function () {
-    this.timeout(60_000);
     const vesselId = await createVessel(suite.service);
     const id = await createSighting(suite.service, buildSighting({ vessel: { vesselId } }), 'bob');
     const admin = await suite.signIn('admin');

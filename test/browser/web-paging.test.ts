@@ -9,7 +9,6 @@ describe('web page: long lists', () => {
 
   it('when a vessel has 55 sightings, ' +
     'then its screen shows the newest 50 first, and the rest after "Show older sightings"', async function () {
-    this.timeout(90_000);
     const vesselId = await createVessel(suite.service);
     const ids: number[] = [];
     for (let i = 0; i < 55; i++)
@@ -54,7 +53,6 @@ describe('web page: long lists', () => {
 
   it('when bob picks a date range on a vessel\'s screen, ' +
     'then only its days\' sightings show, the range stays in the address, and "All dates" lifts it', async function () {
-    this.timeout(90_000);
     const vesselId = await createVessel(suite.service);
     const on = async (sightingDate: string, user: 'alice' | 'bob') =>
       createSighting(suite.service, buildSighting({ vessel: { vesselId }, sightingDate }), user);
@@ -94,7 +92,6 @@ describe('web page: long lists', () => {
   });
 
   it('when bob signs in, then he lands on his own sightings, newest first', async function () {
-    this.timeout(60_000);
     const page = person!.page;
     await page.goto(`${suite.service.url}/`);
     await page.getByRole('heading', { name: 'My sightings' }).waitFor();

@@ -16,7 +16,6 @@ describe('web page: pending deletes follow the person', () => {
 
   it('when alice deletes a sighting and opens Search within the window, ' +
     'then the page\'s notice offers its Undo there, by keyboard, and it takes the delete back', async function () {
-    this.timeout(120_000);
     const vesselId = await createVessel(suite.service);
     const control = unique('control');
     const target = await createSighting(suite.service, buildSighting({ vessel: { vesselId } }));
@@ -44,7 +43,7 @@ describe('web page: pending deletes follow the person', () => {
     await page.getByLabel('Text in the memo').fill(control);
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByRole('button', { name: `Delete #${later}`, exact: true }).click();
-    await page.locator(`tr[data-sighting-id="${later}"]`).waitFor({ state: 'detached', timeout: 30_000 });
+    await page.locator(`tr[data-sighting-id="${later}"]`).waitFor({ state: 'detached' });
     await eventually(async () => await statusOf('/sighting/{id}', later) === 404, { what: 'the later delete' });
     expect(await statusOf('/sighting/{id}', target)).to.equal(200);
     expect(unexpectedProblems(alice.watch)).to.deep.equal([]);
@@ -52,7 +51,6 @@ describe('web page: pending deletes follow the person', () => {
 
   it('when alice deletes a sighting, opens Search and goes Back, ' +
     'then the row shows as pending with its Undo, and goes when the delete is sent', async function () {
-    this.timeout(120_000);
     const { ids: [a, b, c], person: alice, page } = await vesselWithThreeSightings(suite);
 
     await page.getByRole('button', { name: `Delete #${b}`, exact: true }).click();
@@ -64,7 +62,7 @@ describe('web page: pending deletes follow the person', () => {
       await page.locator(`tr[data-sighting-id="${b}"]`).isHidden()]).to.deep.equal([1, true]);
     expect(await axeViolations(page)).to.deep.equal([]);
 
-    await page.locator(`tr[data-sighting-id="${b}"]`).waitFor({ state: 'detached', timeout: 30_000 });
+    await page.locator(`tr[data-sighting-id="${b}"]`).waitFor({ state: 'detached' });
     await page.getByText('1–2 of 2', { exact: true }).waitFor();
     await page.locator('.undo', { hasText: 'The sighting is deleted.' }).waitFor();
     const shown = await page.locator('table.sightings tbody tr:not([hidden])')
@@ -76,7 +74,6 @@ describe('web page: pending deletes follow the person', () => {
 
   it('when an administrator deletes a vessel and then types on Search, ' +
     'then the sent delete leaves the person, the text and the focus where they are', async function () {
-    this.timeout(120_000);
     const vesselId = await createVessel(suite.service);
     const admin = await suite.signIn('admin');
     const page = admin.page;
@@ -88,7 +85,7 @@ describe('web page: pending deletes follow the person', () => {
     await openScreen(page, 'Search', 'Search sightings');
     await page.getByLabel('Text in the memo').click();
     await page.keyboard.type('still typing');
-    await page.locator('.undo', { hasText: 'The vessel is deleted.' }).waitFor({ timeout: 30_000 });
+    await page.locator('.undo', { hasText: 'The vessel is deleted.' }).waitFor();
     await eventually(async () => await statusOf('/vessel/{id}', vesselId) === 404, { what: 'the vessel delete' });
     expect([new URL(page.url()).hash, await page.getByLabel('Text in the memo').inputValue(),
       await page.evaluate('document.activeElement?.getAttribute("name")')])

@@ -28,7 +28,6 @@ describe('web page: progress you can see and hear', () => {
   for (const [language, loading] of [['en', 'Loading…'], ['de', 'Wird geladen …']] as const) {
     it(`when each screen loads slowly (${language}), then its status line says "${loading}" with role=status, ` +
       'and axe finds no violation', async function () {
-      this.timeout(180_000);
       const vesselId = await createVessel(suite.service);
       const id = await createSighting(suite.service, buildSighting({ vessel: { vesselId } }));
       const alice = await suite.signIn('alice', { language,
@@ -51,7 +50,6 @@ describe('web page: progress you can see and hear', () => {
 
   it('when alice shows older sightings slowly, ' +
     'then the button is busy and a status line says what loads', async function () {
-    this.timeout(120_000);
     const { vesselId, first } = await vesselWithSightings(suite.service, 60);
     const alice = await suite.signIn('alice');
     const page = alice.page;

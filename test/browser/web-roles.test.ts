@@ -9,7 +9,6 @@ describe('web page: roles the person lacks', () => {
 
   it('when viewer (reader only) signs in, ' +
     'then recording is not offered, and its address says the writer role is needed', async function () {
-    this.timeout(60_000);
     person = await suite.signIn('viewer');
     const page = person.page;
     await page.getByRole('heading', { name: 'My sightings' }).waitFor();

@@ -11,7 +11,6 @@ describe('web page: search by text', () => {
 
   it('when bob searches a part of two memos, ' +
     'then both sightings show with their memos, and only his own offers edit and delete', async function () {
-    this.timeout(60_000);
     const word = unique('nebula').replace(/-/g, '');
     const alices = await createSighting(suite.service, buildSighting({ sightingMemo: `A ${word} at dawn` }), 'alice');
     const bobs =

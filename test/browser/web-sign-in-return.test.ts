@@ -11,7 +11,6 @@ describe('web page: back to where the person was after signing in', () => {
 
   it('when bob opens a shared link signed out and signs in, ' +
     'then he is on the linked sighting; Back goes where he came from, never to the callback', async function () {
-    this.timeout(90_000);
     const vesselId = await createVessel(suite.service);
     const id = await createSighting(suite.service, buildSighting({ vessel: { vesselId } }), 'alice');
     const context = await suite.browser.newContext({ viewport: { width: 1100, height: 900 } });

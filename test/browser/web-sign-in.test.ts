@@ -38,7 +38,6 @@ describe('web page: sign-in, token refresh and sign-out, under a non-default BAS
   });
 
   it('when alice signs in, then the page calls the API under BASE_PATH with her token', async function () {
-    this.timeout(60_000);
     person = await signedIn(browser, service, 'alice');
     // The landing screen: her own sightings, newest first, read under the configured base path.
     await person.page.getByRole('heading', { name: 'My sightings' }).waitFor();
@@ -53,7 +52,6 @@ describe('web page: sign-in, token refresh and sign-out, under a non-default BAS
 
   it('when the access token is about to expire, ' +
     'then the page refreshes it with the refresh token and keeps working', async function () {
-    this.timeout(60_000);
     const page = person!.page;
     const before = await page.evaluate<{ access: string }>('JSON.parse(sessionStorage.getItem("sighting.tokens"))');
     await page.evaluate('sessionStorage.setItem("sighting.tokens", ' +
@@ -74,7 +72,6 @@ describe('web page: sign-in, token refresh and sign-out, under a non-default BAS
 
   it('when alice opens the page in a new tab while her provider session lives, ' +
     'then the tab signs in by itself, without the login page', async function () {
-    this.timeout(60_000);
     const tab = await person!.context.newPage();
     const authorizations: string[] = [];
     tab.on('request', (request) => { if (/\/protocol\/openid-connect\/auth\?/.test(request.url()))
@@ -89,7 +86,6 @@ describe('web page: sign-in, token refresh and sign-out, under a non-default BAS
 
   it('when alice signs out, ' +
     'then the page forgets her tokens, and signing in again asks for a password', async function () {
-    this.timeout(60_000);
     const page = person!.page;
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('status').filter({ hasText: 'You are signed out.' }).waitFor();
@@ -112,7 +108,6 @@ describe('web page: sign-in, token refresh and sign-out, under a non-default BAS
 
   it('when a person who never signed in in this browser opens the page, ' +
     'then the welcome screen shows at once, with no round trip to the provider', async function () {
-    this.timeout(60_000);
     const context = await browser.newContext();
     const page = await context.newPage();
     const prompts: (string | null)[] = [];
@@ -128,7 +123,6 @@ describe('web page: sign-in, token refresh and sign-out, under a non-default BAS
 
   it('when someone signed in here before but the provider has forgotten them, ' +
     'then one silent attempt comes back signed out, with no error shown', async function () {
-    this.timeout(60_000);
     const context = await browser.newContext();
     const page = await context.newPage();
     const prompts: (string | null)[] = [];

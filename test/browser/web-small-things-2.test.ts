@@ -11,7 +11,6 @@ describe('web page: smaller things of the lists', () => {
 
   it('when the page loads, ' +
     'then its settings are asked for once, beside its script (preloaded and used)', async function () {
-    this.timeout(60_000);
     const context = await suite.browser.newContext();
     try {
       const page = await context.newPage();
@@ -31,7 +30,6 @@ describe('web page: smaller things of the lists', () => {
 
   it('when alice asks for a last day before the first, ' +
     'then the To field says so and nothing is asked of the API', async function () {
-    this.timeout(60_000);
     const alice = await suite.signIn('alice');
     const page = alice.page;
     await page.getByRole('heading', { name: 'My sightings' }).waitFor();
@@ -59,7 +57,6 @@ describe('web page: smaller things of the lists', () => {
 
   it('when a row has a 4,000-character memo, ' +
     'then the row stays a few lines tall; the sort buttons are at least 44 px tall', async function () {
-    this.timeout(60_000);
     const vesselId = await createVessel(suite.service);
     const id = await createSighting(suite.service,
       buildSighting({ vessel: { vesselId }, sightingMemo: 'long words '.repeat(364).slice(0, 4000) }));

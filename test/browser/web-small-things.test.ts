@@ -10,7 +10,6 @@ describe('web page: menus, preselection and words', () => {
   const suite = browserSuite();
 
   it('when an administrator uses a 390 px phone, then all six menu items are on screen', async function () {
-    this.timeout(60_000);
     const admin = await suite.signIn('admin', { viewport: { width: 390, height: 844 } });
     const links = admin.page.locator('header nav a');
     expect(await links.count()).to.equal(6);
@@ -23,7 +22,6 @@ describe('web page: menus, preselection and words', () => {
   });
 
   it('when alice follows "Record a sighting" on a vessel\'s screen, then that vessel is chosen', async function () {
-    this.timeout(60_000);
     const vesselId = await createVessel(suite.service);
     const alice = await suite.signIn('alice');
     await alice.page.goto(`${suite.service.url}/#vessel/${vesselId}`);
@@ -36,7 +34,6 @@ describe('web page: menus, preselection and words', () => {
 
   it('when bob reads a vessel\'s screen in German with a date range, ' +
     'then it says "Alle Tage" and "von Ihnen", and the numbers are of those dates', async function () {
-    this.timeout(60_000);
     const bob = await suite.signIn('bob', { locale: 'de-DE' });
     await bob.page.goto(`${suite.service.url}/#vessel/-1?from=2000-01-01&to=2000-01-31`);
     await bob.page.getByRole('button', { name: 'Alle Tage' }).waitFor();
@@ -48,7 +45,6 @@ describe('web page: menus, preselection and words', () => {
 
   it('when the registry cannot be reached for the list, ' +
     'then the person reads what to do, not "Failed to fetch"', async function () {
-    this.timeout(60_000);
     const alice = await suite.signIn('alice');
     const page = alice.page;
     // The network drops the list's requests, as a lost connection would.
@@ -68,7 +64,6 @@ describe('web page: menus, preselection and words', () => {
 
   it('when alice opens the vessel administration, ' +
     'then the screen says it is not allowed, and axe finds nothing', async function () {
-    this.timeout(60_000);
     const alice = await suite.signIn('alice');
     await alice.page.goto(`${suite.service.url}/#admin`);
     await alice.page.getByRole('heading', { name: 'Not allowed' }).waitFor();
@@ -77,7 +72,6 @@ describe('web page: menus, preselection and words', () => {
 
   it('when ten sightings of the open vessel are recorded at once, ' +
     'then the numbers are asked for a few times, not once per event', async function () {
-    this.timeout(60_000);
     const vesselId = await createVessel(suite.service);
     const bob = await suite.signIn('bob');
     const page = bob.page;

@@ -11,7 +11,6 @@ describe('web page: lists people can steer', () => {
 
   it('when alice opens Mine, then its order is said; ' +
     'picking the time zone order sorts by it, and the default is one click away', async function () {
-    this.timeout(90_000);
     const vesselId = await createVessel(suite.service);
     // Both early in the zones' order, whatever other sightings alice has in the shared service: on the first page.
     const later = await createSighting(suite.service,
@@ -40,7 +39,6 @@ describe('web page: lists people can steer', () => {
 
   it('when alice clicks the Vessel column header on Mine, then her sightings go by vessel name, A to Z, ' +
     'and a second click turns the order round', async function () {
-    this.timeout(90_000);
     // A day of their own: the list shows these two, whatever else alice has recorded.
     const day = `${1900 + Math.floor(Math.random() * 100)}-03-${String(1 + Math.floor(Math.random() * 28))
       .padStart(2, '0')}`;
@@ -71,7 +69,6 @@ describe('web page: lists people can steer', () => {
 
   it('when a vessel has 5,000 sightings and bob picks 100 rows per page, ' +
     'then a page is 100 rows of 5,000, a jump to page 30 and to the last page shows those rows', async function () {
-    this.timeout(120_000);
     const { vesselId, first: seed } = await vesselWithSightings(suite.service, 5_000, { user: 'bob' });
     const bob = await suite.signIn('bob');
     const page = bob.page;
@@ -103,7 +100,6 @@ describe('web page: lists people can steer', () => {
   });
 
   it('when alice opens an address the page has no screen for, then it says so and leads home', async function () {
-    this.timeout(60_000);
     const alice = await suite.signIn('alice');
     const page = alice.page;
     await page.goto(`${suite.service.url}/#nonsense/abc`);

@@ -21,7 +21,6 @@ describe('web page: typed work is never dropped', () => {
 
   it('when alice records a sighting offline, ' +
     'then the page says so and keeps the form; back online, Try again records it once', async function () {
-    this.timeout(90_000);
     const vesselId = await createVessel(suite.service);
     const memo = unique('offline');
     const alice = await suite.signIn('alice');
@@ -53,7 +52,6 @@ describe('web page: typed work is never dropped', () => {
 
   it('when alice has typed a new memo on the edit screen, ' +
     'then Mine, Back and a reload ask first, and staying keeps the memo', async function () {
-    this.timeout(90_000);
     const vesselId = await createVessel(suite.service);
     const id = await createSighting(suite.service, buildSighting({ vessel: { vesselId } }));
     const alice = await suite.signIn('alice');
@@ -93,7 +91,6 @@ describe('web page: typed work is never dropped', () => {
   });
 
   it('when a German reader leaves an edit with unsaved changes, then the question is in German', async function () {
-    this.timeout(90_000);
     const vesselId = await createVessel(suite.service);
     const id = await createSighting(suite.service, buildSighting({ vessel: { vesselId } }));
     const person = await suite.signIn('alice', { locale: 'de-DE' });
@@ -109,7 +106,6 @@ describe('web page: typed work is never dropped', () => {
 
   it('when alice leaves a screen still loading for the form to record, and the left screen then fails, ' +
     'then the form is not drawn again and her memo stays', async function () {
-    this.timeout(90_000);
     const memo = unique('typed');
     const alice = await suite.signIn('alice');
     const page = alice.page;

@@ -10,7 +10,6 @@ describe('web page: a vessel delete names what is shown', () => {
 
   it('when an administrator in German deletes a vessel stored with its English name first, ' +
     'then the confirmation names the German one; Escape closes it', async function () {
-    this.timeout(90_000);
     const word = unique('Tour');
     const vesselId = await createVessel(suite.service,
       { ...buildVessel(), vesselName: { en: `${word} Vessel`, de: `${word}schiff` } });

@@ -27,7 +27,6 @@ describe('web page: alice records a sighting, bob sees it under the same vessel'
 
   it('when alice records a sighting, then the page shows it under its vessel with 1 sighting, 1 of them hers; ' +
     'bob sees it too, as not his', async function () {
-    this.timeout(90_000);
     const alice = await signedIn(browser, service, 'alice');
     people.push(alice);
     const page = alice.page;
@@ -83,7 +82,6 @@ describe('web page: alice records a sighting, bob sees it under the same vessel'
 
   it('when bob then records his own sighting of it, ' +
     'then alice\'s open screen counts it at once and offers it as "1 new", newest first', async function () {
-    this.timeout(60_000);
     const [alice, bob] = people;
     await openScreen(bob!.page, 'Record', 'Record a sighting');
     await bob!.page.getByLabel('Vessel', { exact: true }).selectOption({ label: vesselName });
@@ -102,7 +100,6 @@ describe('web page: alice records a sighting, bob sees it under the same vessel'
 
   it('when the vessel\'s sightings are shown on a phone, ' +
     'then they fit the screen, the header is compact and each card names its fields', async function () {
-    this.timeout(60_000);
     const phone = await signedIn(browser, service, 'alice', { viewport: { width: 390, height: 844 } });
     people.push(phone);
     const page = phone.page;

@@ -95,7 +95,6 @@ describe('Portman contract tests, run by newman @database-independent', function
 
   it('when newman runs the collection Portman generates from openapi.yaml, ' +
     'then every contract test passes', async function () {
-    this.timeout(180_000);
     const service = await sharedService();
     const files = { config: join(dir, 'portman-config.json'), contract: join(dir, 'openapi.json'),
       report: join(dir, 'newman.json'), newman: join(dir, 'newman-options.json') };

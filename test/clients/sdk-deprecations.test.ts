@@ -61,7 +61,6 @@ describe('SDK deprecations, as a consumer of the npm package sees them @database
 
   it('when a consumer calls the deprecated reads of one version, ' +
     'then the compiler reports exactly those calls, not their successors', function () {
-    this.timeout(60_000);
     expect(compilerFindings(project, join(project, 'deprecated-calls.ts'))).to.deep.equal({
       errors: [],
       deprecated: ['getTimezoneVersion', 'getVesselVersion', 'getSightingVersion', 'getSightingVersionRaw'],

@@ -33,7 +33,6 @@ describe('typescript-axios with request objects, as a consumer compiles it @data
 
   it('when a consumer names the parameters of its calls, then they compile; by position, they do not',
     async function () {
-    this.timeout(120_000);
     const positional = `${generated}/positional-call.ts`;
     await writeFile(positional, [
       "import { Configuration, SightingApi } from './sdk/index';",

@@ -11,7 +11,6 @@ import { bulkInsert } from '../support/bulk-insert.ts';
 import { eventually } from '../support/condition.ts';
 
 describe('long reads on the embedded database (pglite)', function () {
-  this.timeout(120_000);
   const records = 20_000;
   let service: TestService;
   let em: SqlEntityManager;

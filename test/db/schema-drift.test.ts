@@ -9,7 +9,6 @@ describe(`schema drift (${backend})`, () => {
   it('when the migrated schema is compared with the entities, ' +
     'then MikroORM finds no difference (no index or key would be dropped)', async function () {
     // Introspecting the whole schema is dozens of catalog queries: slow on PGlite on a busy machine.
-    this.timeout(180_000);
     const orm =
       service.web.orm as unknown as { schema: { getUpdateSchemaSQL(options: { wrap: boolean }): Promise<string> } };
     const { schema } = orm;

@@ -17,7 +17,6 @@ function passwords(): string[] {
 }
 
 describe('the app role on a database nobody migrated @pgbouncer', function () {
-  this.timeout(120_000);
   let scratch: ScratchDatabase;
   let appOnly: Record<string, string>;
 

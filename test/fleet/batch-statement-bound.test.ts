@@ -14,7 +14,6 @@ import { unique } from '../support/fixtures.ts';
 const statementBoundMs = 1000;
 
 describe('a batch\'s statement bound, in proportion to its records @pgbouncer', function () {
-  this.timeout(120_000);
   let scratch: ScratchDatabase;
   let service: TestService;
   let locker: pg.Client;

@@ -6,7 +6,6 @@ import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-
 import { listening, spawnService } from '../support/service-process.ts';
 
 describe('a password only in DATABASE_URL (PostgreSQL with passwords) @pgbouncer', function () {
-  this.timeout(120_000);
   let scratch: ScratchDatabase;
 
   before(async function () {

@@ -7,7 +7,6 @@ import { query } from '../support/sql.ts';
 import { startStatementPooler, statementPoolerAvailable, type StatementPooler } from '../support/statement-pooler.ts';
 
 describe('pooler rules at start (PostgreSQL through PgBouncer) @pgbouncer', function () {
-  this.timeout(60_000);
   let scratch: ScratchDatabase;
 
   before(async function () {
@@ -48,7 +47,6 @@ describe('pooler rules at start (PostgreSQL through PgBouncer) @pgbouncer', func
 });
 
 describe('a pooler in statement mode (PostgreSQL) @pgbouncer', function () {
-  this.timeout(60_000);
   let scratch: ScratchDatabase;
   let pooler: StatementPooler;
 

@@ -9,7 +9,6 @@ import { eventually } from '../support/condition.ts';
 import { query } from '../support/sql.ts';
 
 describe('a write to a read-only server @pgbouncer', function () {
-  this.timeout(60_000);
   let scratch: ScratchDatabase;
   let service: TestService;
 

@@ -38,7 +38,6 @@ describe(`requests while an instance starts (${backend}) @pgbouncer`, () => {
 
   it('when requests arrive from the moment the port opens, then each gets an answer: ' +
     '503 with Retry-After in the caller\'s language while starting, then the service\'s', async function () {
-    this.timeout(120_000);
     const port = await freePort();
     const service = spawnService({ PORT: String(port), LOG_LEVEL: 'warn', DEMO_DATA: 'true', ...scratch?.env });
     const probes: Answer[] = [];

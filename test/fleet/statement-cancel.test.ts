@@ -10,7 +10,6 @@ import { query } from '../support/sql.ts';
 
 describe('a statement the service gave up on, with no server bound (PgBouncer when DATABASE_DIRECT_URL is set) ' +
   '@pgbouncer', function () {
-  this.timeout(60_000);
   let scratch: ScratchDatabase;
   let service: TestService;
   let locker: pg.Client;

@@ -28,7 +28,6 @@ const stopping = JSON.stringify({ general: 'This instance is stopping; please tr
 
 describe('SIGTERM while the event loop is busy @pgbouncer', function () {
   // A process of its own to start on a machine that may be busy.
-  this.timeout(180_000);
   let scratch: ScratchDatabase | undefined;
   let service: ServiceProcess | undefined;
   let inspector: Inspector | undefined;

@@ -13,7 +13,6 @@ import { query } from '../support/sql.ts';
 const unavailable = { general: 'The database is not available; please try again later.' };
 
 describe('PostgreSQL through a transaction pooler (PgBouncer when DATABASE_DIRECT_URL is set) @pgbouncer', function () {
-  this.timeout(120_000);
   let scratch: ScratchDatabase;
   let direct: string;
   let name: string;

@@ -13,7 +13,6 @@ describe('metrics', function () {
   describe('without METRICS_TOKEN', () => {
     let service: TestService;
     before(async function () {
-      this.timeout(120_000);
       service = await sharedService();
     });
 
@@ -96,7 +95,6 @@ describe('metrics', function () {
     let service: TestService;
     const metricsToken = 'scrape-secret-0123456789';
     before(async function () {
-      this.timeout(120_000);
       service = await startService({ METRICS_TOKEN: metricsToken });
     });
     after(async () => { await service?.stop(); });

@@ -20,7 +20,6 @@ async function readyListening(service: TestService): Promise<{ status: number; b
 }
 
 describe('readiness components @pgbouncer', function () {
-  this.timeout(60_000);
   let service: TestService | undefined;
 
   afterEach(async () => {

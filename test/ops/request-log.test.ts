@@ -15,7 +15,6 @@ describe('request log', function () {
   let token: string;
 
   before(async function () {
-    this.timeout(120_000);
     log = captureLog();
     service = await startService({ LOG_LEVEL: 'info' }, { logDestination: log });
     token = await tokenFor(service.realm, 'alice');

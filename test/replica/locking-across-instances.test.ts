@@ -14,7 +14,6 @@ describe('optimistic locking across instances (primary + replica)', function () 
       console.warn(`    ${SKIP_REASON}`);
       return this.skip();
     }
-    this.timeout(180_000);
     both = await startTwoInstances(setup);
   });
   after(async () => { await both?.stop(); });

@@ -24,21 +24,18 @@ describe('replica lag and load (primary + replica)', function () {
       console.warn(`    ${SKIP_REASON}`);
       return this.skip();
     }
-    this.timeout(180_000);
     // A list whose reader pauses keeps its connection (by default it gives it back after a second): the slow reader
     // below.
     both = await startTwoInstances(setup, { DB_REPLICA_MAX_LAG_MS: '300', DB_POOL_MAX: '1',
       DB_ACQUIRE_TIMEOUT_MS: '500', LOG_LEVEL: 'error', STREAM_IDLE_RELEASE_MS: '600000' });
   });
   after(async function () {
-    this.timeout(60_000);
     if (paused) await query(both.replicaDbUrl, 'select pg_wal_replay_resume()');
     await both?.stop();
   });
 
   it('when the replica\'s replay is paused behind a write, then lists go to the primary and show the write, ' +
     'the lag gauge says so, and once it resumes lists go to the replica again', async function () {
-    this.timeout(120_000);
     const { a } = both;
     const token = await tokenFor(a.realm, 'alice');
     const listOf = async (id: number) => {
@@ -70,7 +67,6 @@ describe('replica lag and load (primary + replica)', function () {
 
   it('when the replica pool\'s one connection is held by a slow reader, then another list waits, ' +
     'is answered by the primary, and is counted as an acquire timeout, not a replica failure', async function () {
-    this.timeout(120_000);
     const { b } = both;
     // Enough rows (about 20 MB of list) that a list whose reader stops reading keeps its cursor, and the replica
     // connection, open.

@@ -26,19 +26,16 @@ describe('losing the replica (two instances, primary + replica)', function () {
       console.warn(`    ${SKIP_REASON}`);
       return this.skip();
     }
-    this.timeout(180_000);
     // The replica's failures are logged as warnings on purpose; the test output needs only errors.
     both = await startTwoInstances(setup, { REPLICA_RETRY_MS: '1000', LOG_LEVEL: 'error' });
   });
   after(async function () {
-    this.timeout(60_000);
     if (stopped) await replicaCluster(setup!, 'start');
     await both?.stop();
   });
 
   it('when the replica is stopped, then lists through both instances answer 200 from the primary, ' +
     'and after it is back they use it again', async function () {
-    this.timeout(120_000);
     const id = await createSighting(both.a);
     await waitForReplay(setup!);
     const clients = [await apiClient(both.a), await apiClient(both.b)];

@@ -16,7 +16,6 @@ describe('replica reads (two instances, primary + replica)', function () {
       console.warn(`    ${SKIP_REASON}`);
       return this.skip();
     }
-    this.timeout(180_000);
     both = await startTwoInstances(setup);
   });
   after(async () => { await both?.stop(); });
@@ -43,7 +42,6 @@ describe('replica reads (two instances, primary + replica)', function () {
 
   it('when lists and queries by example are asked, ' +
     'then the replica answers them, as its own statistics show', async function () {
-    this.timeout(60_000);
     const scans = async (url: string) => Number((await query<{ scans: string }>(url,
       "select coalesce(seq_scan, 0) + coalesce(idx_scan, 0) as scans from pg_stat_user_tables " +
         "where relname = 'sighting'"))[0]?.scans ?? 0);

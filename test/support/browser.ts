@@ -16,6 +16,12 @@ const CHROMIUM_ARGS = [
 ];
 
 /**
+ * How long one step in a page (a navigation, a wait for an element) may take before the test fails: a bound for a
+ * loaded 2-core machine where Chromium shares the cores with the other suites, not an expectation.
+ */
+export const STEP_TIMEOUT_MS = 60_000;
+
+/**
  * One browser for a test file: call from `before`. Skips the file when Chromium is not installed
  * (CI always installs it with scripts/install-chromium.sh). Playwright's launch makes a fresh temporary profile.
  */
@@ -24,9 +30,8 @@ export async function launchBrowser(context: Mocha.Context, extraArgs: string[] 
     console.warn(`    (browser tests skipped: ${CHROMIUM_PATH} is missing; run scripts/install-chromium.sh)`);
     context.skip();
   }
-  context.timeout(60_000);
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true,
-    args: [...CHROMIUM_ARGS, ...extraArgs], timeout: 30_000 });
+    args: [...CHROMIUM_ARGS, ...extraArgs], timeout: STEP_TIMEOUT_MS });
 }
 
 export async function closeBrowser(browser: Browser | undefined): Promise<void> {

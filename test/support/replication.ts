@@ -26,7 +26,7 @@ const withDatabase = (serverUrl: string, database: string) =>
   Object.assign(new URL(serverUrl), { pathname: `/${database}` }).toString();
 
 /** Waits until the replica has replayed everything the primary has written so far. */
-export async function waitForReplay(setup: Replication, timeoutMs = 10_000): Promise<void> {
+export async function waitForReplay(setup: Replication, timeoutMs = 60_000): Promise<void> {
   const [{ lsn }] =
     await query<{ lsn: string }>(setup.primaryUrl, 'select pg_current_wal_lsn()::text as lsn') as [{ lsn: string }];
   for (const deadline = Date.now() + timeoutMs; Date.now() < deadline;) {

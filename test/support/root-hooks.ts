@@ -8,7 +8,6 @@ openConnectionPerRequest();
 export const mochaHooks = {
   // Here rather than in a file's `before`, so Prism's start-up has a budget of its own on a busy machine.
   async beforeAll(this: Mocha.Context): Promise<void> {
-    this.timeout(180_000);
     await sharedService();
   },
   async afterAll(): Promise<void> {

@@ -45,6 +45,9 @@ export async function makeScratchDatabase(serverUrl: string): Promise<ScratchDat
   const owner = ofRun ? process.env.DATABASE_MIGRATION_URL : undefined;
   const maker = owner ?? server;
   await query(maker, `create database "${name}"`);
+  // A test database is dropped after its run: its commits need not wait for the WAL to reach the disk, which on the
+  // machine's own server (fsync on) made every write of the suites beside it wait on a busy disk.
+  await query(maker, `alter database "${name}" set synchronous_commit = off`);
   const role = decodeURIComponent(new URL(serverUrl).username);
   if (owner && role && role !== decodeURIComponent(new URL(owner).username)) {
     await queryAll(inDatabase(owner, name), appGrants(role));

@@ -1,6 +1,6 @@
 // Drives the web page at `/` as a person would: one browser context per person, signing in on the realm's login page.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { closeBrowser, launchBrowser, watchContext, type PageWatch } from './browser.ts';
+import { STEP_TIMEOUT_MS, closeBrowser, launchBrowser, watchContext, type PageWatch } from './browser.ts';
 import { sharedService, type TestService } from './service.ts';
 import type { User } from './tokens.ts';
 import { buildSighting, createSighting, createVessel } from './fixtures.ts';
@@ -28,7 +28,7 @@ export async function signedIn(browser: Browser, service: TestService, user: Use
   options: PersonOptions = {}): Promise<Person> {
   const context = await browser.newContext({ viewport: options.viewport ?? { width: 1100, height: 900 },
     locale: options.locale ?? 'en-US' });
-  context.setDefaultTimeout(15_000);
+  context.setDefaultTimeout(STEP_TIMEOUT_MS);
   const watch = await watchContext(context, [service.url, new URL(service.realm).origin]);
   const page = await context.newPage();
   await page.goto(`${service.url}/`);
