@@ -4,6 +4,8 @@ import { settledWithin } from './bounded-cursor.ts';
 
 /** What `query` answers for a COPY out on the service's connections (src/db/bounded-waits.ts). */
 export interface BoundedCopy {
+  /** Settles once its transaction has begun (the statement is then sent), or has failed to. */
+  begun(): Promise<void>;
   /** The next bytes as PostgreSQL wrote them; undefined after the last. */
   next(): Promise<Buffer | undefined>;
   /**
@@ -32,14 +34,16 @@ export function boundedCopy(copy: Readable, opened: Promise<void>, ms: number, t
     torn = true;
     return tearDown();
   };
+  const within = <T>(answer: Promise<T>) => settledWithin(answer, ms,
+    () => giveUp().then((): never => { throw new Error('Query read timeout'); }));
   return {
+    begun: () => (torn ? Promise.reject(new Error('Query read timeout')) : within(opened)),
     next() {
       if (torn) return Promise.reject(new Error('Query read timeout'));
-      const read = opened.then(() => chunks.next()).then(({ done, value }) => {
+      return within(opened.then(() => chunks.next()).then(({ done, value }) => {
         finished = done === true;
         return finished ? undefined : value;
-      });
-      return settledWithin(read, ms, () => giveUp().then((): never => { throw new Error('Query read timeout'); }));
+      }));
     },
     async close() {
       if (finished) return end();

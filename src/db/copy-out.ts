@@ -9,15 +9,18 @@ import type { BoundedCopy } from './bounded-copy.ts';
 
 /**
  * The bytes of `COPY (select) TO STDOUT (options)` on a connection of `connectionType`'s pool, as they arrive: one
- * statement, so every row comes from one snapshot. The first bytes are read before this resolves (a replica that
- * fails to answer fails here, where the read can still go to the primary). Reading stops when the reader does; the
- * connection goes back to the pool once the last bytes are read, or is torn down when the reader stops before.
+ * statement, so every row comes from one snapshot. Its transaction has begun before this resolves (a replica that does
+ * not answer fails here, where the read can still go to the primary), and no row need be written yet: a sorted export
+ * of a million rows writes its first after the sort. Reading stops when the reader does.
  */
 export interface CopiedBytes {
-  /** Its first bytes, undefined when the result is empty. */
-  first: Buffer | undefined;
-  /** The bytes after the first; closing it early (`return`) tears the connection down. */
-  rest: AsyncGenerator<Buffer>;
+  /** The next bytes; undefined after the last. */
+  next(): Promise<Buffer | undefined>;
+  /**
+   * Gives the connection back, once however often called: its transaction ended after the last bytes, torn down
+   * before them (the reader stopped: the server may still be sending rows on it).
+   */
+  close(): Promise<void>;
 }
 
 export async function copyOut(em: EntityManager, connectionType: ConnectionType, select: string,
@@ -26,16 +29,13 @@ export async function copyOut(em: EntityManager, connectionType: ConnectionType,
   const client = await pool.connect();
   // The service's clients answer a COPY out with its bounded reads (src/db/bounded-waits.ts).
   const copy = client.query(copyStreams.to(`copy (${select}) to stdout (${options})`)) as unknown as BoundedCopy;
-  async function* bytes(): AsyncGenerator<Buffer> {
-    try {
-      for (let next = await copy.next(); next !== undefined; next = await copy.next()) yield next;
-    } finally {
-      await copy.close();
-      client.release();
-    }
+  let closed: Promise<void> | undefined;
+  const close = () => closed ??= copy.close().finally(() => client.release());
+  try {
+    await copy.begun();
+  } catch (error) {
+    await close();
+    throw error;
   }
-  const rest = bytes();
-  // Started here: from now on its `finally` runs however the reader ends, and a failure to begin fails the open.
-  const first = await rest.next();
-  return { first: first.done ? undefined : first.value, rest };
+  return { next: () => copy.next(), close };
 }

@@ -17,3 +17,11 @@ export function compressAnswers(): RequestHandler {
     filter: (req: Request, res: Response) => !isEventStream(res) && (isText(res) || compression.filter(req, res)),
   });
 }
+
+/**
+ * Sends at once what the answer's compressor holds (the `compression` package's `res.flush`): the start of a long
+ * answer whose next bytes may be a while away. Nothing to do on an answer that is not compressed.
+ */
+export function flushCompressed(res: Response): void {
+  (res as Partial<Pick<Response, 'flush'>>).flush?.();
+}

@@ -68,9 +68,10 @@ export class SpooledBytes {
     this.#wake();
   }
 
-  /** The next bytes in order; undefined once the giver has ended and all is taken. */
+  /** The next bytes in order; undefined once the giver has ended and all is taken, or once stopped. */
   async take(): Promise<Buffer | undefined> {
     for (;;) {
+      if (this.#stopped) return undefined;
       const bytes = this.#memory.shift();
       if (bytes) {
         this.#memoryBytes -= bytes.length;
@@ -85,10 +86,11 @@ export class SpooledBytes {
     }
   }
 
-  /** The taker has gone: nothing more is kept, and a giver waiting for room goes on at once. */
+  /** The taker has gone: nothing more is kept or taken, and a giver waiting for room, or a take, goes on at once. */
   stop(): void {
     this.#stopped = true;
     this.#makeRoom();
+    this.#wake();
   }
 
   /** Lets the file go; its name was unlinked when it was made, so nothing stays on disk. */

@@ -46,15 +46,14 @@ export function copiedCsv<E extends object>(em: EntityManager, resource: Resourc
   return async () => {
     const release = await share.take(signal);
     try {
-      const { first, rest } = await routedRead(kind, (connectionType) =>
+      const copied = await routedRead(kind, (connectionType) =>
         copyOut(em, connectionType, select(connectionType), 'format csv'));
       return {
-        first,
-        rest,
+        next: () => copied.next(),
         lastCell,
         async close() {
           try {
-            await rest.return(undefined);
+            await copied.close();
           } finally {
             release();
           }
