@@ -6,7 +6,10 @@ import { backend, startService, type TestService } from '../support/service.ts';
 import { rawRequest } from '../support/api-client.ts';
 import { unique } from '../support/fixtures.ts';
 
-const count = 40_000;
+// On PGlite, whose statements run on the test's own thread, a quarter of the records, each longer, still make a body of
+// several MB: what is tested is the body read as it arrives, not the database's speed (40,000 took two minutes there).
+const count = backend === 'pglite' ? 10_000 : 40_000;
+const padding = backend === 'pglite' ? 300 : 0;
 
 type Sighting = { sightingMemo: string; vessel: { vesselId: number } };
 
@@ -52,7 +55,7 @@ describe(`batch import of several MB (${backend})`, function () {
 
   // Texts of one, two, three and four UTF-8 bytes and escapes, so that chunks end inside characters and strings.
   const records = (memo: string) => Array.from({ length: count }, (_, index): Sighting => ({
-    sightingMemo: `${memo} ${index} Grüße, "Jäger" ✨ 🚀 \\ ${'x'.repeat(index % 50)}`,
+    sightingMemo: `${memo} ${index} Grüße, "Jäger" ✨ 🚀 \\ ${'x'.repeat(padding + index % 50)}`,
     vessel: { vesselId: index % 2 ? -1 : -2 } }));
 
   for (const type of ['application/json', 'application/x-ndjson', 'text/csv', 'text/xml']) {
@@ -66,7 +69,7 @@ describe(`batch import of several MB (${backend})`, function () {
         const ids = (answer.body as Array<{ sightingId: number; version: number }>).map(({ sightingId }) => sightingId);
         expect(ids).to.have.length(count);
         expect(ids.every((id, index) => index === 0 || id > ids[index - 1]!)).to.equal(true);
-        for (const index of [0, 1, 12_345, count - 2, count - 1]) {
+        for (const index of [0, 1, 4_321, count - 2, count - 1]) {
           const stored = await read(`/sighting/${ids[index]}`);
           const { vesselId } = stored.vessel as Sighting['vessel'];
           expect({ sightingMemo: stored.sightingMemo, vessel: { vesselId } }).to.deep.equal(sent[index]);
