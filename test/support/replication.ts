@@ -25,10 +25,14 @@ export const SKIP_REASON = '(replica tests skipped: they need a primary and a st
 const withDatabase = (serverUrl: string, database: string) =>
   Object.assign(new URL(serverUrl), { pathname: `/${database}` }).toString();
 
-/** Waits until the replica has replayed everything the primary has written so far. */
+/**
+ * Waits until the replica has replayed everything committed on the primary so far. The WAL's insert position, not its
+ * write position: a test database commits without waiting for the WAL to be written (synchronous_commit off,
+ * test/support/scratch-database.ts), so a commit's record may still be in the primary's buffers.
+ */
 export async function waitForReplay(setup: Replication, timeoutMs = 60_000): Promise<void> {
-  const [{ lsn }] =
-    await query<{ lsn: string }>(setup.primaryUrl, 'select pg_current_wal_lsn()::text as lsn') as [{ lsn: string }];
+  const [{ lsn }] = await query<{ lsn: string }>(setup.primaryUrl,
+    'select pg_current_wal_insert_lsn()::text as lsn') as [{ lsn: string }];
   for (const deadline = Date.now() + timeoutMs; Date.now() < deadline;) {
     const [row] = await query<{ caught: boolean }>(setup.replicaUrl,
       'select pg_last_wal_replay_lsn() >= $1::pg_lsn as caught', [lsn]);
