@@ -183,8 +183,6 @@ function expectApiClaims(token: unknown, issuer: string, client: string, roles: 
 }
 
 describe('OAuth 2.0 grants of the sighting realm', function () {
-  // A cold Keycloak compiles its login pages on first use, which can take seconds on a small machine.
-
   let server: AuthServer;
   let discovery: Discovery;
 

@@ -8,7 +8,6 @@ describe(`schema drift (${backend})`, () => {
 
   it('when the migrated schema is compared with the entities, ' +
     'then MikroORM finds no difference (no index or key would be dropped)', async function () {
-    // Introspecting the whole schema is dozens of catalog queries: slow on PGlite on a busy machine.
     const orm =
       service.web.orm as unknown as { schema: { getUpdateSchemaSQL(options: { wrap: boolean }): Promise<string> } };
     const { schema } = orm;

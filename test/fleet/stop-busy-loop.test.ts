@@ -27,7 +27,6 @@ const delayMs = 1500;
 const stopping = JSON.stringify({ general: 'This instance is stopping; please try again, another one will answer.' });
 
 describe('SIGTERM while the event loop is busy @pgbouncer', function () {
-  // A process of its own to start on a machine that may be busy.
   let scratch: ScratchDatabase | undefined;
   let service: ServiceProcess | undefined;
   let inspector: Inspector | undefined;
