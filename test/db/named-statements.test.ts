@@ -84,7 +84,9 @@ describe('named statements on PostgreSQL @pgbouncer', () => {
   it('when the service is behind a transaction pooler, then its statements go unnamed: creates and reads at once, ' +
     'each on whichever server session is free, all succeed', async function () {
     if (!behindPooler) this.skip();
-    await withDatabase({ DB_POOL_MAX: '10' }, async (database) => {
+    // 60 at once on 10 connections queue for them: far longer than the default 3 s on a loaded machine, and the
+    // acquire bound is not what this test is about.
+    await withDatabase({ DB_POOL_MAX: '10', DB_ACQUIRE_TIMEOUT_MS: '60000' }, async (database) => {
       const ids = await Promise.all(Array.from({ length: 60 }, async () => (await create(database)).id));
       const rows = await Promise.all(ids.map((id) => readRow(database.orm.em, sighting, id)));
       expect(rows.map((row) => row?.sighting_memo)).to.deep.equal(ids.map(() => 'named'));
