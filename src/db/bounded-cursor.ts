@@ -1,4 +1,5 @@
 // A `pg` cursor (a list's stream) whose every fetch, and its close, is bounded in time.
+import { boundTimer } from './bound-timer.ts';
 
 export interface Cursor {
   submit(connection: unknown): void;
@@ -21,13 +22,15 @@ export const isCursor = (value: unknown): value is Cursor =>
  */
 export function settledWithin<T>(answer: Promise<T>, ms: number, late: () => Promise<T>): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
+    let settled = false;
+    const timer = boundTimer(ms, () => {
+      if (settled) return;
+      settled = true;
       late().then(resolve, reject);
-    }, ms);
+    });
     const settle = (then: () => void) => {
-      if (timedOut) return;
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
       then();
     };

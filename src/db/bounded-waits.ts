@@ -6,6 +6,7 @@ import type { Config } from '../config/config.ts';
 import { boundedCursor, isCursor, type Cursor } from './bounded-cursor.ts';
 import { sendCancelRequest } from './cancel-request.ts';
 import { boundedCopy, isCopyOut } from './bounded-copy.ts';
+import { boundTimer } from './bound-timer.ts';
 
 type Settings = Pick<Config, 'DB_ACQUIRE_TIMEOUT_MS' | 'DB_CONNECT_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS'
   | 'DATABASE_DIRECT_URL' | 'DB_PREPARED_STATEMENTS'>;
@@ -147,7 +148,7 @@ export function boundedWaits(settings: Settings, onPool: (pool: object) => void 
       const result = superQuery.apply(this, args);
       if (!(result instanceof Promise)) return result as never;
       this.#sent.push(performance.now());
-      if (!this.#watch) this.#watch = setTimeout(this.#look, this.#bound).unref();
+      if (!this.#watch) this.#watch = boundTimer(this.#bound, this.#look).unref();
       return result.then(this.#answered, this.#failed) as never;
     }
 
@@ -160,7 +161,7 @@ export function boundedWaits(settings: Settings, onPool: (pool: object) => void 
       const oldest = this.#sent[0];
       if (oldest === undefined || this.#givenUp) return;
       const left = oldest + this.#bound - performance.now();
-      if (left > 0) this.#watch = setTimeout(this.#look, left).unref();
+      if (left > 0) this.#watch = boundTimer(left, this.#look).unref();
       else this.#givenUp = this.#giveUp();
     };
 

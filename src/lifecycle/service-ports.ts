@@ -25,6 +25,12 @@ export interface ServicePorts {
  */
 export async function openPorts(config: Config): Promise<ServicePorts> {
   const server = serviceServer(config);
+  // Node checks the slow-client bounds in a timer, and a loop turn runs its timers before it reads its sockets: while
+  // the start holds the event loop (seconds on PGlite, more than HEADERS_TIMEOUT_MS on a machine whose cores are busy),
+  // a request sent in time would wait unread and be refused as slow (408). The bounds hold again from the turn after
+  // the mount, once what waits has been read; a connection's time still counts from its start.
+  const bounds = { headersTimeout: server.headersTimeout, requestTimeout: server.requestTimeout };
+  Object.assign(server, { headersTimeout: 0, requestTimeout: 0 });
   const drain = drainable(server, answerStopping);
   let answer: Answer = answerStarting({ health: config.MANAGEMENT_PORT === undefined });
   server.on('request', (req, res) => (drain.overdue() ? answerStopping : answer)(req, res));
@@ -44,6 +50,7 @@ export async function openPorts(config: Config): Promise<ServicePorts> {
   const mount = (application: Answer, managementApplication: Answer | undefined) => {
     if (managementApplication) answerManagement = managementApplication;
     answer = application;
+    setImmediate(() => Object.assign(server, bounds));
   };
   return { server, management, drain, mount, close };
 }

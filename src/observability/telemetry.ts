@@ -29,8 +29,10 @@ export async function startTelemetry(env: Environment): Promise<void> {
     // The service refuses this configuration at once, saying why; there is nothing to trace.
     return;
   }
-  // ESM imports (express, pg through MikroORM) reach the instrumentations only through this loader hook.
-  register('@opentelemetry/instrumentation/hook.mjs', import.meta.url);
+  // ESM imports (express, pg through MikroORM) reach the instrumentations only through this loader hook. Only the
+  // instrumented modules go through it: wrapping every module the service loads cost a start 2.5 s of CPU more.
+  register('@opentelemetry/instrumentation/hook.mjs', import.meta.url,
+    { data: { include: ['express', 'pg', 'http', 'node:http'] } });
   const [{ NodeSDK }, { HttpInstrumentation }, { ExpressInstrumentation, ExpressLayerType }, { PgInstrumentation }] =
     await Promise.all([
     import('@opentelemetry/sdk-node'),

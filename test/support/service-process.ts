@@ -84,10 +84,11 @@ export function spawnService(env: Record<string, string>, nodeArguments: string[
   return { child, lines, other, exited, lineWhere };
 }
 
-/** The URLs of a started service, read from its start line. */
-export async function listening(service: ServiceProcess): Promise<{ url: string; api: string; management?: string }> {
-  const line =
-    await service.lineWhere((candidate) => typeof candidate.url === 'string' && typeof candidate.page === 'string');
+/** The URLs of a started service, read from its start line; `within` bounds the wait as `lineWhere`'s does. */
+export async function listening(service: ServiceProcess, within?: number):
+  Promise<{ url: string; api: string; management?: string }> {
+  const line = await service.lineWhere((candidate) =>
+    typeof candidate.url === 'string' && typeof candidate.page === 'string', within);
   const api = line.url as string;
   return { api, url: new URL(api).origin, management: line.management as string | undefined };
 }
