@@ -9,7 +9,7 @@ function holdLoop(ms: number): void {
   for (const until = performance.now() + ms; performance.now() < until;);
 }
 
-describe('a bound on an answer over I/O @database-independent', () => {
+describe('a bound on an answer over I/O', () => {
   it('when the answer arrived while the event loop was held past the bound, then it is the answer', async () => {
     // A message port's message is read with the loop's I/O, as a socket's data is.
     const { port1, port2 } = new MessageChannel();

@@ -23,7 +23,7 @@ async function statusLine(socket: Socket): Promise<string> {
   return text.split('\r\n')[0]!;
 }
 
-describe('slow-client bounds while the service starts @database-independent', () => {
+describe('slow-client bounds while the service starts', () => {
   let ports: ServicePorts;
   let port: number;
   before(async () => {
