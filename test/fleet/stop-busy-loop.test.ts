@@ -26,7 +26,7 @@ interface Outcome {
 // The announced window, in which the test occupies the loop and writes its 40 requests: on a CI machine whose cores
 // were all busy, that took 2.4 s of a 1.5 s window. Shorter than the server's keep-alive timeout (5 s) less the time
 // from the warm-up to the signal: held past it, the loop would run that timer before reading the requests waiting on
-// the kept-alive connections, and reset them (seen with a 5 s window; docs/testing.md, "A bound's timer").
+// the kept-alive connections, and reset them (seen with a 5 s window; docs/testing.md#on-a-loaded-machine).
 const delayMs = 3000;
 const stopping = JSON.stringify({ general: 'This instance is stopping; please try again, another one will answer.' });
 
