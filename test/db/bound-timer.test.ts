@@ -3,11 +3,7 @@
 import { expect } from 'chai';
 import { MessageChannel } from 'node:worker_threads';
 import { settledWithin } from '../../src/db/bounded-cursor.ts';
-
-/** Holds the event loop for `ms`, as a long synchronous task or a machine with every core busy does. */
-function holdLoop(ms: number): void {
-  for (const until = performance.now() + ms; performance.now() < until;);
-}
+import { holdLoop } from '../support/hold-loop.ts';
 
 describe('a bound on an answer over I/O', () => {
   it('when the answer arrived while the event loop was held past the bound, then it is the answer', async () => {

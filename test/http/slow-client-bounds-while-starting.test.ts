@@ -6,11 +6,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../src/config/config.ts';
 import { openPorts, type ServicePorts } from '../../src/lifecycle/service-ports.ts';
-
-/** Holds the event loop for `ms`, as a start's synchronous work on a busy machine does. */
-function holdLoop(ms: number): void {
-  for (const until = performance.now() + ms; performance.now() < until;);
-}
+import { holdLoop } from '../support/hold-loop.ts';
 
 /** The status line of the first answer on `socket`. */
 async function statusLine(socket: Socket): Promise<string> {
