@@ -6,7 +6,7 @@ import { closeBrowser, launchBrowser, screenshotPath } from '../support/browser.
 import { sharedService, type TestService } from '../support/service.ts';
 import { apiClient } from '../support/api-client.ts';
 import { buildSighting, createSighting, unique } from '../support/fixtures.ts';
-import { openScreen, signedIn, unexpectedProblems, type Person } from '../support/web-page.ts';
+import { openScreen, pauseClock, signedIn, unexpectedProblems, type Person } from '../support/web-page.ts';
 import { axeViolations } from '../support/axe.ts';
 
 describe('web page: admin manages vessels', () => {
@@ -86,7 +86,8 @@ describe('web page: admin manages vessels', () => {
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await confirm.waitFor({ state: 'hidden' });
     expect((await vessel(id)).response.status).to.equal(200);
-    // Confirmed, it can still be undone for a few seconds; nothing is sent meanwhile.
+    // Confirmed, it can still be undone for a few seconds; nothing is sent meanwhile. The countdown waits for the test.
+    await pauseClock(page);
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await confirm.getByRole('button', { name: 'Delete vessel' }).click();
     const pending = page.locator('.pending-deletes li', { hasText: `The vessel ${name} is deleted in ` });
@@ -97,6 +98,7 @@ describe('web page: admin manages vessels', () => {
     await page.keyboard.press('Enter');
     await page.locator('.undo', { hasText: `The vessel ${name} is kept.` }).waitFor();
     expect((await vessel(id)).response.status).to.equal(200);
+    await page.clock.resume();
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await confirm.getByRole('button', { name: 'Delete vessel' }).click();
     await page.getByRole('status').filter({ hasText: 'The vessel is deleted.' }).waitFor();

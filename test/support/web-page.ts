@@ -1,5 +1,5 @@
 // Drives the web page at `/` as a person would: one browser context per person, signing in on the realm's login page.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { STEP_TIMEOUT_MS, closeBrowser, launchBrowser, watchContext, type PageWatch } from './browser.ts';
 import { sharedService, type TestService } from './service.ts';
 import type { User } from './tokens.ts';
@@ -68,6 +68,20 @@ export async function openScreen(page: Page, link: string, heading: string): Pro
   await page.getByRole('navigation').getByRole('link', { name: link, exact: true }).click();
   await page.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
 }
+
+/**
+ * Stops the page's clock (Playwright's, for the page's timers and `Date`) until the test moves it on (`runFor`,
+ * `resume`): a test that looks at a countdown (the few seconds a delete can be undone) does not race it on a loaded
+ * machine. axe then needs `{ clockPaused: true }` (test/support/axe.ts).
+ */
+export async function pauseClock(page: Page): Promise<void> {
+  await page.clock.install();
+  await page.clock.pauseAt(await page.evaluate<number>('Date.now()') + 1);
+}
+
+/** The elements' `innerText`s: Playwright's `allInnerTexts` did not return while the page's clock was paused. */
+export const innerTexts = (locator: Locator): Promise<string[]> =>
+  locator.evaluateAll((elements) => elements.map((element) => (element as unknown as { innerText: string }).innerText));
 
 /**
  * A suite of the page against the shared service: the browser is launched before its tests and closed after them,
