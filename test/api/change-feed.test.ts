@@ -1,10 +1,14 @@
 // The change feed: Server-Sent Events of every committed change, resumable with Last-Event-ID, filtered by vessel.
 import { expect } from 'chai';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { IncomingMessage } from 'node:http';
 import { sharedService, startService, type TestService } from '../support/service.ts';
 import { apiClient, rawRequest } from '../support/api-client.ts';
 import { buildSighting, createSighting, createVessel, unique } from '../support/fixtures.ts';
 import { dataOf, openEventStream } from '../support/event-stream.ts';
 import { samples } from '../support/scrape.ts';
+import { tokenFor } from '../support/tokens.ts';
+import { eventually } from '../support/condition.ts';
 
 describe('change feed @pgbouncer', () => {
   let service: TestService;
@@ -38,6 +42,31 @@ describe('change feed @pgbouncer', () => {
       stream.close();
     }
   });
+
+  it('when a stream has started, then its request holds no copy of the bearer token, and the stream goes on',
+    async () => {
+      const vesselId = await createVessel(service);
+      const path = `/sighting/events?vesselId=${vesselId}`;
+      const token = await tokenFor(service.realm, 'alice');
+      let request: IncomingMessage | undefined;
+      const started = (message: unknown) => {
+        const one = (message as { request: IncomingMessage }).request;
+        if (one.url?.endsWith(path)) request = one;
+      };
+      subscribe('http.server.request.start', started);
+      const stream = await openEventStream(service, path, { token });
+      try {
+        const kept = () => [request?.headers.authorization, ...request?.rawHeaders ?? []]
+          .filter((value) => value?.includes(token)).length;
+        await eventually(() => request && kept() === 0, { what: 'the stream\'s request without the token' });
+        const id = await createSighting(service, buildSighting({ vessel: { vesselId } }));
+        await stream.until(({ events }) => events.length >= 1);
+        expect(dataOf(stream.events[0]!).id).to.equal(id);
+      } finally {
+        unsubscribe('http.server.request.start', started);
+        stream.close();
+      }
+    });
 
   it('when a sighting moves to another vessel, ' +
     'then subscribers of both vessels get the update, and others none', async () => {
