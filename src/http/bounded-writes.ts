@@ -12,47 +12,72 @@ export interface BoundedWrites {
   gone(): boolean;
 }
 
+/** Each answer's writes, for the `close` listener that all answers share. */
+const writesOf = new WeakMap<ServerResponse, ResponseWrites>();
+
+/** An answer closes once: one listener for all, no `once` wrapper, nothing of its own held for a stream's life. */
+function closed(this: ServerResponse): void {
+  writesOf.get(this)?.settle(false);
+}
+
 /**
  * A client that takes none of what was written for `stallMs` (`STREAM_WRITE_TIMEOUT_MS`) is cut off: its
  * connection is destroyed, so the answer's `close` fires and whatever it held (a cursor, a subscription) is let go.
  * The bound starts when a write finds the buffer full and ends at the client's next `drain`: a slow reader that keeps
- * reading is never cut, one that stopped is, however little it was sent.
+ * reading is never cut, one that stopped is, however little it was sent. A class: its methods are shared, where an
+ * object of closures cost every open stream some 600 bytes more.
  */
-export function boundedWrites(res: ServerResponse, stallMs: number): BoundedWrites {
-  let stalled: NodeJS.Timeout | undefined;
+class ResponseWrites implements BoundedWrites {
+  readonly #res: ServerResponse;
+  readonly #stallMs: number;
+  #stalled: NodeJS.Timeout | undefined;
   /** The last write found the buffer full; a `drain` has not come since. */
-  let full = false;
-  const waiting = new Set<(taken: boolean) => void>();
-  const settle = (taken: boolean) => {
-    clearTimeout(stalled);
-    stalled = undefined;
-    full = false;
-    for (const resolve of waiting) resolve(taken);
-    waiting.clear();
-  };
-  // One listener each for the answer's life, never added per wait: a compressing middleware (src/http/compression.ts)
-  // moves `drain` listeners onto its compressor, where removing them from the answer would not reach.
-  res.on('drain', () => settle(true));
-  // An answer closes once: no `once` wrapper held for the stream's life.
-  res.on('close', () => settle(false));
-  const gone = () => res.destroyed || res.writableEnded;
-  // Methods only, no getter: V8 keeps an object literal with an accessor in dictionary mode, larger for every stream.
-  return {
-    gone,
-    write(text) {
-      if (gone()) return false;
-      if (res.write(text)) return true;
-      full = true;
-      stalled ??= setTimeout(() => res.destroy(), stallMs);
-      return false;
-    },
-    drained() {
-      if (gone()) return Promise.resolve(false);
-      if (!full) return Promise.resolve(true);
-      return new Promise((resolve) => waiting.add(resolve));
-    },
-  };
+  #full = false;
+  /** Who waits for the client to take what was written; most answers never wait. */
+  #waiting: Array<(taken: boolean) => void> | undefined;
+
+  constructor(res: ServerResponse, stallMs: number) {
+    this.#res = res;
+    this.#stallMs = stallMs;
+    writesOf.set(res, this);
+    // One listener for the answer's life, never added per wait; its own, not shared: a compressing middleware
+    // (src/http/compression.ts) moves `drain` listeners onto its compressor, which then calls them.
+    res.on('drain', () => this.settle(true));
+    res.on('close', closed);
+  }
+
+  gone(): boolean {
+    return this.#res.destroyed || this.#res.writableEnded;
+  }
+
+  write(text: string | Uint8Array): boolean {
+    if (this.gone()) return false;
+    if (this.#res.write(text)) return true;
+    this.#full = true;
+    this.#stalled ??= setTimeout(cutOff, this.#stallMs, this.#res);
+    return false;
+  }
+
+  drained(): Promise<boolean> {
+    if (this.gone()) return Promise.resolve(false);
+    if (!this.#full) return Promise.resolve(true);
+    return new Promise((resolve) => (this.#waiting ??= []).push(resolve));
+  }
+
+  settle(taken: boolean): void {
+    clearTimeout(this.#stalled);
+    this.#stalled = undefined;
+    this.#full = false;
+    const waiting = this.#waiting;
+    this.#waiting = undefined;
+    for (const resolve of waiting ?? []) resolve(taken);
+  }
 }
+
+const cutOff = (res: ServerResponse) => res.destroy();
+
+/** `res`'s writes, its client cut off once it has taken nothing for `stallMs`. */
+export const boundedWrites = (res: ServerResponse, stallMs: number): BoundedWrites => new ResponseWrites(res, stallMs);
 
 /** A response's writes bounded by the application's `STREAM_WRITE_TIMEOUT_MS` (kept in `app.locals` by createApp). */
 export const responseWrites = (res: Response): BoundedWrites =>
