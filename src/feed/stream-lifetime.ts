@@ -25,40 +25,57 @@ export interface StreamLifetime {
   hold(letGo: () => void): void;
 }
 
-/** `freeSlot` frees the stream's slot, the first thing it holds. */
-export function streamLifetime(req: Request, res: Response, writes: BoundedWrites,
-  freeSlot: () => void): StreamLifetime {
-  const held = [freeSlot];
-  // `released` a plain property, not a getter: V8 keeps an object literal with an accessor in dictionary mode, a few
-  // hundred bytes more for every open stream.
-  const lifetime = {
-    released: false,
-    write(text: string) {
-      if (lifetime.released) return;
-      writes.write(text);
-    },
-    behind: () => res.writableLength > maxBuffered,
-    end: () => {
-      if (release()) res.end();
-    },
-    release: () => release(),
-    hold(letGo: () => void) {
-      if (lifetime.released) letGo();
-      else held.push(letGo);
-    },
+/**
+ * The lifetime of a stream whose slot `freeSlot` frees (the first thing it holds). A class: its methods are shared,
+ * where an object of closures cost every open stream a few hundred bytes more. `released` is a plain property, not a
+ * getter: V8 keeps an object with an accessor of its own in dictionary mode, larger for every stream.
+ */
+class Lifetime implements StreamLifetime {
+  released = false;
+  readonly #res: Response;
+  readonly #socket: Request['socket'];
+  readonly #writes: BoundedWrites;
+  readonly #held: Array<() => void>;
+
+  constructor(req: Request, res: Response, writes: BoundedWrites, freeSlot: () => void) {
+    this.#res = res;
+    this.#socket = req.socket;
+    this.#writes = writes;
+    this.#held = [freeSlot];
+    // Each comes once at most, and `end` acts once: `on`, without a wrapper per listener held for the stream's life.
+    res.on('close', this.end);
+    // A client that closes its connection has gone: connections may be half-open (lifecycle/service-ports.ts), so its
+    // FIN alone does not close the answer, and an idle stream would notice only when a keep-alive write failed.
+    this.#socket.on('end', this.end);
+  }
+
+  write(text: string): void {
+    if (!this.released) this.#writes.write(text);
+  }
+
+  behind(): boolean {
+    return this.#res.writableLength > maxBuffered;
+  }
+
+  /** Bound to the stream: it is handed on as a listener and to whatever ends the stream. */
+  readonly end = (): void => {
+    if (this.release()) this.#res.end();
   };
-  const release = () => {
-    if (lifetime.released) return false;
-    lifetime.released = true;
-    for (const letGo of held) letGo();
-    req.socket.off('end', end);
+
+  release(): boolean {
+    if (this.released) return false;
+    this.released = true;
+    for (const letGo of this.#held) letGo();
+    this.#socket.off('end', this.end);
     return true;
-  };
-  const { end } = lifetime;
-  // Each comes once at most, and `end` acts once: `on`, without a wrapper per listener held for the stream's life.
-  res.on('close', end);
-  // A client that closes its connection has gone: connections may be half-open (lifecycle/service-ports.ts), so its FIN
-  // alone does not close the answer, and an idle stream would notice only when a keep-alive write failed.
-  req.socket.on('end', end);
-  return lifetime;
+  }
+
+  hold(letGo: () => void): void {
+    if (this.released) letGo();
+    else this.#held.push(letGo);
+  }
 }
+
+/** `freeSlot` frees the stream's slot, the first thing it holds. */
+export const streamLifetime = (req: Request, res: Response, writes: BoundedWrites, freeSlot: () => void):
+  StreamLifetime => new Lifetime(req, res, writes, freeSlot);
