@@ -6,7 +6,9 @@ import { closeBrowser, launchBrowser, screenshotPath } from '../support/browser.
 import { sharedService, type TestService } from '../support/service.ts';
 import { apiClient } from '../support/api-client.ts';
 import { buildSighting, createSighting, unique } from '../support/fixtures.ts';
-import { openScreen, pauseClock, signedIn, unexpectedProblems, type Person } from '../support/web-page.ts';
+import {
+  openScreen, pauseClock, signedIn, toNextScreen, unexpectedProblems, type Person,
+} from '../support/web-page.ts';
 import { axeViolations } from '../support/axe.ts';
 
 describe('web page: admin manages vessels', () => {
@@ -32,10 +34,9 @@ describe('web page: admin manages vessels', () => {
     people.push(admin);
     const page = admin.page;
     await openScreen(page, 'Vessels', 'Manage vessels');
-    await page.getByRole('link', { name: 'New vessel' }).click();
     // The form renders after the click; evaluateAll would not wait for it.
+    await toNextScreen(page, () => page.getByRole('link', { name: 'New vessel' }).click());
     await page.getByRole('heading', { name: 'New vessel', level: 2 }).waitFor();
-    await page.locator('.name-row').nth(1).waitFor();
     const name = unique('Nostromo');
     const nameInputs = page.locator('.name-row input[name="name"]');
     expect(await page.locator('.name-row input[name="language"]')

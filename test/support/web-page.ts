@@ -92,6 +92,18 @@ export const innerTexts = (locator: Locator): Promise<string[]> =>
   locator.evaluateAll((elements) => elements.map((element) => (element as unknown as { innerText: string }).innerText));
 
 /**
+ * Does `action` (a click that changes the address) and waits until the screen it leads to is drawn. The page draws
+ * each screen in a `main` of its own, busy (`aria-busy`) until its content is in; waiting for an element instead can
+ * match the screen before, where it was too (`#admin` shows the new vessel's form that `#admin/new` draws again),
+ * and find the page between the two, empty.
+ */
+export async function toNextScreen(page: Page, action: () => Promise<void>): Promise<void> {
+  await page.evaluate(`document.getElementById('main')?.setAttribute('data-left', '')`);
+  await action();
+  await page.locator('#main:not([data-left]):not([aria-busy])').waitFor();
+}
+
+/**
  * A suite of the page against the shared service: the browser is launched before its tests and closed after them,
  * with everyone `signIn` signed in. Call it in the `describe` body; the fields are set once its `before` has run.
  */
