@@ -68,12 +68,16 @@ describe('shutdown: the instance is stopping', () => {
     const token = await tokenFor(service.realm, 'alice');
     const databaseUrl = service.web.config.DATABASE_URL!;
     const locker = new pg.Client({ connectionString: databaseUrl });
+    // Watched from a session of its own: inside the locker's transaction, pg_stat_activity is one snapshot, taken at
+    // its first read, and a first look before the list waited never saw it wait (once in CI).
+    const watcher = new pg.Client({ connectionString: databaseUrl });
     await locker.connect();
+    await watcher.connect();
     try {
       // The list waits for this lock: it is in flight, its answer not begun, when the stop starts.
       await locker.query('begin; lock table sighting in access exclusive mode');
       const list = fetch(`${service.api}/sighting`, { headers: { Authorization: `Bearer ${token}` } });
-      const waiting = await eventually(async () => (await locker.query<{ pid: number }>(
+      const waiting = await eventually(async () => (await watcher.query<{ pid: number }>(
         'select pid from pg_stat_activity where datname = current_database() '
           + `and wait_event_type = 'Lock' and pid <> pg_backend_pid()`)).rows[0]);
       stopped = stopWebServer(service.web);
@@ -88,6 +92,7 @@ describe('shutdown: the instance is stopping', () => {
     } finally {
       await locker.query('rollback').catch(() => undefined);
       await locker.end();
+      await watcher.end();
     }
   });
 });
