@@ -30,7 +30,7 @@ interface Outcome {
 const delayMs = 3000;
 // The creates in flight at SIGTERM are twice the pool (10), some on connections still being opened (TLS through
 // PgBouncer) when the test holds the loop for the window: a wait for a free connection or a connect bounded by the
-// window's length would be given up after it (503 stopping, rightly, as twice seen in CI). Here they outlast it.
+// window's length would be given up after it (503 stopping, rightly; two creates once in CI). Here they outlast it.
 const connectionWaitMs = String(4 * delayMs);
 const stopping = JSON.stringify({ general: 'This instance is stopping; please try again, another one will answer.' });
 

@@ -11,7 +11,8 @@ export interface Inspector {
    * The heap after full garbage collections (the child runs with --expose-gc), in bytes: used, and reserved beyond the
    * young generation. That generation's reservation is V8's sizing for the allocation rate, not memory a request kept:
    * 134 of the 196 MB reserved after the collections in test/ops/memory-per-request.test.ts, all of it empty, and
-   * when it grows to that depends on the machine's pace (on a busy CI machine, during the measured rounds).
+   * when it grows to that depends on the machine's pace (a busy CI machine's whole reservation grew 63.5 MB during the
+   * measured rounds while the used heap stayed).
    */
   heapAfterGc(): Promise<{ heapUsed: number; heapReserved: number }>;
   /**
