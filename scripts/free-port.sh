@@ -11,8 +11,9 @@ read -r ephemeral_low _ < /proc/sys/net/ipv4/ip_local_port_range
 exec node -e '
 const net = require("node:net");
 const [count, ephemeralLow] = process.argv.slice(1).map(Number);
-// Above the well-known services (PostgreSQL 5432, Redis 6379, …); the range of the kernel left to its own choice.
-const low = 10000, high = ephemeralLow - 1;
+// Above the well-known services (PostgreSQL 5432, Redis 6379, …) and the last port fetch and browsers refuse to call
+// (10080, on the bad-port list of the Fetch standard: a fetch to it fails); the range the kernel keeps to its own choice.
+const low = 10081, high = ephemeralLow - 1;
 const listen = (port) => new Promise((resolve, reject) => {
   const server = net.createServer().once("error", reject).listen(port, "127.0.0.1", () => resolve(server));
 });
