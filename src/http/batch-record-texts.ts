@@ -4,6 +4,7 @@
 // and a reference besides its characters (~28 bytes, 0.4× a CSV row), which a block of a thousand pays once. A CSV row
 // is held smaller still: its cells' texts alone, the header once for all (docs/api.md#whole-data-sets-in-batch-create).
 import { parseUnrounded } from './unrounded-numbers.ts';
+import { setOwn } from './csv-columns.ts';
 
 /** How a CSV row's cells, keyed by the header, become its record (src/crud/write/csv-columns.ts). */
 export type RowRecord = (row: Record<string, string>) => unknown;
@@ -119,10 +120,7 @@ export class BatchRecordTexts {
   private rowOf(text: string): unknown {
     const cells = JSON.parse(text) as string[];
     const row: Record<string, string> = {};
-    this.header.forEach((name, column) => {
-      Object.defineProperty(row, name, { value: cells[column], enumerable: true, writable: true,
-        configurable: true });
-    });
+    this.header.forEach((name, column) => { setOwn(row, name, cells[column]!); });
     return this.rowRecord!(row);
   }
 }

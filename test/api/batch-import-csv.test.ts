@@ -101,4 +101,19 @@ describe(`batch import in CSV (${backend})`, function () {
     ]);
     expect(await count(memo)).to.equal(0);
   });
+
+  it('when a column is named __proto__ or constructor, then each is a field of the record that the schema refuses, ' +
+    'and nothing is stored', async () => {
+    const memo = unique('prototype');
+    const text = `sightingMemo,vessel.vesselId,__proto__,vessel.__proto__,constructor\n${memo},-1,x,y,z\n`;
+    const answer = await batch('sighting', text, 'alice');
+    expect(answer.status, JSON.stringify(answer.body)).to.equal(400);
+    expect((answer.body as { records: Array<Record<string, unknown>> }).records
+      .map(({ record, field, key }) => ({ record, field, key }))).to.deep.equal([
+      { record: 1, field: '__proto__', key: 'error.field.unknown' },
+      { record: 1, field: 'constructor', key: 'error.field.unknown' },
+      { record: 1, field: 'vessel.__proto__', key: 'error.field.unknown' },
+    ]);
+    expect(await count(memo)).to.equal(0);
+  });
 });
