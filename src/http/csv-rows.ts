@@ -27,6 +27,9 @@ export class CsvRows {
       skip_empty_lines: true,
       columns: (header: string[]) => {
         if (new Set(header).size !== header.length) throw malformedAt(1);
+        // The header is no record (`on_record` is not told of it): a quote left open in the first data row is named
+        // by the line after the header's.
+        this.lastRowEnd = this.parser.info.lines;
         return header;
       },
       on_record: (record: CsvRow, context: { lines: number }) => {

@@ -88,4 +88,15 @@ describe('batch body readers', () => {
     const refused = await reader.finish().then(() => undefined, (error: unknown) => error);
     expect(refused).to.be.instanceOf(BadRequest).with.deep.property('params', { line: 3 });
   });
+
+  it('when a quote is left open in the first data row, then 400 names the line that row starts on, after the '
+    + 'header\'s', async () => {
+    for (const header of ['a,b\n', '"a\nb",c\n']) {
+      const reader = new CsvRows(() => undefined);
+      reader.push(`${header}"1,2\n3,4\n`);
+      const refused = await reader.finish().then(() => undefined, (error: unknown) => error);
+      expect(refused, header).to.be.instanceOf(BadRequest).with.deep.property('params',
+        { line: header.split('\n').length });
+    }
+  });
 });
