@@ -85,8 +85,8 @@ export function valueAt(record: unknown, path: readonly string[]): unknown {
 
 /**
  * A key such as `__proto__` is an ordinary key of the record, never its prototype. Only that one name is an accessor
- * on Object.prototype: any other is assigned, which is several times faster than defining it (an import sets every
- * cell of every row this way, three times).
+ * on Object.prototype: any other is assigned, not defined, since an import sets every cell of every row this way three
+ * times (defining them was ~2 s of a 16 MB CSV import's CPU profile, docs/benchmarks.md).
  */
 export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   if (key !== '__proto__') target[key] = value;
