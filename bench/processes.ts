@@ -1,7 +1,10 @@
 // Starts the two servers as processes pinned to one core, and reads their CPU time and memory from /proc.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 
 export interface ServerProcess {
   name: string;
@@ -9,6 +12,12 @@ export interface ServerProcess {
   child: ChildProcess;
   stop(): Promise<void>;
 }
+
+// Each server's standard output goes to a file, not to a pipe this process reads: this process runs on the load
+// generator's core, and a pipe it reads late fills, after which the server's log lines wait for it. Measured so, the
+// service answered GET by id at 1,000 a second for 0.34 ms of CPU each, at 4,000 for 0.24 ms with a file.
+const outputs = mkdtempSync(join(tmpdir(), 'bench-servers-'));
+process.once('exit', () => rmSync(outputs, { recursive: true, force: true }));
 
 /** Runs `node script` on `core` (taskset) and waits for the line announcing its URL. */
 export async function startServer(name: string, script: string, env: Record<string, string | undefined>,
@@ -20,20 +29,14 @@ export async function startServer(name: string, script: string, env: Record<stri
   const flags = [...script === 'src/server.ts' ? ['--expose-gc'] : [], ...profile ? ['--cpu-prof',
     `--cpu-prof-dir=${profile}`, `--cpu-prof-name=${name.replace(/\W+/g, '-')}.${Date.now()}.cpuprofile`,
     '--cpu-prof-interval=250'] : []];
+  const output = join(outputs, `${name.replace(/\W+/g, '-')}.${Date.now()}.log`);
+  const outputFd = openSync(output, 'w');
   const child = spawn('taskset', ['-c', core, process.execPath, ...flags, script],
-    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}: ${out}`)));
-    child.stdout!.on('data', (data: Buffer) => {
-      out += data;
-      const match = /listening on (http:\/\/[^\s/]+)/.exec(out);
-      if (match) resolve(match[1]!.replace('localhost', '127.0.0.1'));
-    });
-  });
-  child.stdout!.resume();
+    { env: { ...process.env, ...env }, stdio: ['ignore', outputFd, 'inherit'] });
+  closeSync(outputFd);
   // Never leave a server behind, whatever ends the benchmark.
   process.once('exit', () => child.kill('SIGKILL'));
+  const url = await listeningUrl(name, child, output);
   return {
     name, url, child,
     async stop() {
@@ -42,6 +45,17 @@ export async function startServer(name: string, script: string, env: Record<stri
       await once(child, 'exit');
     },
   };
+}
+
+/** The URL the server's output announces, once it does. */
+async function listeningUrl(name: string, child: ChildProcess, output: string): Promise<string> {
+  for (;;) {
+    const out = readFileSync(output, 'utf8');
+    const match = /listening on (http:\/\/[^\s/]+)/.exec(out);
+    if (match) return match[1]!.replace('localhost', '127.0.0.1');
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}: ${out}`);
+    await delay(50);
+  }
 }
 
 /** User plus system CPU time of a process so far, in milliseconds (/proc/PID/stat fields 14 and 15, in clock ticks). */
