@@ -1,7 +1,8 @@
-// The design floor: the floor's handlers (bench/floor-server.ts) behind what the service's design puts in every
-// request's path and nothing else: express 5, a JSON body parser, one lookup of the contract's path, and
-// express-openapi-validator over the same openapi.yaml with the service's own options (src/validation/
-// request-validator.ts). What the service spends beyond it is its own (docs/benchmarks.md, the design floor).
+// The design floor: the floor's handlers (bench/floor-server.ts, reading with the service's own statements:
+// bench/floor-sql.ts `designReads`) behind what the service's design puts in every request's path and nothing else:
+// express 5, a JSON body parser, one lookup of the contract's path, and express-openapi-validator over the same
+// openapi.yaml with the service's own options (src/validation/request-validator.ts). What the service spends beyond
+// it is its own (docs/benchmarks.md, the design floor).
 import express, { type Request, type Response } from 'express';
 import { openApiDocument, type Operation } from '../src/contract/document.ts';
 import { pathTable } from '../src/contract/path-table.ts';

@@ -15,6 +15,10 @@ import { designFloor } from './design-floor.ts';
 const env = process.env;
 const db = await openFloorDb(env);
 const chunkSize = Number(env.LIST_CHUNK ?? 1000);
+// The design floor reads with the service's own statements (bench/floor-sql.ts, `designReads`).
+const design = env.FLOOR_DESIGN === 'true';
+const reads = design ? { ...sql, readSql: sql.designReads.read, listPageSql: sql.designReads.listPage,
+  qbeBatchSql: sql.designReads.qbeBatch } : sql;
 // Keys imported once (jose caches the imported key per `kid`); the same cache of verified tokens as the service.
 const jwks = createLocalJWKSet(await (await fetch(`${env.ISSUER}/protocol/openid-connect/certs`)).json() as never);
 const verified = new VerifiedTokens<JWTPayload>();
@@ -40,12 +44,18 @@ const name = (names: unknown) => {
 // Vessels do not change while the benchmark runs: their versions and English names are held in memory.
 const vessels = new Map((await db.query(sql.vesselsSql, [])).map((v) =>
   [v.vessel_id as number, { version: v.version, name: name(v.names) }]));
-const vessel = (id: unknown) => vessels.get(id as number) ?? { version: null, name: null };
-const detail = (r: Row) => JSON.stringify({
-  version: r.version, sightingId: r.sighting_id, sightingMemo: r.sighting_memo,
-  vessel: { version: vessel(r.vessel_id).version, vesselId: r.vessel_id, vesselName: vessel(r.vessel_id).name },
-  sightingTimezone: r.sighting_timezone, sightingDate: localDateTimeText(r.sighting_date),
-});
+/** The row's vessel: as the design floor's statements read it with the row (sql.designReads), else from the map. */
+const vessel = (r: Row) => ('vessel_name' in r ? { version: r.vessel_version, name: r.vessel_name }
+  : 'vessel_names' in r ? { version: r.vessel_version, name: name(JSON.parse(String(r.vessel_names))) }
+  : vessels.get(r.vessel_id as number) ?? { version: null, name: null });
+const detail = (r: Row) => {
+  const { version, name: vesselName } = vessel(r);
+  return JSON.stringify({
+    version: r.version, sightingId: r.sighting_id, sightingMemo: r.sighting_memo,
+    vessel: { version, vesselId: r.vessel_id, vesselName },
+    sightingTimezone: r.sighting_timezone, sightingDate: localDateTimeText(r.sighting_date),
+  });
+};
 // A history entry's record is the view row as it was then: its vessel's version and names too.
 const historyEntry = (e: Row) => {
   const r = e.row as Row | null;
@@ -61,7 +71,7 @@ const historyEntry = (e: Row) => {
   });
 };
 const listRecord = (r: Row) => ({
-  sightingId: r.sighting_id, vessel: { vesselId: r.vessel_id, vesselName: vessel(r.vessel_id).name },
+  sightingId: r.sighting_id, vessel: { vesselId: r.vessel_id, vesselName: vessel(r).name },
   sightingTimezone: r.sighting_timezone, sightingDate: localDateTimeText(r.sighting_date),
 });
 const listItem = (r: Row) => JSON.stringify(listRecord(r));
@@ -130,7 +140,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const url = new URL(req.url!, 'http://floor');
   const id = /^\/api\/sighting\/(-?\d+)$/.exec(url.pathname)?.[1];
   if (req.method === 'GET' && id) {
-    const [row] = await db.query(sql.readSql, [Number(id)], 'read');
+    const [row] = await db.query(reads.readSql, [Number(id)], 'read');
     if (!row) return void res.writeHead(404).end();
     return void res.writeHead(200,
       { 'Content-Type': 'application/json; charset=utf-8', ETag: `"${row.version}"` }).end(detail(row));
@@ -160,7 +170,9 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (req.method === 'GET' && url.pathname === '/api/sighting' && url.searchParams.has('limit')) {
     // A page, as the service answers it: one row more than asked, and the next page's link while there is one.
     const limit = Number(url.searchParams.get('limit'));
-    const rows = await db.query(sql.listPageSql, [limit + 1], 'page');
+    // The design floor sends the service's page statement unnamed, as the service does (src/crud/read/
+    // statement-shapes.ts).
+    const rows = await db.query(reads.listPageSql, [limit + 1], design ? undefined : 'page');
     const link = rows.length > limit
       ? { Link: `</api/sighting?limit=${limit}&after=${rows[limit - 1]!.sighting_id}>; rel="next"` } : {};
     return void res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', ...link })
@@ -188,13 +200,13 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (req.method === 'POST' && url.pathname === '/api/sighting/qbe') {
     // Unnamed, as the service sends it: a prepared statement's generic plan reads every row for a rare substring.
     const pattern = `%${String((await body(req)).sightingMemo).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    return streamList(res, db.chunks(sql.qbeBatchSql, [pattern], chunkSize), detail, 204);
+    return streamList(res, db.chunks(reads.qbeBatchSql, [pattern], chunkSize), detail, 204);
   }
   res.writeHead(404).end();
 }
 
 // FLOOR_DESIGN=true: the same handlers behind express and the contract's validator (bench/design-floor.ts).
-const server = env.FLOOR_DESIGN === 'true' ? createServer(designFloor(handle)) : createServer((req, res) => {
+const server = design ? createServer(designFloor(handle)) : createServer((req, res) => {
   handle(req, res).catch((error: unknown) => {
     console.error(error);
     if (!res.headersSent) res.writeHead(500);

@@ -3,6 +3,7 @@
 // the row and its history entry (the record's detail view row, its feed scope before and after), the version checked
 // in the UPDATE's WHERE clause and raised only when a value changes; the server NOTIFYs after the commit, as the
 // service does. The service's own SQL (the vessel's join and names on reads) is what the ratio then shows the cost of.
+// The design floor reads with the service's statements instead (`designReads` below).
 
 const columns = `select "version", "sighting_id", "sighting_memo", "vessel_id", "sighting_timezone", "sighting_date" `
   + `from "sighting"`;
@@ -78,3 +79,32 @@ export const listBatchSql = `${columns} where "sighting_id" > $1 order by "sight
 export const qbeSql = `${columns} where "sighting_memo" ilike $1 order by "sighting_id" asc`;
 export const qbeBatchSql =
   `${columns} where "sighting_memo" ilike $1 and "sighting_id" > $2 order by "sighting_id" asc limit $3`;
+
+/** The vessel's name in English, picked in SQL as the service picks it for a request without Accept-Language. */
+const englishName = `left join lateral (select "n"."text" as "vessel_name" from "vessel_name" as "n" `
+  + `where "n"."vessel_id" = "r"."vessel_id" order by lower(replace("n"."language_key", '_', '-')) = 'en' desc, `
+  + `split_part(lower(replace("n"."language_key", '_', '-')), '-', 1) = 'en' desc, `
+  + `lower(replace("n"."language_key", '_', '-')) = 'en' desc, `
+  + `split_part(lower(replace("n"."language_key", '_', '-')), '-', 1) = 'en' desc, "n"."translation_id" limit 1) `
+  + `as "names" on true`;
+const detailColumns = `select "r"."version", "r"."sighting_id", "r"."sighting_memo", "r"."vessel_id", `
+  + `"r"."sighting_timezone", "r"."sighting_date", "v"."version" as "vessel_version"`;
+const withVessel = `from "sighting" as "r" inner join "vessel" as "v" on "r"."vessel_id" = "v"."vessel_id"`;
+
+/**
+ * The design floor's reads: the service's own statements, as it sends them (the texts its QueryBuilder writes in
+ * src/crud/view-rows.ts and src/crud/read/statement-shapes.ts, copied from PostgreSQL's statement log), so that the
+ * design floor is "the design's libraries with the same statements" and the ratio shows the service's own code alone.
+ * A read by id has every name of the vessel, as their JSON text; a list or query picks the English one.
+ */
+export const designReads = {
+  read: `${detailColumns}, "names"."vessel_names" ${withVessel} left join lateral (select `
+    + `json_agg(json_build_array("n"."language_key", "n"."text") order by "n"."translation_id")::text `
+    + `as "vessel_names" from "vessel_name" as "n" where "n"."vessel_id" = "r"."vessel_id") as "names" on true `
+    + `where "r"."sighting_id" = $1`,
+  listPage: `select "r"."sighting_id", "r"."vessel_id", "r"."sighting_timezone", "r"."sighting_date", `
+    + `"names"."vessel_name" from "sighting" as "r" ${englishName} order by "r"."sighting_id" asc nulls last limit $1`,
+  qbeBatch: `${detailColumns}, "names"."vessel_name" ${withVessel} ${englishName} `
+    + `where "r"."sighting_memo" ilike $1 and "r"."sighting_id" > $2 `
+    + `order by "r"."sighting_id" asc nulls last limit $3`,
+};
