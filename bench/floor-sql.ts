@@ -93,9 +93,10 @@ const withVessel = `from "sighting" as "r" inner join "vessel" as "v" on "r"."ve
 
 /**
  * The design floor's reads: the service's own statements, as it sends them (the texts its QueryBuilder writes in
- * src/crud/view-rows.ts and src/crud/read/statement-shapes.ts, copied from PostgreSQL's statement log), so that the
- * design floor is "the design's libraries with the same statements" and the ratio shows the service's own code alone.
- * A read by id has every name of the vessel, as their JSON text; a list or query picks the English one.
+ * src/crud/view-rows.ts and src/crud/read/statement-shapes.ts; test/db/design-floor-statements.test.ts holds them
+ * equal), so that the design floor is "the design's libraries with the same statements" and the ratio shows the
+ * service's own code alone. A read by id has every name of the vessel, as their JSON text; a list or query picks the
+ * English one.
  */
 export const designReads = {
   read: `${detailColumns}, "names"."vessel_names" ${withVessel} left join lateral (select `
