@@ -47,7 +47,9 @@ export async function openEventStream(service: TestService, path: string, { user
         };
         const check = () => {
           if (done(stream)) settle();
-          else if (finished) settle(new Error(`the stream ended after ${stream.events.length} events`));
+          // The status too: a stream refused (a 401 once its token expired, a 503) ends with no event at all.
+          else if (finished) settle(new Error(`the stream (status ${response.status}) ended after `
+            + `${stream.events.length} events`));
         };
         const late = () => settle(new Error(`not read within ${within} ms (${stream.events.length} events so far)`));
         const deadline = setTimeout(late, within);
