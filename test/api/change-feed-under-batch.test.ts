@@ -84,7 +84,11 @@ describe(`change feed under a batch create (${backend}) @pgbouncer`, function ()
   const streamsOf = async (service: TestService) =>
     (await samples(service.url, 'change_feed_streams')).get('') ?? 0;
 
-  async function createOne(service: TestService, headers: Record<string, string>): Promise<number> {
+  /** One create by alice, with a token of the service's realm taken anew when the last is near its end: the other
+   * writer keeps creating for as long as the batch takes, on a loaded machine longer than a token lives (a 401). */
+  async function createOne(service: TestService): Promise<number> {
+    const headers = { Authorization: `Bearer ${await tokenFor(service.realm, 'alice')}`,
+      'Content-Type': 'application/json' };
     const response = await fetch(`${service.api}/sighting`,
       { method: 'POST', headers, body: JSON.stringify(buildSighting()) });
     expect(response.status).to.equal(201);
@@ -96,14 +100,12 @@ describe(`change feed under a batch create (${backend}) @pgbouncer`, function ()
     'and a stream left mid-batch resumes with exactly the rest', async () => {
     const token = await tokenFor(first.realm, 'alice');
     const json = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
-    // The other instance's own tokens (each in-process service is its own realm unless KEYCLOAK_URL is set).
-    const jsonThere = { ...json, Authorization: `Bearer ${await tokenFor(second.realm, 'alice')}` };
     const eventHeaders = { Accept: 'text/event-stream', Authorization: `Bearer ${token}` };
     const marker = await (async () => {
       // The marker: a create before the batch, the place the stopped reader resumes after.
       const stream = await openEventStream(first, '/sighting/events');
       try {
-        const id = await createOne(first, json);
+        const id = await createOne(first);
         await stream.until(({ events }) => events.some((event) => dataOf(event).id === id));
         return stream.events.find((event) => dataOf(event).id === id)!.id!;
       } finally {
@@ -138,8 +140,8 @@ describe(`change feed under a batch create (${backend}) @pgbouncer`, function ()
       let batchAnswered = false;
       const singles = (async () => {
         const made: number[] = [];
-        do made.push(await createOne(second, jsonThere)); while (!batchAnswered);
-        made.push(await createOne(second, jsonThere));
+        do made.push(await createOne(second)); while (!batchAnswered);
+        made.push(await createOne(second));
         return made;
       })();
       // Awaited below; a failure meanwhile is not an unhandled one.
