@@ -45,8 +45,8 @@ const name = (names: unknown) => {
 const vessels = new Map((await db.query(sql.vesselsSql, [])).map((v) =>
   [v.vessel_id as number, { version: v.version, name: name(v.names) }]));
 /** The row's vessel: as the design floor's statements read it with the row (sql.designReads), else from the map. */
-const vessel = (r: Row) => ('vessel_name' in r ? { version: r.vessel_version, name: r.vessel_name }
-  : 'vessel_names' in r ? { version: r.vessel_version, name: name(JSON.parse(String(r.vessel_names))) }
+const vessel = (r: Row) => (Object.hasOwn(r, 'vessel_name') ? { version: r.vessel_version, name: r.vessel_name }
+  : Object.hasOwn(r, 'vessel_names') ? { version: r.vessel_version, name: name(JSON.parse(String(r.vessel_names))) }
   : vessels.get(r.vessel_id as number) ?? { version: null, name: null });
 const detail = (r: Row) => {
   const { version, name: vesselName } = vessel(r);
