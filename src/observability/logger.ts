@@ -37,12 +37,13 @@ export function createLogger(config: Config, destination?: DestinationStream): L
 }
 
 /**
- * Standard output, written in batches of at least 4 KiB, and at the latest every 250 ms: one write per request line
- * cost about a tenth of a read's CPU time. The lines are gathered apart from pino's destination (src/observability/
- * gathered-lines.ts): its own `minLength` copied the whole batch so far on every line. What is left is written when
- * the process exits (`process.exit` and an uncaught error included); only a process killed outright (SIGKILL) loses
- * its last quarter second of lines.
+ * Standard output, written in batches of at least 64 KiB, and at the latest every 250 ms: one write per request line
+ * cost about a tenth of a read's CPU time, and one per 4 KiB still a few per cent of a read by id's (each write wakes
+ * a thread of libuv's pool on the service's core; docs/benchmarks.md). The lines are gathered apart from pino's
+ * destination (src/observability/gathered-lines.ts): its own `minLength` copied the whole batch so far on every line.
+ * What is left is written when the process exits (`process.exit` and an uncaught error included); only a process
+ * killed outright (SIGKILL) loses its last quarter second of lines.
  */
 function standardOutput(): DestinationStream {
-  return gatheredStandardOutput(4096, 250);
+  return gatheredStandardOutput(64 * 1024, 250);
 }
