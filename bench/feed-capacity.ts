@@ -3,12 +3,14 @@
 // per open stream, and how long a create takes to reach every stream (from sending the create to the last stream's
 // event), creates sent to the two servers in turn. Prints figures, asserts nothing.
 // Run: `npm run bench:feed` (PGlite) or with DATABASE_URL (a scratch database made there and dropped after).
+// Memory is read after a first round of FEED_WARM_UP (200) streams opened and closed, and after each server (through
+// its inspector) has collected its garbage, and once the streams are open both as it stands and after a collection.
 // Settings: FEED_STREAMS (1000), FEED_CREATES (30), FEED_SETTLE_SECONDS (60: how long memory is read after the peak),
 // FEED_CHURN_CLIENTS (80) and FEED_CHURN_SECONDS (10): opens under churn against a cap of 50 (bench/stream-churn.ts).
 // The servers run on core 0, this process on core 1.
 import { execFileSync } from 'node:child_process';
 import { request, type ClientRequest } from 'node:http';
-import { startServer, rssBytes, type ServerProcess } from './processes.ts';
+import { collectGarbage, freePort, startServer, rssBytes, type ServerProcess } from './processes.ts';
 import { prepareDatabase } from './seed.ts';
 import { passwordToken } from './tokens.ts';
 import { streamChurn } from './stream-churn.ts';
@@ -16,18 +18,24 @@ import { streamChurn } from './stream-churn.ts';
 const streams = Number(process.env.FEED_STREAMS ?? 1000);
 const creates = Number(process.env.FEED_CREATES ?? 30);
 const settleSeconds = Number(process.env.FEED_SETTLE_SECONDS ?? 60);
+const warmUp = Number(process.env.FEED_WARM_UP ?? 200);
 const [churnClients, churnSeconds] =
   [Number(process.env.FEED_CHURN_CLIENTS ?? 80), Number(process.env.FEED_CHURN_SECONDS ?? 10)];
 execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
 
 const db = await prepareDatabase(0, []);
 const common = { PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '1000000' };
+// Each server's inspector, to have it collect its garbage before its memory is read.
+const inspectors = [await freePort(), await freePort()] as const;
 const service = await startServer('service', 'src/server.ts', { ...common, ...db.serviceEnv, DEMO_DATA: 'false',
-  EVENTS_MAX_SUBSCRIBERS: String(streams), EVENTS_MAX_SUBSCRIBERS_PER_CALLER: String(streams) }, '0');
+  NODE_OPTIONS: `--inspect=127.0.0.1:${inspectors[0]}`,
+  EVENTS_MAX_SUBSCRIBERS: String(streams + warmUp), EVENTS_MAX_SUBSCRIBERS_PER_CALLER: String(streams + warmUp) }, '0');
 const issuer = `${service.url}/realms/sighting`;
 const floor = await startServer('floor', 'bench/floor-server.ts',
-  { ...common, ...db.floorEnv, ISSUER: issuer, AUDIENCE: 'sighting-api' }, '0');
+  { ...common, ...db.floorEnv, ISSUER: issuer, AUDIENCE: 'sighting-api',
+    NODE_OPTIONS: `--inspect=127.0.0.1:${inspectors[1]}` }, '0');
 const servers = [service, floor];
+const inspector = new Map<ServerProcess, number>([[service, inspectors[0]], [floor, inspectors[1]]]);
 const token = await passwordToken(issuer, 'alice');
 const open = new Map<ServerProcess, ClientRequest[]>(servers.map((server) => [server, []]));
 /** Per server and record id: how many streams have read its `created` event, and when the last of them did. */
@@ -37,17 +45,29 @@ const seen = new Map<ServerProcess, Map<number, { streams: number; lastAt: numbe
 try {
   console.log(`change feed, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, node ${process.version}\n`);
   // The floor's stream is a bare node:http answer held open: what a stream costs with nothing of the service's.
-  const perStream = new Map<ServerProcess, number>();
+  const perStream = new Map<ServerProcess, { standing: number; held: number }>();
   for (const server of servers) {
+    // A first round opens and closes streams: the code their path compiles is then counted before, not per stream.
+    await Promise.all(Array.from({ length: warmUp }, () => subscribe(server)));
+    for (const stream of open.get(server)!.splice(0)) stream.destroy();
+    await collectGarbage(inspector.get(server)!);
     const before = await settledRss(server);
     await Promise.all(Array.from({ length: streams }, () => subscribe(server)));
-    const after = await settledRss(server);
-    perStream.set(server, (after - before) / streams / 1024);
-    console.log(`${server.name.padEnd(7)} ${streams} open streams: `
-      + `RSS ${mib(before)} → ${mib(after)} MiB, ${perStream.get(server)!.toFixed(1)} KiB per stream`);
+    const standing = await settledRss(server);
+    // What the streams hold, without the garbage their opening left: how much is left uncollected a while after a
+    // burst of requests depends on when V8 next collects, and the service's requests leave more than the floor's.
+    await collectGarbage(inspector.get(server)!);
+    const held = await settledRss(server);
+    const kib = (after: number) => (after - before) / streams / 1024;
+    perStream.set(server, { standing: kib(standing), held: kib(held) });
+    console.log(`${server.name.padEnd(7)} ${streams} open streams: RSS ${mib(before)} → ${mib(standing)} MiB, `
+      + `${kib(standing).toFixed(1)} KiB per stream; after a full collection ${mib(held)} MiB, `
+      + `${kib(held).toFixed(1)} KiB per stream`);
   }
-  console.log(`memory per stream, service / bare node:http `
-    + `(the floor): ${(perStream.get(service)! / perStream.get(floor)!).toFixed(2)}×`);
+  const memoryRatio = (of: 'standing' | 'held') =>
+    (perStream.get(service)![of] / perStream.get(floor)![of]).toFixed(2);
+  console.log(`memory per stream, service / bare node:http (the floor): ${memoryRatio('held')}× after a full `
+    + `collection (${memoryRatio('standing')}× as it stood before it)`);
 
   const delivery = new Map<ServerProcess, number[]>(servers.map((server) => [server, []]));
   for (let i = 0; i < creates; i++) {

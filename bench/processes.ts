@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -90,4 +91,27 @@ export function rssBytes(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** A port free now, for a server's inspector (`--inspect=127.0.0.1:<port>` in its NODE_OPTIONS). */
+export async function freePort(): Promise<number> {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as AddressInfo;
+  probe.close();
+  return port;
+}
+
+/**
+ * Has the process whose inspector listens on `port` run a full collection (the inspector's
+ * `HeapProfiler.collectGarbage`), and waits until it has: what it holds afterwards is live, not garbage awaiting one.
+ */
+export async function collectGarbage(port: number): Promise<void> {
+  const [target] = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json() as [{ webSocketDebuggerUrl: string }];
+  const socket = new WebSocket(target.webSocketDebuggerUrl);
+  await once(socket, 'open');
+  const answered = once(socket, 'message');
+  socket.send(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' }));
+  await answered;
+  socket.close();
 }

@@ -16,6 +16,9 @@ interface Node {
 
 const node = (): Node => ({ fixed: new Map() });
 
+/** A path without parameters: one object shared by all of them (each parameter found copies it). */
+const noParams: Record<string, string> = Object.freeze({});
+
 /**
  * A fixed segment wins over a parameter (`/sighting/qbe` is the query, not the record `qbe`); a parameter is one
  * non-empty segment, so an id holding `/` names no path here (such an id names no record, docs/behaviour.md#ids).
@@ -45,6 +48,6 @@ export function pathTable(templates: Iterable<string>): (path: string) => PathMa
   return (path) => {
     // One trailing slash is the same path, as in express's non-strict routing.
     const segments = (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path).split('/').slice(1);
-    return walk(root, segments, 0, {});
+    return walk(root, segments, 0, noParams);
   };
 }

@@ -5,7 +5,7 @@ import { onCommit } from '../db/commit-signal.ts';
 import { placeCommitted, placedPerRun, placeSome } from './sequencer.ts';
 import { StreamShare } from '../db/stream-share.ts';
 import { eventBatch, newestPlace, readEvents, type ChangeEvent } from './change-events.ts';
-import { deliver, type Stream, type Subscriber, type Subscription } from './feed-stream.ts';
+import { deliver, FeedStream, type Subscriber, type Subscription } from './feed-stream.ts';
 
 export interface ChangeFeedOptions {
   pollMs?: number;
@@ -18,7 +18,7 @@ export interface ChangeFeedOptions {
 
 export class ChangeFeed {
   readonly #orm: MikroORM;
-  readonly #streams = new Set<Stream>();
+  readonly #streams = new Set<FeedStream>();
   /** The highest event id read; live streams have been given everything up to it. */
   #position = 0;
   /** The run placing or reading now; runs never overlap. */
@@ -112,37 +112,22 @@ export class ChangeFeed {
    * database's, or one from the future) resets the stream, which then starts from now.
    */
   subscribe(subscriber: Subscriber, after?: number): Subscription {
-    const stream: Stream = {
-      ...subscriber, cursor: this.#position, state: 'catching-up',
-      start: Promise.withResolvers<void>(), closed: new AbortController(),
-    };
-    // Nobody need wait for a start that failed: the HTTP answer reads it from `started`.
-    stream.start.promise.catch(() => {});
-    this.#streams.add(stream);
+    const stream = new FeedStream(subscriber, this.#position, this.#streams);
     if (after === undefined) this.#fromNow(stream);
     else void this.#catchUp(stream, after);
-    return {
-      started: stream.start.promise,
-      unsubscribe: () => {
-        stream.state = 'closed';
-        this.#streams.delete(stream);
-        // Its catch-up stops where it is; a start still awaited ends (its answer has nobody left to go to).
-        stream.closed.abort(new Error('the stream has closed'));
-        stream.start.reject(stream.closed.signal.reason);
-      },
-    };
+    return stream;
   }
 
   /**
    * A stream from now starts in the next run, after what was committed before it: the feed's position may lag the
    * commits it has not read yet, which are none of this stream's business.
    */
-  #fromNow(stream: Stream): void {
+  #fromNow(stream: FeedStream): void {
     stream.state = 'waking';
     this.wake();
   }
 
-  async #catchUp(stream: Stream, after: number): Promise<void> {
+  async #catchUp(stream: FeedStream, after: number): Promise<void> {
     try {
       if (after > this.#position && after > await newestPlace(this.#orm)) {
         if (stream.state === 'closed') return;
@@ -162,11 +147,11 @@ export class ChangeFeed {
    * reads the history on its own from where it is, then joins again. It misses nothing, and holds a bounded buffer
    * however many events come; a client that takes nothing is cut off (STREAM_WRITE_TIMEOUT_MS) as it waits.
    */
-  #fallBehind(stream: Stream): void {
+  #fallBehind(stream: FeedStream): void {
     stream.state = 'catching-up';
     void (async () => {
       try {
-        if (!await stream.drained() || stream.state !== 'catching-up') return;
+        if (!await stream.subscriber.drained() || stream.state !== 'catching-up') return;
         await this.#readOwn(stream);
       } catch (error) {
         this.#failed(stream, error);
@@ -175,13 +160,13 @@ export class ChangeFeed {
   }
 
   /** Reads the stream's history after its cursor, a batch at a time as its client takes them; then it joins. */
-  async #readOwn(stream: Stream): Promise<void> {
+  async #readOwn(stream: FeedStream): Promise<void> {
     for (;;) {
       // Every event up to the feed's position now was committed before this read begins: the read sees it.
       const known = this.#position;
       const events = await this.#catchUpRead(stream);
       if (events === undefined) return;
-      stream.start.resolve();
+      stream.placed();
       deliver(stream, events);
       if (events.length < eventBatch) {
         // Other collections' events up to there are none of its business: joining need not read through them.
@@ -189,30 +174,31 @@ export class ChangeFeed {
         break;
       }
       // The client takes this batch before the next is read: a slow reader is never sent more than it reads.
-      if (!await stream.drained() || stream.state !== 'catching-up') return;
+      if (!await stream.subscriber.drained() || stream.state !== 'catching-up') return;
     }
     stream.state = 'joining';
     this.wake();
   }
 
   /** The feed could not serve the stream (the database failed as it read on its own): it ends, the client resumes. */
-  #failed(stream: Stream, error: unknown): void {
+  #failed(stream: FeedStream, error: unknown): void {
     if (stream.state === 'closed') return;
-    stream.start.reject(error);
-    stream.end();
+    stream.failed(error);
+    stream.subscriber.end();
   }
 
   /**
    * The next batch of the stream's history, read once a place of the share is free; nothing (no statement) for a
    * stream that closed before its turn came.
    */
-  async #catchUpRead(stream: Stream): Promise<ChangeEvent[] | undefined> {
-    const { signal } = stream.closed;
+  async #catchUpRead(stream: FeedStream): Promise<ChangeEvent[] | undefined> {
+    const signal = stream.closedSignal;
     if (signal.aborted) return undefined;
     const release = await this.#catchUpShare.take(signal);
     try {
       if (signal.aborted) return undefined;
-      const events = await readEvents(this.#orm, stream.cursor, Number.MAX_SAFE_INTEGER, stream.resource.name);
+      const { cursor, subscriber } = stream;
+      const events = await readEvents(this.#orm, cursor, Number.MAX_SAFE_INTEGER, subscriber.resource.name);
       return signal.aborted ? undefined : events;
     } finally {
       release();
@@ -229,13 +215,13 @@ export class ChangeFeed {
         if (stream.state !== 'waking') continue;
         stream.cursor = Math.max(this.#position, now);
         stream.state = 'live';
-        if (stream.resetWhenPlaced) stream.reset();
-        stream.start.resolve();
+        if (stream.resetWhenPlaced) stream.subscriber.reset();
+        stream.placed();
       }
       await this.#join();
       await this.#readNew();
     } catch (error) {
-      for (const stream of this.#streams) if (stream.state === 'waking') stream.start.reject(error);
+      for (const stream of this.#streams) if (stream.state === 'waking') stream.failed(error);
       throw error;
     }
   }

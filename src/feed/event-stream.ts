@@ -5,15 +5,13 @@ import type { AnyResource } from '../crud/resource-descriptor.ts';
 import type { Drain } from '../http/drain.ts';
 import type { Principal } from '../auth/access-rules.ts';
 import { ServiceUnavailable, TooManyRequests } from '../errors/app-errors.ts';
-import { requestLocale } from '../i18n/request-locale.ts';
 import type { Locale } from '../i18n/messages.ts';
-import { feedFilters } from '../crud/write/record-history.ts';
-import { responseWrites } from '../http/bounded-writes.ts';
+import type { OpenApiRequestMetadata } from '../validation/request-validator.ts';
 import type { ChangeFeed } from './change-feed.ts';
 import type { ChangeEvent } from './change-events.ts';
 import type { StreamSlots } from './stream-slots.ts';
 import type { Subscription } from './feed-stream.ts';
-import { streamLifetime, type StreamLifetime } from './stream-lifetime.ts';
+import { EventStream, type StreamsShare } from './open-stream.ts';
 import { StreamTimers } from './stream-timers.ts';
 
 export interface EventStreamSettings {
@@ -51,91 +49,62 @@ function eventTexts(resource: AnyResource): (event: ChangeEvent, locale: Locale)
 }
 
 /** Each resource's `GET /{resource}/events` handler: one stream per request, holding a slot until it ends. */
-export function eventStreams({ feed, drain, slots, keepAliveMs, delivered }: EventStreamSettings) {
+export function eventStreams({ keepAliveMs, ...settings }: EventStreamSettings) {
   const timers = new StreamTimers(keepAliveMs);
   return (resource: AnyResource) => {
-    const textOf = eventTexts(resource);
+    const shared: StreamsShare = { ...settings, timers, textOf: eventTexts(resource) };
     return async (req: Request, res: Response): Promise<void> => {
       const principal = res.locals.principal as Principal;
-      const locale = requestLocale(req);
-      const filters = requestedFilters(resource, req);
       const after = lastEventId(req);
-      const writes = responseWrites(res);
-      // Taken last before the stream holds it: nothing in between can fail and keep the slot.
-      const stream = streamLifetime(req, res, writes, takeSlot(slots, principal.subject));
+      takeSlot(shared.slots, principal.subject);
+      // Nothing between the slot and the stream that holds it can fail and keep the slot.
+      const stream = new EventStream(req, res, principal, resource, shared);
       // Sent with the first event, or once started: until then a failure (the database is down) is still a 503.
       res.status(200).set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store',
         'X-Accel-Buffering': 'no' });
-      holdTimers(stream, res, { drain, timers, expiresAt: principal.expiresAt });
-      const subscription = feed.subscribe({
-        resource,
-        filters,
-        send: (events) => {
-          if (stream.released) return true;
-          stream.write(events.map((event) => textOf(event, locale)).join(''));
-          delivered(events.length);
-          return !stream.behind();
-        },
-        reset: () => stream.write('event: reset\ndata: {}\n\n'),
-        drained: () => writes.drained(),
-        end: stream.end,
-      }, after === 'unknown' ? Number.MAX_SAFE_INTEGER : after);
-      stream.hold(subscription.unsubscribe);
-      await awaitStart(stream, res, subscription);
-      // From here on nothing is passed to the router: its continuation, which the request keeps as `req.next`, would
-      // hold the router's state for this request (closures, arrays, about a KiB) for as long as the stream lasts.
-      req.next = undefined;
-      forgetToken(req);
+      await awaitStart(stream, res, stream.subscribe(after === 'unknown' ? Number.MAX_SAFE_INTEGER : after));
+      letGoOfRequest(req, res);
     };
   };
 }
 
 /**
- * The bearer token was verified when the stream opened, and its expiry is the stream's timer: the request keeps no
- * copy of it for as long as the stream lasts (its header, in `headers` and `rawHeaders`: a KiB a stream, a tenth of
- * what one holds on the heap, docs/benchmarks.md).
+ * Once the stream has started, nothing more is read of its request, which the answer keeps for as long as the stream
+ * lasts. Let go of (measured with `node bench/stream-heap.ts`, docs/benchmarks.md): the router's continuation
+ * (`req.next`, the router's state for this request: closures, arrays, about a KiB); what the router and the validator
+ * parsed of it, its query (the stream has its filters), path parameters and the validator's `openapi`; what the steps
+ * before the handler left in `res.locals` but the caller, whom the request's log line names when the stream ends; and
+ * the bearer token, verified when the stream opened, whose expiry is the stream's timer (its header, in `headers` and
+ * `rawHeaders`, was a KiB a stream).
  */
-function forgetToken(req: Request): void {
-  delete req.headers.authorization;
+function letGoOfRequest(req: Request, res: Response): void {
+  req.next = undefined;
+  req.query = noQuery;
+  req.params = noParams;
+  (req as Request & { openapi?: OpenApiRequestMetadata }).openapi = undefined;
+  res.locals = { principal: res.locals.principal as Principal };
+  // A copy without it, not `delete`, which would turn the headers object into a dictionary several times its size.
+  const { authorization: _token, ...headers } = req.headers;
+  req.headers = headers;
   const raw = req.rawHeaders;
   for (let name = 0; name < raw.length; name += 2) if (raw[name]!.toLowerCase() === 'authorization') raw[name + 1] = '';
 }
 
-/** The list parameters of the feed's filters that the request gives, with their values. */
-function requestedFilters(resource: AnyResource, req: Request): Record<string, unknown> {
-  return Object.fromEntries(feedFilters(resource).filter(([name]) => req.query[name] !== undefined)
-    .map(([name]) => [name, req.query[name]]));
-}
+const noQuery: Request['query'] = Object.freeze({});
+const noParams: Request['params'] = Object.freeze({});
 
-/** A slot for a stream of `caller`'s: the function returned frees it. A full instance or caller is refused. */
-function takeSlot(slots: StreamSlots, caller: string): () => void {
-  const freeSlot = slots.take(caller);
-  if (freeSlot === 'instance-full') throw new ServiceUnavailable('error.feedFull', {}, { 'Retry-After': '5' });
-  if (freeSlot === 'caller-full') throw new TooManyRequests('error.feedCallerFull', {}, { 'Retry-After': '5' });
-  return freeSlot;
-}
-
-/** The stream's keep-alive, and its ends on shutdown and when its token expires. */
-function holdTimers(stream: StreamLifetime, res: Response,
-  { drain, timers, expiresAt }: { drain: Drain; timers: StreamTimers; expiresAt: number }): void {
-  stream.hold(timers.add({
-    // Only once the stream has begun: until then an error can still be answered.
-    beat: () => { if (res.headersSent) stream.write(': keep-alive\n\n'); },
-    // A token is good until it expires, and so is the stream it opened: the client reconnects with a fresh one.
-    expire: () => {
-      stream.write('event: token-expired\ndata: {}\n\n');
-      stream.end();
-    },
-  }, expiresAt));
-  // On shutdown the stream ends cleanly; the client reconnects (to another instance) with Last-Event-ID.
-  stream.hold(drain.onStop(stream.end));
+/** Takes a slot for a stream of `caller`'s. A full instance or caller is refused. */
+function takeSlot(slots: StreamSlots, caller: string): void {
+  const refused = slots.take(caller);
+  if (refused === 'instance-full') throw new ServiceUnavailable('error.feedFull', {}, { 'Retry-After': '5' });
+  if (refused === 'caller-full') throw new TooManyRequests('error.feedCallerFull', {}, { 'Retry-After': '5' });
 }
 
 /**
  * Waits for the stream's place in the feed, then sends the headers if no event has. A start that fails before any
  * header left is thrown, to be answered as an error; after, the stream just ends.
  */
-async function awaitStart(stream: StreamLifetime, res: Response, subscription: Subscription): Promise<void> {
+async function awaitStart(stream: EventStream, res: Response, subscription: Subscription): Promise<void> {
   try {
     await subscription.started;
   } catch (error) {

@@ -4,9 +4,9 @@ import type { AnyResource } from '../crud/resource-descriptor.ts';
 import type { ChangeEvent } from './change-events.ts';
 
 export interface Subscriber {
-  resource: AnyResource;
+  readonly resource: AnyResource;
   /** Filter values (`vesselId`): an event whose scope holds each of them. */
-  filters: Record<string, unknown>;
+  readonly filters: Record<string, unknown>;
   /**
    * Writes `events` (in order, each one it wants) in one go. False when its client has fallen behind: more than a
    * bound waits in its buffer, and the feed stops giving it events from its own reads (the stream reads the history
@@ -34,31 +34,89 @@ export interface Subscription {
  */
 export type StreamState = 'waking' | 'catching-up' | 'joining' | 'live' | 'closed';
 
-export interface Stream extends Subscriber {
+/**
+ * A subscriber's place in the feed. A class, holding its subscriber rather than a copy of it: an open stream holds one
+ * object here, not a copy of every function its subscriber has.
+ */
+export class FeedStream implements Subscription {
   /** The last event id this stream has been given or has passed over. */
   cursor: number;
-  state: StreamState;
-  start: PromiseWithResolvers<void>;
-  /** Aborted when the stream closes: its catch-up read, should it still wait for a place, is dropped unread. */
-  closed: AbortController;
+  state: StreamState = 'catching-up';
   /**
    * It resumed after an id the history does not know: its `reset` is sent when its place is fixed, not before, so a
    * client that reloads on the reset and then changes something is sent that change.
    */
-  resetWhenPlaced?: boolean;
+  resetWhenPlaced = false;
+  readonly subscriber: Subscriber;
+  /** Settles `started`; let go of once it has: a stream holds its two functions only while it waits for its place. */
+  #start: PromiseWithResolvers<void> | undefined;
+  #started: Promise<void>;
+  /** Aborted when the stream closes; made when a catch-up read first asks for its signal (most streams never read). */
+  #closed: AbortController | undefined;
+  /** The feed's open streams, this one among them until it unsubscribes. */
+  readonly #streams: Set<FeedStream>;
+
+  constructor(subscriber: Subscriber, cursor: number, streams: Set<FeedStream>) {
+    this.subscriber = subscriber;
+    this.cursor = cursor;
+    this.#streams = streams;
+    this.#start = Promise.withResolvers<void>();
+    this.#started = this.#start.promise;
+    // Nobody need wait for a start that failed: the HTTP answer reads it from `started`.
+    this.#started.catch(() => {});
+    streams.add(this);
+  }
+
+  get started(): Promise<void> {
+    return this.#started;
+  }
+
+  /** Aborted once the stream has closed: its catch-up read, should it still wait for a place, is dropped unread. */
+  get closedSignal(): AbortSignal {
+    if (this.state === 'closed') return AbortSignal.abort(closedReason());
+    return (this.#closed ??= new AbortController()).signal;
+  }
+
+  /** Its place is fixed: from now on no event it should get can be missed. */
+  placed(): void {
+    if (!this.#start) return;
+    this.#start.resolve();
+    this.#start = undefined;
+    this.#started = placedAlready;
+  }
+
+  /** It could not be placed; nothing if it was. */
+  failed(error: unknown): void {
+    this.#start?.reject(error);
+    this.#start = undefined;
+  }
+
+  unsubscribe(): void {
+    this.state = 'closed';
+    this.#streams.delete(this);
+    // Its catch-up stops where it is; a start still awaited ends (its answer has nobody left to go to).
+    const reason = closedReason();
+    this.#closed?.abort(reason);
+    this.failed(reason);
+  }
 }
 
-const wants = (stream: Stream, event: ChangeEvent) => event.collection === stream.resource.name
-  && Object.entries(stream.filters).every(([name, value]) => event.scope[name]?.includes(value));
+/** `started` of every stream that has its place: one promise, not one held by each. */
+const placedAlready = Promise.resolve();
+
+const closedReason = () => new Error('the stream has closed');
+
+const wants = ({ resource, filters }: Subscriber, event: ChangeEvent) => event.collection === resource.name
+  && Object.entries(filters).every(([name, value]) => event.scope[name]?.includes(value));
 
 /**
  * Gives `stream` those of `events` (in event id order) it wants and has not had, in one write; false when its client
  * has fallen behind.
  */
-export function deliver(stream: Stream, events: readonly ChangeEvent[]): boolean {
+export function deliver(stream: FeedStream, events: readonly ChangeEvent[]): boolean {
   const last = events.at(-1);
   if (!last || last.eventId <= stream.cursor) return true;
-  const wanted = events.filter((event) => event.eventId > stream.cursor && wants(stream, event));
+  const wanted = events.filter((event) => event.eventId > stream.cursor && wants(stream.subscriber, event));
   stream.cursor = last.eventId;
-  return wanted.length === 0 || stream.send(wanted);
+  return wanted.length === 0 || stream.subscriber.send(wanted);
 }

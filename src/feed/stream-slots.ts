@@ -18,23 +18,27 @@ export class StreamSlots {
     this.#counted = counted;
   }
 
-  /** Takes a slot for `caller` (a token subject), or says why not; the function returned frees it, once. */
-  take(caller: string): (() => void) | SlotRefusal {
+  /**
+   * Takes a slot for `caller` (a token subject), or says why not. Freed with `free`, once: no function per slot, which
+   * an open stream would hold for its whole life.
+   */
+  take(caller: string): SlotRefusal | undefined {
     if (this.#taken >= this.#max) return 'instance-full';
     const held = this.#byCaller.get(caller) ?? 0;
     if (held >= this.#perCaller) return 'caller-full';
     this.#taken += 1;
     this.#byCaller.set(caller, held + 1);
     this.#counted(this.#taken);
-    let freed = false;
-    return () => {
-      if (freed) return;
-      freed = true;
-      this.#taken -= 1;
-      const left = this.#byCaller.get(caller)! - 1;
-      if (left) this.#byCaller.set(caller, left);
-      else this.#byCaller.delete(caller);
-      this.#counted(this.#taken);
-    };
+    return undefined;
+  }
+
+  /** Frees a slot `take` gave `caller`. */
+  free(caller: string): void {
+    const left = (this.#byCaller.get(caller) ?? 0) - 1;
+    if (left < 0) return;
+    this.#taken -= 1;
+    if (left) this.#byCaller.set(caller, left);
+    else this.#byCaller.delete(caller);
+    this.#counted(this.#taken);
   }
 }

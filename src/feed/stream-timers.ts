@@ -7,8 +7,10 @@ const longestTimer = 2 ** 31 - 1;
 export interface TimedStream {
   /** Called every keep-alive period while the stream is open. */
   beat(): void;
-  /** Called once its token has expired (`expiresAt`, milliseconds since the epoch). */
+  /** Called once its token has expired. */
   expire(): void;
+  /** When its token expires, in milliseconds since the epoch. */
+  readonly expiresAt: number;
 }
 
 export class StreamTimers {
@@ -26,10 +28,11 @@ export class StreamTimers {
   }
 
   /**
-   * Beats `stream` from now on and expires it at `expiresAt`; the function returned stops both. A stream's first
-   * beat comes within one period of its start, and then one period apart.
+   * Beats `stream` from now on and expires it at its `expiresAt`, until `remove`. A stream's first beat comes within
+   * one period of its start, and then one period apart.
    */
-  add(stream: TimedStream, expiresAt: number): () => void {
+  add(stream: TimedStream): void {
+    const { expiresAt } = stream;
     this.#open.add(stream);
     this.#keepAlive ??= setInterval(() => {
       for (const open of this.#open) open.beat();
@@ -38,14 +41,14 @@ export class StreamTimers {
     if (!expiring) this.#byExpiry.set(expiresAt, expiring = new Set());
     expiring.add(stream);
     if (expiresAt < this.#armedFor) this.#arm(expiresAt);
-    return () => this.#remove(stream, expiresAt);
   }
 
-  #remove(stream: TimedStream, expiresAt: number): void {
+  /** Stops beating and expiring `stream` (nothing if it was expired or removed before). */
+  remove(stream: TimedStream): void {
     if (!this.#open.delete(stream)) return;
-    const expiring = this.#byExpiry.get(expiresAt);
+    const expiring = this.#byExpiry.get(stream.expiresAt);
     expiring?.delete(stream);
-    if (expiring?.size === 0) this.#byExpiry.delete(expiresAt);
+    if (expiring?.size === 0) this.#byExpiry.delete(stream.expiresAt);
     if (this.#open.size) return;
     clearInterval(this.#keepAlive);
     clearTimeout(this.#expiry);

@@ -14,9 +14,10 @@ export interface Drain {
   stop(timeoutMs: number): Promise<{ cut: number }>;
   /**
    * A long-lived answer (a stream of events) registers how to end it cleanly; `stop` calls that, so its client
-   * reconnects elsewhere instead of being cut at the timeout. The returned function unregisters it.
+   * reconnects elsewhere instead of being cut at the timeout, unless it unregisters with `offStop` first.
    */
-  onStop(end: () => void): () => void;
+  onStop(end: () => void): void;
+  offStop(end: () => void): void;
   /**
    * True once the stop's time is up: a request read from now on (it reached the instance before its listener closed,
    * but the loop was busy) is answered 503 stopping before the application starts on it.
@@ -62,10 +63,15 @@ export function drainable(server: Server, refuse: (req: IncomingMessage, res: Se
   let stopping = false;
   let overdue = false;
   let accepted = 0;
+  // Shared by every connection, no closure (and `once` wrapper) of its own: a connection that holds a stream of events
+  // would keep them for as long as it lasts. A socket closes once.
+  function forget(this: Socket): void {
+    connections.delete(this);
+  }
   server.on('connection', (socket: Socket) => {
     accepted += 1;
     connections.set(socket, { served: 0, busy: undefined, settled: 0 });
-    socket.once('close', () => connections.delete(socket));
+    socket.on('close', forget);
   });
   /** The request was read whole, or answered: bytes beyond it are the next request begun. */
   function settle(this: IncomingMessage | ServerResponse): void {
@@ -152,7 +158,9 @@ export function drainable(server: Server, refuse: (req: IncomingMessage, res: Se
     announce,
     onStop(end) {
       longLived.add(end);
-      return () => longLived.delete(end);
+    },
+    offStop(end) {
+      longLived.delete(end);
     },
     overdue: () => overdue,
     async stop(timeoutMs) {

@@ -1,22 +1,25 @@
 // What operators see of every request, its log line and its metrics, from one listener and one route template.
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { Logger } from './logger.ts';
 import type { Metrics } from './metrics.ts';
-import { logRequest, requestStart } from './request-log.ts';
+import { logRequest, requestStart, type RequestStart } from './request-log.ts';
 import { requestArrived, requestEnded } from './http-metrics.ts';
 import { routeTemplate } from './route-template.ts';
 
 export function requestObservation(logger: Logger, metrics: Metrics, basePath: string): RequestHandler {
+  const starts = new WeakMap<Response, RequestStart>();
+  // One listener for every answer, not a closure per request: an answer that stays open (a stream of events) would
+  // hold the closure and its context for as long as it lasts. An answer closes once: `on`, not `once`.
+  function ended(this: Response): void {
+    const start = starts.get(this)!;
+    const route = routeTemplate(this.req, basePath);
+    requestEnded(metrics, this.req, this, route, start.at);
+    logRequest(logger, this.req, this, route, start);
+  }
   return (req, res, next) => {
-    const at = performance.now();
     requestArrived(metrics);
-    const start = requestStart(req, res, at);
-    // An answer closes once: `on`, not `once`, which would wrap the listener in one more closure per request.
-    res.on('close', () => {
-      const route = routeTemplate(req, basePath);
-      requestEnded(metrics, req, res, route, at);
-      logRequest(logger, req, res, route, start);
-    });
+    starts.set(res, requestStart(req, res, performance.now()));
+    res.on('close', ended);
     next();
   };
 }

@@ -8,7 +8,7 @@ import { customFormats } from './formats.ts';
 import { spendUrlParseWarning } from './url-parse-warned.ts';
 
 /** The validator's request metadata (its `OpenApiRequestMetadata`, what its own lookup leaves on `req.openapi`). */
-interface OpenApiRequestMetadata {
+export interface OpenApiRequestMetadata {
   expressRoute: string;
   openApiRoute: string;
   pathParams: Record<string, string>;
@@ -37,14 +37,17 @@ export function requestValidator(basePath: string): RequestHandler[] {
     validateFormats: true,
     formats: customFormats,
   });
-  const routes = new Map<string, string>();
-  const expressRoute = (template: string) => routes.get(template)
-    ?? routes.set(template, `${basePath}${template.replace(/\{(\w+)\}/g, ':$1')}`).get(template)!;
+  // Each operation's two routes, made once, not a string of each per request.
+  const routes = new Map<string, Pick<OpenApiRequestMetadata, 'expressRoute' | 'openApiRoute'>>();
+  const routesOf = (template: string) => routes.get(template) ?? routes.set(template, {
+    expressRoute: `${basePath}${template.replace(/\{(\w+)\}/g, ':$1')}`, openApiRoute: `${basePath}${template}`,
+  }).get(template)!;
   const handOver: RequestHandler = (req, _res, next) => {
     const operation = operationOf(req)!;
+    const { expressRoute, openApiRoute } = routesOf(operation.template);
     const metadata: OpenApiRequestMetadata = {
-      expressRoute: expressRoute(operation.template),
-      openApiRoute: `${basePath}${operation.template}`,
+      expressRoute,
+      openApiRoute,
       pathParams: { ...pathTextsOf(req) },
       schema: operation.contract,
       serial: -1,

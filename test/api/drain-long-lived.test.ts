@@ -15,8 +15,9 @@ describe('drain: long-lived answers', () => {
     server.on('request', (_req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/event-stream' });
       res.write(': open\n\n');
-      const forget = drain.onStop(() => res.end(': closing, reconnect elsewhere\n\n'));
-      res.once('close', forget);
+      const end = () => res.end(': closing, reconnect elsewhere\n\n');
+      drain.onStop(end);
+      res.once('close', () => drain.offStop(end));
     });
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');

@@ -7,11 +7,13 @@ import { eventually } from '../support/condition.ts';
 describe('stream timers', () => {
   /** A stream that counts its beats and notes its expiry, letting go of its timers as an ended stream does. */
   function stream(timers: StreamTimers, expiresAt: number) {
-    const seen = { beats: 0, expired: 0, stop: () => {} };
-    seen.stop = timers.add({
+    const seen = { beats: 0, expired: 0, stop: () => timers.remove(timed) };
+    const timed = {
+      expiresAt,
       beat: () => { seen.beats += 1; },
       expire: () => { seen.expired += 1; seen.stop(); },
-    }, expiresAt);
+    };
+    timers.add(timed);
     return seen;
   }
 

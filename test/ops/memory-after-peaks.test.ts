@@ -11,7 +11,12 @@ describe('memory after a peak of streams', () => {
     const collections: unknown[] = [];
     const memory = memoryAfterPeaks((options) => void collections.push(options), { quietMs: 50, minimumPeak });
     const slots = new StreamSlots(100, 100, memory.inUse);
-    const open = (count: number) => Array.from({ length: count }, (_, i) => slots.take(`caller ${i}`) as () => void);
+    let callers = 0;
+    const open = (count: number) => Array.from({ length: count }, () => {
+      const caller = `caller ${callers++}`;
+      expect(slots.take(caller)).to.equal(undefined);
+      return () => slots.free(caller);
+    });
     return { collections, memory, open };
   }
 

@@ -3,7 +3,8 @@
 import { expect } from 'chai';
 import { startService, type TestService } from '../support/service.ts';
 import { tokenFor } from '../support/tokens.ts';
-import { buildSighting } from '../support/fixtures.ts';
+import { buildSighting, createSighting, createVessel } from '../support/fixtures.ts';
+import { dataOf, openEventStream } from '../support/event-stream.ts';
 import { captureLog, type LogCapture } from '../support/log-capture.ts';
 import { eventually } from '../support/condition.ts';
 
@@ -49,6 +50,24 @@ describe('request log', function () {
       method: 'GET', route: '/api/sighting/{id}', status: 200, durationMs: 'number', subject: subjectOf(token),
       msg: 'request completed',
     });
+  });
+
+  it('when a change-feed stream ends, then its one line names the route template, its status and the caller, ' +
+    'however much of its request the stream let go of once it started', async () => {
+    const vesselId = await createVessel(service);
+    const stream = await openEventStream(service, `/sighting/events?vesselId=${vesselId}`,
+      { token, headers: { 'X-Request-Id': 'stream-1' } });
+    try {
+      // The filter, from the request's query, still holds once the stream has started.
+      const id = await createSighting(service, buildSighting({ vessel: { vesselId } }));
+      await stream.until(({ events }) => events.length >= 1);
+      expect(dataOf(stream.events[0]!).id).to.equal(id);
+      expect(log.lines.filter((line) => line.requestId === 'stream-1'), 'no line while it lasts').to.deep.equal([]);
+    } finally {
+      stream.close();
+    }
+    expect(await lineOf('stream-1')).to.deep.include({ level: 30, method: 'GET', route: '/api/sighting/events',
+      status: 200, subject: subjectOf(token), msg: 'request completed' });
   });
 
   it('when a request has no X-Request-Id, or one that is not well-formed, ' +
