@@ -5,10 +5,10 @@
 // writes are measured against a second floor as well, one that sends its statements unnamed.
 // Run: `npm run bench` (PGlite) or `DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test npm run bench`.
 // Settings: BENCH_ROWS (1000000), BENCH_DURATION seconds per round (10), BENCH_ROUNDS (3), DB_POOL_MAX (10),
-// BENCH_ONLY.
+// BENCH_ONLY, BENCH_PIN_POSTGRES (true: the local PostgreSQL on the load generator's core while it runs).
 import { execFileSync } from 'node:child_process';
 import { prepareDatabase } from './seed.ts';
-import { startServer, type ServerProcess } from './processes.ts';
+import { pinPostgres, startServer, type ServerProcess } from './processes.ts';
 import { load, median, percentile, type LoadRequest, type LoadResult } from './load.ts';
 import { wholeList, latencies, type ListResult } from './requests.ts';
 import { batchSize } from '../src/crud/read/row-stream.ts';
@@ -35,6 +35,8 @@ const history = '/api/sighting/-1/versions?limit=50';
 const page = '/api/sighting?limit=50';
 // This process (and the list downloads it makes) runs beside the load generator, away from the servers.
 execFileSync('taskset', ['-cp', loadCore, String(process.pid)], { stdio: 'ignore' });
+// BENCH_PIN_POSTGRES=true: the database beside it too (bench/processes.ts).
+if (process.env.DATABASE_URL) pinPostgres(loadCore);
 
 const db = await prepareDatabase(rows, Object.values(patterns));
 const common = { PORT: '0', HOST: '127.0.0.1', DB_POOL_MAX: poolMax, KEYCLOAK_URL: process.env.KEYCLOAK_URL };

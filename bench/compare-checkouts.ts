@@ -3,10 +3,11 @@
 // core 1 in interleaved A/B rounds. Prints both figures and the ratio per operation, then the CPU per request of this
 // checkout over the base for the five operations; asserts nothing.
 // Run: `BASE_CHECKOUT=/path/to/other/checkout DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test npm run bench:compare`
-// Settings: BENCH_DURATION seconds per round (10), BENCH_ROUNDS (3).
+// Settings: BENCH_DURATION seconds per round (10), BENCH_ROUNDS (3), BENCH_PIN_POSTGRES (true: the local PostgreSQL on
+// the load generator's core while it runs, bench/processes.ts).
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { startServer, type ServerProcess } from './processes.ts';
+import { pinPostgres, startServer, type ServerProcess } from './processes.ts';
 import { load, median, type LoadRequest, type LoadResult } from './load.ts';
 import { createScratchDatabase } from '../test/support/scratch-database.ts';
 import { passwordToken } from './tokens.ts';
@@ -17,6 +18,7 @@ if (!base || !process.env.DATABASE_URL)
 const seconds = Number(process.env.BENCH_DURATION ?? 10);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
+pinPostgres('1');
 
 const databases =
   [await createScratchDatabase(process.env.DATABASE_URL), await createScratchDatabase(process.env.DATABASE_URL)];

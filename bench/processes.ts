@@ -1,9 +1,9 @@
 // Starts the two servers as processes pinned to one core, and reads their CPU time and memory from /proc.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 
@@ -72,9 +72,8 @@ export function cpuMs(pid: number): number {
  */
 export function postgresCpuMs(): number {
   let total = 0;
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+  for (const pid of postgresPids()) {
     try {
-      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') continue;
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
       total += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10;
     } catch {
@@ -82,6 +81,41 @@ export function postgresCpuMs(): number {
     }
   }
   return total;
+}
+
+/** The pids of every live `postgres` process of this machine (the postmaster, its backends and helpers). */
+function postgresPids(): number[] {
+  return readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * BENCH_PIN_POSTGRES=true: the local PostgreSQL's processes run on `core` (the load generator's) while the benchmark
+ * runs, so the servers' core runs the server measured and nothing else: unpinned, the database's backends took turns
+ * on it, and the server's CPU per request moved by a third from one round to the next. New backends inherit the
+ * postmaster's affinity. Answers what puts every process back on every core; a no-op unless asked for (it changes
+ * the machine's own server, for as long as the benchmark runs).
+ */
+export function pinPostgres(core: string): () => void {
+  if (process.env.BENCH_PIN_POSTGRES !== 'true') return () => {};
+  const taskset = (cores: string, pid: number) => {
+    try {
+      execFileSync('taskset', ['-pc', cores, String(pid)], { stdio: 'ignore' });
+    } catch {
+      // Gone since the listing.
+    }
+  };
+  // Every core of the machine (this process is pinned, so its own available parallelism is one).
+  const everyCore = `0-${cpus().length - 1}`;
+  for (const pid of postgresPids()) taskset(core, pid);
+  const restore = () => { for (const pid of postgresPids()) taskset(everyCore, pid); };
+  process.once('exit', restore);
+  return restore;
 }
 
 /** Resident set size in bytes (/proc/PID/statm, second field, in 4 KiB pages); 0 once the process is gone. */

@@ -6,23 +6,32 @@ import { BadRequest, Unauthorized } from '../errors/app-errors.ts';
 // base64url segments without padding (§2). A fourth segment, a trailing dot or standard base64 (`+/=`) is no token.
 const bearer = /^Bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/i;
 
+const challengeOf = (realm: string) => `Bearer realm="${realm}"`;
+
 /**
- * The token, or the RFC 6750 §3.1 error for the request: none (401), malformed (401 invalid_token), ambiguous (400).
+ * The request's one Authorization header with the Bearer scheme, or the RFC 6750 §3.1 error for the request: none
+ * (401), ambiguous (400). Its token is read by `bearerToken`, only for a header not seen before with a good token.
  */
-export function bearerToken(req: IncomingMessage, realm: string): string {
-  const challenge = `Bearer realm="${realm}"`;
-  // Node keeps only the first of repeated Authorization headers, so they are counted in the raw headers.
+export function bearerHeader(req: IncomingMessage, realm: string): string {
+  // Node keeps only the first of repeated Authorization headers, so they are counted in the raw headers (a name of
+  // another length is not lower-cased to be compared).
   let count = 0;
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    if (req.rawHeaders[i]!.toLowerCase() === 'authorization') count += 1;
+    const name = req.rawHeaders[i]!;
+    if (name.length === 13 && name.toLowerCase() === 'authorization') count += 1;
   }
   // §2: a client MUST NOT use more than one method to send the token; more than one header is invalid_request.
   if (count > 1) throw new BadRequest('error.authorization.repeated', {},
-    { 'WWW-Authenticate': `${challenge}, error="invalid_request"` }, 'Authorization');
+    { 'WWW-Authenticate': `${challengeOf(realm)}, error="invalid_request"` }, 'Authorization');
   const header = req.headers.authorization;
   // §3.1: without credentials, or with another scheme (e.g. Basic), the challenge carries no error code.
   if (!header || !/^Bearer(\s|$)/i.test(header)) throw new Unauthorized('error.unauthorized', {},
-    { 'WWW-Authenticate': challenge });
+    { 'WWW-Authenticate': challengeOf(realm) });
+  return header;
+}
+
+/** The token of a Bearer header, or the RFC 6750 §3.1 invalid_token error (401) when it is no compact JWS. */
+export function bearerToken(header: string, realm: string): string {
   const token = bearer.exec(header)?.[1];
   if (!token) throw invalidToken(realm);
   return token;
@@ -30,5 +39,5 @@ export function bearerToken(req: IncomingMessage, realm: string): string {
 
 export function invalidToken(realm: string): Unauthorized {
   return new Unauthorized('error.invalidToken', {},
-    { 'WWW-Authenticate': `Bearer realm="${realm}", error="invalid_token"` });
+    { 'WWW-Authenticate': `${challengeOf(realm)}, error="invalid_token"` });
 }

@@ -1,7 +1,7 @@
 // Checks the bearer token of every API call with keycloak-connect (RFC 6750) and records the caller.
 import type { NextFunction, RequestHandler, Response } from 'express';
 import { ServiceUnavailable } from '../errors/app-errors.ts';
-import { bearerToken, invalidToken } from './bearer-token.ts';
+import { bearerHeader, bearerToken, invalidToken } from './bearer-token.ts';
 import { isBoundedClaim } from './claim-bounds.ts';
 import { joseHeaderOf } from './jose-header.ts';
 import { RealmKeys, type RealmKeysOptions } from './realm-keys.ts';
@@ -40,11 +40,11 @@ export function tokenCheck(options: TokenCheckOptions): TokenCheck {
   const keys = new RealmKeys({ ...options, onKeyRemoved: () => verified.clear() });
 
   /** keycloak-connect's check (signature, expiry, `typ`, `iss`, `aud`), done once per token while it is valid. */
-  const verify = async (token: string): Promise<AccessClaims> => {
-    const header = joseHeaderOf(token);
+  const verify = async (header: string, token: string): Promise<AccessClaims> => {
+    const jose = joseHeaderOf(token);
     // Refused before any key is looked up: keycloak-connect would verify the signature and ignore `crit`.
-    if (header?.critical) throw invalidToken(realm);
-    const kid = header?.kid;
+    if (jose?.critical) throw invalidToken(realm);
+    const kid = jose?.kid;
     const checker = kid === undefined ? 'unknown' : await keys.lookup(kid);
     if (checker === 'unavailable') throw new ServiceUnavailable('error.keysUnavailable', {}, { 'Retry-After': '5' });
     // Built only when thrown: an error captures a stack, which costs more than the rest of a good token's check.
@@ -55,7 +55,7 @@ export function tokenCheck(options: TokenCheckOptions): TokenCheck {
     // keycloak-connect's Token keeps the verified claims in `content`, which its typings leave out
     // (docs/architecture.md, "Workarounds of libraries"; guarded by test/architecture/library-patches.test.ts).
     const content = (grant.access_token as unknown as { content: AccessClaims }).content;
-    verified.set(token, content, content.exp);
+    verified.set(header, content, content.exp);
     return content;
   };
 
@@ -82,11 +82,12 @@ export function tokenCheck(options: TokenCheckOptions): TokenCheck {
   };
 
   const check: RequestHandler = (req, res, next) => {
-    const token = bearerToken(req, realm);
-    // Most calls carry a token seen before: it is admitted without a promise in between.
-    const known = verified.get(token);
+    const header = bearerHeader(req, realm);
+    // Most calls carry a header seen before with a good token: it is admitted without reading the token out of it
+    // again, and without a promise in between.
+    const known = verified.get(header);
     if (known) return admit(known, res, next);
-    return verify(token).then((content) => admit(content, res, next));
+    return verify(header, bearerToken(header, realm)).then((content) => admit(content, res, next));
   };
   return Object.assign(check, { startKeys: () => keys.start(), stopKeys: () => keys.stop(),
     keysReachable: () => keys.reachable });

@@ -1,6 +1,7 @@
 // A bounded cache of access tokens whose signature was already verified, kept until each one's `exp`.
 // Verifying an RS256 signature (and keycloak-connect's JWK-to-PEM import) costs far more than the rest of a
-// read; a client sends the same token on every call until it expires, so the check is done once per token.
+// read; a client sends the same token on every call until it expires, so the check is done once per token. The
+// service keys it by the whole Authorization header, so that a known header's token is not read out of it again.
 
 const maxEntries = 10_000;
 
@@ -9,11 +10,11 @@ export class VerifiedTokens<Claims> {
   readonly #entries = new Map<string, { claims: Claims; expiresAt: number }>();
 
   /** The claims of a token verified before and not yet expired (RFC 7519 §4.1.4); undefined otherwise. */
-  get(token: string, now = Date.now()): Claims | undefined {
-    const entry = this.#entries.get(token);
+  get(key: string, now = Date.now()): Claims | undefined {
+    const entry = this.#entries.get(key);
     if (!entry) return undefined;
     if (entry.expiresAt > now) return entry.claims;
-    this.#entries.delete(token);
+    this.#entries.delete(key);
     return undefined;
   }
 
@@ -23,9 +24,9 @@ export class VerifiedTokens<Claims> {
   }
 
   /** Remembers a verified token until `exp` (seconds since the epoch); a token without a numeric `exp` is not kept. */
-  set(token: string, claims: Claims, exp: unknown): void {
+  set(key: string, claims: Claims, exp: unknown): void {
     if (typeof exp !== 'number') return;
     if (this.#entries.size >= maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
-    this.#entries.set(token, { claims, expiresAt: exp * 1000 });
+    this.#entries.set(key, { claims, expiresAt: exp * 1000 });
   }
 }

@@ -1,5 +1,6 @@
 // The database's metrics: statements and pool waits, the pools' connections, read routing and replicas, readiness.
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
+import { SeriesHistogram } from './series-histogram.ts';
 import type { Pool } from 'pg';
 
 export interface PoolMetrics {
@@ -18,7 +19,7 @@ export interface PoolMetrics {
 /** Statements, pool waits and each pool's connections (`primary`, `replica-N`), reported at every scrape. */
 export function poolMetrics(registry: Registry, poolMax: number): PoolMetrics {
   const pools = new Map<string, Pool>();
-  const statementDuration = new Histogram({
+  const statementDuration = new SeriesHistogram({
     name: 'db_statement_duration_seconds',
     help: 'Time each SQL statement took, pool wait included, by operation (select, insert, …) and the database that ' +
       'ran it.',
@@ -26,7 +27,7 @@ export function poolMetrics(registry: Registry, poolMax: number): PoolMetrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  const acquireWait = new Histogram({
+  const acquireWait = new SeriesHistogram({
     name: 'db_acquire_wait_seconds',
     help: 'Time each SQL statement waited for a pooled PostgreSQL connection (near 0 while the pool has one idle).',
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
@@ -69,7 +70,7 @@ export function poolMetrics(registry: Registry, poolMax: number): PoolMetrics {
 
   return {
     addPool: (name, pool) => { pools.set(name, pool); },
-    statementTimed: (operation, target, seconds) => statementDuration.observe({ operation, target }, seconds),
+    statementTimed: (operation, target, seconds) => statementDuration.observe(seconds, operation, target),
     acquireWaited: (seconds) => acquireWait.observe(seconds),
     acquireTimedOut: (target) => acquireTimeouts.inc({ target }),
     connectFailed: (pool) => connectFailures.inc({ pool }),

@@ -4,6 +4,14 @@ import type { Metrics } from './metrics.ts';
 import { recordedError } from './request-log.ts';
 import { isAcquireTimeout } from '../errors/database-unavailable.ts';
 
+// A status's label, made once per status code rather than once per answer.
+const statusTexts = new Map<number, string>();
+function statusText(status: number): string {
+  let text = statusTexts.get(status);
+  if (text === undefined) statusTexts.set(status, text = String(status));
+  return text;
+}
+
 /** Counted once, as the request arrives. */
 export function requestArrived(metrics: Metrics): void {
   metrics.requestsInFlight.inc();
@@ -15,8 +23,8 @@ export function requestArrived(metrics: Metrics): void {
  */
 export function requestEnded(metrics: Metrics, req: Request, res: Response, route: string, at: number): void {
   metrics.requestsInFlight.dec();
-  metrics.requestDuration.observe({ method: req.method, route,
-    status: res.writableFinished ? String(res.statusCode) : 'aborted' }, (performance.now() - at) / 1000);
+  metrics.requestDuration.observe((performance.now() - at) / 1000, req.method, route,
+    res.writableFinished ? statusText(res.statusCode) : 'aborted');
   // A 503 because no pooled connection came free in time: the pool, not the database, is the bottleneck.
   const error = res.statusCode === 503 ? recordedError(res) : undefined;
   if (error && isAcquireTimeout(error)) metrics.acquireTimedOut('primary');

@@ -1,6 +1,7 @@
 // The service's Prometheus metrics (prom-client): requests and the process here; the database's
 // (src/observability/database-metrics.ts) and the long answers' (src/observability/stream-metrics.ts) beside.
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { SeriesHistogram } from './series-histogram.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 import {
   poolMetrics, readinessMetrics, replicaMetrics, type PoolMetrics, type ReadinessMetrics, type ReplicaMetrics,
@@ -9,7 +10,7 @@ import { streamMetrics, type StreamMetrics } from './stream-metrics.ts';
 
 export interface RequestMetrics {
   registry: Registry;
-  requestDuration: Histogram<'method' | 'route' | 'status'>;
+  requestDuration: SeriesHistogram<'method' | 'route' | 'status'>;
   requestsInFlight: Gauge;
   /** A request used a deprecated operation, parameter or property (`element`) of the contract. */
   deprecatedUsed(route: string, method: string, element: string): void;
@@ -35,7 +36,7 @@ export function createMetrics({ poolMax, commit }: MetricsSettings): Metrics {
     labelNames: ['version', 'commit', 'node'] as const,
     registers: [registry],
   }).set({ version: packageJson.version, commit: commit ?? 'unknown', node: process.version }, 1);
-  const requestDuration = new Histogram({
+  const requestDuration = new SeriesHistogram({
     name: 'http_request_duration_seconds',
     help: 'Time from a request\'s arrival to its answer\'s end, by route template and status.',
     labelNames: ['method', 'route', 'status'] as const,
