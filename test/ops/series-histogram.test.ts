@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { Histogram, Registry, type OpenMetricsContentType } from 'prom-client';
 import { SeriesHistogram } from '../../src/observability/series-histogram.ts';
 
-describe('the series histogram against prom-client\'s Histogram @database-independent', () => {
+describe('the series histogram against the Histogram of prom-client @database-independent', () => {
   const buckets = [0.005, 0.01, 0.025, 0.05, 0.1];
   const observations: Array<[number, string, string]> = [
     [0.003, 'GET', '/api/sighting/{id}'], [0.005, 'GET', '/api/sighting/{id}'], [0.0051, 'GET', '/api/sighting/{id}'],
