@@ -98,11 +98,11 @@ function postgresPids(): number[] {
  * BENCH_PIN_POSTGRES=true: the local PostgreSQL's processes run on `core` (the load generator's) while the benchmark
  * runs, so the servers' core runs the server measured and nothing else: unpinned, the database's backends took turns
  * on it, and the server's CPU per request moved by a third from one round to the next. New backends inherit the
- * postmaster's affinity. Answers what puts every process back on every core; a no-op unless asked for (it changes
- * the machine's own server, for as long as the benchmark runs).
+ * postmaster's affinity. Every process is put back on every core when the benchmark exits; a no-op unless asked for
+ * (it changes the machine's own server, for as long as the benchmark runs).
  */
-export function pinPostgres(core: string): () => void {
-  if (process.env.BENCH_PIN_POSTGRES !== 'true') return () => {};
+export function pinPostgres(core: string): void {
+  if (process.env.BENCH_PIN_POSTGRES !== 'true') return;
   const taskset = (cores: string, pid: number) => {
     try {
       execFileSync('taskset', ['-pc', cores, String(pid)], { stdio: 'ignore' });
@@ -113,9 +113,7 @@ export function pinPostgres(core: string): () => void {
   // Every core of the machine (this process is pinned, so its own available parallelism is one).
   const everyCore = `0-${cpus().length - 1}`;
   for (const pid of postgresPids()) taskset(core, pid);
-  const restore = () => { for (const pid of postgresPids()) taskset(everyCore, pid); };
-  process.once('exit', restore);
-  return restore;
+  process.once('exit', () => { for (const pid of postgresPids()) taskset(everyCore, pid); });
 }
 
 /** Resident set size in bytes (/proc/PID/statm, second field, in 4 KiB pages); 0 once the process is gone. */

@@ -76,25 +76,6 @@ async function runOnce<T extends object>(
   }
 }
 
-type Connection = ReturnType<EntityManager['getConnection']>;
-/** Each connection's pool once it is known: asked for again only once it has ended (a connection made anew). */
-const pools = new WeakMap<Connection, unknown>();
-
-/**
- * The `pg` pool behind a connection (PGlite's driver has none). MikroORM's `getNativeClient` is asynchronous (it
- * ensures the connection first): asked once per connection, not on every statement, where each ask cost a few turns
- * of the microtask queue.
- */
-function nativePool(em: EntityManager, connectionType: ConnectionType): unknown | Promise<unknown> {
-  const connection = em.getConnection(connectionType);
-  const known = pools.get(connection);
-  if (known !== undefined && !(known instanceof pg.Pool && (known.ending || known.ended))) return known;
-  return connection.getNativeClient().then((pool: unknown) => {
-    pools.set(connection, pool ?? null);
-    return pool;
-  });
-}
-
 /**
  * Runs `statement` on the primary (or on a replica, `connectionType` 'read') and answers its rows. On PostgreSQL
  * outside a transaction: by name (unless its name is empty), through the pool MikroORM keeps (its clients bound
@@ -106,8 +87,7 @@ function nativePool(em: EntityManager, connectionType: ConnectionType): unknown 
 export async function runNamed<T extends object>(em: EntityManager, statement: NamedStatement,
   params: readonly unknown[], connectionType: ConnectionType = 'write'): Promise<T[]> {
   const sqlEm = em as SqlEntityManager;
-  let pool = sqlEm.getTransactionContext() ? undefined : nativePool(em, connectionType);
-  if (pool instanceof Promise) pool = await pool;
+  const pool = sqlEm.getTransactionContext() ? undefined : await em.getConnection(connectionType).getNativeClient();
   if (!(pool instanceof pg.Pool)) return sqlEm.execute<T[]>(statement.sql, [...params]);
   const started = performance.now();
   let rows: T[];
