@@ -97,7 +97,7 @@ function postgresPids(): number[] {
 /**
  * BENCH_PIN_POSTGRES=true: the local PostgreSQL's processes run on `core` (the load generator's) while the benchmark
  * runs, so the servers' core runs the server measured and nothing else: unpinned, the database's backends took turns
- * on it, and the server's CPU per request moved by a third from one round to the next. New backends inherit the
+ * on it, and the server's CPU per request moved by up to half from one round to the next. New backends inherit the
  * postmaster's affinity. Every process is put back on every core when the benchmark exits; a no-op unless asked for
  * (it changes the machine's own server, for as long as the benchmark runs).
  */
