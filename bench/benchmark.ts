@@ -5,11 +5,12 @@
 // writes are measured against a second floor as well, one that sends its statements unnamed.
 // Run: `npm run bench` (PGlite) or `DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test npm run bench`.
 // Settings: BENCH_ROWS (1000000), BENCH_DURATION seconds per round (10), BENCH_ROUNDS (3), DB_POOL_MAX (10),
-// BENCH_ONLY, BENCH_PIN_POSTGRES (true: the local PostgreSQL on the load generator's core while it runs).
+// BENCH_ONLY, BENCH_WARM_UP (seconds, bench/load.ts), BENCH_PIN_POSTGRES (true: the local PostgreSQL on the load
+// generator's core while it runs).
 import { execFileSync } from 'node:child_process';
 import { prepareDatabase } from './seed.ts';
 import { pinPostgres, startServer, type ServerProcess } from './processes.ts';
-import { load, median, percentile, type LoadRequest, type LoadResult } from './load.ts';
+import { load, median, percentile, warmUpSeconds, type LoadRequest, type LoadResult } from './load.ts';
 import { wholeList, latencies, type ListResult } from './requests.ts';
 import { batchSize } from '../src/crud/read/row-stream.ts';
 import { selectOneCpuMs } from './statement-cost.ts';
@@ -18,7 +19,6 @@ import { passwordToken } from './tokens.ts';
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const seconds = Number(process.env.BENCH_DURATION ?? 10);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-const warmUpSeconds = Math.min(seconds, 2);
 const poolMax = process.env.DB_POOL_MAX ?? '10';
 // BENCH_ONLY: a regular expression; only the loaded operations whose names match it run (the rest of the run is kept).
 const only = new RegExp(process.env.BENCH_ONLY ?? '');
@@ -112,9 +112,7 @@ try {
   for (const [name, request, user] of operations.filter(([name]) => only.test(name))) {
     const loaded = [...servers, ...unnamedFloor && isWrite(request) ? [unnamedFloor] : []];
     const results = new Map<ServerProcess, LoadResult[]>(loaded.map((s) => [s, []]));
-    // A round of each, not counted: V8 compiles an operation's path while it is new, and without this the first
-    // operation measured paid for it in the service (GET by id at 16 connections 2.44× the design floor, at 64 after
-    // it 1.49×).
+    // A round of each, not counted (bench/load.ts, `warmUpSeconds`).
     for (const server of loaded) await load(server, request, await headersFor(issuer, user), warmUpSeconds, loadCore);
     for (let round = 0; round < rounds; round++) {
       // In turn, then in the reverse order: no server always runs first on a warmer (or busier) machine.

@@ -6,11 +6,14 @@ import { createServer, type AddressInfo } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { openInspector } from './inspector.ts';
 
 export interface ServerProcess {
   name: string;
   url: string;
   child: ChildProcess;
+  /** The file its standard output goes to. */
+  output: string;
   stop(): Promise<void>;
 }
 
@@ -20,14 +23,17 @@ export interface ServerProcess {
 const outputs = mkdtempSync(join(tmpdir(), 'bench-servers-'));
 process.once('exit', () => rmSync(outputs, { recursive: true, force: true }));
 
-/** Runs `node script` on `core` (taskset) and waits for the line announcing its URL. */
+/**
+ * Runs `node script` on `core` (taskset) and waits for the line announcing its URL; `nodeFlags` go before the script
+ * (node refuses some, `--trace-gc-nvp` among them, in NODE_OPTIONS).
+ */
 export async function startServer(name: string, script: string, env: Record<string, string | undefined>,
-  core: string): Promise<ServerProcess> {
+  core: string, nodeFlags: readonly string[] = []): Promise<ServerProcess> {
   // The service runs as `npm start` runs it, with V8's collection at hand (src/feed/memory-after-peaks.ts).
   // BENCH_CPU_PROF=<dir>: each server's CPU profile written there when it stops, named by the server (node refuses
   // the flags in NODE_OPTIONS).
   const profile = process.env.BENCH_CPU_PROF;
-  const flags = [...script === 'src/server.ts' ? ['--expose-gc'] : [], ...profile ? ['--cpu-prof',
+  const flags = [...nodeFlags, ...script.endsWith('src/server.ts') ? ['--expose-gc'] : [], ...profile ? ['--cpu-prof',
     `--cpu-prof-dir=${profile}`, `--cpu-prof-name=${name.replace(/\W+/g, '-')}.${Date.now()}.cpuprofile`,
     '--cpu-prof-interval=250'] : []];
   const output = join(outputs, `${name.replace(/\W+/g, '-')}.${Date.now()}.log`);
@@ -39,7 +45,7 @@ export async function startServer(name: string, script: string, env: Record<stri
   process.once('exit', () => child.kill('SIGKILL'));
   const url = await listeningUrl(name, child, output);
   return {
-    name, url, child,
+    name, url, child, output,
     async stop() {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
@@ -139,11 +145,7 @@ export async function freePort(): Promise<number> {
  * `HeapProfiler.collectGarbage`), and waits until it has: what it holds afterwards is live, not garbage awaiting one.
  */
 export async function collectGarbage(port: number): Promise<void> {
-  const [target] = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json() as [{ webSocketDebuggerUrl: string }];
-  const socket = new WebSocket(target.webSocketDebuggerUrl);
-  await once(socket, 'open');
-  const answered = once(socket, 'message');
-  socket.send(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' }));
-  await answered;
-  socket.close();
+  const inspector = await openInspector(port);
+  await inspector.call('HeapProfiler.collectGarbage');
+  inspector.close();
 }
