@@ -14,7 +14,7 @@ import { load, median, percentile, warmUpSeconds, type LoadRequest, type LoadRes
 import { wholeList, latencies, type ListResult } from './requests.ts';
 import { batchSize } from '../src/crud/read/row-stream.ts';
 import { selectOneCpuMs } from './statement-cost.ts';
-import { passwordToken } from './tokens.ts';
+import { requestHeaders as headersFor } from './tokens.ts';
 
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const seconds = Number(process.env.BENCH_DURATION ?? 10);
@@ -24,7 +24,6 @@ const poolMax = process.env.DB_POOL_MAX ?? '10';
 const only = new RegExp(process.env.BENCH_ONLY ?? '');
 const [serverCore, loadCore] = ['0', '1'];
 const patterns = { rare: 'needle', common: 'comet' };
-const tokens = new Map<string, { token: string; at: number }>();
 // Sighting -1 is demo data: an administrator may change it, alice (who makes every other request) may not.
 const patcher = 'admin';
 const patchMemo: LoadRequest = {
@@ -218,13 +217,6 @@ async function compareWithPglite([name, request]: [string, LoadRequest, string?]
 }
 
 /** Request headers with a token of alice's, fetched anew every minute: a run outlasts a token (5 minutes). */
-async function headersFor(realm: string, user = 'alice'): Promise<Record<string, string>> {
-  let entry = tokens.get(`${realm} ${user}`);
-  if (!entry || Date.now() - entry.at > 60_000)
-    tokens.set(`${realm} ${user}`, entry = { token: await passwordToken(realm, user), at: Date.now() });
-  return { Authorization: `Bearer ${entry.token}`, 'Content-Type': 'application/json' };
-}
-
 /** The floor is only a floor if it does the same work: both must answer the same bytes. */
 async function sameAnswers(headers: Record<string, string>): Promise<void> {
   const paths: [string, string | undefined][] = [['/api/sighting/-1', undefined], [page, undefined],

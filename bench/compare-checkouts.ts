@@ -11,9 +11,9 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pinPostgres, startServer, type ServerProcess } from './processes.ts';
 import { load, median, warmUpSeconds, type LoadResult } from './load.ts';
-import { fiveOperations, rareWord } from './five-operations.ts';
+import { fiveOperations, rareWord, userOf } from './five-operations.ts';
 import { prepareDatabase } from './seed.ts';
-import { passwordToken } from './tokens.ts';
+import { requestHeaders } from './tokens.ts';
 
 const base = process.env.BASE_CHECKOUT;
 if (!base || !process.env.DATABASE_URL)
@@ -32,12 +32,6 @@ const other = await startServer('base', join(base, 'src/server.ts'), { ...common
 const current = await startServer('this', 'src/server.ts', { ...common, ...databases[1]!.serviceEnv }, '0');
 const servers = [other, current];
 try {
-  // The replacements change seeded sightings (1 to 16): an administrator's to change.
-  const headersOf = new Map(await Promise.all(servers.map(async (server) => {
-    const headers = async (user: string) => ({ Authorization: `Bearer ${await passwordToken(
-      `${server.url}/realms/sighting`, user)}`, 'Content-Type': 'application/json' });
-    return [server, { alice: await headers('alice'), admin: await headers('admin') }] as const;
-  })));
   console.log(`base ${base} against this checkout, PostgreSQL, ${rows} rows, ${rounds} rounds of ${seconds} s, `
     + `node ${process.version}\n`);
   console.log(`${'operation'.padEnd(28)} ${'base req/s'.padStart(11)} ${'this req/s'.padStart(11)}  ratio   CPU `
@@ -45,13 +39,12 @@ try {
   const cpu: string[] = [];
   for (const [name, request] of fiveOperations.filter(([operation]) => only.test(operation))) {
     const results = new Map<ServerProcess, LoadResult[]>(servers.map((server) => [server, []]));
-    const headersFor = (server: ServerProcess) =>
-      (request.method === 'PUT' ? headersOf.get(server)!.admin : headersOf.get(server)!.alice);
+    const headersFor = (server: ServerProcess) => requestHeaders(`${server.url}/realms/sighting`, userOf(request));
     // A round of each, not counted (bench/load.ts, `warmUpSeconds`).
-    for (const server of servers) await load(server, request, headersFor(server), warmUpSeconds, '1');
+    for (const server of servers) await load(server, request, await headersFor(server), warmUpSeconds, '1');
     for (let round = 0; round < rounds; round++) {
       for (const server of round % 2 ? [current, other] : [other, current]) {
-        results.get(server)!.push(await load(server, request, headersFor(server), seconds, '1'));
+        results.get(server)!.push(await load(server, request, await headersFor(server), seconds, '1'));
       }
     }
     const [b, t] = servers.map((server) => median(results.get(server)!));

@@ -10,11 +10,12 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { prepareDatabase } from './seed.ts';
-import { freePort, pinPostgres, startServer, type ServerProcess } from './processes.ts';
+import { freePort, pinPostgres, type ServerProcess } from './processes.ts';
 import { load, warmUpSeconds } from './load.ts';
-import { fiveOperations, rareWord } from './five-operations.ts';
+import { fiveOperations, rareWord, userOf } from './five-operations.ts';
 import { openInspector } from './inspector.ts';
-import { passwordToken } from './tokens.ts';
+import { requestHeaders } from './tokens.ts';
+import { startServiceAndDesignFloor } from './service-and-design-floor.ts';
 
 interface ProfileNode {
   id: number;
@@ -29,22 +30,15 @@ execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
 if (process.env.DATABASE_URL) pinPostgres('1');
 
 const db = await prepareDatabase(Number(process.env.BENCH_ROWS ?? 100_000), [rareWord]);
-const common = { PORT: '0', HOST: '127.0.0.1', KEYCLOAK_URL: process.env.KEYCLOAK_URL };
 const ports = [await freePort(), await freePort()] as const;
-const service = await startServer('service', 'src/server.ts',
-  { ...common, ...db.serviceEnv, DEMO_DATA: 'false', NODE_OPTIONS: `--inspect=127.0.0.1:${ports[0]}` }, '0');
-const issuer = `${process.env.KEYCLOAK_URL?.replace(/\/$/, '') ?? service.url}/realms/sighting`;
-const designFloor = await startServer('design floor', 'bench/floor-server.ts', { ...common, ...db.designFloorEnv,
-  ISSUER: issuer, AUDIENCE: 'sighting-api', FLOOR_DESIGN: 'true', NODE_OPTIONS: `--inspect=127.0.0.1:${ports[1]}` },
-'0');
+const { service, designFloor, issuer } = await startServiceAndDesignFloor(db, { env: {
+  service: { NODE_OPTIONS: `--inspect=127.0.0.1:${ports[0]}` },
+  designFloor: { NODE_OPTIONS: `--inspect=127.0.0.1:${ports[1]}` } } });
 const servers = new Map<ServerProcess, number>([[service, ports[0]], [designFloor, ports[1]]]);
 
 try {
   for (const [name, request] of fiveOperations.filter(([name]) => only.test(name))) {
-    // The replacements' sightings (1 to 16) are seeded ones: an administrator's to change.
-    const user = request.method === 'PUT' ? 'admin' : 'alice';
-    const token = await passwordToken(issuer, user);
-    const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+    const headers = await requestHeaders(issuer, userOf(request));
     const perRequest = new Map<ServerProcess, Profile & { requests: number }>();
     for (const [server, port] of servers) {
       // Not profiled: V8 compiles the operation's path while it is new.

@@ -19,3 +19,6 @@ export const fiveOperations: [string, LoadRequest][] = [
   ['PUT /sighting/{n} c16', { method: 'PUT', path: '/api/sighting/{n}', body: replacement, connections: 16 }],
   ['POST /sighting c16', { method: 'POST', path: '/api/sighting', body: createBody, connections: 16 }],
 ];
+
+/** Who makes an operation's requests: the replacements change seeded sightings (1 to 16), an administrator's. */
+export const userOf = (request: LoadRequest): string => (request.method === 'PUT' ? 'admin' : 'alice');

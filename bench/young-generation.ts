@@ -11,10 +11,11 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { prepareDatabase } from './seed.ts';
-import { pinPostgres, startServer, type ServerProcess } from './processes.ts';
+import { pinPostgres, type ServerProcess } from './processes.ts';
 import { load, warmUpSeconds } from './load.ts';
-import { fiveOperations, rareWord } from './five-operations.ts';
-import { passwordToken } from './tokens.ts';
+import { fiveOperations, rareWord, userOf } from './five-operations.ts';
+import { requestHeaders } from './tokens.ts';
+import { startServiceAndDesignFloor } from './service-and-design-floor.ts';
 
 const seconds = Number(process.env.BENCH_DURATION ?? 5);
 const only = new RegExp(process.env.BENCH_ONLY ?? '');
@@ -22,13 +23,7 @@ execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
 if (process.env.DATABASE_URL) pinPostgres('1');
 
 const db = await prepareDatabase(Number(process.env.BENCH_ROWS ?? 100_000), [rareWord]);
-const common = { PORT: '0', HOST: '127.0.0.1', KEYCLOAK_URL: process.env.KEYCLOAK_URL };
-const traced = ['--trace-gc-nvp'];
-const service = await startServer('service', 'src/server.ts', { ...common, ...db.serviceEnv, DEMO_DATA: 'false' }, '0',
-  traced);
-const issuer = `${process.env.KEYCLOAK_URL?.replace(/\/$/, '') ?? service.url}/realms/sighting`;
-const designFloor = await startServer('design floor', 'bench/floor-server.ts',
-  { ...common, ...db.designFloorEnv, ISSUER: issuer, AUDIENCE: 'sighting-api', FLOOR_DESIGN: 'true' }, '0', traced);
+const { service, designFloor, issuer } = await startServiceAndDesignFloor(db, { nodeFlags: ['--trace-gc-nvp'] });
 
 /** One figure of the young-generation collections (`gc=s`) in a stretch of a server's `--trace-gc-nvp` output. */
 const summed = (lines: string[], field: string) =>
@@ -40,10 +35,7 @@ try {
   console.log(`${'operation'.padEnd(28)} ${'survived'.padStart(15)} ${'promoted B/req'.padStart(17)}`
     + `${'pause µs/req'.padStart(17)}`);
   for (const [name, request] of fiveOperations.filter(([operation]) => only.test(operation))) {
-    // The replacements' sightings (1 to 16) are seeded ones: an administrator's to change.
-    const user = request.method === 'PUT' ? 'admin' : 'alice';
-    const token = await passwordToken(issuer, user);
-    const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+    const headers = await requestHeaders(issuer, userOf(request));
     const figures = new Map<ServerProcess, { survived: string; promoted: string; pause: string }>();
     for (const server of [service, designFloor]) {
       await load(server, request, headers, warmUpSeconds, '1');
