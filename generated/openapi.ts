@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * List time zones in the list view, ordered by id.
-         * @description Every record in the list view, ordered by id, streamed. A whole list (without `limit`) is one consistent set of rows in every format: a record that exists for the whole answer comes exactly once, however slowly the client reads and whatever changes meanwhile (a record changed meanwhile comes as it was or as it is). A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. Role `reader`.
+         * @description Every record in the list view, ordered by id, streamed. A whole list (without `limit`) is one consistent set of rows in every format: a record that exists for the whole answer comes exactly once, however slowly the client reads and whatever changes meanwhile (a record changed meanwhile comes as it was or as it is). A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. With `limit` one page comes back, and `Link: <...>; rel="next"` names the next while there is one. An empty result is `[]`. Role `reader`.
          */
         get: operations["listTimezones"];
         put?: never;
@@ -57,7 +57,7 @@ export interface paths {
         };
         /**
          * List time zones in the detail view, ordered by id.
-         * @description Every record in the detail view (as `GET /timezone/{id}` answers it), ordered by id, streamed. A whole list (without `limit`) is one consistent set of rows in every format: a record that exists for the whole answer comes exactly once, however slowly the client reads and whatever changes meanwhile (a record changed meanwhile comes as it was or as it is). A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. `limit` is at most 200. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. Role `reader`. The same list as `GET /timezone` (`listTimezones`) with each row in the detail view; `GET /timezone?view=detail` is answered as this operation.
+         * @description Every record in the detail view (as `GET /timezone/{id}` answers it), ordered by id, streamed. A whole list (without `limit`) is one consistent set of rows in every format: a record that exists for the whole answer comes exactly once, however slowly the client reads and whatever changes meanwhile (a record changed meanwhile comes as it was or as it is). A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. `limit` is at most 200. With `limit` one page comes back, and `Link: <...>; rel="next"` names the next while there is one. An empty result is `[]`. Role `reader`. The same list as `GET /timezone` (`listTimezones`) with each row in the detail view; `GET /timezone?view=detail` is answered as this operation.
          */
         get: operations["listTimezonesInDetailView"];
         put?: never;
@@ -98,7 +98,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53-1) exist;
                  *     any other id, or a text that is not a whole number, names no record (404).
                  */
                 id: components["parameters"]["id"];
@@ -107,7 +107,7 @@ export interface paths {
         };
         /**
          * One time zone in the detail view.
-         * @description The detail view with `ETag: "<version>"`; `If-None-Match` naming that tag answers 304 with no body. An id that names no record (or is not a whole number within ±(2^53−1)) is a 404. Role `reader`.
+         * @description The detail view with `ETag: "<version>"`; `If-None-Match` naming that tag answers 304 with no body. An id that names no record (or is not a whole number within ±(2^53-1)) is a 404. Role `reader`.
          */
         get: operations["getTimezone"];
         /**
@@ -136,7 +136,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53-1) exist;
                  *     any other id, or a text that is not a whole number, names no record (404).
                  */
                 id: components["parameters"]["id"];
@@ -162,7 +162,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53-1) exist;
                  *     any other id, or a text that is not a whole number, names no record (404).
                  */
                 id: components["parameters"]["id"];
@@ -174,7 +174,7 @@ export interface paths {
         /**
          * The timezone as it was at one version (deprecated; use the history filtered by version).
          * @deprecated
-         * @description Deprecated since 1.2.0 (sunset 2027-05-27): ask `GET /timezone/{id}/versions?version=<n>` instead. This answer is lossy: it is a 404 both for a version the record never had and for the `deleted` entry, and it carries neither `change`, `changedAt` nor `changedBy`; the filtered history answers the same question without loss, and an SDK has one method and one model for history. Until the sunset it answers as before, with the detail view as it was at that version. Each answer to a request the contract accepts (a 404 too) carries `Deprecation`, `Sunset` and `Link: <…>; rel="deprecation"`, and each use is counted; one refused before (401, 403, 400, a path that is no id or version) does not. Role `reader`.
+         * @description Deprecated since 1.2.0 (sunset 2027-05-27): ask `GET /timezone/{id}/versions?version=<n>` instead. This answer is lossy: it is a 404 both for a version the record never had and for the `deleted` entry, and it carries neither `change`, `changedAt` nor `changedBy`; the filtered history answers the same question without loss, and an SDK has one method and one model for history. Until the sunset it answers as before, with the detail view as it was at that version. Each answer to a request the contract accepts (a 404 too) carries `Deprecation`, `Sunset` and `Link: <...>; rel="deprecation"`, and each use is counted; one refused before (401, 403, 400, a path that is no id or version) does not. Role `reader`.
          */
         get: operations["getTimezoneVersion"];
         put?: never;
@@ -194,7 +194,7 @@ export interface paths {
         };
         /**
          * Changes to time zones as they are committed (Server-Sent Events).
-         * @description A stream, one event per committed change in commit order, from every instance sharing the database, within a second. Each event has `id` (a number that only grows), `event` (`created`, `updated` or `deleted`) and `data`: `{"id": <record id>, "version": <n>, "record": <the list view after the change, null for a delete>}`. Reconnecting with `Last-Event-ID` resumes with every later event, none lost and none repeated; an id the history does not know starts the stream with `event: reset` (reload, then follow). A comment line `: keep-alive` comes at least every 15 s. A stream opens at once whatever the write rate. An instance holds at most `EVENTS_MAX_SUBSCRIBERS` streams (503 with `Retry-After` beyond), one caller (token subject) at most `EVENTS_MAX_SUBSCRIBERS_PER_CALLER` (429 with `Retry-After` beyond); a closed stream frees its slot at once, and a client that takes nothing for `STREAM_WRITE_TIMEOUT_MS` is cut off. When the token expires the stream ends with `event: token-expired` (`data: {}`): reconnect with a fresh token and `Last-Event-ID`. On shutdown streams end, and clients reconnect elsewhere with `Last-Event-ID`. The answer is the stream whenever `Accept` admits `text/event-stream` or `application/json` (the errors' type; a generated client asks for JSON first), else 406. A generated client opens it by its call that leaves the body unread (typescript-fetch `…EventsRaw`, python `…_events_without_preload_content`, java okhttp-gson `…Events().buildCall`; docs/sdk.md): its plain call reads the whole body as one JSON value, and this body ends only when the client or the instance goes away. Role `reader`.
+         * @description A stream, one event per committed change in commit order, from every instance sharing the database, within a second. Each event has `id` (a number that only grows), `event` (`created`, `updated` or `deleted`) and `data`: `{"id": <record id>, "version": <n>, "record": <the list view after the change, null for a delete>}`. Reconnecting with `Last-Event-ID` resumes with every later event, none lost and none repeated; an id the history does not know starts the stream with `event: reset` (reload, then follow). A comment line `: keep-alive` comes at least every 15 s. A stream opens at once whatever the write rate. An instance holds at most `EVENTS_MAX_SUBSCRIBERS` streams (503 with `Retry-After` beyond), one caller (token subject) at most `EVENTS_MAX_SUBSCRIBERS_PER_CALLER` (429 with `Retry-After` beyond); a closed stream frees its slot at once, and a client that takes nothing for `STREAM_WRITE_TIMEOUT_MS` is cut off. When the token expires the stream ends with `event: token-expired` (`data: {}`): reconnect with a fresh token and `Last-Event-ID`. On shutdown streams end, and clients reconnect elsewhere with `Last-Event-ID`. The answer is the stream whenever `Accept` admits `text/event-stream` or `application/json` (the errors' type; a generated client asks for JSON first), else 406. A generated client opens it by its call that leaves the body unread (typescript-fetch `...EventsRaw`, python `..._events_without_preload_content`, java okhttp-gson `...Events().buildCall`; docs/sdk.md): its plain call reads the whole body as one JSON value, and this body ends only when the client or the instance goes away. Role `reader`.
          */
         get: operations["timezoneEvents"];
         put?: never;
@@ -214,13 +214,13 @@ export interface paths {
         };
         /**
          * List vessels in the list view (name in the request's locale), ordered by id.
-         * @description Every record in the list view, ordered by id, streamed. A whole list (without `limit`) is one consistent set of rows in every format: a record that exists for the whole answer comes exactly once, however slowly the client reads and whatever changes meanwhile (a record changed meanwhile comes as it was or as it is). A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. `vesselName` is the text for the request's locale, else `en`, else the first one. Role `reader`.
+         * @description Every record in the list view, ordered by id, streamed. A whole list (without `limit`) is one consistent set of rows in every format: a record that exists for the whole answer comes exactly once, however slowly the client reads and whatever changes meanwhile (a record changed meanwhile comes as it was or as it is). A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. With `limit` one page comes back, and `Link: <...>; rel="next"` names the next while there is one. An empty result is `[]`. `vesselName` is the text for the request's locale, else `en`, else the first one. Role `reader`.
          */
         get: operations["listVessels"];
         put?: never;
         /**
          * Create a vessel with its names (role admin).
-         * @description Stores a vessel: 201 with `Location` (the collection path + `/` + the new id) and `ETag: "0"`, and no body. `createVesselReturningRecord` (`POST /vessel/detail-view`) is the same create answering the new record's detail view too; `Prefer: return=representation` here is answered as that operation answers. Sending `vesselId` or `version` is a 400 on that field; so is any unknown field. `vesselName` is a language map (`{"en": "…", "de": "…"}`); a plain text is a 400 (`vessel.name.notMap`). Role `admin`; without it 403, before the body is looked at.
+         * @description Stores a vessel: 201 with `Location` (the collection path + `/` + the new id) and `ETag: "0"`, and no body. `createVesselReturningRecord` (`POST /vessel/detail-view`) is the same create answering the new record's detail view too; `Prefer: return=representation` here is answered as that operation answers. Sending `vesselId` or `version` is a 400 on that field; so is any unknown field. `vesselName` is a language map (`{"en": "...", "de": "..."}`); a plain text is a 400 (`vessel.name.notMap`). Role `admin`; without it 403, before the body is looked at.
          */
         post: operations["createVessel"];
         delete?: never;
@@ -258,13 +258,13 @@ export interface paths {
         };
         /**
          * List vessels in the detail view, ordered by id.
-         * @description Every record in the detail view (as `GET /vessel/{id}` answers it), ordered by id, streamed. A whole list (without `limit`) is one consistent set of rows in every format: a record that exists for the whole answer comes exactly once, however slowly the client reads and whatever changes meanwhile (a record changed meanwhile comes as it was or as it is). A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. `limit` is at most 200. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. `vesselName` is the text for the request's locale, else `en`, else the first one. Role `reader`. The same list as `GET /vessel` (`listVessels`) with each row in the detail view; `GET /vessel?view=detail` is answered as this operation.
+         * @description Every record in the detail view (as `GET /vessel/{id}` answers it), ordered by id, streamed. A whole list (without `limit`) is one consistent set of rows in every format: a record that exists for the whole answer comes exactly once, however slowly the client reads and whatever changes meanwhile (a record changed meanwhile comes as it was or as it is). A query parameter naming a field is an equality filter; several are AND-ed; an unknown parameter is a 400. `limit` is at most 200. With `limit` one page comes back, and `Link: <...>; rel="next"` names the next while there is one. An empty result is `[]`. `vesselName` is the text for the request's locale, else `en`, else the first one. Role `reader`. The same list as `GET /vessel` (`listVessels`) with each row in the detail view; `GET /vessel?view=detail` is answered as this operation.
          */
         get: operations["listVesselsInDetailView"];
         put?: never;
         /**
          * Create a vessel with its names (role admin), answering its detail view.
-         * @description Stores a vessel as `POST /vessel` (`createVessel`) does, and answers 201 with `Location` (the collection path + `/` + the new id), `ETag: "0"` and the new record's detail view (as `GET /vessel/{id}` answers it), whatever `Prefer` says. Sending `vesselId` or `version` is a 400 on that field; so is any unknown field. `vesselName` is a language map (`{"en": "…", "de": "…"}`); a plain text is a 400 (`vessel.name.notMap`). Role `admin`; without it 403, before the body is looked at.
+         * @description Stores a vessel as `POST /vessel` (`createVessel`) does, and answers 201 with `Location` (the collection path + `/` + the new id), `ETag: "0"` and the new record's detail view (as `GET /vessel/{id}` answers it), whatever `Prefer` says. Sending `vesselId` or `version` is a 400 on that field; so is any unknown field. `vesselName` is a language map (`{"en": "...", "de": "..."}`); a plain text is a 400 (`vessel.name.notMap`). Role `admin`; without it 403, before the body is looked at.
          */
         post: operations["createVesselReturningRecord"];
         delete?: never;
@@ -299,7 +299,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53-1) exist;
                  *     any other id, or a text that is not a whole number, names no record (404).
                  */
                 id: components["parameters"]["id"];
@@ -308,7 +308,7 @@ export interface paths {
         };
         /**
          * One vessel in the detail view, with all its names.
-         * @description The detail view with `ETag: "<version>"`; `If-None-Match` naming that tag answers 304 with no body. An id that names no record (or is not a whole number within ±(2^53−1)) is a 404. Role `reader`.
+         * @description The detail view with `ETag: "<version>"`; `If-None-Match` naming that tag answers 304 with no body. An id that names no record (or is not a whole number within ±(2^53-1)) is a 404. Role `reader`.
          */
         get: operations["getVessel"];
         /**
@@ -337,7 +337,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53-1) exist;
                  *     any other id, or a text that is not a whole number, names no record (404).
                  */
                 id: components["parameters"]["id"];
@@ -363,7 +363,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53-1) exist;
                  *     any other id, or a text that is not a whole number, names no record (404).
                  */
                 id: components["parameters"]["id"];
@@ -375,7 +375,7 @@ export interface paths {
         /**
          * The vessel as it was at one version (deprecated; use the history filtered by version).
          * @deprecated
-         * @description Deprecated since 1.2.0 (sunset 2027-05-27): ask `GET /vessel/{id}/versions?version=<n>` instead. This answer is lossy: it is a 404 both for a version the record never had and for the `deleted` entry, and it carries neither `change`, `changedAt` nor `changedBy`; the filtered history answers the same question without loss, and an SDK has one method and one model for history. Until the sunset it answers as before, with the detail view as it was at that version. Each answer to a request the contract accepts (a 404 too) carries `Deprecation`, `Sunset` and `Link: <…>; rel="deprecation"`, and each use is counted; one refused before (401, 403, 400, a path that is no id or version) does not. Role `reader`.
+         * @description Deprecated since 1.2.0 (sunset 2027-05-27): ask `GET /vessel/{id}/versions?version=<n>` instead. This answer is lossy: it is a 404 both for a version the record never had and for the `deleted` entry, and it carries neither `change`, `changedAt` nor `changedBy`; the filtered history answers the same question without loss, and an SDK has one method and one model for history. Until the sunset it answers as before, with the detail view as it was at that version. Each answer to a request the contract accepts (a 404 too) carries `Deprecation`, `Sunset` and `Link: <...>; rel="deprecation"`, and each use is counted; one refused before (401, 403, 400, a path that is no id or version) does not. Role `reader`.
          */
         get: operations["getVesselVersion"];
         put?: never;
@@ -392,7 +392,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53-1) exist;
                  *     any other id, or a text that is not a whole number, names no record (404).
                  */
                 id: components["parameters"]["id"];
@@ -421,7 +421,7 @@ export interface paths {
         };
         /**
          * Changes to vessels as they are committed (Server-Sent Events).
-         * @description A stream, one event per committed change in commit order, from every instance sharing the database, within a second. Each event has `id` (a number that only grows), `event` (`created`, `updated` or `deleted`) and `data`: `{"id": <record id>, "version": <n>, "record": <the list view after the change, null for a delete>}`. Reconnecting with `Last-Event-ID` resumes with every later event, none lost and none repeated; an id the history does not know starts the stream with `event: reset` (reload, then follow). A comment line `: keep-alive` comes at least every 15 s. A stream opens at once whatever the write rate. An instance holds at most `EVENTS_MAX_SUBSCRIBERS` streams (503 with `Retry-After` beyond), one caller (token subject) at most `EVENTS_MAX_SUBSCRIBERS_PER_CALLER` (429 with `Retry-After` beyond); a closed stream frees its slot at once, and a client that takes nothing for `STREAM_WRITE_TIMEOUT_MS` is cut off. When the token expires the stream ends with `event: token-expired` (`data: {}`): reconnect with a fresh token and `Last-Event-ID`. On shutdown streams end, and clients reconnect elsewhere with `Last-Event-ID`. The answer is the stream whenever `Accept` admits `text/event-stream` or `application/json` (the errors' type; a generated client asks for JSON first), else 406. A generated client opens it by its call that leaves the body unread (typescript-fetch `…EventsRaw`, python `…_events_without_preload_content`, java okhttp-gson `…Events().buildCall`; docs/sdk.md): its plain call reads the whole body as one JSON value, and this body ends only when the client or the instance goes away. Role `reader`.
+         * @description A stream, one event per committed change in commit order, from every instance sharing the database, within a second. Each event has `id` (a number that only grows), `event` (`created`, `updated` or `deleted`) and `data`: `{"id": <record id>, "version": <n>, "record": <the list view after the change, null for a delete>}`. Reconnecting with `Last-Event-ID` resumes with every later event, none lost and none repeated; an id the history does not know starts the stream with `event: reset` (reload, then follow). A comment line `: keep-alive` comes at least every 15 s. A stream opens at once whatever the write rate. An instance holds at most `EVENTS_MAX_SUBSCRIBERS` streams (503 with `Retry-After` beyond), one caller (token subject) at most `EVENTS_MAX_SUBSCRIBERS_PER_CALLER` (429 with `Retry-After` beyond); a closed stream frees its slot at once, and a client that takes nothing for `STREAM_WRITE_TIMEOUT_MS` is cut off. When the token expires the stream ends with `event: token-expired` (`data: {}`): reconnect with a fresh token and `Last-Event-ID`. On shutdown streams end, and clients reconnect elsewhere with `Last-Event-ID`. The answer is the stream whenever `Accept` admits `text/event-stream` or `application/json` (the errors' type; a generated client asks for JSON first), else 406. A generated client opens it by its call that leaves the body unread (typescript-fetch `...EventsRaw`, python `..._events_without_preload_content`, java okhttp-gson `...Events().buildCall`; docs/sdk.md): its plain call reads the whole body as one JSON value, and this body ends only when the client or the instance goes away. Role `reader`.
          */
         get: operations["vesselEvents"];
         put?: never;
@@ -441,7 +441,7 @@ export interface paths {
         };
         /**
          * List sightings in the list view, ordered by id.
-         * @description Every record in the list view, ordered by id, streamed. A whole list (without `limit`) is one consistent set of rows in every format: a record that exists for the whole answer comes exactly once, however slowly the client reads and whatever changes meanwhile (a record changed meanwhile comes as it was or as it is). A query parameter naming a field is an equality filter; `sightingDateFrom` and `sightingDateBefore` bound `sightingDate`; several are AND-ed; an unknown parameter is a 400. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. The vessel's `vesselName` is the text for the request's locale, else `en`, else the first one. Role `reader`.
+         * @description Every record in the list view, ordered by id, streamed. A whole list (without `limit`) is one consistent set of rows in every format: a record that exists for the whole answer comes exactly once, however slowly the client reads and whatever changes meanwhile (a record changed meanwhile comes as it was or as it is). A query parameter naming a field is an equality filter; `sightingDateFrom` and `sightingDateBefore` bound `sightingDate`; several are AND-ed; an unknown parameter is a 400. With `limit` one page comes back, and `Link: <...>; rel="next"` names the next while there is one. An empty result is `[]`. The vessel's `vesselName` is the text for the request's locale, else `en`, else the first one. Role `reader`.
          */
         get: operations["listSightings"];
         put?: never;
@@ -485,7 +485,7 @@ export interface paths {
         };
         /**
          * List sightings in the detail view, ordered by id.
-         * @description Every record in the detail view (as `GET /sighting/{id}` answers it), ordered by id, streamed. A whole list (without `limit`) is one consistent set of rows in every format: a record that exists for the whole answer comes exactly once, however slowly the client reads and whatever changes meanwhile (a record changed meanwhile comes as it was or as it is). A query parameter naming a field is an equality filter; `sightingDateFrom` and `sightingDateBefore` bound `sightingDate`; several are AND-ed; an unknown parameter is a 400. `limit` is at most 200. With `limit` one page comes back, and `Link: <…>; rel="next"` names the next while there is one. An empty result is `[]`. The vessel's `vesselName` is the text for the request's locale, else `en`, else the first one. Role `reader`. The same list as `GET /sighting` (`listSightings`) with each row in the detail view; `GET /sighting?view=detail` is answered as this operation.
+         * @description Every record in the detail view (as `GET /sighting/{id}` answers it), ordered by id, streamed. A whole list (without `limit`) is one consistent set of rows in every format: a record that exists for the whole answer comes exactly once, however slowly the client reads and whatever changes meanwhile (a record changed meanwhile comes as it was or as it is). A query parameter naming a field is an equality filter; `sightingDateFrom` and `sightingDateBefore` bound `sightingDate`; several are AND-ed; an unknown parameter is a 400. `limit` is at most 200. With `limit` one page comes back, and `Link: <...>; rel="next"` names the next while there is one. An empty result is `[]`. The vessel's `vesselName` is the text for the request's locale, else `en`, else the first one. Role `reader`. The same list as `GET /sighting` (`listSightings`) with each row in the detail view; `GET /sighting?view=detail` is answered as this operation.
          */
         get: operations["listSightingsInDetailView"];
         put?: never;
@@ -546,7 +546,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53-1) exist;
                  *     any other id, or a text that is not a whole number, names no record (404).
                  */
                 id: components["parameters"]["id"];
@@ -555,7 +555,7 @@ export interface paths {
         };
         /**
          * One sighting in the detail view.
-         * @description The detail view with `ETag: "<version>"`; `If-None-Match` naming that tag answers 304 with no body. An id that names no record (or is not a whole number within ±(2^53−1)) is a 404. Role `reader`.
+         * @description The detail view with `ETag: "<version>"`; `If-None-Match` naming that tag answers 304 with no body. An id that names no record (or is not a whole number within ±(2^53-1)) is a 404. Role `reader`.
          */
         get: operations["getSighting"];
         /**
@@ -584,7 +584,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53-1) exist;
                  *     any other id, or a text that is not a whole number, names no record (404).
                  */
                 id: components["parameters"]["id"];
@@ -610,7 +610,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53-1) exist;
                  *     any other id, or a text that is not a whole number, names no record (404).
                  */
                 id: components["parameters"]["id"];
@@ -622,7 +622,7 @@ export interface paths {
         /**
          * The sighting as it was at one version (deprecated; use the history filtered by version).
          * @deprecated
-         * @description Deprecated since 1.2.0 (sunset 2027-05-27): ask `GET /sighting/{id}/versions?version=<n>` instead. This answer is lossy: it is a 404 both for a version the record never had and for the `deleted` entry, and it carries neither `change`, `changedAt` nor `changedBy`; the filtered history answers the same question without loss, and an SDK has one method and one model for history. Until the sunset it answers as before, with the detail view as it was at that version. Each answer to a request the contract accepts (a 404 too) carries `Deprecation`, `Sunset` and `Link: <…>; rel="deprecation"`, and each use is counted; one refused before (401, 403, 400, a path that is no id or version) does not. Role `reader`.
+         * @description Deprecated since 1.2.0 (sunset 2027-05-27): ask `GET /sighting/{id}/versions?version=<n>` instead. This answer is lossy: it is a 404 both for a version the record never had and for the `deleted` entry, and it carries neither `change`, `changedAt` nor `changedBy`; the filtered history answers the same question without loss, and an SDK has one method and one model for history. Until the sunset it answers as before, with the detail view as it was at that version. Each answer to a request the contract accepts (a 404 too) carries `Deprecation`, `Sunset` and `Link: <...>; rel="deprecation"`, and each use is counted; one refused before (401, 403, 400, a path that is no id or version) does not. Role `reader`.
          */
         get: operations["getSightingVersion"];
         put?: never;
@@ -642,7 +642,7 @@ export interface paths {
         };
         /**
          * Changes to sightings as they are committed (Server-Sent Events).
-         * @description A stream, one event per committed change in commit order, from every instance sharing the database, within a second. Each event has `id` (a number that only grows), `event` (`created`, `updated` or `deleted`) and `data`: `{"id": <record id>, "version": <n>, "record": <the list view after the change, null for a delete>}`. Reconnecting with `Last-Event-ID` resumes with every later event, none lost and none repeated; an id the history does not know starts the stream with `event: reset` (reload, then follow). A comment line `: keep-alive` comes at least every 15 s. A stream opens at once whatever the write rate. An instance holds at most `EVENTS_MAX_SUBSCRIBERS` streams (503 with `Retry-After` beyond), one caller (token subject) at most `EVENTS_MAX_SUBSCRIBERS_PER_CALLER` (429 with `Retry-After` beyond); a closed stream frees its slot at once, and a client that takes nothing for `STREAM_WRITE_TIMEOUT_MS` is cut off. When the token expires the stream ends with `event: token-expired` (`data: {}`): reconnect with a fresh token and `Last-Event-ID`. On shutdown streams end, and clients reconnect elsewhere with `Last-Event-ID`. The answer is the stream whenever `Accept` admits `text/event-stream` or `application/json` (the errors' type; a generated client asks for JSON first), else 406. A generated client opens it by its call that leaves the body unread (typescript-fetch `…EventsRaw`, python `…_events_without_preload_content`, java okhttp-gson `…Events().buildCall`; docs/sdk.md): its plain call reads the whole body as one JSON value, and this body ends only when the client or the instance goes away. Role `reader`.
+         * @description A stream, one event per committed change in commit order, from every instance sharing the database, within a second. Each event has `id` (a number that only grows), `event` (`created`, `updated` or `deleted`) and `data`: `{"id": <record id>, "version": <n>, "record": <the list view after the change, null for a delete>}`. Reconnecting with `Last-Event-ID` resumes with every later event, none lost and none repeated; an id the history does not know starts the stream with `event: reset` (reload, then follow). A comment line `: keep-alive` comes at least every 15 s. A stream opens at once whatever the write rate. An instance holds at most `EVENTS_MAX_SUBSCRIBERS` streams (503 with `Retry-After` beyond), one caller (token subject) at most `EVENTS_MAX_SUBSCRIBERS_PER_CALLER` (429 with `Retry-After` beyond); a closed stream frees its slot at once, and a client that takes nothing for `STREAM_WRITE_TIMEOUT_MS` is cut off. When the token expires the stream ends with `event: token-expired` (`data: {}`): reconnect with a fresh token and `Last-Event-ID`. On shutdown streams end, and clients reconnect elsewhere with `Last-Event-ID`. The answer is the stream whenever `Accept` admits `text/event-stream` or `application/json` (the errors' type; a generated client asks for JSON first), else 406. A generated client opens it by its call that leaves the body unread (typescript-fetch `...EventsRaw`, python `..._events_without_preload_content`, java okhttp-gson `...Events().buildCall`; docs/sdk.md): its plain call reads the whole body as one JSON value, and this body ends only when the client or the instance goes away. Role `reader`.
          */
         get: operations["sightingEvents"];
         put?: never;
@@ -659,11 +659,11 @@ export interface components {
     schemas: {
         /** @description A list as CSV (RFC 4180, UTF-8, CRLF): a header row of the view's field names, then a row per record. A referenced record's fields are columns of their own (`vessel.vesselId`, `vessel.vesselName`), a language map has one column per language any vessel has a text in (`vesselName.de`, `vesselName.en`); null (and a language a vessel has no text in) is an empty field; a field is quoted only when it holds a comma, a quote or a line break. A text field (string-typed, not a date) that starts with `=`, `+`, `-`, `@`, a tab or a CR, and so would open as a formula in a spreadsheet (OWASP's CSV injection), is written with one `'` before it (`'=1+2`), as is a text of one or more `'` followed by one of them (`'=x` as `''=x`); numbers, ids and dates never. An import (`POST /{resource}/batch`) reads the same columns and takes that one `'` off again. */
         CsvExport: string;
-        /** @description An equality filter's text: without control characters (Unicode's Cc, U+0000–U+001F and U+007F–U+009F; tab, line feed and carriage return aside: PostgreSQL cannot store U+0000, XML 1.0 cannot carry the C0 ones and none has a place in a text), and not empty: no record holds an empty text (names and memos have a minimum, a blank time zone is stored as null), so an empty filter could only match nothing; leave the parameter out instead. */
+        /** @description An equality filter's text: without control characters (Unicode's Cc, U+0000-U+001F and U+007F-U+009F; tab, line feed and carriage return aside: PostgreSQL cannot store U+0000, XML 1.0 cannot carry the C0 ones and none has a place in a text), and not empty: no record holds an empty text (names and memos have a minimum, a blank time zone is stored as null), so an empty filter could only match nothing; leave the parameter out instead. */
         FilterText: string;
         /**
          * Format: int64
-         * @description int64; JSON numbers are exact only within ±(2^53−1), so no other id is accepted. In a path or a query it is written in plain decimal, digits with an optional leading `-`: `1.0`, `1e3`, `+5` or `0x10` is no whole number there (a 400 in a query, a 404 in a path).
+         * @description int64; JSON numbers are exact only within ±(2^53-1), so no other id is accepted. In a path or a query it is written in plain decimal, digits with an optional leading `-`: `1.0`, `1e3`, `+5` or `0x10` is no whole number there (a 400 in a query, a 404 in a path).
          */
         Id: number;
         /**
@@ -673,7 +673,7 @@ export interface components {
         Version: number;
         /**
          * Format: local-date-time
-         * @description A local date-time without offset, `yyyy-MM-ddTHH:mm`, `…:ss` or `…:ss.SSS`; answered as `…:ss.SSS`.
+         * @description A local date-time without offset, `yyyy-MM-ddTHH:mm`, `...:ss` or `...:ss.SSS`; answered as `...:ss.SSS`.
          * @example 2026-11-22T21:30:00.000
          */
         LocalDateTime: string | null;
@@ -769,7 +769,7 @@ export interface components {
         /**
          * Format: int32
          * @deprecated
-         * @description Deprecated (since 1.1.0, sunset 2027-05-31): the version the patch changes. Send `If-Match: "<version>"` instead (RFC 9110 §13.1.1), which every PATCH takes: a merge patch lists changes to the record, and the version it starts from is a precondition of the request, not a change. Still honoured until the sunset; a request using it is answered with `Deprecation`, `Sunset` and `Link: <…>; rel="deprecation"`.
+         * @description Deprecated (since 1.1.0, sunset 2027-05-31): the version the patch changes. Send `If-Match: "<version>"` instead (RFC 9110 §13.1.1), which every PATCH takes: a merge patch lists changes to the record, and the version it starts from is a precondition of the request, not a change. Still honoured until the sunset; a request using it is answered with `Deprecation`, `Sunset` and `Link: <...>; rel="deprecation"`.
          */
         PatchVersion: number;
         /**
@@ -1189,7 +1189,7 @@ export interface components {
         GeneralError: {
             general: string;
         };
-        /** @description The records of a batch create, in order: each a create body of the collection (its `…Create` schema), checked record by record (a bad one is named in BatchErrors), an exported record's read-only fields ignored. */
+        /** @description The records of a batch create, in order: each a create body of the collection (its `...Create` schema), checked record by record (a bad one is named in BatchErrors), an exported record's read-only fields ignored. */
         BatchRecords: unknown[];
         /** @description The records of a batch create as an XML list document: `<collection>` holding one element per record, each read as the collection's create body in XML (the media type's `x-record-schema`). */
         BatchRecordsXml: Record<string, never>[];
@@ -1958,7 +1958,7 @@ export interface components {
     };
     parameters: {
         /**
-         * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+         * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53-1) exist;
          *     any other id, or a text that is not a whole number, names no record (404).
          */
         id: components["schemas"]["Id"];
@@ -1966,12 +1966,12 @@ export interface components {
         limit: number;
         /**
          * @deprecated
-         * @description The view of the rows: `list` (the default) is this operation's; `view=detail` is answered as its `…InDetailView` operation (`x-view-operations`), rows in the detail view and `limit` at most 200. Deprecated since 2.2.0: the operation says the view, so call the `…InDetailView` operation for detail rows (a generated client types its rows, not those `view=detail` brings here) and leave `view` out.
+         * @description The view of the rows: `list` (the default) is this operation's; `view=detail` is answered as its `...InDetailView` operation (`x-view-operations`), rows in the detail view and `limit` at most 200. Deprecated since 2.2.0: the operation says the view, so call the `...InDetailView` operation for detail rows (a generated client types its rows, not those `view=detail` brings here) and leave `view` out.
          */
         listView: "list" | "detail";
         /**
          * @deprecated
-         * @description The view of the rows: `detail` (the default) is this operation's; `view=list` is answered as its `…InListView` operation (`x-view-operations`), rows in the list view. Deprecated since 2.2.0: the operation says the view, so call the `…InListView` operation for list rows (a generated client types its rows, not those `view=list` brings here) and leave `view` out.
+         * @description The view of the rows: `detail` (the default) is this operation's; `view=list` is answered as its `...InListView` operation (`x-view-operations`), rows in the list view. Deprecated since 2.2.0: the operation says the view, so call the `...InListView` operation for list rows (a generated client types its rows, not those `view=list` brings here) and leave `view` out.
          */
         exampleView: "detail" | "list";
         /**
@@ -2028,7 +2028,7 @@ export interface components {
         CountApplied: "count=exact";
         /** @description The record's version as an entity tag, e.g. `"3"`. */
         ETag: string;
-        /** @description On every page but the last: `<…?limit=N&after=ID>; rel="next"` (RFC 8288). It repeats the request's filters, so it is about as long as the request's target, which `HEADER_LIMIT` bounds (16 KiB by default, 1 MiB at most), plus a cursor. */
+        /** @description On every page but the last: `<...?limit=N&after=ID>; rel="next"` (RFC 8288). It repeats the request's filters, so it is about as long as the request's target, which `HEADER_LIMIT` bounds (16 KiB by default, 1 MiB at most), plus a cursor. */
         Link: string;
         /**
          * @description On each answer to a deprecated operation (or a request using a deprecated parameter or property): when it was deprecated, `@<unix seconds>` (RFC 9745 §2.1), the date of its `x-deprecated-since`.
@@ -2105,7 +2105,7 @@ export interface operations {
                 limit?: components["parameters"]["limit"];
                 /**
                  * @deprecated
-                 * @description The view of the rows: `list` (the default) is this operation's; `view=detail` is answered as its `…InDetailView` operation (`x-view-operations`), rows in the detail view and `limit` at most 200. Deprecated since 2.2.0: the operation says the view, so call the `…InDetailView` operation for detail rows (a generated client types its rows, not those `view=detail` brings here) and leave `view` out.
+                 * @description The view of the rows: `list` (the default) is this operation's; `view=detail` is answered as its `...InDetailView` operation (`x-view-operations`), rows in the detail view and `limit` at most 200. Deprecated since 2.2.0: the operation says the view, so call the `...InDetailView` operation for detail rows (a generated client types its rows, not those `view=detail` brings here) and leave `view` out.
                  */
                 view?: components["parameters"]["listView"];
                 /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
@@ -2470,7 +2470,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53-1) exist;
                  *     any other id, or a text that is not a whole number, names no record (404).
                  */
                 id: components["parameters"]["id"];
@@ -2526,7 +2526,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53-1) exist;
                  *     any other id, or a text that is not a whole number, names no record (404).
                  */
                 id: components["parameters"]["id"];
@@ -2567,7 +2567,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53-1) exist;
                  *     any other id, or a text that is not a whole number, names no record (404).
                  */
                 id: components["parameters"]["id"];
@@ -2620,7 +2620,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53-1) exist;
                  *     any other id, or a text that is not a whole number, names no record (404).
                  */
                 id: components["parameters"]["id"];
@@ -2670,7 +2670,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53-1) exist;
                  *     any other id, or a text that is not a whole number, names no record (404).
                  */
                 id: components["parameters"]["id"];
@@ -2743,7 +2743,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53-1) exist;
                  *     any other id, or a text that is not a whole number, names no record (404).
                  */
                 id: components["parameters"]["id"];
@@ -2836,7 +2836,7 @@ export interface operations {
                 limit?: components["parameters"]["limit"];
                 /**
                  * @deprecated
-                 * @description The view of the rows: `list` (the default) is this operation's; `view=detail` is answered as its `…InDetailView` operation (`x-view-operations`), rows in the detail view and `limit` at most 200. Deprecated since 2.2.0: the operation says the view, so call the `…InDetailView` operation for detail rows (a generated client types its rows, not those `view=detail` brings here) and leave `view` out.
+                 * @description The view of the rows: `list` (the default) is this operation's; `view=detail` is answered as its `...InDetailView` operation (`x-view-operations`), rows in the detail view and `limit` at most 200. Deprecated since 2.2.0: the operation says the view, so call the `...InDetailView` operation for detail rows (a generated client types its rows, not those `view=detail` brings here) and leave `view` out.
                  */
                 view?: components["parameters"]["listView"];
                 /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
@@ -3210,7 +3210,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53-1) exist;
                  *     any other id, or a text that is not a whole number, names no record (404).
                  */
                 id: components["parameters"]["id"];
@@ -3266,7 +3266,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53-1) exist;
                  *     any other id, or a text that is not a whole number, names no record (404).
                  */
                 id: components["parameters"]["id"];
@@ -3307,7 +3307,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53-1) exist;
                  *     any other id, or a text that is not a whole number, names no record (404).
                  */
                 id: components["parameters"]["id"];
@@ -3360,7 +3360,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53-1) exist;
                  *     any other id, or a text that is not a whole number, names no record (404).
                  */
                 id: components["parameters"]["id"];
@@ -3410,7 +3410,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53-1) exist;
                  *     any other id, or a text that is not a whole number, names no record (404).
                  */
                 id: components["parameters"]["id"];
@@ -3475,7 +3475,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53-1) exist;
                  *     any other id, or a text that is not a whole number, names no record (404).
                  */
                 id: components["parameters"]["id"];
@@ -3522,7 +3522,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53-1) exist;
                  *     any other id, or a text that is not a whole number, names no record (404).
                  */
                 id: components["parameters"]["id"];
@@ -3646,7 +3646,7 @@ export interface operations {
                 limit?: components["parameters"]["limit"];
                 /**
                  * @deprecated
-                 * @description The view of the rows: `list` (the default) is this operation's; `view=detail` is answered as its `…InDetailView` operation (`x-view-operations`), rows in the detail view and `limit` at most 200. Deprecated since 2.2.0: the operation says the view, so call the `…InDetailView` operation for detail rows (a generated client types its rows, not those `view=detail` brings here) and leave `view` out.
+                 * @description The view of the rows: `list` (the default) is this operation's; `view=detail` is answered as its `...InDetailView` operation (`x-view-operations`), rows in the detail view and `limit` at most 200. Deprecated since 2.2.0: the operation says the view, so call the `...InDetailView` operation for detail rows (a generated client types its rows, not those `view=detail` brings here) and leave `view` out.
                  */
                 view?: components["parameters"]["listView"];
                 /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
@@ -4043,7 +4043,7 @@ export interface operations {
                 limit?: components["parameters"]["limit"];
                 /**
                  * @deprecated
-                 * @description The view of the rows: `detail` (the default) is this operation's; `view=list` is answered as its `…InListView` operation (`x-view-operations`), rows in the list view. Deprecated since 2.2.0: the operation says the view, so call the `…InListView` operation for list rows (a generated client types its rows, not those `view=list` brings here) and leave `view` out.
+                 * @description The view of the rows: `detail` (the default) is this operation's; `view=list` is answered as its `...InListView` operation (`x-view-operations`), rows in the list view. Deprecated since 2.2.0: the operation says the view, so call the `...InListView` operation for list rows (a generated client types its rows, not those `view=list` brings here) and leave `view` out.
                  */
                 view?: components["parameters"]["exampleView"];
                 /** @description Return only records whose id is greater than this one (the `Link` header's next page uses it). */
@@ -4276,7 +4276,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53-1) exist;
                  *     any other id, or a text that is not a whole number, names no record (404).
                  */
                 id: components["parameters"]["id"];
@@ -4346,7 +4346,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53-1) exist;
                  *     any other id, or a text that is not a whole number, names no record (404).
                  */
                 id: components["parameters"]["id"];
@@ -4387,7 +4387,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53-1) exist;
                  *     any other id, or a text that is not a whole number, names no record (404).
                  */
                 id: components["parameters"]["id"];
@@ -4439,7 +4439,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53-1) exist;
                  *     any other id, or a text that is not a whole number, names no record (404).
                  */
                 id: components["parameters"]["id"];
@@ -4489,7 +4489,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53-1) exist;
                  *     any other id, or a text that is not a whole number, names no record (404).
                  */
                 id: components["parameters"]["id"];
@@ -4565,7 +4565,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53−1) exist;
+                 * @description The record's id. Ids are int64 and travel as JSON numbers, so only ids within ±(2^53-1) exist;
                  *     any other id, or a text that is not a whole number, names no record (404).
                  */
                 id: components["parameters"]["id"];

@@ -57,10 +57,10 @@ export function mountApiOperations(
 function collectionHandlers(
   config: Config, { feed, drain, metrics }: AppServices,
 ): (resource: AnyResource) => OperationHandlers {
-  // After a peak of open streams, the heap they grew goes back to the system (src/feed/memory-after-peaks.ts).
-  const slots = new StreamSlots(
-    config.EVENTS_MAX_SUBSCRIBERS, config.EVENTS_MAX_SUBSCRIBERS_PER_CALLER, memoryAfterPeaks().inUse,
-  );
+  // After a peak of open streams, or a burst of them opening, the heap they grew goes back to the system
+  // (src/feed/memory-after-peaks.ts).
+  const slots = new StreamSlots(config.EVENTS_MAX_SUBSCRIBERS, config.EVENTS_MAX_SUBSCRIBERS_PER_CALLER,
+    memoryAfterPeaks(undefined, { afterRises: true }).inUse);
   const events = eventStreams({
     feed, drain, slots, keepAliveMs: config.EVENTS_KEEPALIVE_MS, delivered: metrics.eventsDelivered,
   });

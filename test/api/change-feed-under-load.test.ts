@@ -11,6 +11,7 @@ import { readPartAndLeave } from '../support/leaving-clients.ts';
 import { buildSighting } from '../support/fixtures.ts';
 import { openEventStream, type EventStream } from '../support/event-stream.ts';
 import { startTestRealm, type TestRealm } from '../support/forged-tokens.ts';
+import { connect } from 'node:net';
 
 /** Streams this instance holds, as its metrics say. */
 const streamsOf = async (service: TestService) => (await samples(service.url, 'change_feed_streams')).get('') ?? 0;
@@ -187,6 +188,53 @@ describe(`change feed under load (${backend}) @pgbouncer`, function () {
       stream.close();
       await eventually(async () => await streamsOf(service) === 0);
     });
+
+    /** A stream's request as bytes: a client of its own connection, half-closing it when it chooses. */
+    const streamRequest = async (sub: string) =>
+      `GET ${new URL(`${service.api}/sighting/events`).pathname} HTTP/1.1\r\nHost: ${new URL(service.url).host}\r\n`
+      + `Accept: text/event-stream\r\nAuthorization: Bearer ${await tokenOf(sub)}\r\n\r\n`;
+
+    it('when a client half-closes its connection (FIN) once its stream has begun, then the instance closes it and ' +
+      'the slot is free before any keep-alive could have told', async function () {
+      this.timeout(10_000);
+      const { hostname, port } = new URL(service.url);
+      const socket = connect(Number(port), hostname);
+      const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      socket.on('error', () => {});
+      let received = '';
+      const begun = new Promise<void>((resolve) => socket.on('data', (chunk: Buffer) => {
+        received += chunk.toString('latin1');
+        if (received.includes('\r\n\r\n')) resolve();
+      }));
+      socket.write(await streamRequest('half-closing'));
+      await begun;
+      expect(received).to.match(/^HTTP\/1\.1 200 /);
+      await eventually(async () => await streamsOf(service) === 1);
+      // Still reading: only its sending side is closed.
+      socket.end();
+      await closed;
+      await eventually(async () => await streamsOf(service) === 0);
+    });
+
+    it('when a client half-closes its connection with its stream\'s request, then the stream ends once begun',
+      async function () {
+        this.timeout(10_000);
+        // The request and the FIN in one write.
+        const answer = await rawAnswer(await streamRequest('closing-at-once'));
+        expect(answer).to.match(/^HTTP\/1\.1 200 /);
+        await eventually(async () => await streamsOf(service) === 0);
+      });
+
+    /** Sends `request` and half-closes at once; resolves what came back once the instance closes the connection. */
+    function rawAnswer(request: string): Promise<string> {
+      const { hostname, port } = new URL(service.url);
+      const socket = connect(Number(port), hostname);
+      let received = '';
+      socket.on('data', (chunk: Buffer) => { received += chunk.toString('latin1'); });
+      socket.on('error', () => {});
+      socket.end(request);
+      return new Promise((resolve) => socket.on('close', () => resolve(received)));
+    }
 
     it('when the token of a stream expires, then the stream ends with event token-expired', async () => {
       const stream = await open('expiring', 2);

@@ -1,5 +1,7 @@
 // After a peak of open streams the instance runs one memory-reducing collection, once the streams have stayed at half
-// the peak or below for a moment; never while they churn around the peak (src/feed/memory-after-peaks.ts).
+// the peak or below for a moment; never while they churn around the peak (src/feed/memory-after-peaks.ts). With
+// `afterRises` (the change feed's), also once they have risen to twice what was open at the last collection and
+// stopped opening for a moment.
 import { expect } from 'chai';
 import { memoryAfterPeaks } from '../../src/feed/memory-after-peaks.ts';
 import { StreamSlots } from '../../src/feed/stream-slots.ts';
@@ -7,9 +9,10 @@ import { eventually } from '../support/condition.ts';
 
 describe('memory after a peak of streams', () => {
   /** A stream count's slots, with the collections V8 would have been asked for. */
-  function instance(minimumPeak = 10) {
+  function instance(minimumPeak = 10, afterRises = false) {
     const collections: unknown[] = [];
-    const memory = memoryAfterPeaks((options) => void collections.push(options), { quietMs: 50, minimumPeak });
+    const memory = memoryAfterPeaks((options) => void collections.push(options), { quietMs: 50, minimumPeak,
+      afterRises });
     const slots = new StreamSlots(100, 100, memory.inUse);
     let callers = 0;
     const open = (count: number) => Array.from({ length: count }, () => {
@@ -62,5 +65,36 @@ describe('memory after a peak of streams', () => {
     for (const free of streams.slice(25, 33)) free();
     expect(memory.scheduled).to.equal(true);
     await eventually(() => collections.length === 2);
+  });
+
+  it('when 20 streams open and stay open, then one collection runs after the opening, and the next once twice as ' +
+    'many are open', async () => {
+    const { collections, memory, open } = instance(10, true);
+    open(9);
+    expect(memory.scheduled, 'a rise smaller than the minimum').to.equal(false);
+    open(11);
+    expect(memory.scheduled).to.equal(true);
+    await eventually(() => collections.length === 1);
+    open(19);
+    expect(memory.scheduled, 'below twice the 20 collected at').to.equal(false);
+    open(1);
+    expect(memory.scheduled).to.equal(true);
+    await eventually(() => collections.length === 2);
+    expect(collections[1]).to.deep.equal({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+  });
+
+  it('when streams open and close below twice the count collected at, then no collection waits', async () => {
+    const { collections, memory, open } = instance(10, true);
+    const streams = open(20);
+    await eventually(() => collections.length === 1);
+    for (let i = 0; i < 10; i++) {
+      streams[i]!();
+      open(1);
+    }
+    expect(memory.scheduled).to.equal(false);
+    const rising = open(20);
+    expect(memory.scheduled).to.equal(true);
+    rising[0]!();
+    expect(memory.scheduled, 'back below twice 20').to.equal(false);
   });
 });
