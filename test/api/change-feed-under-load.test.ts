@@ -216,14 +216,15 @@ describe(`change feed under load (${backend}) @pgbouncer`, function () {
       await eventually(async () => await streamsOf(service) === 0);
     });
 
-    it('when a client half-closes its connection with its stream\'s request, then the stream ends once begun',
-      async function () {
-        this.timeout(10_000);
-        // The request and the FIN in one write.
-        const answer = await rawAnswer(await streamRequest('closing-at-once'));
-        expect(answer).to.match(/^HTTP\/1\.1 200 /);
-        await eventually(async () => await streamsOf(service) === 0);
-      });
+    it('when a client half-closes its connection with its stream\'s request, then the instance closes it, and the ' +
+      'slot is free', async function () {
+      this.timeout(10_000);
+      // The request and the FIN in one write. The FIN may be read before the stream has its place in the feed, and
+      // then nothing is sent (nobody is left to send it to), or after, once the stream's headers have gone.
+      const answer = await rawAnswer(await streamRequest('closing-at-once'));
+      expect(answer === '' || /^HTTP\/1\.1 200 /.test(answer), answer).to.equal(true);
+      await eventually(async () => await streamsOf(service) === 0);
+    });
 
     /** Sends `request` and half-closes at once; resolves what came back once the instance closes the connection. */
     function rawAnswer(request: string): Promise<string> {
