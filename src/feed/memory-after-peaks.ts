@@ -53,8 +53,10 @@ export function memoryAfterPeaks(collect: Collect | undefined = (globalThis as {
       if (!fallen && !risen) return cancel();
       if (!collect) return;
       // A fall waits from when it began; a rise from its last change, so that the opening has stopped.
-      if (timer && fallen) return;
-      cancel();
+      if (timer) {
+        if (!fallen) timer.refresh();
+        return;
+      }
       timer = setTimeout(() => {
         timer = undefined;
         collect({ type: 'major', execution: 'sync', flavor: 'last-resort' });

@@ -2,8 +2,8 @@
 // ellipsis, a dash) is read as a two-byte string, and the YAML parser's slices of it longer than 12 characters stay
 // two-byte: a field name (`sightingTimezone`), a header (`Cache-Control`, `RateLimit-Policy`) or a media type the code
 // names after the contract was parsed is that two-byte string (V8 keeps one internalized copy of each text), and so is
-// every answer's JSON or header block that holds it: twice the bytes held and written (measured: a change-feed
-// stream's headers, 760 bytes instead of 384).
+// every header block or text built with it: twice the bytes held and written (measured: a change-feed stream's
+// headers, 760 bytes instead of 384).
 import v8 from 'node:v8';
 import { expect } from 'chai';
 import { openApiDocument, openApiText } from '../../src/contract/document.ts';
