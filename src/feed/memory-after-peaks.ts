@@ -3,7 +3,7 @@
 // quiet: nothing allocates enough to start a collection, so 5,000 closed streams kept RSS at 420 MB
 // (docs/benchmarks.md). One memory-reducing collection, once the count has fallen to half its peak and stayed there a
 // moment, hands the freed heap back to the system. The same goes for a burst of streams opening: each request that
-// opened one left its garbage (express's, the validator's, the token check's) in a heap the burst grew, 12 KiB a
+// opened one left its garbage (express's, the validator's, the token check's) in a heap the burst grew, 14 KiB a
 // stream of 5,000 besides the 15 KiB the stream holds; one collection once the opening has stopped a moment gives it
 // back.
 
