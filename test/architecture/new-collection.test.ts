@@ -12,7 +12,7 @@ import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
 import { backend } from '../support/service.ts';
-import { tokenFor, type User } from '../support/tokens.ts';
+import { forgetTokensOf, tokenFor, type User } from '../support/tokens.ts';
 import { declaration } from '../xml/xml-client.ts';
 
 const project = new URL('../..', import.meta.url).pathname;
@@ -96,6 +96,7 @@ describe('a collection written by npm run resource:create and grown by resource:
       service.child.kill('SIGTERM');
       await exited;
     }
+    if (service) forgetTokensOf(service.origin);
     await scratch?.drop();
     if (root) await rm(root, { recursive: true, force: true });
   });

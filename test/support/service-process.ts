@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { refuseOwnDatabase } from './own-databases.ts';
+import { forgetTokensOf } from './tokens.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -56,6 +57,8 @@ export function spawnService(env: Record<string, string>, nodeArguments: string[
   // 'close', not 'exit': the process's last lines have been read by then.
   const exited = once(child, 'close').then(([code]) => {
     ended = true;
+    const start = lines.find(isStartLine);
+    if (start) forgetTokensOf(new URL(start.url as string).origin);
     for (const check of waiting) check();
     return code as number | null;
   });
@@ -84,11 +87,15 @@ export function spawnService(env: Record<string, string>, nodeArguments: string[
   return { child, lines, other, exited, lineWhere };
 }
 
+/** The line a service writes once it listens, with its URLs. */
+function isStartLine(line: Record<string, unknown>): boolean {
+  return typeof line.url === 'string' && typeof line.page === 'string';
+}
+
 /** The URLs of a started service, read from its start line; `within` bounds the wait as `lineWhere`'s does. */
 export async function listening(service: ServiceProcess, within?: number):
   Promise<{ url: string; api: string; management?: string }> {
-  const line = await service.lineWhere((candidate) =>
-    typeof candidate.url === 'string' && typeof candidate.page === 'string', within);
+  const line = await service.lineWhere(isStartLine, within);
   const api = line.url as string;
   return { api, url: new URL(api).origin, management: line.management as string | undefined };
 }

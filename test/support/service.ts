@@ -5,6 +5,7 @@ import { startWebServer, stopWebServer, type StartOptions, type WebServer } from
 import { makeScratchDatabase } from './scratch-database.ts';
 import { contractProxyEnabled, startContractProxy, type ContractProxy } from './contract-proxy.ts';
 import { refuseOwnDatabase } from './own-databases.ts';
+import { forgetTokensOf } from './tokens.ts';
 
 export interface TestService {
   /** The service's origin, e.g. http://127.0.0.1:41234. */
@@ -54,6 +55,7 @@ async function startServiceOnRunDatabase(env: Record<string, string | undefined>
     web,
     async stop() {
       await stopWebServer(web);
+      forgetTokensOf(web.url);
       await scratch?.drop();
     },
   };

@@ -18,6 +18,15 @@ export function tokenFor(realm: string, user: User): Promise<string> {
   return entry.token;
 }
 
+/**
+ * Forgets the tokens of every realm at `origin` (a service's, as `http://127.0.0.1:41234`): the embedded provider's
+ * key ends with its service, and a service started later may be given the same port (`listen(0)` here hands out a
+ * port again within a few dozen binds), where the cached tokens would be refused as signed by an unknown key.
+ */
+export function forgetTokensOf(origin: string): void {
+  for (const key of cache.keys()) if (key.startsWith(`${origin}/`)) cache.delete(key);
+}
+
 async function fetchToken(realm: string, user: User): Promise<{ accessToken: string; expiresIn: number }> {
   const response = await fetch(`${realm}/protocol/openid-connect/token`, {
     method: 'POST',
