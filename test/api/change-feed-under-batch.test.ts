@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { backend, startService, type TestService } from '../support/service.ts';
-import { tokenFor } from '../support/tokens.ts';
+import { streamTokenLifeMs, tokenFor } from '../support/tokens.ts';
 import { buildSighting, buildVessel, createVessel, idFromLocation, unique } from '../support/fixtures.ts';
 import { eventually } from '../support/condition.ts';
 import { samples } from '../support/scrape.ts';
@@ -98,7 +98,7 @@ describe(`change feed under a batch create (${backend}) @pgbouncer`, function ()
   it('when 20,000 sightings or more come in one batch while another writer creates one at a time, ' +
     'then every stream gets every created event once in one order, a stopped reader is cut off and resumes, ' +
     'and a stream left mid-batch resumes with exactly the rest', async () => {
-    const token = await tokenFor(first.realm, 'alice');
+    const token = await tokenFor(first.realm, 'alice', streamTokenLifeMs);
     const json = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
     const eventHeaders = { Accept: 'text/event-stream', Authorization: `Bearer ${token}` };
     const marker = await (async () => {

@@ -1,6 +1,6 @@
 // A Server-Sent Events client for the change feed's tests: the events and comments read so far, and waits for more.
 import type { TestService } from './service.ts';
-import { tokenFor, type User } from './tokens.ts';
+import { streamTokenLifeMs, tokenFor, type User } from './tokens.ts';
 
 export interface StreamEvent {
   id?: string;
@@ -28,7 +28,7 @@ export async function openEventStream(service: TestService, path: string, { user
   const abort = new AbortController();
   const response = await fetch(`${service.api}${path}`, {
     headers: { Accept: 'text/event-stream',
-      Authorization: `Bearer ${token ?? await tokenFor(service.realm, user)}`, ...headers },
+      Authorization: `Bearer ${token ?? await tokenFor(service.realm, user, streamTokenLifeMs)}`, ...headers },
     signal: abort.signal,
   });
   const waiters = new Set<() => void>();
@@ -48,8 +48,9 @@ export async function openEventStream(service: TestService, path: string, { user
         const check = () => {
           if (done(stream)) settle();
           // The status too: a stream refused (a 401 once its token expired, a 503) ends with no event at all.
+          // And the last event's kind: `token-expired` tells a stream that outlived its token.
           else if (finished) settle(new Error(`the stream (status ${response.status}) ended after `
-            + `${stream.events.length} events`));
+            + `${stream.events.length} events, the last ${stream.events.at(-1)?.event ?? 'none'}`));
         };
         const late = () => settle(new Error(`not read within ${within} ms (${stream.events.length} events so far)`));
         const deadline = setTimeout(late, within);

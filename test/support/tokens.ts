@@ -2,15 +2,25 @@
 // shortly before they expire.
 export type User = 'alice' | 'bob' | 'viewer' | 'admin';
 
+/**
+ * What a stream's token has left at least: four of a token's five minutes (a cached one is reused for its first
+ * minute). With a minute, a stream on a loaded machine was cut by its token's end before its test had read it.
+ */
+export const streamTokenLifeMs = 240_000;
+
 interface Cached { token: Promise<string>; expiresAt: number }
 
 const cache = new Map<string, Cached>();
 
-export function tokenFor(realm: string, user: User): Promise<string> {
+/**
+ * A token of `user` with `minimumLifeMs` left at least. Access tokens live 5 minutes and a whole run takes longer: a
+ * request's is fetched again a minute before it ends. A change-feed stream ends when its token does: one that must
+ * stay open through a long test asks for more (`streamTokenLifeMs`).
+ */
+export function tokenFor(realm: string, user: User, minimumLifeMs = 60_000): Promise<string> {
   const key = `${realm} ${user}`;
   const cached = cache.get(key);
-  // Access tokens live 5 minutes and a whole run takes longer: fetch a new one a minute before the old one ends.
-  if (cached && cached.expiresAt - Date.now() > 60_000) return cached.token;
+  if (cached && cached.expiresAt - Date.now() > minimumLifeMs) return cached.token;
   const token = fetchToken(realm, user);
   const entry: Cached = { token: token.then(({ accessToken }) => accessToken), expiresAt: Infinity };
   token.then(({ expiresIn }) => { entry.expiresAt = Date.now() + expiresIn * 1000; }, () => cache.delete(key));
