@@ -33,25 +33,30 @@ interface Resolution {
   pathText: Readonly<Record<string, string>>;
 }
 
-const resolutions = new WeakMap<Request, Resolution>();
+/**
+ * Kept on the request under a symbol, not in a `WeakMap` keyed by it: each young key set in a `WeakMap` is one more
+ * ephemeron for V8's young-generation collections to trace (docs/architecture.md, "Per-request state").
+ */
+const resolution = Symbol('resolution');
+type Resolved = Request & { [resolution]?: Resolution };
 
 /** Marks the request as asking for `operation`, with its path parameters as sent. */
 export function resolveTo(req: Request, operation: ResolvedOperation,
   pathText: Readonly<Record<string, string>>): void {
-  resolutions.set(req, { operation, pathText });
+  (req as Resolved)[resolution] = { operation, pathText };
 }
 
 /** The operation the request was resolved to, or undefined when it names none (yet). */
 export function operationOf(req: Request): ResolvedOperation | undefined {
-  return resolutions.get(req)?.operation;
+  return (req as Resolved)[resolution]?.operation;
 }
 
 /** A path parameter as the client sent it (before any coercion), or undefined. */
 export function pathTextOf(req: Request, name: string): string | undefined {
-  return resolutions.get(req)?.pathText[name];
+  return (req as Resolved)[resolution]?.pathText[name];
 }
 
 /** Every path parameter as the client sent it. */
 export function pathTextsOf(req: Request): Readonly<Record<string, string>> {
-  return resolutions.get(req)?.pathText ?? {};
+  return (req as Resolved)[resolution]?.pathText ?? {};
 }

@@ -17,13 +17,13 @@ const batchTypes = ['application/x-ndjson', 'text/csv', ...bodyTypes];
 const charsetParameter = /;\s*charset\s*=\s*"?([^";\s]*)/i;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-const mediaTypes = new WeakMap<Request, string | false>();
+/** On the request under a symbol, not in a `WeakMap` (src/contract/resolution.ts says why). */
+const matchedType = Symbol('body media type');
+type Typed = Request & { [matchedType]?: string | false };
 
 /** The body's media type when it is one of `types` (`req.is`, so as express matches it), else false; matched once. */
 function mediaTypeOf(req: Request, types: string[]): string | false {
-  let mediaType = mediaTypes.get(req);
-  if (mediaType === undefined) mediaTypes.set(req, mediaType = req.is(types) || false);
-  return mediaType;
+  return (req as Typed)[matchedType] ??= req.is(types) || false;
 }
 
 /**

@@ -20,25 +20,30 @@ import { clientGone, streamShareOf } from '../../db/stream-share.ts';
 import { requestLocale } from '../../i18n/request-locale.ts';
 import { requestContextOf, pathId, principalOf, type Versioned } from '../request-parts.ts';
 
+/**
+ * A query by example is the list with its example's condition besides the filters (read/query-by-example.ts): the
+ * condition on the request under a symbol (src/contract/resolution.ts says why not a `WeakMap`).
+ */
+const exampleKey = Symbol('example condition');
+type WithExample<E> = Request & { [exampleKey]?: FilterQuery<E> };
+
 export function readHandlers<E extends Versioned>(resource: ResourceDescriptor<E>) {
   const filters = listFilters(resource);
   const { owner } = resource;
-  /** A query by example is the list with its example's condition besides the filters (read/query-by-example.ts). */
-  const examples = new WeakMap<Request, FilterQuery<E>>();
 
   const handlers = {
     async list(req: Request, res: Response): Promise<void> {
       const ctx = requestContextOf(req);
       const reader = statementManager(req);
-      const example = examples.get(req);
-      const view = listViewOf(req, example ? 'detail' : 'list');
+      const condition = (req as WithExample<E>)[exampleKey];
+      const view = listViewOf(req, condition ? 'detail' : 'list');
       const shown = (row: ViewRow) => (view === 'detail' ? resource.detailView(row, ctx.locale) : resource.listView(row,
         ctx.locale));
       const conditions: Record<string, unknown> = listConditions(filters, req.query);
       // The validator has coerced the parameter to a boolean; `false` is the same as leaving it out.
       if (owner && (req.query[owner.listParameter] as unknown) === true) conditions[owner.property] =
         principalOf(res).subject;
-      if (example) conditions.$and = [example];
+      if (condition) conditions.$and = [condition];
       // Counting reads no entity, so the shared EntityManager may run it; it runs beside the page's read.
       // A CSV's columns name every key of the view's maps (a vessel's languages): asked only when it has maps.
       const mapKeys = resource.mapKeys && view === 'detail' ? () => resource.mapKeys!(reader) : undefined;
@@ -56,7 +61,7 @@ export function readHandlers<E extends Versioned>(resource: ResourceDescriptor<E
         // A whole list is read within the pool's share; a page is one short statement, like a read by id.
         const share = streamShareOf(res);
         const signal = clientGone(res);
-        const emptyStatus = example ? 204 : 200;
+        const emptyStatus = condition ? 204 : 200;
         const columns = plainCsvColumns(res);
         const copied = columns && copiedCsv(reader, resource, where, columns, { kind: 'list', view, keys, share, signal,
           locale: ctx.locale });
@@ -79,7 +84,7 @@ export function readHandlers<E extends Versioned>(resource: ResourceDescriptor<E
         // Beside any other link of the answer (a deprecation's).
         res.append('Link', `<${req.baseUrl}${req.path}?${next}>; rel="next"`);
       }
-      await sendList(res, resource.name, [rows.map(shown)], { emptyStatus: example ? 204 : 200,
+      await sendList(res, resource.name, [rows.map(shown)], { emptyStatus: condition ? 204 : 200,
         mapKeys });
     },
 
@@ -97,7 +102,7 @@ export function readHandlers<E extends Versioned>(resource: ResourceDescriptor<E
      * (docs/behaviour.md#query-by-example).
      */
     async queryByExample(req: Request, res: Response): Promise<void> {
-      examples.set(req, exampleCondition(resource, req.body as WireRecord, requestContextOf(req)));
+      (req as WithExample<E>)[exampleKey] = exampleCondition(resource, req.body as WireRecord, requestContextOf(req));
       await handlers.list(req, res);
     },
   };
