@@ -35,7 +35,8 @@ interface Resolution {
 
 /**
  * Kept on the request under a symbol, not in a `WeakMap` keyed by it: each young key set in a `WeakMap` is one more
- * ephemeron for V8's young-generation collections to trace (docs/architecture.md, "Per-request state").
+ * ephemeron for V8's young-generation collections to trace
+ * (docs/architecture.md#per-request-state-and-the-young-generation).
  */
 const resolution = Symbol('resolution');
 type Resolved = Request & { [resolution]?: Resolution };
