@@ -35,15 +35,19 @@ const connectionWaitMs = String(4 * delayMs);
 const stopping = JSON.stringify({ general: 'This instance is stopping; please try again, another one will answer.' });
 
 describe('SIGTERM while the event loop is busy @pgbouncer', function () {
+  // Up to three runs of the scenario (stopWhileBusyInWindow), each up to 75 s on a loaded machine.
+  this.timeout(600_000);
   let scratch: ScratchDatabase | undefined;
   let service: ServiceProcess | undefined;
   let inspector: Inspector | undefined;
-  afterEach(async () => {
+  async function cleanUp(): Promise<void> {
     inspector?.close();
     service?.child.kill('SIGKILL');
     await service?.exited;
     await scratch?.drop();
-  });
+    [inspector, service, scratch] = [undefined, undefined, undefined];
+  }
+  afterEach(cleanUp);
 
   /**
    * Creates in flight at SIGTERM; then, with the loop busy until `busyUntil` ms after the announced window's end,
@@ -105,7 +109,7 @@ describe('SIGTERM while the event loop is busy @pgbouncer', function () {
       ...Array.from({ length: 10 }, () => send('read on a new connection', false, false)),
       ...Array.from({ length: 20 }, () => send('create sent in the window', later, true)));
     await eventually(() => written === 40, { what: 'every request written while the loop is busy' });
-    expect(Date.now(), 'the requests were sent within the announced window').to.be.below(windowEnds);
+    const sentInWindow = Date.now() < windowEnds;
     // The loop stays busy past the window's end: the stop then begins before the service has read them.
     await eventually(() => Date.now() > windowEnds + busyUntil, { what: 'the announced window to end' });
     await occupied.release();
@@ -118,7 +122,23 @@ describe('SIGTERM while the event loop is busy @pgbouncer', function () {
     const stopped = await service.lineWhere((line) => typeof line.cut === 'number');
     const counts = Object.groupBy(seen, (o) => `${o.what}: ${o.status ?? o.error}${o.cut ? ' cut' : ''}`);
     console.log(`      ${JSON.stringify(Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, v!.length])))}`);
-    return { seen, loggedCut: stopped.cut };
+    return { seen, loggedCut: stopped.cut, sentInWindow };
+  }
+
+  /**
+   * `stopWhileBusy` where the test's own requests were all written within the announced window, the scenario's
+   * premise: on a machine whose cores are all busy the test process itself was once late by 57 ms, and the run then
+   * tests another scenario. Such a run is made again, on a new service, up to three times in all.
+   */
+  async function stopWhileBusyInWindow(env: Record<string, string>, busyUntil: number) {
+    for (let attempt = 1; ; attempt += 1) {
+      const outcome = await stopWhileBusy(env, busyUntil);
+      if (outcome.sentInWindow || attempt === 3) {
+        expect(outcome.sentInWindow, 'the requests were sent within the announced window').to.equal(true);
+        return outcome;
+      }
+      await cleanUp();
+    }
   }
 
   /** No reset; every answer 2xx or 503 stopping, and closing its connection; the log's cut count is the clients'. */
@@ -136,13 +156,13 @@ describe('SIGTERM while the event loop is busy @pgbouncer', function () {
 
   it('when creates are in flight and creates and reads arrive, on new and kept-alive connections, while the loop is ' +
     'busy as the announced window ends, then none is reset and each is answered', async () => {
-    const outcome = await stopWhileBusy({}, 0);
+    const outcome = await stopWhileBusyInWindow({}, 0);
     expectPromisesKept(outcome);
     expect([...new Set(outcome.seen.map((o) => o.status))].sort()).to.deep.equal([200, 201]);
   });
 
   it('when the loop is busy past the stop\'s timeout too, then what could not finish is answered 503 stopping with ' +
     'Retry-After, none is reset, and the log counts as cut exactly what the clients saw cut', async () => {
-    expectPromisesKept(await stopWhileBusy({ SHUTDOWN_TIMEOUT_MS: '50' }, 100));
+    expectPromisesKept(await stopWhileBusyInWindow({ SHUTDOWN_TIMEOUT_MS: '50' }, 100));
   });
 });
