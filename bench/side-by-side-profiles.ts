@@ -86,7 +86,7 @@ function functionOf(frame: Frame): string {
 }
 
 /** The `top` groups most different per request, the idle time of a CPU profile left out. */
-function printSideBySide(label: string, service: Map<string, number>, floor: Map<string, number>,
+export function printSideBySide(label: string, service: Map<string, number>, floor: Map<string, number>,
   serviceRequests: number, floorRequests: number, top: number): void {
   const rows = [...new Set([...service.keys(), ...floor.keys()])].map((key) => {
     const [s, f] = [(service.get(key) ?? 0) / serviceRequests, (floor.get(key) ?? 0) / floorRequests];
