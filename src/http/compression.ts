@@ -11,11 +11,22 @@ const isText = (res: Response): boolean => textTypes.test(String(res.getHeader('
 const isEventStream = (res: Response): boolean =>
   String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream');
 
+/**
+ * A request without Accept-Encoding is answered as it is whatever its size (the `compression` package's default
+ * `identity`), so it gets no wrapper: the wrapper's write, end and listener overrides and its negotiation cost each
+ * request, and held a streamed answer's objects past young-generation collections (docs/benchmarks.md). It only
+ * states that the answer varies by the header, as the wrapper would have.
+ */
 export function compressAnswers(): RequestHandler {
-  return compression({
+  const compress = compression({
     threshold: 1024,
     filter: (req: Request, res: Response) => !isEventStream(res) && (isText(res) || compression.filter(req, res)),
   });
+  return (req, res, next) => {
+    if (req.headers['accept-encoding'] !== undefined) return compress(req, res, next);
+    res.vary('Accept-Encoding');
+    next();
+  };
 }
 
 /**

@@ -151,6 +151,12 @@ export function plainCsvColumns(res: Response): CsvColumn[] | undefined {
   return schema && mapPaths(schema).length === 0 ? csvColumns(schema, {}) : undefined;
 }
 
+/**
+ * Fewer items than any streamed read's full batch (a page of 50 first, src/crud/read/row-stream.ts): such a batch is
+ * the last.
+ */
+const shortBatch = 50;
+
 /** A chunk of a streamed list as UTF-8 bytes, the answer's charset. */
 const encoded = (text: string): Buffer => Buffer.from(text, 'utf8');
 
@@ -158,7 +164,8 @@ const encoded = (text: string): Buffer => Buffer.from(text, 'utf8');
  * Streams `batches` of items as a list (in XML, `root` elements inside a `collection` element). Memory stays bounded
  * by what the iterator holds, not by the result's size. However the answer ends (complete, the client gone or cut
  * off for not reading, an error), the iterator is closed, which closes the database cursor it reads and returns its
- * connection to the pool: every stream has a client that leaves.
+ * connection to the pool: every stream has a client that leaves. A list that ends within a short first batch (a query
+ * by example for a rare word) is sent whole, as a page is.
  */
 export async function sendList(
   res: Response, root: string, batches: AsyncIterable<readonly unknown[]> | readonly (readonly unknown[])[],
@@ -171,9 +178,14 @@ export async function sendList(
     return sendWhole(res, root, items, collection, await listWriter(res, root, mapKeys));
   }
   const iterator = (batches as AsyncIterable<readonly unknown[]>)[Symbol.asyncIterator]();
-  const writes = responseWrites(res);
   // Awaited below, once the first rows are in; should reading them fail first, its failure is the one answered.
   ready?.catch(() => {});
+  let peeked: IteratorResult<readonly unknown[]> | undefined;
+  const advance = () => {
+    const taken = peeked ?? iterator.next();
+    peeked = undefined;
+    return taken;
+  };
   try {
     let next = await iterator.next();
     while (!next.done && next.value.length === 0) next = await iterator.next();
@@ -183,6 +195,15 @@ export async function sendList(
       return;
     }
     const representation = await listWriter(res, root, mapKeys);
+    // A short first batch is the whole list (the reads' batches are a page or more): asking for the next costs no
+    // wait then, and a whole answer leaves as a page does, in one write with its length, not compressed under 1 KB.
+    const firstItems = next.done ? [] : next.value;
+    if (firstItems.length < shortBatch) {
+      const following = next.done ? next : await iterator.next();
+      if (following.done) return sendWhole(res, root, firstItems, collection, representation);
+      peeked = following;
+    }
+    const writes = responseWrites(res);
     res.status(200).type(`${representation.mediaType}; charset=utf-8`);
     // Items are gathered into chunks of about 64 KiB: one write per item would cost a syscall each. The first batch
     // leaves at once, whatever its size: the client has its first rows while the next are read. Each chunk is
@@ -190,7 +211,7 @@ export async function sendList(
     // length and then to encode it.
     let chunk = representation.listOpen(collection);
     let first = true;
-    for (let batches = 0; !next.done; next = await iterator.next(), batches++) {
+    for (let batches = 0; !next.done; next = await advance(), batches++) {
       if (writes.gone()) return;
       for (const item of next.value) {
         chunk += representation.listItem(root, item, first);

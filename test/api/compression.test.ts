@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { sharedService, type TestService } from '../support/service.ts';
 import { tokenFor } from '../support/tokens.ts';
-import { buildSighting, createSighting, createVessel } from '../support/fixtures.ts';
+import { buildSighting, createSighting, createVessel, unique } from '../support/fixtures.ts';
 
 interface Answer { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }
 
@@ -45,6 +45,37 @@ describe('compression', () => {
     const gzip = await get(`/sighting?vesselId=${vesselId}`, { token, 'Accept-Encoding': 'gzip' });
     expect(gzip.headers['content-encoding']).to.equal('gzip');
     expect(JSON.parse(gunzipSync(gzip.body).toString())).to.deep.equal(JSON.parse(plain.body.toString()));
+  });
+
+  it('when a list is asked without Accept-Encoding, then it comes as it is, saying it varies by Accept-Encoding',
+    async () => {
+      const token = await tokenFor(service.realm, 'alice');
+      const plain = await get(`/sighting?vesselId=${vesselId}`, { token });
+      expect(plain.status).to.equal(200);
+      expect(plain.headers['content-encoding']).to.equal(undefined);
+      expect(plain.headers.vary).to.match(/Accept-Encoding/i);
+      expect(JSON.parse(plain.body.toString())).to.have.length.greaterThanOrEqual(20);
+    });
+
+  it('when a query by example finds one record with gzip and br accepted, ' +
+    'then the list comes whole, with its length and not compressed', async () => {
+    const token = await tokenFor(service.realm, 'alice');
+    const memo = unique('whole');
+    const id = await createSighting(service, buildSighting({ sightingMemo: memo, vessel: { vesselId } }));
+    const answer = await new Promise<Answer>((resolve, reject) => {
+      request(new URL(`${service.api}/sighting/qbe`), { method: 'POST', headers: { Authorization: `Bearer ${token}`,
+        'Content-Type': 'application/json', 'Accept-Encoding': 'gzip, br' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+          .on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      }).on('error', reject).end(JSON.stringify({ sightingMemo: memo }));
+    });
+    expect(answer.status).to.equal(200);
+    expect(answer.headers['content-encoding']).to.equal(undefined);
+    expect(answer.headers['transfer-encoding']).to.equal(undefined);
+    expect(answer.headers['content-length']).to.equal(String(answer.body.length));
+    expect((JSON.parse(answer.body.toString()) as Array<{ sightingId: number }>).map((s) => s.sightingId))
+      .to.deep.equal([id]);
   });
 
   it('when an answer is under 1 KB, then it is sent as it is', async () => {
