@@ -15,7 +15,8 @@ import { designFloor } from './design-floor.ts';
 const env = process.env;
 const db = await openFloorDb(env);
 const chunkSize = Number(env.LIST_CHUNK ?? 1000);
-// The design floor reads with the service's own statements (bench/floor-sql.ts, `designReads`).
+// The design floor reads and writes with the service's own statements (bench/floor-sql.ts, `designReads` and
+// `designWrites`).
 const design = env.FLOOR_DESIGN === 'true';
 const reads = design ? { ...sql, readSql: sql.designReads.read, listPageSql: sql.designReads.listPage,
   qbeBatchSql: sql.designReads.qbeBatch } : sql;
@@ -161,8 +162,12 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   }
   if (req.method === 'PUT' && id) {
     const b = await body(req);
-    const [row] = await db.query(sql.putSql, [b.sightingMemo, (b.vessel as { vesselId: number }).vesselId,
-      b.sightingTimezone ?? null, b.sightingDate ?? null, Number(id), b.version, who.username], 'put');
+    const values = [b.sightingMemo ?? null, (b.vessel as { vesselId: number }).vesselId, b.sightingTimezone ?? null,
+      b.sightingDate ?? null];
+    const [row] = design
+      ? await db.query(sql.designWrites.replace, [...values, ...values, Number(id), b.version, 'sighting',
+        who.username, b.version], 'put')
+      : await db.query(sql.putSql, [...values, Number(id), b.version, who.username], 'put');
     if (!row) return void res.writeHead(409).end();
     announceCommit();
     return void res.writeHead(204, { ETag: `"${row.version}"` }).end();
@@ -185,8 +190,11 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     const b = await body(req);
     const fields = { vessel_id: (b.vessel as { vesselId: number }).vesselId,
       sighting_timezone: b.sightingTimezone ?? null, sighting_date: b.sightingDate ?? null };
-    const [row] = await db.query(sql.createSql, [b.sightingMemo, fields.vessel_id, fields.sighting_timezone,
-      fields.sighting_date, who.sub, who.username], 'create');
+    const values = [b.sightingMemo ?? null, fields.vessel_id, fields.sighting_timezone, fields.sighting_date, who.sub];
+    const [row] = design
+      ? (await db.query(sql.designWrites.create, [...values, 'sighting', who.username], 'create'))
+        .map(({ id: sighting_id, version }) => ({ sighting_id, version }))
+      : await db.query(sql.createSql, [...values, who.username], 'create');
     announceCommit();
     res.writeHead(201, { Location: `/api/sighting/${row!.sighting_id}`, ETag: `"${row!.version}"` }).end();
     return announceCreated({ ...row, ...fields });

@@ -3,7 +3,7 @@
 // the row and its history entry (the record's detail view row, its feed scope before and after), the version checked
 // in the UPDATE's WHERE clause and raised only when a value changes; the server NOTIFYs after the commit, as the
 // service does. The service's own SQL (the vessel's join and names on reads) is what the ratio then shows the cost of.
-// The design floor reads with the service's statements instead (`designReads` below).
+// The design floor reads and writes with the service's statements instead (`designReads`, `designWrites` below).
 
 const columns = `select "version", "sighting_id", "sighting_memo", "vessel_id", "sighting_timezone", "sighting_date" `
   + `from "sighting"`;
@@ -98,14 +98,45 @@ const withVessel = `from "sighting" as "r" inner join "vessel" as "v" on "r"."ve
  * service's own code alone. A read by id has every name of the vessel, as their JSON text; a list or query picks the
  * English one.
  */
+/** The detail view with every name of the vessel as their JSON text, as a read by id and a history entry read it. */
+const detailView = `${detailColumns}, "names"."vessel_names" ${withVessel} left join lateral (select `
+  + `json_agg(json_build_array("n"."language_key", "n"."text") order by "n"."translation_id")::text `
+  + `as "vessel_names" from "vessel_name" as "n" where "n"."vessel_id" = "r"."vessel_id") as "names" on true`;
+
 export const designReads = {
-  read: `${detailColumns}, "names"."vessel_names" ${withVessel} left join lateral (select `
-    + `json_agg(json_build_array("n"."language_key", "n"."text") order by "n"."translation_id")::text `
-    + `as "vessel_names" from "vessel_name" as "n" where "n"."vessel_id" = "r"."vessel_id") as "names" on true `
-    + `where "r"."sighting_id" = $1`,
+  read: `${detailView} where "r"."sighting_id" = $1`,
   listPage: `select "r"."sighting_id", "r"."vessel_id", "r"."sighting_timezone", "r"."sighting_date", `
     + `"names"."vessel_name" from "sighting" as "r" ${englishName} order by "r"."sighting_id" asc nulls last limit $1`,
   qbeBatch: `${detailColumns}, "names"."vessel_name" ${withVessel} ${englishName} `
     + `where "r"."sighting_memo" ilike $1 and "r"."sighting_id" > $2 `
     + `order by "r"."sighting_id" asc nulls last limit $3`,
+};
+
+/** The history entry of the written row, `w` (the WITH query named as the table, which the view reads in its place). */
+const designEntry = (change: string, collection: string, author: string, scope: string, where = '') =>
+  `"entry" as (insert into "record_change" (${entryColumns}) select ${collection}, "w"."sighting_id", "w"."version", `
+  + `'${change}', clock_timestamp(), ${author}, ${scope}, to_jsonb("v") from (${detailView}) as "v", `
+  + `"sighting" as "w"${where})`;
+const writtenIdAndVersion = `select "sighting_id" as "id", "version" as "version" from "sighting"`;
+
+/**
+ * The design floor's writes: the service's own create and replacement of a sighting (src/crud/write/row-statements.ts),
+ * copied as text like `designReads` and held equal by the same test. Create: $1–$4 the memo, vessel, time zone and
+ * date, $5 the creator, $6 the collection, $7 the author. Replacement: $1–$4 the values, $5–$8 the same again (the
+ * version rises only when one differs), $9 the id, $10 the version stated, $11 the collection, $12 the author, $13 the
+ * version stated again (an entry only when it rose). Each answers the row's `id` and `version`.
+ */
+export const designWrites = {
+  create: `with "sighting" as (insert into "sighting" ("sighting_memo", "vessel_id", "sighting_timezone", `
+    + `"sighting_date", "creator") values ($1, $2, $3, $4, $5) returning *), `
+    + `${designEntry('created', '$6', '$7', `jsonb_build_object('vesselId', jsonb_build_array("w"."vessel_id"))`)} `
+    + `${writtenIdAndVersion}`,
+  replace: `with "sighting" as (update "sighting" as "t" set "sighting_memo" = $1, "vessel_id" = $2, `
+    + `"sighting_timezone" = $3, "sighting_date" = $4, "version" = "t"."version" + (("t"."sighting_memo", `
+    + `"t"."vessel_id", "t"."sighting_timezone", "t"."sighting_date") is distinct from ($5, $6, $7, $8))::int `
+    + `from "sighting" as "o" where "t"."sighting_id" = $9 and "t"."version" = $10 and "o"."sighting_id" = `
+    + `"t"."sighting_id" returning "t".*, jsonb_build_object('vesselId', case when "o"."vessel_id" is not `
+    + `distinct from "t"."vessel_id" then jsonb_build_array("o"."vessel_id") else jsonb_build_array("o"."vessel_id", `
+    + `"t"."vessel_id") end) as "__scope"), `
+    + `${designEntry('updated', '$11', '$12', '"w"."__scope"', ' where "w"."version" <> $13')} ${writtenIdAndVersion}`,
 };

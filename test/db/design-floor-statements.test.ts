@@ -1,5 +1,5 @@
-// The benchmark's design floor sends the service's own read statements, copied as text into bench/floor-sql.ts
-// (`designReads`): its ratios hold only while those copies are what the service's QueryBuilder writes.
+// The benchmark's design floor sends the service's own statements, copied as text into bench/floor-sql.ts
+// (`designReads`, `designWrites`): its ratios hold only while those copies are what the service writes.
 import { expect } from 'chai';
 import type { EntityManager } from '@mikro-orm/core';
 import { byIdStatement } from '../../src/crud/view-rows.ts';
@@ -8,10 +8,12 @@ import { listOrder } from '../../src/crud/read/list-order.ts';
 import { matching } from '../../src/crud/read/query-by-example.ts';
 import { namedStatement } from '../../src/db/named-statements.ts';
 import sighting from '../../src/resources/sighting.resource.ts';
-import { designReads } from '../../bench/floor-sql.ts';
+import { insertStatement, updateStatement } from '../../src/crud/write/row-statements.ts';
+import { rowValues } from '../../src/crud/write/row-values.ts';
+import { designReads, designWrites } from '../../bench/floor-sql.ts';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
-describe("the design floor's copies of the service's read statements", () => {
+describe("the design floor's copies of the service's statements", () => {
   let database: TestDatabase;
   let em: EntityManager;
   before(async () => {
@@ -34,5 +36,18 @@ describe("the design floor's copies of the service's read statements", () => {
   it('when sightings are queried by example in batches after an id, then the design floor sends the same text', () => {
     const example = { sightingMemo: matching('needle') };
     expect(designReads.qbeBatch).to.equal(listed({ $and: [{}, example, { sightingId: { $gt: 7 } }] }, 'detail', 1000));
+  });
+
+  /** The columns a sighting's write sets, as the write handlers give them to rowValues. */
+  const written = (owner?: string) => rowValues(em, sighting, { ...sighting.values({ sightingMemo: 'seen',
+    vessel: { vesselId: -2 }, sightingTimezone: 'Europe/Berlin', sightingDate: '2026-01-02T03:04' } as never),
+  ...owner && { creator: owner } }).columns;
+
+  it('when a sighting is created, then the design floor sends the same text', () => {
+    expect(designWrites.create).to.equal(insertStatement(em, sighting, written('alice')).text);
+  });
+
+  it('when a sighting is replaced stating its version, then the design floor sends the same text', () => {
+    expect(designWrites.replace).to.equal(updateStatement(em, sighting, written(), false).text);
   });
 });
