@@ -63,8 +63,9 @@ describe('a collection written by npm run resource:create and grown by resource:
   let writtenByAdding: string[];
 
   before(async function () {
-    // Three commands (two Node processes each, one starting PGlite) and the service.
-    this.timeout(600_000);
+    // Three commands (two Node processes each, one starting PGlite) and the service: a hang guard, not a duration.
+    // With the other suites on the same 2 cores (load average 15) they were once cut off at 10 minutes.
+    this.timeout(900_000);
     root = await mkdtemp(join(tmpdir(), 'sighting-new-collection-'));
     for (const part of copiedParts) await cp(join(project, part), join(root, part), { recursive: true });
     for (const shared of ['node_modules', 'web']) await symlink(join(project, shared), join(root, shared));
