@@ -91,6 +91,11 @@ const detailColumns = `select "r"."version", "r"."sighting_id", "r"."sighting_me
   + `"r"."sighting_timezone", "r"."sighting_date", "v"."version" as "vessel_version"`;
 const withVessel = `from "sighting" as "r" inner join "vessel" as "v" on "r"."vessel_id" = "v"."vessel_id"`;
 
+/** The detail view with every name of the vessel as their JSON text, as a read by id and a history entry read it. */
+const detailView = `${detailColumns}, "names"."vessel_names" ${withVessel} left join lateral (select `
+  + `json_agg(json_build_array("n"."language_key", "n"."text") order by "n"."translation_id")::text `
+  + `as "vessel_names" from "vessel_name" as "n" where "n"."vessel_id" = "r"."vessel_id") as "names" on true`;
+
 /**
  * The design floor's reads: the service's own statements, as it sends them (the texts its QueryBuilder writes in
  * src/crud/view-rows.ts and src/crud/read/statement-shapes.ts; test/db/design-floor-statements.test.ts holds them
@@ -98,11 +103,6 @@ const withVessel = `from "sighting" as "r" inner join "vessel" as "v" on "r"."ve
  * service's own code alone. A read by id has every name of the vessel, as their JSON text; a list or query picks the
  * English one.
  */
-/** The detail view with every name of the vessel as their JSON text, as a read by id and a history entry read it. */
-const detailView = `${detailColumns}, "names"."vessel_names" ${withVessel} left join lateral (select `
-  + `json_agg(json_build_array("n"."language_key", "n"."text") order by "n"."translation_id")::text `
-  + `as "vessel_names" from "vessel_name" as "n" where "n"."vessel_id" = "r"."vessel_id") as "names" on true`;
-
 export const designReads = {
   read: `${detailView} where "r"."sighting_id" = $1`,
   listPage: `select "r"."sighting_id", "r"."vessel_id", "r"."sighting_timezone", "r"."sighting_date", `
