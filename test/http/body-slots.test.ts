@@ -14,11 +14,18 @@ describe('body slots', () => {
   /** Requests past `take`, each waiting for its turn to go on: resolve one to let it reach `release`. */
   const working: Array<() => void> = [];
   let started = 0;
+  /** Requests the server has received, and those whose answer it has seen close. */
+  let arrived = 0;
+  let closed = 0;
 
   before(async () => {
     const { take, release } = bodySlots(4);
     const app = express();
-    app.use(take, (_req, _res, next) => {
+    app.use((_req, res, next) => {
+      arrived += 1;
+      res.on('close', () => { closed += 1; });
+      next();
+    }, take, (_req, _res, next) => {
       started += 1;
       working.push(() => next());
     }, release, (_req, res) => { res.send('done'); });
@@ -59,8 +66,10 @@ describe('body slots', () => {
     await eventually(() => started === 4);
     controller.abort();
     expect(await Promise.all(leaving)).to.deep.equal(Array(6).fill('left'));
+    // Until the server has seen each of them close, a slot freed late would start a gone request after the count
+    // below was reset (on a loaded machine the count then went past four without ever being four).
+    await eventually(() => closed === arrived);
     // The gone clients' work never goes on to `release` (a handler stuck for a client gone): only their leaving frees.
-    await new Promise((resolve) => setImmediate(resolve));
     working.length = 0;
     started = 0;
     // Four at once again: no slot is still held for a client gone.
