@@ -5,6 +5,14 @@ import { connect } from 'node:net';
 /** The protocol's request code of a CancelRequest (1234 in the high half, 5678 in the low). */
 const cancelRequestCode = 80877102;
 
+/**
+ * How long a request's connection is left for the other side to close after the caller stopped waiting: PgBouncer
+ * 1.18 (Debian 12's) exits with "bad client state: 0" when a cancel request's client hangs up before the server it
+ * forwarded the request to has answered (pgbouncer/pgbouncer#801), as on a loaded machine it can take more than the
+ * caller's bound.
+ */
+const lingerMs = 60_000;
+
 export interface CancelTarget {
   /**
    * The address the session was opened on: PostgreSQL, or a PgBouncer, which forwards the request to the server session
@@ -21,6 +29,7 @@ export interface CancelTarget {
  * Sends the request on a connection of its own and resolves once the other side has closed it (PostgreSQL closes it
  * when it has signalled the backend), or after `boundMs` (a server that does not answer gets no more time than
  * that). Never rejects: a cancel that cannot be sent leaves the statement to the server's own bound, if any.
+ * The connection is closed by the other side, or after `lingerMs`, without holding the process open.
  */
 export function sendCancelRequest({ host, port, processId, secretKey }: CancelTarget, boundMs: number): Promise<void> {
   const message = Buffer.alloc(16);
@@ -31,13 +40,18 @@ export function sendCancelRequest({ host, port, processId, secretKey }: CancelTa
   return new Promise((resolve) => {
     // A host that is a folder is a Unix socket, named as libpq names it.
     const socket = host.startsWith('/') ? connect({ path: `${host}/.s.PGSQL.${port}` }) : connect({ host, port });
-    const done = () => {
-      clearTimeout(timer);
+    const bound = setTimeout(() => {
+      socket.unref();
+      resolve();
+    }, boundMs);
+    const linger = setTimeout(() => socket.destroy(), lingerMs).unref();
+    const closed = () => {
+      clearTimeout(bound);
+      clearTimeout(linger);
       socket.destroy();
       resolve();
     };
-    const timer = setTimeout(done, boundMs);
     // Written, not ended: PgBouncer 1.18 drops a cancel request that arrives with the end of its connection.
-    socket.once('connect', () => socket.write(message)).once('close', done).once('error', done);
+    socket.once('connect', () => socket.write(message)).once('close', closed).once('error', closed);
   });
 }
