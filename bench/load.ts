@@ -60,6 +60,7 @@ function autocannonArgs(server: ServerProcess, request: LoadRequest, headers: Re
     String(request.connections), '-m', request.method];
   for (const [name, value] of Object.entries({ ...headers, ...request.headers })) args.push('-H', `${name}=${value}`);
   if (request.body) args.push('-b', request.body);
+  if (process.env.BENCH_RATE) args.push('-R', process.env.BENCH_RATE);
   // autocannon replaces each `[<id>]` with a fresh random id: a request that changes something every time.
   if (request.body?.includes('[<id>]')) args.push('-I');
   args.push(`${server.url}${request.path}`);

@@ -43,6 +43,30 @@ export function unnamedStatement(sql: string): NamedStatement {
 }
 
 /**
+ * An int8 (an id) as a number where it is a safe integer, as PGlite answers it; beyond ±(2^53−1) its text, as `pg`
+ * answers every int8. `pg`'s own parser tests each value's text with a regular expression and answers the text, which
+ * every reader then made a number: a page of 50 paid that for each id of each row.
+ */
+function int8(text: string): number | string {
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : text;
+}
+
+/** A client's own type parsers (MikroORM's: dates kept as text), with int8 read by `int8`; one per client. */
+const answerTypes = new WeakMap<pg.PoolClient, { getTypeParser: pg.CustomTypesConfig['getTypeParser'] }>();
+
+function typesOf(client: pg.PoolClient): { getTypeParser: pg.CustomTypesConfig['getTypeParser'] } {
+  let types = answerTypes.get(client);
+  if (types === undefined) {
+    const own = client as pg.PoolClient & { getTypeParser: pg.CustomTypesConfig['getTypeParser'] };
+    types = { getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === pg.types.builtins.INT8
+      && format !== 'binary' ? int8 : own.getTypeParser(oid, format))) as pg.CustomTypesConfig['getTypeParser'] };
+    answerTypes.set(client, types);
+  }
+  return types;
+}
+
+/**
  * PostgreSQL keeps a prepared statement's answer type: after a migration changes a column it answers, every run of
  * the statement on that session fails (SQLSTATE 0A000) until the name is gone with its session.
  */
@@ -65,7 +89,8 @@ async function runOnce<T extends object>(
     const reserved: unknown = em.config.get('onReserveConnection')?.(client);
     if (reserved instanceof Promise) await reserved;
     const { name, text } = statement;
-    return (await client.query<T>({ name: name || undefined, text, values: params as unknown[] })).rows;
+    return (await client.query<T>({ name: name || undefined, text, values: params as unknown[],
+      types: typesOf(client) })).rows;
   } catch (error) {
     if (isStalePlan(error)) stale = error as Error;
     throw error;

@@ -13,6 +13,11 @@ export interface Representation {
   listOpen(collection: string): string;
   listItem(root: string, body: unknown, first: boolean): string;
   listClose(collection: string): string;
+  /**
+   * A whole list held in memory (a page), where the format writes it in one step: the same text as `listOpen`, each
+   * `listItem` and `listClose` give.
+   */
+  wholeList?(items: readonly unknown[]): string;
 }
 
 export const jsonRepresentation: Representation = {
@@ -21,4 +26,6 @@ export const jsonRepresentation: Representation = {
   listOpen: () => '[',
   listItem: (_root, body, first) => (first ? '' : ',') + JSON.stringify(body),
   listClose: () => ']',
+  // One call: no item's text made and joined on its own.
+  wholeList: (items) => JSON.stringify(items),
 };

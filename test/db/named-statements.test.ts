@@ -6,7 +6,7 @@ import type { SqlEntityManager } from '@mikro-orm/sql';
 import { createWithHistory, rowState } from '../../src/crud/write/row-writes.ts';
 import { insertStatement, stateStatement } from '../../src/crud/write/row-statements.ts';
 import { byIdStatement, readRow } from '../../src/crud/view-rows.ts';
-import { namedStatement } from '../../src/db/named-statements.ts';
+import { namedStatement, runNamed } from '../../src/db/named-statements.ts';
 import { rowValues } from '../../src/crud/write/row-values.ts';
 import sighting from '../../src/resources/sighting.resource.ts';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
@@ -90,6 +90,19 @@ describe('named statements on PostgreSQL @pgbouncer', () => {
       const ids = await Promise.all(Array.from({ length: 60 }, async () => (await create(database)).id));
       const rows = await Promise.all(ids.map((id) => readRow(database.orm.em, sighting, id)));
       expect(rows.map((row) => row?.sighting_memo)).to.deep.equal(ids.map(() => 'named'));
+    });
+  });
+
+  it('when a statement answers int8 values, then a safe integer comes as a number (as on PGlite) and a larger one as ' +
+    'its exact text, while the pool\'s own parsers still hold (a timestamp stays text)', async () => {
+    await withDatabase({}, async (database) => {
+      const [row] = await runNamed<Record<string, unknown>>(database.orm.em, namedStatement(
+        'select ?::int8 as "small", ?::int8 as "large", ?::int8 as "none", ?::timestamp as "moment"'),
+      ['-9007199254740991', '9007199254740993', null, '2026-11-27 06:00:00']);
+      expect(row).to.deep.equal({ small: -9007199254740991, large: '9007199254740993', none: null,
+        moment: '2026-11-27 06:00:00' });
+      const { id } = await create(database);
+      expect((await readRow(database.orm.em, sighting, id))?.sighting_id).to.equal(id);
     });
   });
 });

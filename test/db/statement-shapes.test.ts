@@ -37,7 +37,8 @@ describe('list statements by the shape of their conditions', () => {
     const { statement, params } = listStatement(em, sighting, copy, 'list', keys(), limit, 'write');
     return { statement, rows: await runNamed<ViewRow>(em, statement, params) };
   };
-  const ids = (rows: readonly ViewRow[]) => rows.map((row) => row.sighting_id);
+  // As numbers: the named run reads int8 as one (src/db/named-statements.ts), the QueryBuilder as its text.
+  const ids = (rows: readonly ViewRow[]) => rows.map((row) => Number(row.sighting_id));
 
   it('when two requests of one shape carry other values, then the second reuses the text, with its rows', async () => {
     const first = await bound({ vessel: { $eq: -1 }, sightingDate: { $gte: '2026-02-01T00:00' } }, 3);

@@ -2,7 +2,7 @@
 import type { Request, Response } from 'express';
 import type { FilterQuery } from '@mikro-orm/core';
 import type { ResourceDescriptor, ViewRow, WireRecord } from '../resource-descriptor.ts';
-import { viewRowBatches, mapBatches } from './row-stream.ts';
+import { viewRowBatches, viewRowPage, mapBatches } from './row-stream.ts';
 import { readRow } from '../view-rows.ts';
 import { etagOf, notModified } from '../preconditions.ts';
 import { entityNotFound } from '../../errors/refusals.ts';
@@ -72,10 +72,9 @@ export function readHandlers<E extends Versioned>(resource: ResourceDescriptor<E
           mapKeys });
       }
       // One row more than asked tells whether a next page exists (RFC 8288 `rel="next"`).
-      const [batches] = await Promise.all([Array.fromAsync(viewRowBatches(reader, resource, where, { kind: 'list', view,
-        limit: limit + 1, keys, locale: ctx.locale })), counted]);
-      // A page is one batch on PostgreSQL: flattening copies each row into a new array through V8's slow path.
-      const rows = batches.length === 1 ? batches[0]! : batches.flat();
+      const page = viewRowPage(reader, resource, where, { kind: 'list', view, limit: limit + 1, keys,
+        locale: ctx.locale });
+      const rows = counted ? (await Promise.all([page, counted]))[0] : await page;
       if (rows.length > limit) {
         rows.length = limit;
         const next = new URLSearchParams(req.query as Record<string, string>);

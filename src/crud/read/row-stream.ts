@@ -59,10 +59,7 @@ export function viewRowBatches<E extends object>(
 ): AsyncGenerator<ViewRow[]> {
   const query: OrderedQuery<E> = (condition, connectionType) =>
     inKeyOrder(viewQuery(em, resource, condition, view, connectionType, locale), keys);
-  const read: LimitedRead<E> = (condition, rows, connectionType) => {
-    const { statement, params } = listStatement(em, resource, condition, view, keys, rows, connectionType, locale);
-    return runNamed<ViewRow>(em, statement, params, connectionType);
-  };
+  const read = limitedRead(em, resource, view, keys, locale);
   const byCursor = readsByCursor(em);
   const open = (after: ViewRow | undefined, remaining: number) => {
     const continued = after === undefined ? where : { $and: [where, keysetAfter(keys, keyValues(keys, after))] };
@@ -82,6 +79,32 @@ export function viewRowBatches<E extends object>(
     return sortedBatches(from, kind, remaining, keys, query);
   };
   return share ? sharedRead(open, limit, byCursor, share, signal) : open(undefined, limit);
+}
+
+/** One statement of the view's rows in `keys`' order (statement-shapes.ts). */
+function limitedRead<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>, view: View,
+  keys: readonly SortKey[], locale?: Locale): LimitedRead<E> {
+  return (condition, rows, connectionType) => {
+    const { statement, params } = listStatement(em, resource, condition, view, keys, rows, connectionType, locale);
+    return runNamed<ViewRow>(em, statement, params, connectionType);
+  };
+}
+
+/**
+ * A page: at most `limit` rows, in order, in memory. On PostgreSQL one statement (a page is at most a thousand rows
+ * and one), awaited as it is: a generator drained into an array cost the page a promise and a turn per step. On
+ * PGlite its keyset batches, gathered (each lets other requests run before the next).
+ */
+export async function viewRowPage<E extends object>(
+  em: EntityManager, resource: ResourceDescriptor<E>, where: FilterQuery<E>,
+  { kind, view, locale, limit, keys = listOrder(em, resource) }: BatchedRead & { limit: number },
+): Promise<ViewRow[]> {
+  if (readsByCursor(em)) {
+    const read = limitedRead(em, resource, view, keys, locale);
+    return routedRead(kind, (connectionType) => read(where, limit, connectionType));
+  }
+  const batches = await Array.fromAsync(viewRowBatches(em, resource, where, { kind, view, locale, limit, keys }));
+  return batches.length === 1 ? batches[0]! : batches.flat();
 }
 
 /**
