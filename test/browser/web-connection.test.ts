@@ -56,6 +56,26 @@ describe('web page: connection lost and back', () => {
       .to.deep.equal([]);
   });
 
+  it('when a sighting is recorded the moment the numbers show, ' +
+    'then it is announced: the live list opens before the list and the numbers are read', async function () {
+    const vesselId = await createVessel(suite.service);
+    const alice = await suite.signIn('alice');
+    const page = alice.page;
+    const summary = page.getByTestId('vessel-summary');
+    let shownBeforeFeed: number | undefined;
+    // The feed's request goes out while the screen still waits for it: nothing of the screen read yet.
+    await page.route(events, async (route) => {
+      shownBeforeFeed ??= await summary.count();
+      return route.continue();
+    });
+    await page.goto(`${suite.service.url}/#vessel/${vesselId}`);
+    await page.getByText('Sightings of this vessel: 0, people who sighted it: 0, yours: 0').waitFor();
+    expect(shownBeforeFeed).to.equal(0);
+    await createSighting(suite.service, buildSighting({ vessel: { vesselId } }), 'bob');
+    await page.getByRole('button', { name: '1 new — show' }).waitFor();
+    await page.getByText('Sightings of this vessel: 1, people who sighted it: 1, yours: 0').waitFor();
+  });
+
   it('when the numbers could not be asked for after a change, ' +
     'then they are asked again until they come', async function () {
     const vesselId = await createVessel(suite.service);

@@ -14,6 +14,8 @@ import { failureNotice } from './failure.ts';
 
 /** A burst of changes (a bulk import) asks for the numbers once, at most this often. */
 const observersEveryMs = 1000;
+/** How long the screen waits for the change feed to open before it reads the list anyway. */
+const feedOpenWaitMs = 10_000;
 
 export async function vesselSightingsView(ctx: Context, vesselId: number | undefined,
   query: URLSearchParams): Promise<HTMLElement> {
@@ -61,7 +63,79 @@ export async function vesselSightingsView(ctx: Context, vesselId: number | undef
   const status = h('p', { class: 'form-error', role: 'alert' });
   const reload = (notice?: string) => ctx.navigate(routeWith(route, query, {}), notice);
   const listQuery = { ...filters, sort: sortOf(query, ctx.settings.sortable) ?? defaultSort(ranged) };
-  const [, text, list] = await Promise.all([addPicker(), numbers(), sightingList(ctx, listQuery, {
+
+  // Live: each change of this vessel's sightings updates the numbers; new rows wait behind a marker the person follows.
+  const summary = h('p', { class: 'summary', 'data-testid': 'vessel-summary' });
+  // Numbers asked later may come back sooner: only the newest asked is shown.
+  let numbersAsked = 0;
+  let numbersShown = 0;
+  const showNumbers = async (): Promise<string | undefined> => {
+    const asked = ++numbersAsked;
+    const text = await numbers();
+    if (text !== undefined && asked > numbersShown) {
+      numbersShown = asked;
+      summary.textContent = text;
+    }
+    return text;
+  };
+  let fresh = 0;
+  const marker = h('button', { type: 'button', class: 'fresh', hidden: true, onclick: () => reload() });
+  // Read out when it changes, without taking the focus.
+  const live = h('div', { 'aria-live': 'polite' }, marker);
+  // Said while the live connection is lost, gone once it is back (what happened meanwhile is replayed by the feed).
+  const lost = h('p', { class: 'live-lost', hidden: true }, t('web.live.lost'));
+  const liveState = h('div', { role: 'status' }, lost);
+  // Ends with the screen, or at once when the screen could not be read.
+  const following = new AbortController();
+  ctx.screen.addEventListener('abort', () => following.abort(), { once: true });
+  const stopped = following.signal;
+  // Coalesced: however many events arrive, one request for the numbers at most every second. One that failed (the
+  // network gone) is asked again, later each time, or as soon as the browser is back online.
+  let refresh: ReturnType<typeof setTimeout> | undefined;
+  let failedInARow = 0;
+  const refreshSoon = (after = observersEveryMs) => {
+    refresh ??= setTimeout(async () => {
+      const next = await showNumbers();
+      refresh = undefined;
+      if (stopped.aborted) return;
+      if (next !== undefined) {
+        failedInARow = 0;
+        return;
+      }
+      refreshSoon(Math.min(observersEveryMs * 2 ** ++failedInARow, 30_000));
+    }, after);
+  };
+  addEventListener('online', () => {
+    if (!failedInARow) return;
+    clearTimeout(refresh);
+    refresh = undefined;
+    refreshSoon(0);
+  }, { signal: stopped });
+  let wasLost = false;
+  // The feed opens before the list and the numbers are read: a change committed between the reads and the feed's
+  // start would be announced by nobody. Its answer's headers come once the service has the stream's place in it.
+  let opened = () => {};
+  const feedOpened = new Promise<void>((resolve) => { opened = resolve; });
+  const feed = `${location.origin}${ctx.settings.apiPath}/sighting/events?vesselId=${vesselId}`;
+  void followChanges(feed, ctx.session, stopped, ({ event }) => {
+    if (event === 'created') {
+      fresh += 1;
+      marker.textContent = t('web.vessel.fresh', { count: number(fresh) });
+      marker.hidden = false;
+    }
+    refreshSoon();
+  }, (state) => {
+    opened();
+    lost.hidden = state === 'connected';
+    if (state === 'connected' && wasLost) refreshSoon();
+    wasLost = state === 'lost';
+  }).finally(opened);
+  // A feed slow to open holds the screen back a little, not for ever: it says so when it is lost.
+  await Promise.race([feedOpened, new Promise((resolve) => setTimeout(resolve, feedOpenWaitMs))]);
+  // The session ended meanwhile (the feed's token refused): another screen says so, and this one reads nothing.
+  if (ctx.screen.aborted) return section;
+
+  const [, text, list] = await Promise.all([addPicker(), showNumbers(), sightingList(ctx, listQuery, {
     empty: t(ranged ? 'web.range.none' : 'web.vessel.none'),
     sortBy: (order) => ctx.navigate(routeWith(route, query, { sort: order, pages: undefined })),
     // The numbers follow in place (the change feed announces the delete too; both ask once, coalesced).
@@ -70,59 +144,11 @@ export async function vesselSightingsView(ctx: Context, vesselId: number | undef
     ...pagesIn(route, query),
   })]);
   if (text === undefined || typeof list === 'string') {
+    following.abort();
     section.append(failureNotice(ctx, typeof list === 'string' ? list : t('web.error.network')));
     return section;
   }
-  const summary = h('p', { class: 'summary', 'data-testid': 'vessel-summary' }, text);
 
-  // Live: each change of this vessel's sightings updates the numbers; new rows wait behind a marker the person follows.
-  let fresh = 0;
-  const marker = h('button', { type: 'button', class: 'fresh', hidden: true, onclick: () => reload() });
-  // Read out when it changes, without taking the focus.
-  const live = h('div', { 'aria-live': 'polite' }, marker);
-  const liveState = h('div', { role: 'status' });
-  // Coalesced: however many events arrive, one request for the numbers at most every second. One that failed (the
-  // network gone) is asked again, later each time, or as soon as the browser is back online.
-  let refresh: ReturnType<typeof setTimeout> | undefined;
-  let failedInARow = 0;
-  const refreshSoon = (after = observersEveryMs) => {
-    refresh ??= setTimeout(async () => {
-      const next = await numbers();
-      refresh = undefined;
-      if (screen.aborted) return;
-      if (next !== undefined) {
-        failedInARow = 0;
-        summary.textContent = next;
-        return;
-      }
-      refreshSoon(Math.min(observersEveryMs * 2 ** ++failedInARow, 30_000));
-    }, after);
-  };
-  const screen = ctx.screen;
-  addEventListener('online', () => {
-    if (!failedInARow) return;
-    clearTimeout(refresh);
-    refresh = undefined;
-    refreshSoon(0);
-  }, { signal: screen });
-  // Said while the live connection is lost, gone once it is back (what happened meanwhile is replayed by the feed).
-  const lost = h('p', { class: 'live-lost', hidden: true }, t('web.live.lost'));
-  let wasLost = false;
-  const feed = `${location.origin}${ctx.settings.apiPath}/sighting/events?vesselId=${vesselId}`;
-  void followChanges(feed, ctx.session, screen, ({ event }) => {
-    if (event === 'created') {
-      fresh += 1;
-      marker.textContent = t('web.vessel.fresh', { count: number(fresh) });
-      marker.hidden = false;
-    }
-    refreshSoon();
-  }, (state) => {
-    lost.hidden = state === 'connected';
-    if (state === 'connected' && wasLost) refreshSoon();
-    wasLost = state === 'lost';
-  });
-
-  liveState.append(lost);
   section.append(summary, liveState, dateRangeForm(range, askForRange), live, status, list,
     ...(ctx.isWriter
       ? [h('p', {}, h('a', { href: `#record?vessel=${vesselId}`, class: 'button' }, t('web.record.title')))] : []));
