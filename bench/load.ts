@@ -35,14 +35,16 @@ export interface LoadResult {
   databaseCpuPerRequestMs: number;
 }
 
+/** Loads `server` for `seconds` from `core`: as fast as it answers, or at BENCH_RATE requests a second in all. */
 export async function load(server: ServerProcess, request: LoadRequest, headers: Record<string, string>,
   seconds: number, core: string): Promise<LoadResult> {
+  const paced = process.env.BENCH_RATE ? [process.env.BENCH_RATE] : [];
   const args = request.method === 'PATCH' || request.method === 'PUT'
     // A write states the version it changes: one after the other on each record, each with the ETag of the last.
     ? ['-c', core, process.execPath, sequentialWrites, request.method, `${server.url}${request.path}`,
       String(request.connections), String(seconds), JSON.stringify({ ...headers, ...request.headers }),
-      request.body ?? '{}']
-    : autocannonArgs(server, request, headers, seconds, core);
+      request.body ?? '{}', ...paced]
+    : autocannonArgs(server, request, headers, seconds, core, paced);
   const [cpuBefore, databaseBefore] = [cpuMs(server.child.pid!), postgresCpuMs()];
   const { stdout } = await promisify(execFile)('taskset', args, { maxBuffer: 1 << 24 });
   const [cpu, database] = [cpuMs(server.child.pid!) - cpuBefore, postgresCpuMs() - databaseBefore];
@@ -55,12 +57,12 @@ export async function load(server: ServerProcess, request: LoadRequest, headers:
 }
 
 function autocannonArgs(server: ServerProcess, request: LoadRequest, headers: Record<string, string>, seconds: number,
-  core: string): string[] {
+  core: string, paced: string[]): string[] {
   const args = ['-c', core, process.execPath, autocannon, '--json', '-d', String(seconds), '-c',
     String(request.connections), '-m', request.method];
   for (const [name, value] of Object.entries({ ...headers, ...request.headers })) args.push('-H', `${name}=${value}`);
   if (request.body) args.push('-b', request.body);
-  if (process.env.BENCH_RATE) args.push('-R', process.env.BENCH_RATE);
+  if (paced.length) args.push('-R', ...paced);
   // autocannon replaces each `[<id>]` with a fresh random id: a request that changes something every time.
   if (request.body?.includes('[<id>]')) args.push('-I');
   args.push(`${server.url}${request.path}`);
@@ -73,6 +75,26 @@ export function median(results: LoadResult[]): LoadResult {
   return { reqPerSec: mid((r) => r.reqPerSec), p50: mid((r) => r.p50), p99: mid((r) => r.p99),
     cpuPerRequestMs: mid((r) => r.cpuPerRequestMs), databaseCpuPerRequestMs: mid((r) => r.databaseCpuPerRequestMs) };
 }
+
+/** A ratio's middle value over rounds, with its least and greatest. */
+export interface RoundRatio {
+  median: number;
+  low: number;
+  high: number;
+}
+
+/**
+ * CPU per request of `a` over `b`, round by round, then the middle of those ratios. The two were loaded in turn in each
+ * round, so a drift of the shared machine between rounds (another process, a slower core) moves both sides of a
+ * round's ratio, where it moves a ratio of each side's own median by all of it.
+ */
+export function cpuRatioByRound(a: LoadResult[], b: LoadResult[]): RoundRatio {
+  const ratios = a.map((result, round) => result.cpuPerRequestMs / b[round]!.cpuPerRequestMs);
+  return { median: percentile(ratios, 0.5), low: Math.min(...ratios), high: Math.max(...ratios) };
+}
+
+export const formatRatio = ({ median, low, high }: RoundRatio): string =>
+  `${median.toFixed(2)}× (rounds ${low.toFixed(2)}–${high.toFixed(2)})`;
 
 export function percentile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);

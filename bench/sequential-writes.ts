@@ -3,12 +3,16 @@
 // autocannon cannot follow. CONNECTIONS loops run side by side, loop n on the record URL-TEMPLATE names with `{n}`
 // replaced by n.
 // Prints autocannon's JSON figures.
-// Run by bench/load.ts: node bench/sequential-writes.ts METHOD URL-TEMPLATE CONNECTIONS SECONDS HEADERS-JSON BODY
-// (each '[<id>]' in BODY made unique each time).
+// Run by bench/load.ts:
+// node bench/sequential-writes.ts METHOD URL-TEMPLATE CONNECTIONS SECONDS HEADERS-JSON BODY [RATE]
+// (each '[<id>]' in BODY made unique each time; RATE, requests a second in all, paces the loops, as autocannon's -R).
+import { setTimeout as delay } from 'node:timers/promises';
 import { percentile } from './load.ts';
 
-const [method = 'PATCH', template = '', connections = '1', seconds = '10', headersJson = '{}', body = '{}'] =
+const [method = 'PATCH', template = '', connections = '1', seconds = '10', headersJson = '{}', body = '{}', rate] =
   process.argv.slice(2);
+/** Each loop's milliseconds between sends when paced: the loops together send `rate` a second. */
+const gapMs = rate ? Number(connections) * 1000 / Number(rate) : 0;
 const headers = JSON.parse(headersJson) as Record<string, string>;
 const times: number[] = [];
 let ok = 0;
@@ -19,6 +23,8 @@ async function loop(n: number): Promise<void> {
   const url = template.replaceAll('{n}', String(n));
   let etag = (await fetch(url, { headers })).headers.get('etag') ?? '"0"';
   for (let i = 0; performance.now() - started < Number(seconds) * 1000; i++) {
+    const due = started + i * gapMs;
+    if (performance.now() < due) await delay(due - performance.now());
     const text = body.replaceAll('[<id>]', `${process.pid}-${n}-${i}`);
     const sent = performance.now();
     const response = method === 'PATCH'

@@ -52,15 +52,28 @@ function int8(text: string): number | string {
   return Number.isSafeInteger(value) ? value : text;
 }
 
-/** A client's own type parsers (MikroORM's: dates kept as text), with int8 read by `int8`; one per client. */
-const answerTypes = new WeakMap<pg.PoolClient, { getTypeParser: pg.CustomTypesConfig['getTypeParser'] }>();
+type TypeParser = ReturnType<pg.CustomTypesConfig['getTypeParser']>;
+type AnswerTypes = { getTypeParser: pg.CustomTypesConfig['getTypeParser'] };
 
-function typesOf(client: pg.PoolClient): { getTypeParser: pg.CustomTypesConfig['getTypeParser'] } {
+/**
+ * A client's own type parsers (MikroORM's: dates kept as text), with int8 read by `int8`; one per client. pg asks for
+ * each column of each answer (its row description comes with every run of a named statement too): each type's text
+ * parser is found once, as the client's own do not change once it is connected.
+ */
+const answerTypes = new WeakMap<pg.PoolClient, AnswerTypes>();
+
+function typesOf(client: pg.PoolClient): AnswerTypes {
   let types = answerTypes.get(client);
   if (types === undefined) {
-    const own = client as pg.PoolClient & { getTypeParser: pg.CustomTypesConfig['getTypeParser'] };
-    types = { getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === pg.types.builtins.INT8
-      && format !== 'binary' ? int8 : own.getTypeParser(oid, format))) as pg.CustomTypesConfig['getTypeParser'] };
+    const own = client as pg.PoolClient & AnswerTypes;
+    const textParsers = new Map<number, TypeParser>();
+    types = { getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+      if (format === 'binary') return own.getTypeParser(oid, format);
+      let parser = textParsers.get(oid);
+      if (parser === undefined)
+        textParsers.set(oid, parser = oid === pg.types.builtins.INT8 ? int8 : own.getTypeParser(oid, format));
+      return parser;
+    }) as pg.CustomTypesConfig['getTypeParser'] };
     answerTypes.set(client, types);
   }
   return types;
