@@ -3,7 +3,7 @@
 // written into the text. MikroORM's `execute` writes them into the text (upstream mikro-orm/mikro-orm#8001); its
 // `getNativeClient()` hands over the `pg` pool for what it does not wrap, and a named statement is `pg`'s own API.
 import pg from 'pg';
-import type { EntityManager } from '@mikro-orm/core';
+import type { Connection, EntityManager } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/sql';
 import type { ConnectionType } from './read-routing.ts';
 
@@ -115,6 +115,21 @@ async function runOnce<T extends object>(
 }
 
 /**
+ * Each connection's `pg` pool (or PGlite), as MikroORM hands it over: its `getNativeClient` is an async function that
+ * checks the connection each time, two promises and two turns a statement. MikroORM makes a connection's pool as it
+ * connects, and the service never connects a closed connection again: once it is closed (the instance stopping), the
+ * pool held here answers each statement with pg's "Cannot use a pool after calling end", which the error handler
+ * answers as the instance stopping, where the connection's own would have opened a new pool.
+ */
+const nativeClients = new WeakMap<Connection, unknown>();
+
+async function nativeClientOf(connection: Connection): Promise<unknown> {
+  const client: unknown = await connection.getNativeClient();
+  nativeClients.set(connection, client);
+  return client;
+}
+
+/**
  * Runs `statement` on the primary (or on a replica, `connectionType` 'read') and answers its rows. On PostgreSQL
  * outside a transaction: by name (unless its name is empty), through the pool MikroORM keeps (its clients bound
  * every wait, src/db/bounded-waits.ts, and send it unnamed where a pooler could not keep it); a statement gone stale
@@ -125,7 +140,8 @@ async function runOnce<T extends object>(
 export async function runNamed<T extends object>(em: EntityManager, statement: NamedStatement,
   params: readonly unknown[], connectionType: ConnectionType = 'write'): Promise<T[]> {
   const sqlEm = em as SqlEntityManager;
-  const pool = sqlEm.getTransactionContext() ? undefined : await em.getConnection(connectionType).getNativeClient();
+  const connection = sqlEm.getTransactionContext() ? undefined : em.getConnection(connectionType);
+  const pool = connection && (nativeClients.get(connection) ?? await nativeClientOf(connection));
   if (!(pool instanceof pg.Pool)) return sqlEm.execute<T[]>(statement.sql, [...params]);
   const started = performance.now();
   let rows: T[];

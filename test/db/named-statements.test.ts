@@ -10,6 +10,7 @@ import { namedStatement, runNamed } from '../../src/db/named-statements.ts';
 import { rowValues } from '../../src/crud/write/row-values.ts';
 import sighting from '../../src/resources/sighting.resource.ts';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
+import { isDatabaseClosed } from '../../src/errors/database-unavailable.ts';
 
 const behindPooler = process.env.DATABASE_DIRECT_URL !== undefined;
 
@@ -104,5 +105,17 @@ describe('named statements on PostgreSQL @pgbouncer', () => {
       const { id } = await create(database);
       expect((await readRow(database.orm.em, sighting, id))?.sighting_id).to.equal(id);
     });
+  });
+
+  it('when the ORM has closed (the instance stopping), then a statement is refused as the closed pool\'s, ' +
+    'not run on a pool opened anew', async () => {
+    const database = await openTestDatabase({ DB_POOL_MAX: '1' });
+    const { em } = database.orm;
+    const { id } = await create(database);
+    expect((await readRow(em, sighting, id))?.sighting_id).to.equal(id);
+    await database.close();
+    const refused = await readRow(em, sighting, id).then(() => undefined, (error: unknown) => error);
+    expect(isDatabaseClosed(refused), String(refused)).to.equal(true);
+    expect(await database.orm.isConnected()).to.equal(false);
   });
 });
