@@ -171,8 +171,13 @@ describe(`change feed under a batch create (${backend}) @pgbouncer`, function ()
       expect(singleIds.length).to.be.above(0);
       const wanted = new Set([...batchIds, ...singleIds]);
       const rest = wanted.size - placesOf(leaving.events, wanted).length;
-      await Promise.all([here, german, there].map((stream) => stream.until(hasAll(wanted), 300_000))
-        .concat(resumed.until(hasAll(wanted, rest), 300_000)));
+      // Each named in a failure: which stream ended or fell short says where to look.
+      const named = (name: string, waited: Promise<void>) =>
+        waited.catch((error: Error) => { throw new Error(`${name}: ${error.message}`, { cause: error }); });
+      await Promise.all([named('here', here.until(hasAll(wanted), 300_000)),
+        named('German', german.until(hasAll(wanted), 300_000)),
+        named('other instance', there.until(hasAll(wanted), 300_000)),
+        named('resumed', resumed.until(hasAll(wanted, rest), 300_000))]);
 
       // The reference: this instance's stream, every record once, the batch's in input order, event ids ascending.
       const reference = placesOf(here.events, wanted);
