@@ -64,15 +64,16 @@ async function startServiceOnRunDatabase(env: Record<string, string | undefined>
 let shared: Promise<TestService> | undefined;
 
 /**
- * Bounds of the shared service's waits for a connection: a new one through PgBouncer (TLS and SCRAM twice) took longer
- * than the default 3 s once on CI's loaded machine, and the test saw a 503. What those bounds do is tested by services
- * of their own (test/api/database-partition.test.ts, test/ops/pool-metrics.test.ts).
+ * Bounds of the shared service's waits for a connection (and of services of their own that need them): a new
+ * one through PgBouncer (TLS and SCRAM twice) took longer than the default 3 s once on CI's loaded machine, and the
+ * test saw a 503. What those bounds do is tested by services of their own (test/api/database-partition.test.ts,
+ * test/ops/pool-metrics.test.ts).
  */
-const sharedBounds = { DB_CONNECT_TIMEOUT_MS: '15000', DB_ACQUIRE_TIMEOUT_MS: '15000' };
+export const connectionWaitBounds = { DB_CONNECT_TIMEOUT_MS: '15000', DB_ACQUIRE_TIMEOUT_MS: '15000' };
 
 /** One service for the whole run, behind the contract proxy; tests that need a service of their own start one. */
 export function sharedService(): Promise<TestService> {
-  shared ??= startServiceOnRunDatabase(sharedBounds, {}).then(async (service) => {
+  shared ??= startServiceOnRunDatabase(connectionWaitBounds, {}).then(async (service) => {
     if (!contractProxyEnabled) return service;
     const proxy = await startContractProxy(service.api).catch(async (error: unknown) => {
       await service.stop();
