@@ -114,8 +114,12 @@ export async function vesselSightingsView(ctx: Context, vesselId: number | undef
   let wasLost = false;
   // The feed opens before the list and the numbers are read: a change committed between the reads and the feed's
   // start would be announced by nobody. Its answer's headers come once the service has the stream's place in it.
+  // A feed slow to open holds the screen back a little, not for ever: it says so when it is lost.
   let opened = () => {};
-  const feedOpened = new Promise<void>((resolve) => { opened = resolve; });
+  const feedOpened = new Promise<void>((resolve) => {
+    opened = resolve;
+    setTimeout(resolve, feedOpenWaitMs);
+  });
   const feed = `${location.origin}${ctx.settings.apiPath}/sighting/events?vesselId=${vesselId}`;
   void followChanges(feed, ctx.session, stopped, ({ event }) => {
     if (event === 'created') {
@@ -130,8 +134,7 @@ export async function vesselSightingsView(ctx: Context, vesselId: number | undef
     if (state === 'connected' && wasLost) refreshSoon();
     wasLost = state === 'lost';
   }).finally(opened);
-  // A feed slow to open holds the screen back a little, not for ever: it says so when it is lost.
-  await Promise.race([feedOpened, new Promise((resolve) => setTimeout(resolve, feedOpenWaitMs))]);
+  await feedOpened;
   // The session ended meanwhile (the feed's token refused): another screen says so, and this one reads nothing.
   if (ctx.screen.aborted) return section;
 
