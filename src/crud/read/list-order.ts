@@ -37,7 +37,20 @@ function sortProperty(resource: AnyResource, field: string, locale: Locale): str
  * The list's order: the `sort` fields (the contract admitted them), then the id ascending to break ties; a name in
  * `locale`, the language the list's names are shown in.
  */
-export function listOrder(em: EntityManager, resource: AnyResource, sort?: string, locale: Locale = 'en'): SortKey[] {
+export function listOrder(em: EntityManager, resource: AnyResource, sort?: string, locale: Locale = 'en',
+): readonly SortKey[] {
+  // Most lists are in the id's order: made once per resource (the entities' metadata is the same in every fork).
+  if (sort === undefined) {
+    let byId = idOrders.get(resource);
+    if (!byId) idOrders.set(resource, byId = order(em, resource, undefined, locale));
+    return byId;
+  }
+  return order(em, resource, sort, locale);
+}
+
+const idOrders = new WeakMap<AnyResource, readonly SortKey[]>();
+
+function order(em: EntityManager, resource: AnyResource, sort: string | undefined, locale: Locale): SortKey[] {
   const properties =
     em.getMetadata().get(resource.entity).properties as Record<string, { fieldNames: string[]; columnTypes: string[
     ]; nullable?: boolean; formula?: unknown }>;

@@ -2,7 +2,9 @@
 import type { Request, Response } from 'express';
 import type { FilterQuery } from '@mikro-orm/core';
 import type { ResourceDescriptor, ViewRow, WireRecord } from '../resource-descriptor.ts';
-import { viewRowBatches, viewRowPage, mapBatches } from './row-stream.ts';
+import {
+  viewRowBatches, viewRowPage, mapBatches, wholeListStart, isWholeList, rowsAfter, type BatchedRead,
+} from './row-stream.ts';
 import { readRow } from '../view-rows.ts';
 import { etagOf, notModified } from '../preconditions.ts';
 import { entityNotFound } from '../../errors/refusals.ts';
@@ -13,10 +15,12 @@ import { plainCsvColumns, sendDocument, sendList } from '../../http/send.ts';
 import { sendCopiedCsv } from '../../http/send-copied.ts';
 import { copiedCsv } from './copied-export.ts';
 import { countIfPreferred } from '../representation-preference.ts';
-import { cursorOf, cursorValues, keysetAfter, keyValues, leadingSort, listOrder } from './list-order.ts';
+import {
+  cursorOf, cursorValues, keysetAfter, keyValues, leadingSort, listOrder, type SortKey,
+} from './list-order.ts';
 import { countMatching } from './list-count.ts';
 import { statementManager } from '../../db/request-context.ts';
-import { clientGone, streamShareOf } from '../../db/stream-share.ts';
+import { clientGone, streamShareOf, type StreamShare } from '../../db/stream-share.ts';
 import { requestLocale } from '../../i18n/request-locale.ts';
 import { requestContextOf, pathId, principalOf, type Versioned } from '../request-parts.ts';
 
@@ -58,16 +62,22 @@ export function readHandlers<E extends Versioned>(resource: ResourceDescriptor<E
       // $and, not one object: `?sightingId=5&after=3` must keep both conditions on the id.
       const where = (continued ? { $and: [conditions, continued] } : conditions) as FilterQuery<E>;
       if (limit === undefined) {
-        // A whole list is read within the pool's share; a page is one short statement, like a read by id.
-        const share = streamShareOf(res);
-        const signal = clientGone(res);
         const emptyStatus = condition ? 204 : 200;
+        const ordered = { kind: 'list', view, keys, locale: ctx.locale } as const;
+        // A whole list streams within the pool's share, and stops waiting for a place once its client has gone; its
+        // first rows are read as a page is (one short statement, like a read by id), and often are all of it.
+        let streamed: BatchedRead & { keys: readonly SortKey[]; share: StreamShare } | undefined;
+        const streamedRead = () => streamed ??= { ...ordered, share: streamShareOf(res), signal: clientGone(res) };
         const columns = plainCsvColumns(res);
-        const copied = columns && copiedCsv(reader, resource, where, columns, { kind: 'list', view, keys, share, signal,
-          locale: ctx.locale });
+        const copied = columns && copiedCsv(reader, resource, where, columns, streamedRead());
         if (copied) return sendCopiedCsv(res, resource.name, columns!, copied, { emptyStatus, ready: counted });
-        const batches = viewRowBatches(reader, resource, where, { kind: 'list', view, keys, share, signal,
-          locale: ctx.locale });
+        const start = wholeListStart(reader, resource, where, ordered);
+        const first = start && (counted ? (await Promise.all([start, counted]))[0] : await start);
+        if (first && isWholeList(first)) {
+          return sendList(res, resource.name, [first.map(shown)], { emptyStatus, ready: counted, mapKeys });
+        }
+        const batches = first ? await rowsAfter(reader, resource, where, first, streamedRead())
+          : viewRowBatches(reader, resource, where, streamedRead());
         return sendList(res, resource.name, mapBatches(batches, shown), { emptyStatus, ready: counted,
           mapKeys });
       }

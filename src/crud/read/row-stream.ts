@@ -108,6 +108,46 @@ export async function viewRowPage<E extends object>(
 }
 
 /**
+ * A whole list's first rows (`firstRows`) in the id's order, read as a page is: no place in the stream share taken for
+ * them. Most queries by example end within them, and then they are the whole list, answered as a page is, without the
+ * streamed read's machinery, even while long lists hold every place; only a full first page goes on (`rowsAfter`).
+ * Undefined in another order than the id's, where a whole list is read otherwise (`snapshotInOrder`, `sortedBatches`).
+ */
+export function wholeListStart<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>,
+  where: FilterQuery<E>, { kind, view, locale, keys = listOrder(em, resource) }: BatchedRead,
+): Promise<ViewRow[]> | undefined {
+  if (keys.length > 1) return undefined;
+  return viewRowPage(em, resource, where, { kind, view, locale, keys, limit: firstRows });
+}
+
+/** Whether a whole list's first rows (`wholeListStart`) are all of it. */
+export const isWholeList = (first: readonly ViewRow[]): boolean => first.length < firstRows;
+
+/**
+ * A whole list after its full first rows (`wholeListStart`): those rows, then the batches of the rows after the last
+ * of them, read as `viewRowBatches` reads. Settles once the first of those batches is read: its place in the share is
+ * taken, or refused, before the answer has begun.
+ */
+export async function rowsAfter<E extends object>(em: EntityManager, resource: ResourceDescriptor<E>,
+  where: FilterQuery<E>, first: ViewRow[], read: BatchedRead,
+): Promise<AsyncGenerator<ViewRow[]>> {
+  const keys = read.keys ?? listOrder(em, resource);
+  const after = { $and: [where, keysetAfter(keys, keyValues(keys, first.at(-1)!))] } as FilterQuery<E>;
+  const rest = viewRowBatches(em, resource, after, { ...read, keys, limit: (read.limit ?? Infinity) - first.length });
+  const second = await rest.next();
+  return (async function* () {
+    try {
+      yield first;
+      if (second.done) return;
+      yield second.value;
+      yield* rest;
+    } finally {
+      await rest.return(undefined);
+    }
+  })();
+}
+
+/**
  * A streamed read within the pool's share (src/db/stream-share.ts). Its client may stop reading; a connection is
  * not held for it: when the client has not asked for the next batch `share.idleMs` after it was handed over, the
  * read lets go: on PostgreSQL it closes its cursor (its connection goes back to the pool) and gives its place back;
