@@ -6,6 +6,7 @@ import { placeCommitted, placedPerRun, placeSome } from './sequencer.ts';
 import { StreamShare } from '../db/stream-share.ts';
 import { eventBatch, newestPlace, readEvents, type ChangeEvent } from './change-events.ts';
 import { deliver, FeedStream, type Subscriber, type Subscription } from './feed-stream.ts';
+import type { Logger } from '../observability/logger.ts';
 
 export interface ChangeFeedOptions {
   pollMs?: number;
@@ -14,6 +15,11 @@ export interface ChangeFeedOptions {
    * whole lists (src/db/stream-share.ts): the rest of the pool stays for everything else.
    */
   catchUpShare?: StreamShare;
+  /**
+   * Told when a stream that had started ends because the feed cannot serve it: its answer is under way, so the error
+   * handler never sees that failure.
+   */
+  logger?: Pick<Logger, 'warn'>;
 }
 
 export class ChangeFeed {
@@ -33,13 +39,16 @@ export class ChangeFeed {
   #unplaced = false;
   readonly #pollMs: number;
   readonly #catchUpShare: StreamShare;
+  readonly #logger: Pick<Logger, 'warn'> | undefined;
   #poll: NodeJS.Timeout | undefined;
   #forgetCommits: (() => void) | undefined;
 
-  constructor(orm: MikroORM, { pollMs = 1000, catchUpShare = new StreamShare(2, 3000, 1000) }: ChangeFeedOptions = {}) {
+  constructor(orm: MikroORM, { pollMs = 1000, catchUpShare = new StreamShare(2, 3000, 1000), logger }:
+    ChangeFeedOptions = {}) {
     this.#orm = orm;
     this.#pollMs = pollMs;
     this.#catchUpShare = catchUpShare;
+    this.#logger = logger;
   }
 
   get subscribers(): number {
@@ -183,6 +192,9 @@ export class ChangeFeed {
   /** The feed could not serve the stream (the database failed as it read on its own): it ends, the client resumes. */
   #failed(stream: FeedStream, error: unknown): void {
     if (stream.state === 'closed') return;
+    // One not yet started is answered 503 with this error, which the request's log line carries.
+    if (stream.isPlaced) this.#logger?.warn({ err: error, collection: stream.subscriber.resource.name },
+      'change-feed stream ended: the feed could not read its history; its client resumes');
     stream.failed(error);
     stream.subscriber.end();
   }

@@ -71,6 +71,11 @@ export class FeedStream implements Subscription {
     return this.#started;
   }
 
+  /** Whether its place is fixed (`placed`): its answer has begun. */
+  get isPlaced(): boolean {
+    return this.#started === placedAlready;
+  }
+
   /** Aborted once the stream has closed: its catch-up read, should it still wait for a place, is dropped unread. */
   get closedSignal(): AbortSignal {
     if (this.state === 'closed') return AbortSignal.abort(closedReason());

@@ -15,7 +15,7 @@ export async function startChangeFeed(
 ): Promise<{ feed: ChangeFeed; listening(): boolean | undefined; stop(): Promise<void> }> {
   // Streams catching up read the history within the share of the pool whole lists read in: the rest answers
   // everything else.
-  const feed = new ChangeFeed(orm, { catchUpShare: share });
+  const feed = new ChangeFeed(orm, { catchUpShare: share, logger });
   // PGlite lives in this process, which is then its only writer: commits here wake the feed (src/db/commit-signal.ts).
   // LISTEN is a session's: through a transaction pooler it is dropped without a word, so it goes straight to the
   // server.
