@@ -25,8 +25,11 @@ export interface Field {
   join?(qb: ViewQuery, view: View, locale?: Locale): ViewQuery;
   /** Its wire value from a view row. */
   read(row: ViewRow, locale: Locale, view: View): unknown;
-  /** The entity data it writes from a validated body; a field the server keeps (id, version) writes none. */
-  write?(body: WireRecord): Record<string, unknown>;
+  /**
+   * Sets in `data` the entity data it writes from a validated body; a field the server keeps (id, version) writes none.
+   * Into one object for all the fields, not an object each to merge: a write makes it once per request.
+   */
+  write?(body: WireRecord, data: Record<string, unknown>): void;
   /**
    * Its wire values as SQL over a view row (`row` below), by CSV column name (`vessel.vesselName`): what an export
    * has PostgreSQL write (src/crud/read/copied-export.ts), the same text `read` gives. A field without them (a
@@ -81,7 +84,9 @@ export function field(name: string, options: FieldOptions = {}): Field {
     read: (row) => read(row[column]),
     ...sqlText && { sqlCells: () => ({ [name]: sqlText(rowColumn(column)) }) },
     ...options.recordEnd && { recordEndCells: () => ({ [name]: options.recordEnd!(rowColumn(column)) }) },
-    ...write === false ? {} : { write: (body: WireRecord) => ({ [property]: write(body[name]) }) },
+    ...write === false ? {} : { write: (body: WireRecord, data: Record<string, unknown>) => {
+      data[property] = write(body[name]);
+    } },
   };
 }
 
@@ -108,6 +113,7 @@ export interface DerivedFromFields {
  */
 export function fromFields(fields: readonly Field[]): DerivedFromFields {
   const shown = (view: View) => fields.filter((each) => each.views.includes(view));
+  const writing = fields.filter((each) => each.write);
   // Each view's fields picked once: a long list makes a wire record per row, with no array besides.
   const wire = (view: View) => {
     const fieldsShown = shown(view);
@@ -133,6 +139,10 @@ export function fromFields(fields: readonly Field[]): DerivedFromFields {
     },
     recordEndCells: (view) => Object.assign({}, ...shown(view).map((each) => each.recordEndCells?.(view))) as
       Record<string, RecordEndCell>,
-    values: (body) => Object.assign({}, ...fields.map((each) => each.write?.(body) ?? {})) as Record<string, unknown>,
+    values: (body) => {
+      const data: Record<string, unknown> = {};
+      for (const each of writing) each.write!(body, data);
+      return data;
+    },
   };
 }

@@ -62,7 +62,9 @@ export const vesselReference: Field = {
   read: (row, locale, view) => (view === 'list'
     ? { vesselId: Number(row.vessel_id), vesselName: rowVesselName(row, locale) }
     : { version: row.vessel_version, vesselId: Number(row.vessel_id), vesselName: rowVesselName(row, locale) }),
-  write: (body) => ({ vessel: (body.vessel as { vesselId: number }).vesselId }),
+  write: (body, data) => {
+    data.vessel = (body.vessel as { vesselId: number }).vesselId;
+  },
   sqlCells: (view) => ({ ...view === 'detail' && { 'vessel.version': rowColumn('vessel_version') },
     'vessel.vesselId': rowColumn('vessel_id'), 'vessel.vesselName': rowColumn('vessel_name') }),
 };

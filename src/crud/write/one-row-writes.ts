@@ -25,7 +25,8 @@ export function oneRowWrites<E extends Versioned>(resource: ResourceDescriptor<E
    */
   function writerOf(res: Response): Writer {
     const principal = principalOf(res);
-    return { changedBy: principal.username, ...(owner && reachesOwnRecordsOnly(res) && { owner: principal.subject }) };
+    return owner && reachesOwnRecordsOnly(res) ? { changedBy: principal.username, owner: principal.subject }
+      : { changedBy: principal.username };
   }
 
   /** The row replaced by `body` where it still has `version`: its version after, or undefined when none matched. */
@@ -40,7 +41,7 @@ export function oneRowWrites<E extends Versioned>(resource: ResourceDescriptor<E
   }
 
   const answerReplaced = async (req: Request, res: Response, version: number | undefined) => {
-    res.set('ETag', etagOf(version ?? await refusal(req, res)));
+    res.setHeader('ETag', etagOf(version ?? await refusal(req, res)));
     await sendWritten(req, res, 204, resource.name, () => writtenDetail(req, resource, pathId(req)));
   };
 

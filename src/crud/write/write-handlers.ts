@@ -26,10 +26,14 @@ export function writeHandlers<E extends Versioned>(resource: ResourceDescriptor<
     async create(req: Request, res: Response): Promise<void> {
       const body = req.body as WireRecord;
       const { owner } = resource;
-      const data = { ...resource.values(body), ...owner && { [owner.property]: principalOf(res).subject } };
+      // The descriptor's values are a new object of this request's: the owner is added to it, not to a copy.
+      const data = resource.values(body) as Record<string, unknown>;
+      if (owner) data[owner.property] = principalOf(res).subject;
       const { id, version } = await writesOf(req).create(req, res, data as EntityData<E>, body);
-      // The collection's path, also when the create was asked at `/{resource}/detail-view`.
-      res.set({ Location: `${req.baseUrl}/${resource.name}/${id}`, ETag: etagOf(version) });
+      // The collection's path, also when the create was asked at `/{resource}/detail-view`. Set as they are: express's
+      // `res.set` looks each name over for a Content-Type to complete.
+      res.setHeader('Location', `${req.baseUrl}/${resource.name}/${id}`);
+      res.setHeader('ETag', etagOf(version));
       await sendCreated(req, res, resource.name, operationOf(req)?.representation === true,
         () => writtenDetail(req, resource, id));
     },
