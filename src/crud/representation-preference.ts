@@ -7,7 +7,10 @@ import { sendDocument, sendEmpty } from '../http/send.ts';
  * token or quoted; of a preference given twice only the first counts. Others (`respond-async`, `wait`) are ignored.
  */
 export function preference(req: Request, wanted: string): string | undefined {
-  for (const preference of (req.get('Prefer') ?? '').split(',')) {
+  // Most requests state no preference: nothing to split for them.
+  const prefer = req.get('Prefer');
+  if (prefer === undefined) return undefined;
+  for (const preference of prefer.split(',')) {
     const [name = '', value = ''] = (preference.split(';')[0] ?? '').split('=').map((part) => part.trim());
     if (name.toLowerCase() === wanted) return value.replace(/^"(.*)"$/, '$1').toLowerCase();
   }

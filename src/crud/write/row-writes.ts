@@ -26,7 +26,9 @@ async function run(em: EntityManager, statement: NamedStatement, params: unknown
 export async function createWithHistory(em: EntityManager, resource: AnyResource, data: object,
   changedBy: string | null): Promise<Written> {
   const { columns, values } = rowValues(em, resource, data);
-  return (await run(em, insertStatement(em, resource, columns), [...values, resource.name, changedBy]))!;
+  // The row's values, then its entry's: this call's own array, extended rather than copied.
+  values.push(resource.name, changedBy);
+  return (await run(em, insertStatement(em, resource, columns), values))!;
 }
 
 /**
@@ -37,8 +39,9 @@ export async function replaceWithHistory(em: EntityManager, resource: AnyResourc
   version: number, writer: Writer): Promise<number | undefined> {
   const { columns, values } = rowValues(em, resource, data);
   const owned = writer.owner !== undefined;
-  const params = [...values, ...values, id, version, ...owned ? [writer.owner] : [], resource.name, writer.changedBy,
-    version];
+  const params: unknown[] = [...values, ...values, id, version];
+  if (owned) params.push(writer.owner);
+  params.push(resource.name, writer.changedBy, version);
   return (await run(em, updateStatement(em, resource, columns, owned), params))?.version;
 }
 
