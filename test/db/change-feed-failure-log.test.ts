@@ -1,7 +1,6 @@
 // A stream that had started and then ends because the feed cannot serve it (its own read of the history found no place
 // in the pool's share in time) is told to the operators: its answer was under way, so no error handler saw it.
 import { expect } from 'chai';
-import type { MikroORM } from '@mikro-orm/core';
 import { pino } from 'pino';
 import { createWithHistory } from '../../src/crud/write/row-writes.ts';
 import { ChangeFeed } from '../../src/feed/change-feed.ts';
@@ -13,11 +12,7 @@ import { captureLog } from '../support/log-capture.ts';
 
 describe(`a started change-feed stream the feed cannot serve (${backend})`, () => {
   let database: TestDatabase;
-  let orm: MikroORM;
-  before(async () => {
-    database = await openTestDatabase();
-    ({ orm } = database);
-  });
+  before(async () => { database = await openTestDatabase(); });
   after(async () => { await database?.close(); });
 
   it('when its client falls behind and its own read finds no place, ' +
@@ -26,7 +21,7 @@ describe(`a started change-feed stream the feed cannot serve (${backend})`, () =
     // One place, held by the test, and a short wait for it: the stream's read of the history is refused.
     const share = new StreamShare(1, 50, 1000);
     const release = await share.take();
-    const feed = new ChangeFeed(orm, { pollMs: 3_600_000, catchUpShare: share, logger: pino({}, log) });
+    const feed = new ChangeFeed(database.orm, { pollMs: 3_600_000, catchUpShare: share, logger: pino({}, log) });
     await feed.start();
     try {
       const ended = Promise.withResolvers<void>();
@@ -35,7 +30,7 @@ describe(`a started change-feed stream the feed cannot serve (${backend})`, () =
         drained: async () => true, end: () => ended.resolve() });
       await subscription.started;
       expect(log.lines).to.deep.equal([]);
-      await createWithHistory(orm.em, sighting, sighting.values({ sightingMemo: 'left behind',
+      await createWithHistory(database.orm.em, sighting, sighting.values({ sightingMemo: 'left behind',
         vessel: { vesselId: -1 }, sightingTimezone: 'UTC', sightingDate: null }), 'alice');
       await ended.promise;
       expect(log.lines.map(({ level, msg, collection }) => ({ level, msg, collection }))).to.deep.equal([{ level: 40,
