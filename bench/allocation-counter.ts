@@ -1,7 +1,12 @@
-// Loaded into a server with `--import` (bench/allocation-per-request.ts): on SIGUSR2 it prints the bytes allocated on
-// the V8 heap since it started, as `ALLOCATED <bytes>`: the heap in use now plus what every collection since freed.
+// Loaded into a server with `--import` (bench/allocation-per-request.ts, bench/processes.ts): on SIGUSR2 it reports
+// the bytes allocated on the V8 heap since it started, the heap in use now plus what every collection since freed, as
+// `ALLOCATED <report> <bytes>` (`report` counts the reports): on standard error, or, when ALLOCATION_REPORT names a
+// file, as that file's whole text.
+import { writeFileSync } from 'node:fs';
 import v8 from 'node:v8';
 
+const file = process.env.ALLOCATION_REPORT;
+let reports = 0;
 let freed = 0;
 let profiler = new v8.GCProfiler();
 profiler.start();
@@ -11,5 +16,7 @@ process.on('SIGUSR2', () => {
   }
   profiler = new v8.GCProfiler();
   profiler.start();
-  process.stderr.write(`ALLOCATED ${freed + v8.getHeapStatistics().used_heap_size}\n`);
+  const report = `ALLOCATED ${++reports} ${freed + v8.getHeapStatistics().used_heap_size}\n`;
+  if (file) writeFileSync(file, report);
+  else process.stderr.write(report);
 });

@@ -78,7 +78,7 @@ async function start(name: string, script: string, env: Record<string, string>) 
       child.kill('SIGUSR2');
       for (;;) {
         await new Promise((resolve) => setTimeout(resolve, 50));
-        const reported = /ALLOCATED (\d+)/.exec(errors.slice(from));
+        const reported = /ALLOCATED \d+ (\d+)/.exec(errors.slice(from));
         if (reported) return Number(reported[1]);
       }
     },

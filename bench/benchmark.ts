@@ -10,8 +10,8 @@
 import { execFileSync } from 'node:child_process';
 import { prepareDatabase } from './seed.ts';
 import { pinPostgres, startServer, type ServerProcess } from './processes.ts';
-import { cpuRatioByRound, formatRatio, load, median, percentile, warmUpSeconds, type LoadRequest, type LoadResult,
-  type RoundRatio } from './load.ts';
+import { cpuRatioByRound, formatBytes, formatRatio, load, median, percentile, warmUpSeconds, type LoadRequest,
+  type LoadResult, type RoundRatio } from './load.ts';
 import { wholeList, latencies, type ListResult } from './requests.ts';
 import { batchSize } from '../src/crud/read/row-stream.ts';
 import { selectOneCpuMs } from './statement-cost.ts';
@@ -55,7 +55,7 @@ const designFloor = await startServer('design floor', 'bench/floor-server.ts', {
   ISSUER: issuer, AUDIENCE: 'sighting-api', LIST_CHUNK: listChunk, FLOOR_DESIGN: 'true' }, serverCore);
 const servers = [service, floor, designFloor];
 /** CPU per request, service / design floor and service / bare floor, per loaded operation. */
-const cpuRatios: Array<{ name: string; design: RoundRatio; bare: RoundRatio }> = [];
+const cpuRatios: Array<{ name: string; design: RoundRatio; bare: RoundRatio; bytes: string }> = [];
 // On PostgreSQL the writes are also measured against the floor sending its statements unnamed, parsed and planned each
 // time: the floor issue 33 set the service's write targets against, before the service named its statements.
 const unnamedFloor = process.env.DATABASE_URL
@@ -127,13 +127,14 @@ try {
     if (u) console.log(comparison('  against the unnamed floor', s!, u, false));
     const [ofService, ofFloor, ofDesignFloor] = [service, floor, designFloor].map((server) => results.get(server)!);
     cpuRatios.push({ name, design: cpuRatioByRound(ofService!, ofDesignFloor!),
-      bare: cpuRatioByRound(ofService!, ofFloor!) });
+      bare: cpuRatioByRound(ofService!, ofFloor!), bytes: formatBytes(s!, d!) });
   }
 
   console.log('\nCPU per request, service / design floor (express + express-openapi-validator + the same SQL), '
-    + 'beside service / bare floor (node:http), the median of the rounds\' ratios:');
-  for (const { name, design, bare } of cpuRatios)
-    console.log(`  ${name.padEnd(30)} ${formatRatio(design)}   (bare: ${bare.median.toFixed(2)}×)`);
+    + 'beside service / bare floor (node:http), the median of the rounds\' ratios; bytes allocated per request, '
+    + 'service / design floor:');
+  for (const { name, design, bare, bytes } of cpuRatios)
+    console.log(`  ${name.padEnd(30)} ${formatRatio(design)}   (bare: ${bare.median.toFixed(2)}×)   ${bytes}`);
 
   if (process.env.DATABASE_URL && only.test(operations[0]![0])) await compareWithPglite(operations[0]!);
 

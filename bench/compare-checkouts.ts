@@ -2,7 +2,7 @@
 // node_modules), each a process of its own on core 0 with a scratch database of its own, prepared and seeded as
 // `npm run bench` prepares its own (bench/seed.ts: the service starts with no migration to run, as an instance
 // usually restarts), loaded by autocannon on core 1 in interleaved A/B rounds. Prints both figures and the ratio per
-// operation, then the CPU per request of this checkout over the base for the five operations; asserts nothing.
+// operation, then the CPU and the bytes allocated per request of this checkout over the base; asserts nothing.
 // Run: `BASE_CHECKOUT=/path/to/other/checkout DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test npm run bench:compare`
 // Settings: BENCH_DURATION seconds per round (10), BENCH_ROUNDS (3), BENCH_ROWS (100000), BENCH_ONLY (a regular
 // expression over the operations' names), BENCH_PIN_POSTGRES (true: the local PostgreSQL on the load generator's core
@@ -10,7 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pinPostgres, startServer, type ServerProcess } from './processes.ts';
-import { cpuRatioByRound, formatRatio, load, median, warmUpSeconds, type LoadResult } from './load.ts';
+import { cpuRatioByRound, formatBytes, formatRatio, load, median, warmUpSeconds, type LoadResult } from './load.ts';
 import { fiveOperations, rareWord, userOf } from './five-operations.ts';
 import { prepareDatabase } from './seed.ts';
 import { requestHeaders } from './tokens.ts';
@@ -37,6 +37,7 @@ try {
   console.log(`${'operation'.padEnd(28)} ${'base req/s'.padStart(11)} ${'this req/s'.padStart(11)}  ratio   CPU `
     + `ms/req base/this`);
   const cpu: string[] = [];
+  const bytes: string[] = [];
   for (const [name, request] of fiveOperations.filter(([operation]) => only.test(operation))) {
     const results = new Map<ServerProcess, LoadResult[]>(servers.map((server) => [server, []]));
     const headersFor = (server: ServerProcess) => requestHeaders(`${server.url}/realms/sighting`, userOf(request));
@@ -52,9 +53,12 @@ try {
       + `${(t!.reqPerSec / b!.reqPerSec).toFixed(2)}×   `
       + `${b!.cpuPerRequestMs.toFixed(2)} / ${t!.cpuPerRequestMs.toFixed(2)}`);
     cpu.push(`${name} ${formatRatio(cpuRatioByRound(results.get(current)!, results.get(other)!))}`);
+    bytes.push(`${name} ${formatBytes(t!, b!)}`);
   }
   // Above 1: this checkout spends more CPU per request than the base.
   console.log(`\nCPU per request, this / base, the median of the rounds' ratios: ${cpu.join('; ')}`);
+  // A count of work: it moves with what a change adds or takes away, not with the machine.
+  console.log(`bytes allocated per request, this / base: ${bytes.join('; ')}`);
 } finally {
   for (const server of servers) await server.stop();
   for (const database of databases) await database.drop();

@@ -33,6 +33,8 @@ export interface LoadResult {
   cpuPerRequestMs: number;
   /** PostgreSQL's CPU time (all its processes) per answered request: the database's share of the work. */
   databaseCpuPerRequestMs: number;
+  /** Bytes the server allocated on the V8 heap per answered request: a count of its work, steadier than its CPU. */
+  bytesPerRequest: number;
 }
 
 /** Loads `server` for `seconds` from `core`: as fast as it answers, or at BENCH_RATE requests a second in all. */
@@ -45,15 +47,19 @@ export async function load(server: ServerProcess, request: LoadRequest, headers:
       String(request.connections), String(seconds), JSON.stringify({ ...headers, ...request.headers }),
       request.body ?? '{}', ...paced]
     : autocannonArgs(server, request, headers, seconds, core, paced);
+  const allocatedBefore = await server.allocated();
   const [cpuBefore, databaseBefore] = [cpuMs(server.child.pid!), postgresCpuMs()];
   const { stdout } = await promisify(execFile)('taskset', args, { maxBuffer: 1 << 24 });
   const [cpu, database] = [cpuMs(server.child.pid!) - cpuBefore, postgresCpuMs() - databaseBefore];
+  const allocated = await server.allocated() - allocatedBefore;
   const result = JSON.parse(stdout) as { '2xx': number; non2xx: number; errors: number; duration: number;
     latency: { p50: number; p99: number } };
   if (result.non2xx > 0 || result.errors > 0) throw new Error(
     `${server.name} ${request.method} ${request.path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  const answered = Math.max(1, result['2xx']);
   return { reqPerSec: result['2xx'] / result.duration, p50: result.latency.p50, p99: result.latency.p99,
-    cpuPerRequestMs: cpu / Math.max(1, result['2xx']), databaseCpuPerRequestMs: database / Math.max(1, result['2xx']) };
+    cpuPerRequestMs: cpu / answered, databaseCpuPerRequestMs: database / answered,
+    bytesPerRequest: allocated / answered };
 }
 
 function autocannonArgs(server: ServerProcess, request: LoadRequest, headers: Record<string, string>, seconds: number,
@@ -73,7 +79,8 @@ function autocannonArgs(server: ServerProcess, request: LoadRequest, headers: Re
 export function median(results: LoadResult[]): LoadResult {
   const mid = (pick: (r: LoadResult) => number) => percentile(results.map(pick), 0.5);
   return { reqPerSec: mid((r) => r.reqPerSec), p50: mid((r) => r.p50), p99: mid((r) => r.p99),
-    cpuPerRequestMs: mid((r) => r.cpuPerRequestMs), databaseCpuPerRequestMs: mid((r) => r.databaseCpuPerRequestMs) };
+    cpuPerRequestMs: mid((r) => r.cpuPerRequestMs), databaseCpuPerRequestMs: mid((r) => r.databaseCpuPerRequestMs),
+    bytesPerRequest: mid((r) => r.bytesPerRequest) };
 }
 
 /** A ratio's middle value over rounds, with its least and greatest. */
@@ -92,6 +99,10 @@ export function cpuRatioByRound(a: LoadResult[], b: LoadResult[]): RoundRatio {
   const ratios = a.map((result, round) => result.cpuPerRequestMs / b[round]!.cpuPerRequestMs);
   return { median: percentile(ratios, 0.5), low: Math.min(...ratios), high: Math.max(...ratios) };
 }
+
+/** Two servers' bytes allocated per request, in KiB, and their ratio: `a` and `b` the medians of their rounds. */
+export const formatBytes = (a: LoadResult, b: LoadResult): string => `${(a.bytesPerRequest / 1024).toFixed(1)} / `
+  + `${(b.bytesPerRequest / 1024).toFixed(1)} KiB (${(a.bytesPerRequest / b.bytesPerRequest).toFixed(2)}×)`;
 
 export const formatRatio = ({ median, low, high }: RoundRatio): string =>
   `${median.toFixed(2)}× (rounds ${low.toFixed(2)}–${high.toFixed(2)})`;

@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
 import { openInspector } from './inspector.ts';
 
@@ -14,8 +15,12 @@ export interface ServerProcess {
   child: ChildProcess;
   /** The file its standard output goes to. */
   output: string;
+  /** The bytes it has allocated on the V8 heap so far (bench/allocation-counter.ts). */
+  allocated(): Promise<number>;
   stop(): Promise<void>;
 }
+
+const allocationCounter = fileURLToPath(new URL('./allocation-counter.ts', import.meta.url));
 
 // Each server's standard output goes to a file, not to a pipe this process reads: this process runs on the load
 // generator's core, and a pipe it reads late fills, after which the server's log lines wait for it. Measured so, the
@@ -25,7 +30,8 @@ process.once('exit', () => rmSync(outputs, { recursive: true, force: true }));
 
 /**
  * Runs `node script` on `core` (taskset) and waits for the line announcing its URL; `nodeFlags` go before the script
- * (node refuses some, `--trace-gc-nvp` among them, in NODE_OPTIONS).
+ * (node refuses some, `--trace-gc-nvp` among them, in NODE_OPTIONS). Each server counts the bytes it allocates: a
+ * count of work that holds where the machine's swings move CPU times by a tenth (docs/benchmarks.md).
  */
 export async function startServer(name: string, script: string, env: Record<string, string | undefined>,
   core: string, nodeFlags: readonly string[] = []): Promise<ServerProcess> {
@@ -37,21 +43,42 @@ export async function startServer(name: string, script: string, env: Record<stri
     `--cpu-prof-dir=${profile}`, `--cpu-prof-name=${name.replace(/\W+/g, '-')}.${Date.now()}.cpuprofile`,
     '--cpu-prof-interval=250'] : []];
   const output = join(outputs, `${name.replace(/\W+/g, '-')}.${Date.now()}.log`);
+  const report = `${output}.allocated`;
   const outputFd = openSync(output, 'w');
-  const child = spawn('taskset', ['-c', core, process.execPath, ...flags, script],
-    { env: { ...process.env, ...env }, stdio: ['ignore', outputFd, 'inherit'] });
+  const child = spawn('taskset', ['-c', core, process.execPath, '--import', allocationCounter, ...flags, script],
+    { env: { ...process.env, ...env, ALLOCATION_REPORT: report }, stdio: ['ignore', outputFd, 'inherit'] });
   closeSync(outputFd);
   // Never leave a server behind, whatever ends the benchmark.
   process.once('exit', () => child.kill('SIGKILL'));
   const url = await listeningUrl(name, child, output);
+  let reports = 0;
   return {
     name, url, child, output,
+    async allocated() {
+      child.kill('SIGUSR2');
+      reports++;
+      for (;;) {
+        const [, count, bytes] = /^ALLOCATED (\d+) (\d+)\n$/.exec(readIfThere(report)) ?? [];
+        if (Number(count) === reports) return Number(bytes);
+        if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
+        await delay(10);
+      }
+    },
     async stop() {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
       await once(child, 'exit');
     },
   };
+}
+
+/** A file's text, or nothing while it is not there yet. */
+function readIfThere(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 /** The URL the server's output announces, once it does. */
