@@ -31,7 +31,7 @@ process.once('exit', () => rmSync(outputs, { recursive: true, force: true }));
 /**
  * Runs `node script` on `core` (taskset) and waits for the line announcing its URL; `nodeFlags` go before the script
  * (node refuses some, `--trace-gc-nvp` among them, in NODE_OPTIONS). Each server counts the bytes it allocates: a
- * count of work that holds where the machine's swings move CPU times by a tenth (docs/benchmarks.md).
+ * count of work that holds where the machine's swings move CPU times by a fifth (docs/benchmarks.md).
  */
 export async function startServer(name: string, script: string, env: Record<string, string | undefined>,
   core: string, nodeFlags: readonly string[] = []): Promise<ServerProcess> {
