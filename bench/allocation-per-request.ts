@@ -1,27 +1,29 @@
 // Bytes allocated on the V8 heap per request, the service beside the design floor (bench/design-floor.ts), for four
 // of the design floor's operations: a count of work done, not a time, so it holds on a loaded machine too. Each server
-// counts what it allocates (bench/allocation-counter.ts); a fixed number of requests is sent to each after a warm-up.
+// counts what it allocates (bench/allocation-counter.ts, loaded by bench/processes.ts); a fixed number of requests is
+// sent to each after a warm-up.
 // Prints figures, asserts nothing.
 // Run: `node bench/allocation-per-request.ts` (PGlite) or with DATABASE_URL (a scratch database made there, dropped
 // after). Settings: ALLOC_REQUESTS (3000 per operation and server).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { prepareDatabase } from './seed.ts';
+import { startServer, type ServerProcess } from './processes.ts';
 import { passwordToken } from './tokens.ts';
 
 const requests = Number(process.env.ALLOC_REQUESTS ?? 3000);
 const autocannon = createRequire(import.meta.url)('autocannon') as (options: object) => Promise<{ non2xx: number;
   errors: number }>;
 const db = await prepareDatabase(0, ['needle']);
-const children: ChildProcess[] = [];
-process.once('exit', () => { for (const child of children) child.kill('SIGKILL'); });
 const common = { PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '100000000' };
 
+const servers: ServerProcess[] = [];
 try {
-  const service = await start('service', 'src/server.ts', { ...db.serviceEnv, DEMO_DATA: 'false' });
+  const service = await startServer('service', 'src/server.ts',
+    { ...common, ...db.serviceEnv, DEMO_DATA: 'false' }, '0');
   const issuer = `${service.url}/realms/sighting`;
-  const designFloor = await start('design floor', 'bench/floor-server.ts',
-    { ...db.designFloorEnv, ISSUER: issuer, AUDIENCE: 'sighting-api', FLOOR_DESIGN: 'true' });
+  const designFloor = await startServer('design floor', 'bench/floor-server.ts',
+    { ...common, ...db.designFloorEnv, ISSUER: issuer, AUDIENCE: 'sighting-api', FLOOR_DESIGN: 'true' }, '0');
+  servers.push(service, designFloor);
   const headers = { Authorization: `Bearer ${await passwordToken(issuer, 'alice')}`,
     'Content-Type': 'application/json' };
   const create = JSON.stringify({ sightingMemo: 'allocation', vessel: { vesselId: -1 },
@@ -49,38 +51,6 @@ try {
       + `${perRequest[1]!.toFixed(1)} KiB, ratio ${(perRequest[0]! / perRequest[1]!).toFixed(2)}×`);
   }
 } finally {
-  for (const child of children) child.kill('SIGTERM');
+  for (const server of servers) await server.stop();
   await db.drop();
-}
-
-/** Starts a server counting its allocations, and waits for its URL. */
-async function start(name: string, script: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--expose-gc', '--import', './bench/allocation-counter.ts', script],
-    { env: { ...process.env, ...common, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let errors = '';
-  child.stderr!.on('data', (data: Buffer) => { errors += data; });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}: ${errors}`)));
-    child.stdout!.on('data', (data: Buffer) => {
-      out += data;
-      const match = /listening on (http:\/\/[^\s/]+)/.exec(out);
-      if (match) resolve(match[1]!.replace('localhost', '127.0.0.1'));
-    });
-  });
-  child.stdout!.resume();
-  return {
-    name, url,
-    /** The bytes the server has allocated so far, as its counter reports them. */
-    async allocated(): Promise<number> {
-      const from = errors.length;
-      child.kill('SIGUSR2');
-      for (;;) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        const reported = /ALLOCATED \d+ (\d+)/.exec(errors.slice(from));
-        if (reported) return Number(reported[1]);
-      }
-    },
-  };
 }
