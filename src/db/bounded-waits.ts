@@ -9,7 +9,14 @@ import { boundedCopy, isCopyOut } from './bounded-copy.ts';
 import { boundTimer } from './bound-timer.ts';
 
 type Settings = Pick<Config, 'DB_ACQUIRE_TIMEOUT_MS' | 'DB_CONNECT_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS'
-  | 'DATABASE_DIRECT_URL' | 'DB_PREPARED_STATEMENTS'>;
+  | 'DATABASE_DIRECT_URL' | 'DB_PREPARED_STATEMENTS'> & {
+  /**
+   * The sessions a migration runs on (src/db/orm.ts), always straight to the server: a statement there takes as long
+   * as its work does (an index built over a large table), and its wait for a lock no longer than a request's statement
+   * may take (a schema change queued for its lock holds every request behind it: writes would pause).
+   */
+  migrating?: boolean;
+};
 
 /**
  * Longest wait for a cancel request to be taken (a server or pooler that does not take it in that time is lost anyway).
@@ -75,7 +82,7 @@ export function boundedWaits(settings: Settings, onPool: (pool: object) => void 
   // Slightly later than the server's bound (when the operator set it to the same), so a reachable server answers 57014
   // first.
   const boundOf = (serverBound: number) => serverBound + 1000;
-  const clientBound = boundOf(settings.DB_STATEMENT_TIMEOUT_MS);
+  const clientBound = settings.migrating ? Infinity : boundOf(settings.DB_STATEMENT_TIMEOUT_MS);
   // A transaction-mode pooler hands each statement to any server session, where a statement prepared on another is
   // unknown: behind one (unless the operator says it keeps them per client) a named statement goes unnamed.
   const keepsNames = settings.DB_PREPARED_STATEMENTS ?? settings.DATABASE_DIRECT_URL === undefined;
@@ -166,7 +173,7 @@ export function boundedWaits(settings: Settings, onPool: (pool: object) => void 
         return superQuery.apply(this, args) as never;
       }
       this.#sent.push(performance.now());
-      if (!this.#watch) this.#watch = boundTimer(this.#bound, this.#look).unref();
+      if (!this.#watch && this.#bound !== Infinity) this.#watch = boundTimer(this.#bound, this.#look).unref();
       return answerOf(superQuery.bind(this), args).then(this.#answered, this.#failed) as never;
     }
 
@@ -207,11 +214,15 @@ export function boundedWaits(settings: Settings, onPool: (pool: object) => void 
     connectionTimeoutMillis: settings.DB_ACQUIRE_TIMEOUT_MS,
     // Without a direct URL beside it, DATABASE_URL names the server itself (no pooler between), whose sessions are the
     // service's own: each starts bounded, as the role's default would, also where the operator set none.
-    ...(settings.DATABASE_DIRECT_URL === undefined && { statement_timeout: settings.DB_STATEMENT_TIMEOUT_MS }),
+    ...(settings.DATABASE_DIRECT_URL === undefined && !settings.migrating
+      && { statement_timeout: settings.DB_STATEMENT_TIMEOUT_MS }),
     // Each session reads dates as ISO text (src/db/local-date-time-text.ts), whatever DateStyle the server, database
     // or role sets. DateStyle is one of the parameters a transaction-mode pooler keeps per client (PgBouncer tracks
     // it), so this `SET` holds there too. pg-pool's hook for a new client: one that fails it is ended, not handed out.
-    onConnect: (client: pg.ClientBase) => client.query(isoDates),
+    // A migration's session sets its bounds the same way, over the role's defaults (pg sends no startup
+    // `statement_timeout` of 0).
+    onConnect: (client: pg.ClientBase) => client.query(settings.migrating ? `${isoDates}; set statement_timeout = 0; ` +
+      `set lock_timeout = ${settings.DB_STATEMENT_TIMEOUT_MS}` : isoDates),
     onPoolCreated: onPool,
   };
 }

@@ -72,8 +72,7 @@ export async function openDatabase(config: Config, hooks: DatabaseHooks): Promis
   const orm = config.DATABASE_URL ? await openPostgres(config, options, hooks)
     : await openPglite(config, options, hooks);
   try {
-    const ownUrl = migrationUrl(config);
-    if (ownUrl !== config.DATABASE_URL && locks(plan)) await migrateDirectly(config, ownUrl!, options, hooks, plan);
+    if (config.DATABASE_URL && locks(plan)) await migrateOnOwnSessions(config, options, hooks, plan);
     else await migrate(orm, config, hooks.logger, plan);
     if (config.DATABASE_URL) await reportServerStatementBound(orm, config.DB_STATEMENT_TIMEOUT_MS, hooks.logger);
   } catch (error) {
@@ -83,7 +82,9 @@ export async function openDatabase(config: Config, hooks: DatabaseHooks): Promis
   return orm;
 }
 
-async function openPostgres(config: Config, options: Partial<Options>, hooks: DatabaseHooks): Promise<MikroORM> {
+/** `migrating`: the sessions a migration runs on (src/db/bounded-waits.ts). */
+async function openPostgres(config: Config & { migrating?: boolean }, options: Partial<Options>,
+  hooks: DatabaseHooks): Promise<MikroORM> {
   const { MikroORM } = await import('@mikro-orm/postgresql');
   // The whole URL goes to pg as well: MikroORM reads only its user, password, host, port and database from it, and
   // pg's own parsing keeps the rest (`sslmode`, `sslrootcert`, …), so TLS settings in the URL reach every connection.
@@ -111,13 +112,14 @@ async function openPostgres(config: Config, options: Partial<Options>, hooks: Da
 /**
  * Migrations (DDL, long transactions, the lock's session) run straight on the server, on a small ORM of their own
  * closed afterwards, as the migration URL's role (the schema's owner): DATABASE_URL may be a transaction-mode pooler
- * or a role that may only read and write rows, and the service's pool stays the pooler's.
+ * or a role that may only read and write rows, and the service's sessions keep their statement bound, which a
+ * migration's statement (an index built over a large table) may outlast.
  */
-async function migrateDirectly(config: Config, url: string, options: Partial<Options>,
+async function migrateOnOwnSessions(config: Config, options: Partial<Options>,
   { logger, readRouting, afterSchemaChange }: DatabaseHooks, plan: MigrationPlan): Promise<void> {
-  // DATABASE_DIRECT_URL set: the migration's sessions start without the service's statement bound (a migration may
-  // take longer than a request's statement).
-  const own = { ...config, DATABASE_URL: url, DATABASE_DIRECT_URL: url, DATABASE_REPLICA_URLS: [], DB_POOL_MAX: 2 };
+  const url = migrationUrl(config)!;
+  const own = { ...config, DATABASE_URL: url, DATABASE_DIRECT_URL: url, DATABASE_REPLICA_URLS: [], DB_POOL_MAX: 2,
+    migrating: true };
   const direct = await openPostgres(own, options, { logger, readRouting, afterSchemaChange });
   try {
     await migrate(direct, config, logger, plan);
