@@ -1,5 +1,6 @@
 // One instance's change feed: places committed history entries in commit order (src/feed/sequencer.ts), reads them in
 // that order and hands each to the streams that want it: "after event N" never skips a later commit.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { MikroORM } from '@mikro-orm/core';
 import { onCommit } from '../db/commit-signal.ts';
 import { placeCommitted, placedPerRun, placeSome } from './sequencer.ts';
@@ -183,7 +184,12 @@ export class ChangeFeed {
         break;
       }
       // The client takes this batch before the next is read: a slow reader is never sent more than it reads.
-      if (!await stream.subscriber.drained() || stream.state !== 'catching-up') return;
+      if (!await stream.subscriber.drained()) return;
+      // A turn of the event loop between batches: PGlite reads in this process without leaving the loop, and a client
+      // with room took each batch at once, so a replay of 20,000 events held it to its end, every other stream's
+      // start and its own client's departure unseen until then (on PostgreSQL the read itself lets the loop turn).
+      await nextTurn();
+      if (stream.state !== 'catching-up') return;
     }
     stream.state = 'joining';
     this.wake();
