@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { backend, connectionWaitBounds, startService, type TestService } from '../support/service.ts';
 import { streamTokenLifeMs, tokenFor } from '../support/tokens.ts';
 import { buildSighting, buildVessel, createVessel, idFromLocation, unique } from '../support/fixtures.ts';
-import { eventually } from '../support/condition.ts';
+import { onceOrLast } from '../support/condition.ts';
 import { samples } from '../support/scrape.ts';
 import { readThenStop } from '../support/leaving-clients.ts';
 import { dataOf, openEventStream, type EventStream, type StreamEvent } from '../support/event-stream.ts';
@@ -201,8 +201,8 @@ describe(`change feed under a batch create (${backend}) @pgbouncer`, function ()
       // its stream. (Its own socket, paused, reads no end.) Resuming after the marker it is given everything it
       // missed, in the same order.
       const stillOpen = second === first ? 4 : 3; // the two streams, the resumed one (and on PGlite the "other's")
-      await eventually(async () => await streamsOf(first) === stillOpen,
-        { within: 120_000, what: 'the stopped reader cut off' });
+      expect(await onceOrLast(() => streamsOf(first), (open) => open === stillOpen, 120_000),
+        'streams open once the stopped reader is cut off').to.equal(stillOpen);
       const again = await openEventStream(first, '/sighting/events', { headers: { 'Last-Event-ID': marker } });
       later.push(again);
       await again.until(hasAll(wanted), 300_000);

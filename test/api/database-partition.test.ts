@@ -10,7 +10,7 @@ import { buildSighting, buildVessel } from '../support/fixtures.ts';
 import { longListWaitingForItsClient, readToEnd, serviceBehindProxy, type ProxiedService, type TcpProxy }
   from '../support/tcp-proxy.ts';
 import { poolConnections } from '../support/scrape.ts';
-import { eventually } from '../support/condition.ts';
+import { onceOrLast } from '../support/condition.ts';
 
 const unavailable = { general: 'The database is not available; please try again later.' };
 const outcomeUnknown = { general: 'The connection to the database broke while the change was being written: it may ' +
@@ -48,19 +48,6 @@ describe('database partition', function () {
   }
 
   type PoolState = Awaited<ReturnType<typeof poolConnections>>;
-
-  /**
-   * What `check` answers once `holds` is true of it, or its answer after `within` ms, for the assertion to show (its
-   * diff says what was there instead). This deadline starts before `eventually`'s own, so it always passes first.
-   */
-  async function onceOrLast<T>(check: () => Promise<T>, holds: (value: T) => boolean, within: number): Promise<T> {
-    const until = performance.now() + within;
-    const { value } = await eventually(async () => {
-      const answer = await check();
-      return holds(answer) || performance.now() > until ? { value: answer } : undefined;
-    }, { within });
-    return value;
-  }
 
   /** The pool once `holds` is true of it, or as it is after 10 s, for the assertion to show. */
   const poolOnce = (holds: (state: PoolState) => boolean) =>

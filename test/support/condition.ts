@@ -22,3 +22,17 @@ export async function eventually<T>(check: () => T | Promise<T>, deadline: Deadl
     await delay(20);
   }
 }
+
+/**
+ * What `check` answers once `holds` is true of it, or its answer after `within` ms, for the assertion to show (its
+ * diff says what was there instead, where `eventually` could only say that the condition did not hold). This deadline
+ * starts before `eventually`'s own, so it always passes first.
+ */
+export async function onceOrLast<T>(check: () => Promise<T>, holds: (value: T) => boolean, within: number): Promise<T> {
+  const until = performance.now() + within;
+  const { value } = await eventually(async () => {
+    const answer = await check();
+    return holds(answer) || performance.now() > until ? { value: answer } : undefined;
+  }, { within });
+  return value;
+}
