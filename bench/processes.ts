@@ -30,11 +30,12 @@ process.once('exit', () => rmSync(outputs, { recursive: true, force: true }));
 
 /**
  * Runs `node script` on `core` (taskset) and waits for the line announcing its URL; `nodeFlags` go before the script
- * (node refuses some, `--trace-gc-nvp` among them, in NODE_OPTIONS). Each server counts the bytes it allocates: a
- * count of work that holds where the machine's swings move CPU times by a fifth (docs/benchmarks.md).
+ * (node refuses some, `--trace-gc-nvp` among them, in NODE_OPTIONS), `launcher` before node (valgrind and its options).
+ * Each server counts the bytes it allocates: a count of work that holds where the machine's swings move CPU times by a
+ * fifth (docs/benchmarks.md).
  */
 export async function startServer(name: string, script: string, env: Record<string, string | undefined>,
-  core: string, nodeFlags: readonly string[] = []): Promise<ServerProcess> {
+  core: string, nodeFlags: readonly string[] = [], launcher: readonly string[] = []): Promise<ServerProcess> {
   // The service runs as `npm start` runs it, with V8's collection at hand (src/feed/memory-after-peaks.ts).
   // BENCH_CPU_PROF=<dir>: each server's CPU profile written there when it stops, named by the server (node refuses
   // the flags in NODE_OPTIONS).
@@ -45,7 +46,8 @@ export async function startServer(name: string, script: string, env: Record<stri
   const output = join(outputs, `${name.replace(/\W+/g, '-')}.${Date.now()}.log`);
   const report = `${output}.allocated`;
   const outputFd = openSync(output, 'w');
-  const child = spawn('taskset', ['-c', core, process.execPath, '--import', allocationCounter, ...flags, script],
+  const child = spawn('taskset',
+    ['-c', core, ...launcher, process.execPath, '--import', allocationCounter, ...flags, script],
     { env: { ...process.env, ...env, ALLOCATION_REPORT: report }, stdio: ['ignore', outputFd, 'inherit'] });
   closeSync(outputFd);
   // Never leave a server behind, whatever ends the benchmark.
