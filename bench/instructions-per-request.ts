@@ -45,7 +45,7 @@ const inspectors = { service: await freePort(), designFloor: await freePort() };
 const db = await prepareDatabase(Number(process.env.BENCH_ROWS ?? 100_000), [rareWord]);
 const { service, designFloor, issuer } = await startServiceAndDesignFloor(db, {
   env: { service: { NODE_OPTIONS: `--inspect=127.0.0.1:${inspectors.service}`,
-    // Valgrind runs the service some 50 times slower: no statement may be cut for that.
+    // Valgrind runs the service many times slower: no statement may be cut for that.
     DB_STATEMENT_TIMEOUT_MS: '600000' },
   designFloor: { NODE_OPTIONS: `--inspect=127.0.0.1:${inspectors.designFloor}` } },
   launcher: { service: callgrind('service'), designFloor: callgrind('designFloor') },
@@ -138,10 +138,12 @@ try {
   for (const [name, request] of fiveOperations.filter(([operation]) => only.test(operation))) {
     const perRequest = new Map<ServerProcess, number[]>();
     for (const server of servers) {
-      // Tokens live 300 s, less than a warm-up and its windows may take: one taken for each, verified once in it.
-      await send(server, request, await headersOf(userOf(request)), warmUp);
+      // Tokens live 300 s, less than a warm-up may take: one taken for each window's worth of requests.
+      for (let sent = 0; sent < warmUp; sent += counted)
+        await send(server, request, await headersOf(userOf(request)), Math.min(counted, warmUp - sent));
       const counts: number[] = [];
       for (let window = 0; window < windows; window++) {
+        // Verified once in the window.
         const headers = await headersOf(userOf(request));
         const { instructions, seconds } = await countedWhile(server, () => send(server, request, headers, counted));
         counts.push((instructions - idlePerSecond.get(server)! * seconds) / counted);
