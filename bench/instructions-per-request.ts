@@ -24,7 +24,7 @@ import { fiveOperations, rareWord, userOf } from './five-operations.ts';
 import { collectGarbage, freePort, type ServerProcess } from './processes.ts';
 import { prepareDatabase } from './seed.ts';
 import { startServiceAndDesignFloor } from './service-and-design-floor.ts';
-import { passwordToken } from './tokens.ts';
+import { requestHeaders } from './tokens.ts';
 import { writeInTurn } from './sequential-writes.ts';
 
 const warmUp = Number(process.env.INSTR_WARM_UP ?? 10_000);
@@ -120,8 +120,6 @@ async function send(server: ServerProcess, request: LoadRequest, headers: Record
     + `${result.errors} errors`);
 }
 
-const headersOf = async (user: string) =>
-  ({ Authorization: `Bearer ${await passwordToken(issuer, user)}`, 'Content-Type': 'application/json' });
 try {
   const idlePerSecond = new Map<ServerProcess, number>();
   for (const server of servers) {
@@ -138,13 +136,13 @@ try {
   for (const [name, request] of fiveOperations.filter(([operation]) => only.test(operation))) {
     const perRequest = new Map<ServerProcess, number[]>();
     for (const server of servers) {
-      // Tokens live 300 s, less than a warm-up may take: one taken for each window's worth of requests.
+      // Tokens live 300 s, less than a warm-up may take: headers asked for each window's worth of requests (a token
+      // is taken again once it is a minute old).
       for (let sent = 0; sent < warmUp; sent += counted)
-        await send(server, request, await headersOf(userOf(request)), Math.min(counted, warmUp - sent));
+        await send(server, request, await requestHeaders(issuer, userOf(request)), Math.min(counted, warmUp - sent));
       const counts: number[] = [];
       for (let window = 0; window < windows; window++) {
-        // Verified once in the window.
-        const headers = await headersOf(userOf(request));
+        const headers = await requestHeaders(issuer, userOf(request));
         const { instructions, seconds } = await countedWhile(server, () => send(server, request, headers, counted));
         counts.push((instructions - idlePerSecond.get(server)! * seconds) / counted);
       }
